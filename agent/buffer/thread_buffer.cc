@@ -1,0 +1,126 @@
+#include "buffer/thread_buffer.h"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <new>
+
+#include "buffer/page_allocator.h"
+
+namespace memframe::agent {
+
+namespace {
+std::atomic<ThreadBuffer*> g_first{nullptr};
+std::atomic<bool> g_consumer_alive{false};
+bool g_drop_when_full = false;
+
+__thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
+
+// The key's destructor is how we learn that a thread exits. Keys below
+// PTHREAD_KEY_2NDLEVEL_SIZE (32) store their value without allocating;
+// ours is created at start-up, among the first.
+pthread_key_t g_exit_key;
+std::atomic<bool> g_exit_key_ready{false};
+pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
+
+void OnThreadExit(void*) { RetireCurrentThreadBuffer(); }
+void CreateExitKey() {
+  if (pthread_key_create(&g_exit_key, OnThreadExit) == 0) g_exit_key_ready.store(true, std::memory_order_release);
+}
+
+ThreadBuffer* ClaimFreeBuffer() {
+  for (ThreadBuffer* b = g_first.load(std::memory_order_acquire); b; b = b->next) {
+    uint32_t expected = static_cast<uint32_t>(BufferState::kFree);
+    if (b->state.load(std::memory_order_relaxed) == expected &&
+        b->state.compare_exchange_strong(expected, static_cast<uint32_t>(BufferState::kActive),
+                                         std::memory_order_acquire)) {
+      return b;
+    }
+  }
+  return nullptr;
+}
+
+ThreadBuffer* NewBuffer() {
+  void* memory = MapPages(sizeof(ThreadBuffer));
+  if (!memory) return nullptr;
+  // Default-initialised: the ring stays untouched (mmap gives zero pages and
+  // only the pages a thread fills get committed).
+  auto* b = new (memory) ThreadBuffer;
+  b->state.store(static_cast<uint32_t>(BufferState::kActive), std::memory_order_relaxed);
+  ThreadBuffer* head = g_first.load(std::memory_order_relaxed);
+  do {
+    b->next = head;
+  } while (!g_first.compare_exchange_weak(head, b, std::memory_order_release, std::memory_order_relaxed));
+  return b;
+}
+
+void SleepMicros(long us) {
+  timespec ts{0, us * 1000};
+  nanosleep(&ts, nullptr);
+}
+}  // namespace
+
+uint32_t CurrentThreadId() {
+  if (!t_tid) t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  return t_tid;
+}
+
+void SetDropWhenFull(bool drop) { g_drop_when_full = drop; }
+void SetConsumerAlive(bool alive) { g_consumer_alive.store(alive, std::memory_order_release); }
+ThreadBuffer* FirstBuffer() { return g_first.load(std::memory_order_acquire); }
+
+ThreadBuffer* CurrentThreadBuffer() {
+  if (t_buffer) return t_buffer;
+  ThreadBuffer* b = ClaimFreeBuffer();
+  if (!b) b = NewBuffer();
+  if (!b) return nullptr;
+  b->generation++;
+  b->dropped.store(0, std::memory_order_relaxed);
+  b->cached_head = b->head.load(std::memory_order_acquire);
+  // tid last: the writer treats a changed (tid, generation) as a new thread.
+  b->tid.store(CurrentThreadId(), std::memory_order_release);
+  t_buffer = b;
+  pthread_once(&g_exit_key_once, CreateExitKey);
+  if (g_exit_key_ready.load(std::memory_order_acquire)) pthread_setspecific(g_exit_key, b);
+  return b;
+}
+
+void PushEvent(const Event& event) {
+  ThreadBuffer* b = CurrentThreadBuffer();
+  if (!b) return;
+  uint64_t tail = b->tail.load(std::memory_order_relaxed);
+  if (tail - b->cached_head >= kRingEvents) {
+    b->cached_head = b->head.load(std::memory_order_acquire);
+    // Lossless: wait for the writer, as long as there is one.
+    while (tail - b->cached_head >= kRingEvents) {
+      if (g_drop_when_full || !g_consumer_alive.load(std::memory_order_acquire)) {
+        b->dropped.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+      SleepMicros(50);
+      b->cached_head = b->head.load(std::memory_order_acquire);
+    }
+  }
+  b->ring[tail & (kRingEvents - 1)] = event;
+  b->tail.store(tail + 1, std::memory_order_release);
+}
+
+void RetireCurrentThreadBuffer() {
+  ThreadBuffer* b = t_buffer;
+  if (!b) return;
+  t_buffer = nullptr;
+  b->state.store(static_cast<uint32_t>(BufferState::kRetired), std::memory_order_release);
+}
+
+void ForgetAllBuffersAfterFork() {
+  // The child has one thread; other threads' buffers can never drain.
+  // Leak them (they are mmap'd, copy-on-write) and start over.
+  g_first.store(nullptr, std::memory_order_relaxed);
+  t_buffer = nullptr;
+  t_tid = 0;
+}
+
+}  // namespace memframe::agent

@@ -1,0 +1,62 @@
+// Per-thread event buffers: one single-producer/single-consumer ring per
+// thread. The hook (producer) and the writer thread (consumer) share only the
+// ring's two indices, so no lock and no cache line is shared between game
+// threads on the allocation path.
+//
+// Buffers are never unmapped: when a thread exits its buffer is retired, the
+// writer drains it and marks it free, and the next new thread reuses it. That
+// keeps the registry a push-only lock-free list.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "capture/event.h"
+
+namespace memframe::agent {
+
+constexpr uint32_t kRingEvents = 1u << 16;  // 2.5 MiB a thread; ~10 ms of a very busy thread
+
+enum class BufferState : uint32_t { kFree = 0, kActive = 1, kRetired = 2 };
+
+struct alignas(64) ThreadBuffer {
+  // Consumer side.
+  alignas(64) std::atomic<uint64_t> head{0};
+  // Producer side.
+  alignas(64) std::atomic<uint64_t> tail{0};
+  uint64_t cached_head = 0;     // producer's last look at head
+  std::atomic<uint64_t> dropped{0};
+
+  alignas(64) std::atomic<uint32_t> state{static_cast<uint32_t>(BufferState::kFree)};
+  std::atomic<uint32_t> tid{0};
+  uint32_t generation = 0;      // bumped on every reuse, so the writer sees a new thread
+  ThreadBuffer* next = nullptr; // registry link, immutable once published
+
+  Event ring[kRingEvents];
+};
+
+// What to do when a ring is full: wait for the writer (lossless, the
+// default) or drop the event and count it.
+void SetDropWhenFull(bool drop);
+
+// The calling thread's buffer, created or reused on first use; null if no
+// memory could be had (the event is then dropped).
+ThreadBuffer* CurrentThreadBuffer();
+
+// Appends one event to the calling thread's buffer.
+void PushEvent(const Event& event);
+
+// Called from the thread-exit path: hands the buffer to the writer.
+void RetireCurrentThreadBuffer();
+
+// Fork child: the buffers belong to the parent's threads; forget them.
+void ForgetAllBuffersAfterFork();
+
+// Writer side.
+ThreadBuffer* FirstBuffer();
+// Returns false if the writer is gone or detached (producers stop waiting).
+void SetConsumerAlive(bool alive);
+
+uint32_t CurrentThreadId();
+
+}  // namespace memframe::agent

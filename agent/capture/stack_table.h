@@ -1,0 +1,26 @@
+// Interns call stacks: each distinct stack gets a small id once, and every
+// event carries only that id. Lock-free: an open-addressing table whose
+// slots are claimed with one compare-and-swap, so threads that allocate from
+// stacks already seen only read shared memory.
+//
+// The table has a fixed capacity (reserved, committed as used). When it is
+// full, new stacks get id 0 ("no stack") and are counted.
+#pragma once
+
+#include <cstdint>
+
+namespace memframe::agent {
+
+bool InitStackTable();
+
+// Returns the id of this stack (interning it if new), or 0 if the table is
+// full. depth must be >= 1.
+uint32_t InternStack(const uint64_t* frames, int depth);
+
+// Writer side: the frames of a published id (ids are published before the
+// first event that uses them is pushed).
+const uint64_t* StackFrames(uint32_t id, int* depth);
+uint32_t StackCount();        // ids handed out so far (1 + highest id)
+uint64_t StacksOverflowed();  // stacks that got id 0 because the table was full
+
+}  // namespace memframe::agent

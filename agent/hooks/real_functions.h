@@ -1,0 +1,54 @@
+// The functions the hooks stand in front of, found with dlsym(RTLD_NEXT) so
+// that a game that links jemalloc or its own allocator keeps it.
+#pragma once
+
+#include <cstddef>
+#include <new>
+
+namespace memframe::agent {
+
+struct RealFunctions {
+  void* (*malloc)(size_t);
+  void* (*calloc)(size_t, size_t);
+  void* (*realloc)(void*, size_t);
+  void* (*reallocarray)(void*, size_t, size_t);
+  void (*free)(void*);
+  int (*posix_memalign)(void**, size_t, size_t);
+  void* (*aligned_alloc)(size_t, size_t);
+  void* (*memalign)(size_t, size_t);
+  void* (*valloc)(size_t);
+  void* (*pvalloc)(size_t);
+
+  // operator new / delete, by mangled name, so that the real ones keep the
+  // standard's behaviour (new_handler loop, bad_alloc, nothrow null).
+  void* (*op_new)(size_t);
+  void* (*op_new_array)(size_t);
+  void* (*op_new_nothrow)(size_t, const std::nothrow_t&);
+  void* (*op_new_array_nothrow)(size_t, const std::nothrow_t&);
+  void* (*op_new_aligned)(size_t, std::align_val_t);
+  void* (*op_new_array_aligned)(size_t, std::align_val_t);
+  void* (*op_new_aligned_nothrow)(size_t, std::align_val_t, const std::nothrow_t&);
+  void* (*op_new_array_aligned_nothrow)(size_t, std::align_val_t, const std::nothrow_t&);
+  void (*op_delete)(void*);
+  void (*op_delete_array)(void*);
+  void (*op_delete_sized)(void*, size_t);
+  void (*op_delete_array_sized)(void*, size_t);
+  void (*op_delete_aligned)(void*, std::align_val_t);
+  void (*op_delete_array_aligned)(void*, std::align_val_t);
+  void (*op_delete_sized_aligned)(void*, size_t, std::align_val_t);
+  void (*op_delete_array_sized_aligned)(void*, size_t, std::align_val_t);
+};
+
+extern RealFunctions g_real;
+
+// Resolves every entry of g_real once; safe to call from any hook. While it
+// runs, dlsym's own allocations are served by the bootstrap pool.
+void ResolveRealFunctions();
+bool RealFunctionsResolved();
+// True on the thread that is inside ResolveRealFunctions().
+bool ResolvingRealFunctions();
+
+// Resolves a symbol of the next object after the agent, or null.
+void* NextSymbol(const char* name);
+
+}  // namespace memframe::agent

@@ -1,0 +1,46 @@
+// The shape every allocation hook shares: take the recursion guard, call the
+// real function between two clock reads, record the result. Kept inline so
+// each hook compiles to one short function.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "capture/clock.h"
+#include "capture/recorder.h"
+#include "capture/recursion_guard.h"
+#include "hooks/real_functions.h"
+
+#define MEMFRAME_EXPORT extern "C" __attribute__((visibility("default")))
+#define MEMFRAME_EXPORT_CXX __attribute__((visibility("default")))
+
+namespace memframe::agent {
+
+inline void EnsureRealFunctions() {
+  if (__builtin_expect(!RealFunctionsResolved(), 0)) ResolveRealFunctions();
+}
+
+// `call` performs the real allocation and returns the block (or null).
+template <typename Call>
+inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
+  RecursionGuard guard;
+  if (!guard.acquired() || !Recording()) return call();
+  uint64_t before = Ticks();
+  void* block = call();
+  uint64_t after = Ticks();  // after the real call: a block is never seen before it exists
+  if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before);
+  return block;
+}
+
+// `call` performs the real free.
+template <typename Call>
+inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind, Call call) {
+  RecursionGuard guard;
+  if (!guard.acquired() || !Recording()) return call();
+  uint64_t before = Ticks();  // before the real call: the address may be reused at once
+  call();
+  uint64_t after = Ticks();
+  RecordFree(guard, block, size, packed_kind, before, after - before);
+}
+
+}  // namespace memframe::agent

@@ -1,0 +1,103 @@
+// Start-up and shutdown of the agent inside the host process.
+//
+// Start: a constructor that runs when the loader maps the agent (before the
+// program's own libraries' constructors and main). It resolves the real
+// allocator, connects to the recorder named by MEMFRAME_SOCKET and starts the
+// writer. With no recorder it stays passive: every hook passes straight
+// through.
+//
+// Fork: the child has no writer thread and shares the parent's socket, so
+// it must never write to it; the child stops recording (untracked).
+//
+// Exit: a destructor drains what is left and sends EndOfStream. Everything
+// before that was already streamed as the program ran, so _exit, a crash or
+// SIGKILL lose only the last few milliseconds still in the buffers.
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "buffer/thread_buffer.h"
+#include "capture/clock.h"
+#include "capture/recorder.h"
+#include "capture/stack_capture.h"
+#include "capture/stack_table.h"
+#include "hooks/real_functions.h"
+#include "runtime/config.h"
+#include "runtime/diagnostics.h"
+#include "writer/writer_thread.h"
+
+namespace memframe::agent {
+namespace {
+
+SocketSink g_sink;
+char g_cmdline[8192];
+
+size_t ReadCmdline() {
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, g_cmdline, sizeof(g_cmdline));
+  close(fd);
+  return n > 0 ? static_cast<size_t>(n) : 0;
+}
+
+void AfterForkInChild() {
+  g_recording.store(false, std::memory_order_relaxed);
+  ForgetWriterAfterFork();
+  ForgetAllBuffersAfterFork();
+  // Drop our copy of the parent's connection without shutting it down.
+  int fd = g_sink.fd();
+  if (fd >= 0) close(fd);
+  g_sink = SocketSink();
+}
+
+__attribute__((constructor(101))) void StartAgent() {
+  RecursionGuard guard;  // nothing below is the game's allocation
+  InitDiagnostics();
+  ResolveRealFunctions();
+  Config config = ReadConfig();
+  SetDebug(config.debug);
+  if (!config.socket_path) {
+    Debug("MEMFRAME_SOCKET is not set; passive");
+    return;
+  }
+  ConfigureCapture(config.stack_depth, config.stacks);
+  InitStackCapture();
+  if (!InitStackTable()) {
+    Warn("cannot reserve memory for the stack table; not recording");
+    return;
+  }
+  if (!g_sink.Connect(config.socket_path)) return;
+
+  char executable[4096];
+  ssize_t n = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
+  executable[n > 0 ? n : 0] = '\0';
+  HelloInfo hello{};
+  hello.pid = static_cast<uint32_t>(getpid());
+  hello.ppid = static_cast<uint32_t>(getppid());
+  hello.executable = executable;
+  hello.cmdline = g_cmdline;
+  hello.cmdline_size = ReadCmdline();
+  hello.start_ticks = Ticks();
+  hello.start_monotonic_ns = MonotonicNs();
+  hello.start_unix_ns = RealtimeNs();
+  hello.max_stack_depth = static_cast<uint32_t>(config.stack_depth);
+
+  pthread_atfork(nullptr, nullptr, AfterForkInChild);
+  if (!StartWriter(&g_sink, hello)) {
+    g_sink.Close();
+    return;
+  }
+  g_recording.store(true, std::memory_order_release);
+  Debug("recording to %s", config.socket_path);
+}
+
+__attribute__((destructor(101))) void StopAgent() {
+  if (!g_recording.exchange(false)) return;
+  RecursionGuard guard;
+  StopWriter("exit", 5000);
+}
+
+}  // namespace
+}  // namespace memframe::agent

@@ -1,0 +1,22 @@
+#include "runtime/config.h"
+
+#include <cstdlib>
+
+#include "memframe/format.h"
+
+namespace memframe::agent {
+
+Config ReadConfig() {
+  Config c;
+  c.socket_path = getenv(wire::kEnvSocket);
+  if (c.socket_path && !*c.socket_path) c.socket_path = nullptr;
+  if (const char* depth = getenv(wire::kEnvStackDepth)) {
+    int d = atoi(depth);
+    if (d > 0) c.stack_depth = d;
+  }
+  if (const char* stacks = getenv(wire::kEnvStacks)) c.stacks = stacks[0] != '0';
+  if (const char* debug = getenv(wire::kEnvDebug)) c.debug = debug[0] == '1';
+  return c;
+}
+
+}  // namespace memframe::agent

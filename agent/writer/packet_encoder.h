@@ -1,0 +1,37 @@
+// Encodes each Packet kind into the sink. Runs on the writer thread only.
+// Field numbers come from the protoc-generated constants.
+#pragma once
+
+#include <cstdint>
+
+#include "capture/event.h"
+#include "writer/socket_sink.h"
+
+namespace memframe::agent {
+
+struct HelloInfo {
+  uint32_t pid;
+  uint32_t ppid;
+  const char* executable;
+  const char* cmdline;  // NUL-separated arguments
+  size_t cmdline_size;
+  uint64_t start_ticks;
+  uint64_t start_monotonic_ns;
+  uint64_t start_unix_ns;
+  uint32_t max_stack_depth;
+};
+
+void EncodeHello(SocketSink& sink, const HelloInfo& hello);
+void EncodeClockSync(SocketSink& sink, uint64_t ticks, uint64_t monotonic_ns);
+void EncodeMarkerDefs(SocketSink& sink);
+void EncodeThreadInfo(SocketSink& sink, uint32_t tid, const char* name, uint64_t first_ticks, bool exited);
+// Defines the stacks with the given ids.
+void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count);
+// One thread's events, columnar and delta-coded.
+void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped);
+void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason);
+
+// Upper bound of the bytes one event takes in a batch.
+constexpr size_t kMaxBytesPerEvent = 64;
+
+}  // namespace memframe::agent

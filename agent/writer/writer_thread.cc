@@ -1,0 +1,248 @@
+#include "writer/writer_thread.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+
+#include "buffer/page_allocator.h"
+#include "buffer/thread_buffer.h"
+#include "capture/clock.h"
+#include "capture/recorder.h"
+#include "capture/stack_table.h"
+#include "runtime/diagnostics.h"
+#include "writer/module_map.h"
+
+namespace memframe::agent {
+
+namespace {
+// Events per EventBatch: large enough for zstd to find the patterns, small
+// enough that a batch is one socket write.
+constexpr int kMaxBatchEvents = 8192;
+constexpr uint64_t kModuleCheckNs = 100'000'000;
+constexpr uint64_t kSlowWorkNs = 1'000'000'000;  // clock sync, thread names
+
+SocketSink* g_sink = nullptr;
+pthread_t g_thread;
+std::atomic<bool> g_stop{false};
+std::atomic<bool> g_done{false};
+const char* g_stop_reason = "exit";
+uint64_t g_events_total = 0;
+uint64_t g_dropped_total = 0;
+
+// Stack ids already sent (one bit each): a stack is defined once, right
+// before the first batch that uses it.
+uint64_t* g_sent_stacks = nullptr;
+constexpr uint64_t kSentStackBits = 1ull << 22;
+uint32_t* g_pending_ids = nullptr;
+
+// What the writer remembers about each buffer it has seen.
+struct BufferView {
+  ThreadBuffer* buffer;
+  uint32_t tid;
+  uint32_t generation;
+  char name[16];
+};
+constexpr int kMaxViews = 4096;
+BufferView* g_views = nullptr;
+int g_view_count = 0;
+
+bool StackSent(uint32_t id) { return id < kSentStackBits && (g_sent_stacks[id >> 6] >> (id & 63)) & 1; }
+void MarkStackSent(uint32_t id) {
+  if (id < kSentStackBits) g_sent_stacks[id >> 6] |= 1ull << (id & 63);
+}
+
+void ReadThreadName(uint32_t tid, char* name, size_t size) {
+  char path[64];
+  snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
+  name[0] = '\0';
+  FILE* f = fopen(path, "re");
+  if (!f) return;
+  if (fgets(name, static_cast<int>(size), f)) name[strcspn(name, "\n")] = '\0';
+  fclose(f);
+}
+
+BufferView* ViewOf(ThreadBuffer* b) {
+  for (int i = 0; i < g_view_count; ++i)
+    if (g_views[i].buffer == b) return &g_views[i];
+  if (g_view_count == kMaxViews) return nullptr;
+  BufferView* v = &g_views[g_view_count++];
+  v->buffer = b;
+  v->tid = 0;
+  v->generation = 0;
+  return v;
+}
+
+// Sends the stack definitions these events need, then the events.
+void SendBatch(uint32_t tid, const Event* events, int count, uint64_t dropped) {
+  int pending = 0;
+  for (int i = 0; i < count; ++i) {
+    uint32_t id = events[i].stack_id;
+    if (id && !StackSent(id)) {
+      MarkStackSent(id);
+      g_pending_ids[pending++] = id;
+    }
+  }
+  if (pending) EncodeStackDefs(*g_sink, g_pending_ids, pending);
+  EncodeEventBatch(*g_sink, tid, events, count, dropped);
+  g_events_total += static_cast<uint64_t>(count);
+  g_dropped_total += dropped;
+}
+
+// Drains one buffer; returns the number of events taken.
+uint64_t DrainBuffer(ThreadBuffer* b) {
+  BufferView* view = ViewOf(b);
+  uint32_t tid = b->tid.load(std::memory_order_acquire);
+  if (view && (view->tid != tid || view->generation != b->generation)) {
+    view->tid = tid;
+    view->generation = b->generation;
+    ReadThreadName(tid, view->name, sizeof(view->name));
+    EncodeThreadInfo(*g_sink, tid, view->name, Ticks(), false);
+  }
+  uint64_t head = b->head.load(std::memory_order_relaxed);
+  uint64_t tail = b->tail.load(std::memory_order_acquire);
+  uint64_t taken = 0;
+  while (head < tail) {
+    // A batch is a contiguous run of the ring: stop at the wrap-around.
+    uint64_t start = head & (kRingEvents - 1);
+    uint64_t run = tail - head;
+    if (run > kRingEvents - start) run = kRingEvents - start;
+    if (run > kMaxBatchEvents) run = kMaxBatchEvents;
+    uint64_t dropped = b->dropped.exchange(0, std::memory_order_relaxed);
+    SendBatch(tid, &b->ring[start], static_cast<int>(run), dropped);
+    head += run;
+    taken += run;
+    b->head.store(head, std::memory_order_release);
+  }
+  return taken;
+}
+
+uint64_t DrainAll() {
+  uint64_t taken = 0;
+  for (ThreadBuffer* b = FirstBuffer(); b; b = b->next) {
+    uint32_t state = b->state.load(std::memory_order_acquire);
+    if (state == static_cast<uint32_t>(BufferState::kFree)) continue;
+    // State was read before draining: a retired buffer's last events were
+    // pushed before it was retired, so this drain takes them all.
+    taken += DrainBuffer(b);
+    if (state == static_cast<uint32_t>(BufferState::kRetired)) {
+      // The thread is gone and its last events are out: say so, then let
+      // the next new thread reuse the buffer.
+      EncodeThreadInfo(*g_sink, b->tid.load(std::memory_order_relaxed), nullptr, 0, true);
+      b->state.store(static_cast<uint32_t>(BufferState::kFree), std::memory_order_release);
+    }
+  }
+  return taken;
+}
+
+void RefreshThreadNames() {
+  for (int i = 0; i < g_view_count; ++i) {
+    BufferView& v = g_views[i];
+    if (v.buffer->state.load(std::memory_order_relaxed) != static_cast<uint32_t>(BufferState::kActive)) continue;
+    char name[16];
+    ReadThreadName(v.tid, name, sizeof(name));
+    if (strcmp(name, v.name) != 0) {
+      memcpy(v.name, name, sizeof(name));
+      EncodeThreadInfo(*g_sink, v.tid, v.name, 0, false);
+    }
+  }
+}
+
+void SleepNs(long ns) {
+  timespec ts{0, ns};
+  nanosleep(&ts, nullptr);
+}
+
+void Detach() {
+  // The recorder is gone: stop recording, let waiting producers go on.
+  g_recording.store(false, std::memory_order_relaxed);
+  SetConsumerAlive(false);
+}
+
+void* WriterMain(void*) {
+  t_inside_memframe = true;  // nothing this thread allocates is the game's
+  uint64_t next_module_check = 0, next_slow_work = 0;
+  while (!g_stop.load(std::memory_order_acquire)) {
+    uint64_t now = MonotonicNs();
+    if (now >= next_module_check) {
+      if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
+      next_module_check = now + kModuleCheckNs;
+    }
+    if (now >= next_slow_work) {
+      EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
+      RefreshThreadNames();
+      next_slow_work = now + kSlowWorkNs;
+    }
+    uint64_t taken = DrainAll();
+    if (g_sink->buffered() && !g_sink->Flush()) {
+      Detach();
+      break;
+    }
+    // Idle: sleep longer. Busy: come back soon so producers never wait.
+    SleepNs(taken == 0 ? 2'000'000 : 200'000);
+  }
+  if (g_sink->connected()) {
+    DrainAll();
+    if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
+    EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
+    EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), g_stop_reason);
+    g_sink->Flush();
+    g_sink->Close();
+  }
+  g_done.store(true, std::memory_order_release);
+  return nullptr;
+}
+}  // namespace
+
+bool StartWriter(SocketSink* sink, const HelloInfo& hello) {
+  g_sink = sink;
+  g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
+  g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
+  g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
+  if (!g_sent_stacks || !g_pending_ids || !g_views) return false;
+
+  EncodeHello(*sink, hello);
+  EncodeMarkerDefs(*sink);
+  EncodeClockSync(*sink, hello.start_ticks, hello.start_monotonic_ns);
+  if (!sink->Flush()) return false;
+
+  // The writer must never run a signal handler of the game's.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  SetConsumerAlive(true);
+  int rc = pthread_create(&g_thread, nullptr, WriterMain, nullptr);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (rc != 0) {
+    SetConsumerAlive(false);
+    Warn("cannot start the writer thread (%s); not recording", strerror(rc));
+    return false;
+  }
+  pthread_setname_np(g_thread, "memframe-writer");
+  return true;
+}
+
+void StopWriter(const char* reason, int timeout_ms) {
+  if (!g_sink || g_stop.exchange(true)) return;
+  g_stop_reason = reason;
+  for (int waited = 0; waited < timeout_ms && !g_done.load(std::memory_order_acquire); ++waited) SleepNs(1'000'000);
+  if (g_done.load(std::memory_order_acquire)) {
+    pthread_join(g_thread, nullptr);
+  } else {
+    Warn("the recorder did not take the last events within %d ms; exiting without them", timeout_ms);
+  }
+  SetConsumerAlive(false);
+}
+
+void ForgetWriterAfterFork() {
+  g_sink = nullptr;
+  g_stop.store(false);
+  g_done.store(false);
+}
+
+}  // namespace memframe::agent
+

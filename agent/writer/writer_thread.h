@@ -1,0 +1,23 @@
+// The writer thread: drains every thread's buffer, encodes batches and
+// streams them to the recorder. It holds the recursion guard for its whole
+// life (its own allocations are never recorded) and blocks all signals (a
+// game's signal handler must never run on it).
+#pragma once
+
+#include "writer/packet_encoder.h"
+
+namespace memframe::agent {
+
+// Sends the stream's opening packets and starts the thread. The sink must be
+// connected. Returns false if the thread could not be started.
+bool StartWriter(SocketSink* sink, const HelloInfo& hello);
+
+// Final drain, EndOfStream, close. Waits at most `timeout_ms` for the writer
+// (a stuck recorder must not hang the game's exit).
+void StopWriter(const char* reason, int timeout_ms);
+
+// Fork child: the writer thread does not exist there; forget it without
+// touching the parent's connection.
+void ForgetWriterAfterFork();
+
+}  // namespace memframe::agent

@@ -1,0 +1,80 @@
+// Capture files: the recorder appends (stream, packet) records; readers get
+// them back in order. zstd-compressed; see proto/FORMAT.md for the layout.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace memframe::wire {
+
+class CaptureWriter {
+ public:
+  // Opens `path` for writing; on failure returns null and sets *error.
+  static std::unique_ptr<CaptureWriter> Create(const std::string& path, std::string* error, int zstd_level = 3);
+  ~CaptureWriter();
+
+  // Appends one record: the packet bytes (a serialized Packet) of `stream`.
+  // Stream 0 is the recorder's own; agent connections are numbered from 1.
+  bool Append(uint32_t stream, const void* packet, size_t size);
+  // Pushes everything so far to the file as a complete zstd block, so that a
+  // crash of the recorder loses nothing appended before the flush.
+  bool Flush();
+  // Ends the zstd frame and closes the file.
+  bool Close();
+
+  uint64_t bytes_written() const { return bytes_written_; }
+  uint64_t records() const { return records_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  CaptureWriter() = default;
+  bool Compress(const void* data, size_t size, int mode);
+
+  FILE* file_ = nullptr;
+  void* cctx_ = nullptr;  // ZSTD_CCtx
+  std::vector<uint8_t> out_;
+  uint64_t bytes_written_ = 0;
+  uint64_t records_ = 0;
+  std::string error_;
+};
+
+struct CaptureRecord {
+  uint32_t stream = 0;
+  std::vector<uint8_t> packet;  // a serialized Packet
+};
+
+class CaptureReader {
+ public:
+  static std::unique_ptr<CaptureReader> Open(const std::string& path, std::string* error);
+  ~CaptureReader();
+
+  // Reads the next record. Returns false at the end of the file or at the
+  // first damage; then error() is empty for a clean end and says what is
+  // wrong otherwise (every record before the damage was returned).
+  bool Next(CaptureRecord* record);
+  const std::string& error() const { return error_; }
+  // Compressed bytes consumed so far and the file size, for progress bars.
+  uint64_t bytes_read() const { return bytes_read_; }
+  uint64_t file_size() const { return file_size_; }
+
+ private:
+  CaptureReader() = default;
+  bool Fill(size_t need);  // ensures `need` decompressed bytes are buffered
+
+  FILE* file_ = nullptr;
+  void* dctx_ = nullptr;  // ZSTD_DCtx
+  std::vector<uint8_t> in_;
+  size_t in_pos_ = 0, in_size_ = 0;
+  std::vector<uint8_t> buf_;  // decompressed, not yet consumed
+  size_t buf_pos_ = 0;
+  bool eof_ = false;
+  bool frame_complete_ = true;
+  uint64_t bytes_read_ = 0;
+  uint64_t file_size_ = 0;
+  std::string error_;
+};
+
+}  // namespace memframe::wire

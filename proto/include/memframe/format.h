@@ -1,0 +1,40 @@
+// Constants shared by the agent, the recorder and the readers. The layouts
+// they name are described in proto/FORMAT.md.
+#pragma once
+
+#include <cstdint>
+
+namespace memframe::wire {
+
+// Version of the agent -> recorder stream (Hello.protocol_version). A
+// recorder refuses a peer with another version.
+constexpr uint32_t kProtocolVersion = 1;
+
+// A capture file starts with these 8 bytes, then a little-endian uint32
+// version, then one zstd stream of records (see FORMAT.md).
+constexpr char kCaptureMagic[8] = {'M', 'E', 'M', 'F', 'R', 'A', 'M', 'E'};
+constexpr uint32_t kCaptureVersion = 1;
+
+// Largest packet a reader accepts; anything bigger is corruption.
+constexpr uint64_t kMaxPacketBytes = 64u << 20;
+
+// EventBatch.kind packs the EventKind, the Family and two flags.
+constexpr uint32_t kKindMask = 0x7;
+constexpr uint32_t kFamilyShift = 3;
+constexpr uint32_t kFamilyMask = 0x3;
+constexpr uint32_t kFlagRealloc = 1u << 5;
+constexpr uint32_t kFlagCalloc = 1u << 6;
+
+constexpr uint32_t PackKind(uint32_t kind, uint32_t family, uint32_t flags) {
+  return kind | (family << kFamilyShift) | flags;
+}
+constexpr uint32_t KindOf(uint32_t packed) { return packed & kKindMask; }
+constexpr uint32_t FamilyOf(uint32_t packed) { return (packed >> kFamilyShift) & kFamilyMask; }
+
+// Environment the recorder hands to the agent.
+constexpr const char* kEnvSocket = "MEMFRAME_SOCKET";            // Unix socket path to connect to
+constexpr const char* kEnvStackDepth = "MEMFRAME_STACK_DEPTH";   // frames per stack (default 32, max 64)
+constexpr const char* kEnvStacks = "MEMFRAME_STACKS";            // "0" turns stack capture off
+constexpr const char* kEnvDebug = "MEMFRAME_DEBUG";              // "1": agent diagnostics on stderr
+
+}  // namespace memframe::wire

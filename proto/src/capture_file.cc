@@ -1,0 +1,192 @@
+#include "memframe/capture_file.h"
+
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "memframe/format.h"
+#include "memframe/varint.h"
+
+namespace memframe::wire {
+
+namespace {
+constexpr size_t kHeaderBytes = sizeof(kCaptureMagic) + 4;
+}
+
+std::unique_ptr<CaptureWriter> CaptureWriter::Create(const std::string& path, std::string* error, int zstd_level) {
+  std::unique_ptr<CaptureWriter> w(new CaptureWriter());
+  w->file_ = fopen(path.c_str(), "wb");
+  if (!w->file_) {
+    *error = "cannot create " + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+  w->cctx_ = cctx;
+  w->out_.resize(ZSTD_CStreamOutSize());
+  uint8_t header[kHeaderBytes];
+  memcpy(header, kCaptureMagic, sizeof(kCaptureMagic));
+  for (int i = 0; i < 4; ++i) header[sizeof(kCaptureMagic) + i] = static_cast<uint8_t>(kCaptureVersion >> (8 * i));
+  if (fwrite(header, 1, sizeof(header), w->file_) != sizeof(header)) {
+    *error = "cannot write " + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  w->bytes_written_ = sizeof(header);
+  return w;
+}
+
+CaptureWriter::~CaptureWriter() {
+  if (file_) Close();
+}
+
+bool CaptureWriter::Compress(const void* data, size_t size, int mode) {
+  if (!file_) return false;
+  auto* cctx = static_cast<ZSTD_CCtx*>(cctx_);
+  ZSTD_inBuffer in{data, size, 0};
+  for (;;) {
+    ZSTD_outBuffer out{out_.data(), out_.size(), 0};
+    size_t remaining = ZSTD_compressStream2(cctx, &out, &in, static_cast<ZSTD_EndDirective>(mode));
+    if (ZSTD_isError(remaining)) {
+      error_ = std::string("zstd: ") + ZSTD_getErrorName(remaining);
+      return false;
+    }
+    if (out.pos && fwrite(out_.data(), 1, out.pos, file_) != out.pos) {
+      error_ = std::string("write failed: ") + strerror(errno);
+      return false;
+    }
+    bytes_written_ += out.pos;
+    bool done = mode == ZSTD_e_continue ? in.pos == in.size : remaining == 0;
+    if (done) return true;
+  }
+}
+
+bool CaptureWriter::Append(uint32_t stream, const void* packet, size_t size) {
+  uint8_t prefix[2 * kMaxVarintBytes];
+  uint8_t* p = WriteVarint(prefix, stream);
+  p = WriteVarint(p, size);
+  ++records_;
+  return Compress(prefix, static_cast<size_t>(p - prefix), ZSTD_e_continue) &&
+         Compress(packet, size, ZSTD_e_continue);
+}
+
+bool CaptureWriter::Flush() {
+  if (!Compress(nullptr, 0, ZSTD_e_flush)) return false;
+  return fflush(file_) == 0;
+}
+
+bool CaptureWriter::Close() {
+  if (!file_) return error_.empty();
+  bool ok = Compress(nullptr, 0, ZSTD_e_end);
+  if (fclose(file_) != 0) ok = false;
+  file_ = nullptr;
+  ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
+  cctx_ = nullptr;
+  return ok;
+}
+
+std::unique_ptr<CaptureReader> CaptureReader::Open(const std::string& path, std::string* error) {
+  std::unique_ptr<CaptureReader> r(new CaptureReader());
+  r->file_ = fopen(path.c_str(), "rb");
+  if (!r->file_) {
+    *error = "cannot open " + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  if (fseek(r->file_, 0, SEEK_END) == 0) {
+    long size = ftell(r->file_);
+    r->file_size_ = size > 0 ? static_cast<uint64_t>(size) : 0;
+    fseek(r->file_, 0, SEEK_SET);
+  }
+  uint8_t header[kHeaderBytes];
+  if (fread(header, 1, sizeof(header), r->file_) != sizeof(header) ||
+      memcmp(header, kCaptureMagic, sizeof(kCaptureMagic)) != 0) {
+    *error = path + " is not a memframe capture (bad magic)";
+    return nullptr;
+  }
+  uint32_t version = 0;
+  for (int i = 0; i < 4; ++i) version |= static_cast<uint32_t>(header[sizeof(kCaptureMagic) + i]) << (8 * i);
+  if (version != kCaptureVersion) {
+    *error = path + " has capture format version " + std::to_string(version) + "; this build reads version " +
+             std::to_string(kCaptureVersion);
+    return nullptr;
+  }
+  r->bytes_read_ = sizeof(header);
+  r->dctx_ = ZSTD_createDCtx();
+  r->in_.resize(ZSTD_DStreamInSize());
+  return r;
+}
+
+CaptureReader::~CaptureReader() {
+  if (file_) fclose(file_);
+  ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
+}
+
+bool CaptureReader::Fill(size_t need) {
+  auto* dctx = static_cast<ZSTD_DCtx*>(dctx_);
+  while (buf_.size() - buf_pos_ < need) {
+    if (buf_pos_ > (1u << 20)) {  // compact the consumed prefix
+      buf_.erase(buf_.begin(), buf_.begin() + static_cast<long>(buf_pos_));
+      buf_pos_ = 0;
+    }
+    if (in_pos_ == in_size_) {
+      if (eof_) return false;
+      in_size_ = fread(in_.data(), 1, in_.size(), file_);
+      in_pos_ = 0;
+      bytes_read_ += in_size_;
+      if (in_size_ == 0) {
+        eof_ = true;
+        return false;
+      }
+    }
+    size_t old = buf_.size();
+    size_t chunk = ZSTD_DStreamOutSize();
+    buf_.resize(old + chunk);
+    ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
+    ZSTD_outBuffer out{buf_.data() + old, chunk, 0};
+    size_t ret = ZSTD_decompressStream(dctx, &out, &in);
+    in_pos_ = in.pos;
+    buf_.resize(old + out.pos);
+    if (ZSTD_isError(ret)) {
+      error_ = std::string("capture is corrupt (zstd: ") + ZSTD_getErrorName(ret) + ")";
+      eof_ = true;
+      in_pos_ = in_size_;
+      return false;
+    }
+    frame_complete_ = ret == 0;
+  }
+  return true;
+}
+
+bool CaptureReader::Next(CaptureRecord* record) {
+  if (!error_.empty()) return false;
+  // Varint prefix: at most 2 * 10 bytes; read what is there.
+  Fill(2 * kMaxVarintBytes);
+  const uint8_t* p = buf_.data() + buf_pos_;
+  const uint8_t* end = buf_.data() + buf_.size();
+  if (p == end) {
+    if (error_.empty() && !frame_complete_) error_ = "capture is truncated (the recorder did not finish writing it)";
+    return false;
+  }
+  uint64_t stream = 0, size = 0;
+  if (!ReadVarint(&p, end, &stream) || !ReadVarint(&p, end, &size)) {
+    if (error_.empty()) error_ = "capture is truncated inside a record header";
+    return false;
+  }
+  if (size > kMaxPacketBytes || stream > UINT32_MAX) {
+    error_ = "capture is corrupt: record of " + std::to_string(size) + " bytes";
+    return false;
+  }
+  size_t header = static_cast<size_t>(p - (buf_.data() + buf_pos_));
+  if (!Fill(header + size)) {
+    if (error_.empty()) error_ = "capture is truncated inside a record";
+    return false;
+  }
+  const uint8_t* body = buf_.data() + buf_pos_ + header;
+  record->stream = static_cast<uint32_t>(stream);
+  record->packet.assign(body, body + size);
+  buf_pos_ += header + size;
+  return true;
+}
+
+}  // namespace memframe::wire

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian package memframe needs to build, test and run its demo.
+# Safe to run again: apt-get skips what is already installed.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  libunwind-dev            # agent: stack capture
+  libimgui-dev libglfw3-dev libgl-dev   # viewer and demo game window
+  libprotobuf-dev protobuf-compiler     # wire and capture format
+  libdw-dev libelf-dev     # analysis: DWARF symbols
+  libzstd-dev              # capture compression
+  nlohmann-json3-dev       # JSON output of reports, parsed by tests
+  libgtest-dev googletest libbenchmark-dev
+  xvfb xauth x11-utils imagemagick      # headless GUI runs and screenshots
+  libgl1-mesa-dri libglx-mesa0 mesa-utils
+  libsdl2-dev              # SDL2 target program (frames via dlsym'd swap)
+  heaptrack                # benchmark comparison
+  clang                    # libFuzzer target
+)
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

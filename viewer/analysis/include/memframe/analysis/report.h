@@ -1,0 +1,29 @@
+// Entry points of the analysis core that the `memframe` CLI calls. The
+// viewer uses the model and statistics headers beside this one directly.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memframe::analysis {
+
+struct ReportRequest {
+  std::string capture_path;
+  std::string report;              // "" = summary; "frames", "hidden", "leaks", "sites", ...
+  std::vector<std::string> args;   // the report's own arguments
+  bool json = false;
+};
+
+// Loads the capture, runs one report, writes it to `out`. Problems (bad file,
+// unknown report) go to `err` as one clear message. Returns the process exit
+// code: 0 on success; 1 when the capture is damaged but what came before the
+// damage was reported; 2 for bad usage or an unreadable capture.
+int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err);
+
+// The short summary `memframe run` prints when the program ends: frames,
+// allocations, peak live bytes, leaks, and the call sites that allocate in
+// most frames, with function names.
+int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err);
+
+}  // namespace memframe::analysis
