@@ -16,12 +16,17 @@ namespace {
 constexpr size_t kOutputBytes = 16u << 20;
 }
 
-bool SocketSink::Connect(const char* path) {
+bool SocketSink::Adopt(int fd) {
   if (!buffer_) {
     buffer_ = static_cast<uint8_t*>(MapPages(kOutputBytes));
     if (!buffer_) return false;
     capacity_ = kOutputBytes;
   }
+  fd_ = fd;
+  return true;
+}
+
+bool SocketSink::Connect(const char* path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (strlen(path) >= sizeof(addr.sun_path)) {
@@ -36,7 +41,10 @@ bool SocketSink::Connect(const char* path) {
     close(fd);
     return false;
   }
-  fd_ = fd;
+  if (!Adopt(fd)) {
+    close(fd);
+    return false;
+  }
   return true;
 }
 

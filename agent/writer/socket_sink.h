@@ -14,6 +14,8 @@ class SocketSink {
  public:
   // Connects to the Unix socket at `path`; false (with a warning) on failure.
   bool Connect(const char* path);
+  // Uses an already connected stream socket (tests use a socketpair).
+  bool Adopt(int fd);
   void Close();
   bool connected() const { return fd_ >= 0; }
   int fd() const { return fd_; }

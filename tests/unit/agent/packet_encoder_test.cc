@@ -1,0 +1,174 @@
+// The agent writes protobuf by hand; these tests decode what it writes with
+// libprotobuf, so the encoder and memframe.proto cannot drift apart.
+#include "writer/packet_encoder.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <vector>
+
+#include "capture/stack_table.h"
+#include "memframe.pb.h"
+#include "memframe/format.h"
+#include "memframe/varint.h"
+
+namespace memframe::agent {
+namespace {
+
+class EncoderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0);
+    ASSERT_TRUE(sink_.Adopt(fds_[0]));
+  }
+  void TearDown() override {
+    sink_.Close();
+    close(fds_[1]);
+  }
+
+  // Flushes the sink and splits what arrived into Packets.
+  std::vector<wire::Packet> Receive() {
+    EXPECT_TRUE(sink_.Flush());
+    std::vector<uint8_t> bytes;
+    uint8_t chunk[65536];
+    for (;;) {
+      ssize_t n = recv(fds_[1], chunk, sizeof(chunk), MSG_DONTWAIT);
+      if (n <= 0) break;
+      bytes.insert(bytes.end(), chunk, chunk + n);
+    }
+    std::vector<wire::Packet> packets;
+    const uint8_t* p = bytes.data();
+    const uint8_t* end = p + bytes.size();
+    while (p < end) {
+      uint64_t length = 0;
+      EXPECT_TRUE(wire::ReadVarint(&p, end, &length));
+      EXPECT_LE(length, static_cast<uint64_t>(end - p));
+      wire::Packet packet;
+      EXPECT_TRUE(packet.ParseFromArray(p, static_cast<int>(length)));
+      packets.push_back(packet);
+      p += length;
+    }
+    return packets;
+  }
+
+  int fds_[2];
+  SocketSink sink_;
+};
+
+TEST_F(EncoderTest, HelloRoundTrips) {
+  const char cmdline[] = "game\0--frames\0" "10";
+  HelloInfo h{};
+  h.pid = 42;
+  h.ppid = 7;
+  h.executable = "/usr/games/game";
+  h.cmdline = cmdline;
+  h.cmdline_size = sizeof(cmdline);
+  h.start_ticks = 123456789012345ull;
+  h.start_monotonic_ns = 5;
+  h.start_unix_ns = 6;
+  h.max_stack_depth = 32;
+  EncodeHello(sink_, h);
+  auto packets = Receive();
+  ASSERT_EQ(packets.size(), 1u);
+  const wire::Hello& hello = packets[0].hello();
+  EXPECT_EQ(hello.protocol_version(), wire::kProtocolVersion);
+  EXPECT_EQ(hello.pid(), 42u);
+  EXPECT_EQ(hello.ppid(), 7u);
+  EXPECT_EQ(hello.executable(), "/usr/games/game");
+  ASSERT_EQ(hello.argv_size(), 3);
+  EXPECT_EQ(hello.argv(0), "game");
+  EXPECT_EQ(hello.argv(1), "--frames");
+  EXPECT_EQ(hello.argv(2), "10");
+  EXPECT_EQ(hello.start_ticks(), 123456789012345ull);
+  EXPECT_EQ(hello.max_stack_depth(), 32u);
+  EXPECT_EQ(hello.agent_version(), MEMFRAME_AGENT_VERSION);
+}
+
+TEST_F(EncoderTest, EventBatchColumnsDecodeToTheEvents) {
+  // Addresses going down as well as up, frames advancing, a large size.
+  std::vector<Event> events = {
+      {1000, 0x7f0000001000, 48, 3, 10, 25, wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW, 0)},
+      {1005, 0x7f0000000800, 0, 0, 10, 9, wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0)},
+      {1300, 0x55aa00000000, 1ull << 40, 7, 11, 70000,
+       wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCalloc)},
+      {1301, 1, 11, 0, 12, 0, wire::PackKind(wire::EVENT_FRAME_END, 0, 0)},
+  };
+  EncodeEventBatch(sink_, 777, events.data(), static_cast<int>(events.size()), 5);
+  auto packets = Receive();
+  ASSERT_EQ(packets.size(), 1u);
+  const wire::EventBatch& b = packets[0].events();
+  EXPECT_EQ(b.thread_id(), 777u);
+  EXPECT_EQ(b.dropped(), 5u);
+  ASSERT_EQ(b.kind_size(), 4);
+  ASSERT_EQ(b.address_delta_size(), 4);
+  ASSERT_EQ(b.size_size(), 4);
+  ASSERT_EQ(b.stack_id_size(), 4);
+  ASSERT_EQ(b.ticks_delta_size(), 4);
+  ASSERT_EQ(b.frame_delta_size(), 4);
+  ASSERT_EQ(b.duration_ticks_size(), 4);
+  uint64_t address = 0, ticks = b.base_ticks(), frame = b.base_frame();
+  for (int i = 0; i < 4; ++i) {
+    address += static_cast<uint64_t>(b.address_delta(i));
+    ticks += b.ticks_delta(i);
+    frame += b.frame_delta(i);
+    EXPECT_EQ(address, events[i].address) << i;
+    EXPECT_EQ(ticks, events[i].ticks) << i;
+    EXPECT_EQ(frame, events[i].frame) << i;
+    EXPECT_EQ(b.size(i), events[i].size) << i;
+    EXPECT_EQ(b.stack_id(i), events[i].stack_id) << i;
+    EXPECT_EQ(b.kind(i), events[i].kind) << i;
+    EXPECT_EQ(b.duration_ticks(i), events[i].duration) << i;
+  }
+}
+
+TEST_F(EncoderTest, StackDefsCarryTheInternedFrames) {
+  ASSERT_TRUE(InitStackTable());
+  uint64_t frames_a[] = {0x401000, 0x402000, 0x403000};
+  uint64_t frames_b[] = {0xffffffffffff0000ull};
+  uint32_t ids[] = {InternStack(frames_a, 3), InternStack(frames_b, 1)};
+  EncodeStackDefs(sink_, ids, 2);
+  auto packets = Receive();
+  ASSERT_EQ(packets.size(), 1u);
+  const wire::StackDefs& defs = packets[0].stacks();
+  ASSERT_EQ(defs.stacks_size(), 2);
+  EXPECT_EQ(defs.stacks(0).id(), ids[0]);
+  ASSERT_EQ(defs.stacks(0).frames_size(), 3);
+  EXPECT_EQ(defs.stacks(0).frames(2), 0x403000u);
+  EXPECT_EQ(defs.stacks(1).id(), ids[1]);
+  EXPECT_EQ(defs.stacks(1).frames(0), 0xffffffffffff0000ull);
+}
+
+TEST_F(EncoderTest, SmallPacketsRoundTrip) {
+  EncodeClockSync(sink_, 99, 100);
+  EncodeMarkerDefs(sink_);
+  EncodeThreadInfo(sink_, 12, "render", 77, false);
+  EncodeThreadInfo(sink_, 12, nullptr, 0, true);
+  EncodeEndOfStream(sink_, 1000, 3, 60, "exit");
+  auto packets = Receive();
+  ASSERT_EQ(packets.size(), 5u);
+  EXPECT_EQ(packets[0].clock().ticks(), 99u);
+  EXPECT_EQ(packets[0].clock().monotonic_ns(), 100u);
+  ASSERT_GE(packets[1].markers().markers_size(), 1);
+  EXPECT_EQ(packets[1].markers().markers(0).name(), "glfwSwapBuffers");
+  EXPECT_EQ(packets[2].thread().name(), "render");
+  EXPECT_EQ(packets[2].thread().first_ticks(), 77u);
+  EXPECT_FALSE(packets[2].thread().exited());
+  EXPECT_TRUE(packets[3].thread().exited());
+  EXPECT_EQ(packets[4].end().events(), 1000u);
+  EXPECT_EQ(packets[4].end().dropped(), 3u);
+  EXPECT_EQ(packets[4].end().last_frame(), 60u);
+  EXPECT_EQ(packets[4].end().reason(), "exit");
+}
+
+TEST_F(EncoderTest, FlushFailsOnceThePeerIsGone) {
+  close(fds_[1]);
+  fds_[1] = -1;
+  EncodeClockSync(sink_, 1, 2);
+  EXPECT_FALSE(sink_.Flush());
+  EXPECT_FALSE(sink_.connected());
+}
+
+}  // namespace
+}  // namespace memframe::agent

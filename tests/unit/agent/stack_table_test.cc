@@ -1,0 +1,62 @@
+#include "capture/stack_table.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+#include <vector>
+
+namespace memframe::agent {
+namespace {
+
+TEST(StackTable, SameStackSameIdOtherStackOtherId) {
+  ASSERT_TRUE(InitStackTable());
+  uint64_t a[] = {0x1000, 0x2000, 0x3000};
+  uint64_t b[] = {0x1000, 0x2000, 0x3001};
+  uint64_t prefix[] = {0x1000, 0x2000};
+  uint32_t id_a = InternStack(a, 3);
+  EXPECT_NE(id_a, 0u);
+  EXPECT_EQ(InternStack(a, 3), id_a);
+  uint32_t id_b = InternStack(b, 3);
+  uint32_t id_prefix = InternStack(prefix, 2);
+  EXPECT_NE(id_b, id_a);
+  EXPECT_NE(id_prefix, id_a);
+  EXPECT_NE(id_prefix, id_b);
+  int depth = 0;
+  const uint64_t* frames = StackFrames(id_b, &depth);
+  ASSERT_EQ(depth, 3);
+  EXPECT_EQ(frames[2], 0x3001u);
+  EXPECT_EQ(InternStack(a, 0), 0u);
+}
+
+TEST(StackTable, ConcurrentInterningAgreesOnIds) {
+  ASSERT_TRUE(InitStackTable());
+  constexpr int kThreads = 4, kStacks = 2000;
+  std::vector<std::vector<uint32_t>> ids(kThreads, std::vector<uint32_t>(kStacks));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      // Every thread interns the same stacks, in a different order.
+      for (int k = 0; k < kStacks; ++k) {
+        int s = (k * 7919 + t * 577) % kStacks;  // 7919 is prime: a permutation
+        uint64_t frames[4] = {0xabc000u + static_cast<uint64_t>(s), 0x42, static_cast<uint64_t>(s) * 31, 7};
+        ids[t][s] = InternStack(frames, 4);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::set<uint32_t> distinct;
+  for (int s = 0; s < kStacks; ++s) {
+    for (int t = 1; t < kThreads; ++t) ASSERT_EQ(ids[t][s], ids[0][s]) << "stack " << s;
+    ASSERT_NE(ids[0][s], 0u);
+    distinct.insert(ids[0][s]);
+    int depth = 0;
+    const uint64_t* frames = StackFrames(ids[0][s], &depth);
+    ASSERT_EQ(depth, 4);
+    EXPECT_EQ(frames[0], 0xabc000u + static_cast<uint64_t>(s));
+  }
+  EXPECT_EQ(distinct.size(), static_cast<size_t>(kStacks));
+}
+
+}  // namespace
+}  // namespace memframe::agent
