@@ -22,6 +22,20 @@ inline uint64_t Ticks() {
 #endif
 }
 
+// A tick that cannot be read before the instructions ahead of it have
+// completed. rdtsc alone may execute early (it is not ordered), and then a
+// block handed to another thread could be stamped freed before it was
+// allocated. lfence orders it, as the kernel's rdtsc_ordered does. Used for
+// the reads that order events; durations use the plain Ticks().
+inline uint64_t OrderedTicks() {
+#if defined(__x86_64__)
+  _mm_lfence();
+  return __rdtsc();
+#else
+  return Ticks();
+#endif
+}
+
 inline uint64_t MonotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

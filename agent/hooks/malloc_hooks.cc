@@ -52,9 +52,9 @@ template <typename Call>
 void* TrackedRealloc(void* old, size_t size, Call call) {
   RecursionGuard guard;
   if (!guard.acquired() || !Recording()) return call();
-  uint64_t before = Ticks();
+  uint64_t before = OrderedTicks();
   void* fresh = call();
-  uint64_t after = Ticks();
+  uint64_t after = OrderedTicks();
   if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0);
   if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before);
   return fresh;

@@ -27,7 +27,7 @@ inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
   if (!guard.acquired() || !Recording()) return call();
   uint64_t before = Ticks();
   void* block = call();
-  uint64_t after = Ticks();  // after the real call: a block is never seen before it exists
+  uint64_t after = OrderedTicks();  // after the real call: a block is never seen before it exists
   if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before);
   return block;
 }
@@ -37,7 +37,7 @@ template <typename Call>
 inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind, Call call) {
   RecursionGuard guard;
   if (!guard.acquired() || !Recording()) return call();
-  uint64_t before = Ticks();  // before the real call: the address may be reused at once
+  uint64_t before = OrderedTicks();  // before the real call: the address may be reused at once
   call();
   uint64_t after = Ticks();
   RecordFree(guard, block, size, packed_kind, before, after - before);

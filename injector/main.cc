@@ -1,0 +1,73 @@
+// `memframe`: the command-line front door. Dispatches to one subcommand;
+// each lives in its own file.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+#include "run_command.h"
+#ifdef MEMFRAME_WITH_ANALYSIS
+#include "report_command.h"
+#endif
+
+namespace {
+
+void PrintUsage(std::ostream& out) {
+  out << "usage: memframe COMMAND [ARGS...]\n"
+         "\n"
+         "Per-frame memory profiler for games.\n"
+         "\n"
+         "commands:\n"
+         "  run [options] [--] PROGRAM [ARGS...]   record PROGRAM's memory into a capture\n"
+#ifdef MEMFRAME_WITH_ANALYSIS
+         "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
+#endif
+         "  help [COMMAND]                          show help\n"
+         "  --version                               show the version\n"
+         "\n"
+         "example:\n"
+         "  memframe run -- ./game --level 3\n";
+}
+
+int Help(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    PrintUsage(std::cout);
+    return 0;
+  }
+  if (args[0] == "run") {
+    memframe::injector::PrintRunUsage(std::cout);
+    return 0;
+  }
+#ifdef MEMFRAME_WITH_ANALYSIS
+  if (args[0] == "report") {
+    memframe::injector::PrintReportUsage(std::cout);
+    return 0;
+  }
+#endif
+  std::cerr << "memframe: no help for unknown command '" << args[0] << "'\n";
+  PrintUsage(std::cerr);
+  return memframe::injector::kExitMemframeError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(std::cerr);
+    return memframe::injector::kExitMemframeError;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "run") return memframe::injector::RunCommand(args);
+#ifdef MEMFRAME_WITH_ANALYSIS
+  if (command == "report") return memframe::injector::ReportCommand(args);
+#endif
+  if (command == "help" || command == "-h" || command == "--help") return Help(args);
+  if (command == "--version" || command == "version") {
+    std::cout << "memframe " << memframe::injector::kMemframeVersion << '\n';
+    return 0;
+  }
+  std::cerr << "memframe: unknown command '" << command << "'\n\n";
+  PrintUsage(std::cerr);
+  return memframe::injector::kExitMemframeError;
+}

@@ -1,0 +1,20 @@
+// Finds the program to launch and tells, before anything runs, whether
+// LD_PRELOAD can put the agent into it. Linux only (ELF, the dynamic loader).
+#pragma once
+
+#include <string>
+
+namespace memframe::injector {
+
+// Finds `program` the way execvp does: as given when it contains a '/',
+// else in the directories of $PATH. Returns false with a message such as
+// "frobnicate: command not found" or "./game: permission denied".
+bool ResolveProgram(const std::string& program, std::string* path, std::string* error);
+
+// Returns why the agent could not be preloaded into the executable at `path`
+// (statically linked, setuid/setgid, not a program at all), or "" when it can.
+// #! scripts are accepted: the loader preloads the agent into their
+// interpreter.
+std::string WhyAgentCannotLoad(const std::string& path);
+
+}  // namespace memframe::injector

@@ -1,0 +1,59 @@
+#include "report_command.h"
+
+#include <iostream>
+
+#include "cli_common.h"
+
+namespace memframe::injector {
+
+void PrintReportUsage(std::ostream& out) {
+  out << "usage: memframe report CAPTURE [REPORT [ARGS...]] [--json]\n"
+         "\n"
+         "Prints one report about a capture written by `memframe run`.\n"
+         "REPORT is one of frames, hidden, leaks, sites, ... (default: a summary).\n"
+         "\n"
+         "options:\n"
+         "  --json       machine-readable output\n"
+         "  -h, --help   show this help\n";
+}
+
+ReportParse ParseReportArguments(const std::vector<std::string>& args, analysis::ReportRequest* request,
+                                 std::string* error) {
+  std::vector<std::string> positional;
+  for (const std::string& arg : args) {
+    if (arg == "--json") {
+      request->json = true;
+    } else if (positional.empty() && (arg == "-h" || arg == "--help")) {
+      return ReportParse::kHelp;
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.empty()) {
+    *error = "no capture file given";
+    return ReportParse::kError;
+  }
+  request->capture_path = positional[0];
+  if (positional.size() > 1) request->report = positional[1];
+  request->args.assign(positional.begin() + std::min<long>(2, static_cast<long>(positional.size())),
+                       positional.end());
+  return ReportParse::kReport;
+}
+
+int ReportCommand(const std::vector<std::string>& args) {
+  analysis::ReportRequest request;
+  std::string error;
+  switch (ParseReportArguments(args, &request, &error)) {
+    case ReportParse::kHelp:
+      PrintReportUsage(std::cout);
+      return 0;
+    case ReportParse::kError:
+      std::cerr << "memframe report: " << error << "\n(see memframe report --help)\n";
+      return kExitMemframeError;
+    case ReportParse::kReport:
+      break;
+  }
+  return analysis::RunReport(request, std::cout, std::cerr);
+}
+
+}  // namespace memframe::injector

@@ -1,0 +1,269 @@
+#include "run_command.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli_common.h"
+#include "launch.h"
+#include "memframe/capture_file.h"
+#include "memframe/format.h"
+#include "memframe.pb.h"
+#include "program_check.h"
+#include "recorder.h"
+
+#ifdef MEMFRAME_WITH_ANALYSIS
+#include "memframe/analysis/report.h"
+#endif
+
+namespace memframe::injector {
+
+namespace {
+
+// While the program runs the loop wakes at least this often to reap it (its
+// SIGCHLD usually wakes it sooner).
+constexpr int kTickMs = 100;
+// After the program exits, a descendant that inherited the agent may keep
+// its connection open; this long is waited for it.
+constexpr auto kDrainLimit = std::chrono::seconds(3);
+constexpr int kMaxStackDepth = 64;
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string ShellQuote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                              "-_./=:,+@%") == std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string JoinCommand(const std::vector<std::string>& command) {
+  std::string line;
+  for (const auto& word : command) line += (line.empty() ? "" : " ") + ShellQuote(word);
+  return line;
+}
+
+uint64_t UnixNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
+}
+
+bool ResolveAgent(const RunOptions& options, std::string* agent, std::string* error) {
+  const char* from_env = getenv("MEMFRAME_AGENT");
+  std::string wanted = !options.agent.empty() ? options.agent : (from_env && *from_env ? from_env : DefaultAgentPath());
+  char resolved[PATH_MAX];
+  if (!realpath(wanted.c_str(), resolved) || access(resolved, R_OK) != 0) {
+    *error = "agent library " + wanted + " not found (build the memframe_agent target, or pass --agent PATH)";
+    return false;
+  }
+  *agent = resolved;
+  // LD_PRELOAD splits its list at colons and spaces.
+  if (agent->find_first_of(": \t") != std::string::npos) {
+    *error = "the agent path " + *agent + " contains a colon or a space, which LD_PRELOAD cannot express";
+    return false;
+  }
+  return true;
+}
+
+// Records until the program has exited and every connection is closed (or
+// kDrainLimit after the exit). Returns the program's exit status.
+int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
+  int status = 0;
+  while (!child.TryWait(&status, note)) recorder.PollOnce(kTickMs);
+  auto deadline = std::chrono::steady_clock::now() + kDrainLimit;
+  for (;;) {
+    // With nothing open, one non-blocking round still takes connections
+    // that wait in the backlog.
+    if (recorder.open_connections() == 0) {
+      recorder.PollOnce(0);
+      if (recorder.open_connections() == 0) break;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      recorder.AbandonOpenConnections();
+      break;
+    }
+    recorder.PollOnce(static_cast<int>(std::min<int64_t>(left.count(), kTickMs)));
+  }
+  return status;
+}
+
+int Run(const RunOptions& options) {
+  std::string error, program_path, agent;
+  if (!ResolveProgram(options.command[0], &program_path, &error)) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  std::string refusal = WhyAgentCannotLoad(program_path);
+  if (!refusal.empty()) {
+    std::cerr << "memframe: " << refusal << '\n';
+    return kExitMemframeError;
+  }
+  if (!ResolveAgent(options, &agent, &error)) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  std::unique_ptr<AgentSocket> socket = AgentSocket::Create(&error);
+  if (!socket) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+
+  LaunchSpec spec;
+  spec.path = program_path;
+  spec.argv = options.command;
+  spec.preload = agent;
+  spec.env.emplace_back(wire::kEnvSocket, socket->path());
+  if (options.stack_depth > 0) spec.env.emplace_back(wire::kEnvStackDepth, std::to_string(options.stack_depth));
+  if (!options.stacks) spec.env.emplace_back(wire::kEnvStacks, "0");
+
+  SignalPolicy signal_policy;
+  std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
+  if (!child) {
+    std::cerr << "memframe: cannot start " << options.command[0] << ": " << error << '\n';
+    return kExitMemframeError;
+  }
+  // The capture is opened only now, after fork: it is named after the
+  // program's pid, and the program never inherits its descriptor.
+  std::string output = !options.output.empty() ? options.output
+                                               : "memframe-" + BaseName(options.command[0]) + "-" +
+                                                     std::to_string(child->pid()) + ".mfc";
+  std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error);
+  wire::RecorderInfo info;
+  info.set_command_line(JoinCommand(options.command));
+  info.set_start_unix_ns(UnixNanoseconds());
+  info.set_recorder_version(kMemframeVersion);
+  info.set_finished(false);
+  if (!capture || !AppendRecorderInfo(capture.get(), info)) {
+    child->Abort();
+    std::cerr << "memframe: " << (capture ? capture->error() : error) << '\n';
+    if (capture) remove(output.c_str());
+    return kExitMemframeError;
+  }
+  if (!child->Release(&error)) {
+    std::cerr << "memframe: cannot run " << program_path << ": " << error << '\n';
+    capture->Close();
+    remove(output.c_str());
+    return kExitMemframeError;
+  }
+
+  std::string note;
+  Recorder recorder(socket->fd(), capture.get(), std::cerr);
+  int status = Record(*child, recorder, &note);
+  if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
+  if (recorder.recorded_streams() == 0) {
+    std::cerr << "memframe: no process connected, so the capture holds no allocations; did the agent " << agent
+              << " load?\n";
+  }
+
+  info.set_exit_status(status);
+  info.set_finished(true);
+  bool written = !recorder.capture_failed() && AppendRecorderInfo(capture.get(), info);
+  written = capture->Close() && written;
+  if (!written) {
+    if (!recorder.capture_failed()) std::cerr << "memframe: cannot write " << output << ": " << capture->error() << '\n';
+    return kExitMemframeError;
+  }
+#ifdef MEMFRAME_WITH_ANALYSIS
+  if (options.summary) analysis::PrintRunSummary(output, std::cerr, std::cerr);
+#endif
+  std::cerr << "memframe: capture written to " << output << " (" << capture->bytes_written() << " bytes)\n";
+  return status;
+}
+
+}  // namespace
+
+void PrintRunUsage(std::ostream& out) {
+  out << "usage: memframe run [options] [--] PROGRAM [ARGS...]\n"
+         "\n"
+         "Runs PROGRAM with the memframe agent preloaded and records its memory\n"
+         "events, frame by frame, into a capture file. Exits with PROGRAM's status.\n"
+         "\n"
+         "options:\n"
+         "  -o, --output FILE   capture file (default: memframe-PROGRAM-PID.mfc)\n"
+         "  --stack-depth N     frames per call stack, 1.." << kMaxStackDepth << " (default: 32)\n"
+         "  --no-stacks         record no call stacks (fastest)\n"
+         "  --no-summary        do not print the summary when PROGRAM ends\n"
+         "  --agent PATH        agent library (default: $MEMFRAME_AGENT, else\n"
+         "                      ../lib/libmemframe_agent.so beside memframe)\n"
+         "  -h, --help          show this help\n";
+}
+
+RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* options, std::string* error) {
+  size_t i = 0;
+  auto value = [&](const std::string& option, std::string* out) {
+    if (i + 1 >= args.size()) {
+      *error = "option " + option + " needs a value";
+      return false;
+    }
+    *out = args[++i];
+    return true;
+  };
+  for (; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg.empty() || arg[0] != '-') break;
+    if (arg == "-h" || arg == "--help") return RunParse::kHelp;
+    if (arg == "-o" || arg == "--output") {
+      if (!value(arg, &options->output)) return RunParse::kError;
+    } else if (arg == "--agent") {
+      if (!value(arg, &options->agent)) return RunParse::kError;
+    } else if (arg == "--stack-depth") {
+      std::string text;
+      if (!value(arg, &text)) return RunParse::kError;
+      char* end = nullptr;
+      long depth = strtol(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || depth < 1 || depth > kMaxStackDepth) {
+        *error = "--stack-depth wants a number from 1 to " + std::to_string(kMaxStackDepth) + ", not '" + text + "'";
+        return RunParse::kError;
+      }
+      options->stack_depth = static_cast<int>(depth);
+    } else if (arg == "--no-stacks") {
+      options->stacks = false;
+    } else if (arg == "--no-summary") {
+      options->summary = false;
+    } else {
+      *error = "unknown option '" + arg + "'";
+      return RunParse::kError;
+    }
+  }
+  options->command.assign(args.begin() + static_cast<long>(i), args.end());
+  if (options->command.empty()) {
+    *error = "no program to run";
+    return RunParse::kError;
+  }
+  return RunParse::kRun;
+}
+
+int RunCommand(const std::vector<std::string>& args) {
+  RunOptions options;
+  std::string error;
+  switch (ParseRunArguments(args, &options, &error)) {
+    case RunParse::kHelp:
+      PrintRunUsage(std::cout);
+      return 0;
+    case RunParse::kError:
+      std::cerr << "memframe run: " << error << "\n(see memframe run --help)\n";
+      return kExitMemframeError;
+    case RunParse::kRun:
+      break;
+  }
+  return Run(options);
+}
+
+}  // namespace memframe::injector

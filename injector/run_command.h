@@ -1,0 +1,31 @@
+// `memframe run [options] [--] PROGRAM [ARGS...]`: launches PROGRAM with the
+// agent preloaded, records every agent that connects into a capture file,
+// prints a summary and exits with the program's status.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memframe::injector {
+
+struct RunOptions {
+  std::string output;                // "" = memframe-<program>-<pid>.mfc in the cwd
+  int stack_depth = 0;               // 0 = the agent's default
+  bool stacks = true;
+  bool summary = true;
+  std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
+  std::vector<std::string> command;  // PROGRAM and its arguments
+};
+
+enum class RunParse { kRun, kHelp, kError };
+
+// Options end at "--" or at the first argument that is not an option; the
+// rest is the command, passed through untouched.
+RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* options, std::string* error);
+void PrintRunUsage(std::ostream& out);
+
+// Parses `args` (what follows "run") and runs; returns the exit status.
+int RunCommand(const std::vector<std::string>& args);
+
+}  // namespace memframe::injector

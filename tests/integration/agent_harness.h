@@ -1,0 +1,52 @@
+// Runs a program with the agent preloaded and a minimal recorder inside the
+// test: every connection's packets are parsed with libprotobuf, so agent
+// behaviour is checked without the memframe CLI in the way.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "memframe.pb.h"
+
+namespace memframe::testing {
+
+struct AgentRunOptions {
+  bool preload = true;           // false: run natively
+  bool connect = true;           // false: preload without MEMFRAME_SOCKET (passive agent)
+  bool close_after_hello = false;  // the recorder "disappears" once the agent said hello
+  int timeout_seconds = 60;
+};
+
+struct DecodedEvent {
+  uint32_t tid;
+  uint32_t kind;  // packed (format.h)
+  uint64_t address;
+  uint64_t size;
+  uint32_t stack_id;
+  uint64_t ticks;
+  uint64_t frame;
+};
+
+struct AgentStream {
+  std::vector<wire::Packet> packets;
+  std::vector<DecodedEvent> events;  // all EventBatches, in arrival order
+  bool ended = false;                // an EndOfStream arrived
+};
+
+struct AgentRun {
+  int exit_code = -1;  // exit status, or 128 + signal
+  std::string standard_output;
+  std::vector<AgentStream> streams;  // one per connection, accept order
+};
+
+AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOptions& options = {});
+
+// Counts ALLOC events of exactly `size` bytes.
+uint64_t CountAllocs(const AgentStream& stream, uint64_t size);
+// Blocks of `size` bytes still live at the end of the stream (events taken
+// in tick order).
+uint64_t LiveBlocksOfSize(const AgentStream& stream, uint64_t size);
+
+}  // namespace memframe::testing

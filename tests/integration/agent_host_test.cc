@@ -1,0 +1,124 @@
+// The agent inside other programs: it must record exactly what they do and
+// never change how they behave, whatever they do (threads, fork, every way
+// of exiting, a recorder that goes away).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "agent_harness.h"
+#include "host_truth.h"
+#include "memframe/format.h"
+
+namespace memframe::testing {
+namespace {
+
+using namespace memframe::targets;
+
+std::string Target(const char* name) { return std::string(MEMFRAME_TARGETS_DIR) + "/target_" + name; }
+
+TEST(AgentHost, EightThreadsEveryBlockRecordedAndFreedAcrossThreads) {
+  AgentRun run = RunWithAgent({Target("threads_churn")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "threads_churn done\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  EXPECT_TRUE(s.ended);
+  EXPECT_EQ(CountAllocs(s, kChurnBlockSize), static_cast<uint64_t>(kThreads) * kBlocksPerThread);
+  // Blocks freed on another thread than the one that made them: in tick
+  // order, every free follows its allocation, so nothing stays live.
+  EXPECT_EQ(LiveBlocksOfSize(s, kChurnBlockSize), 0u);
+  std::set<uint32_t> allocating_threads;
+  for (const DecodedEvent& e : s.events)
+    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC && e.size == kChurnBlockSize) allocating_threads.insert(e.tid);
+  EXPECT_EQ(allocating_threads.size(), static_cast<size_t>(kThreads));
+  // Every event of a thread is stamped after the previous one.
+  std::map<uint32_t, uint64_t> last_tick;
+  for (const DecodedEvent& e : s.events) {
+    EXPECT_GE(e.ticks, last_tick[e.tid]);
+    last_tick[e.tid] = e.ticks;
+  }
+}
+
+struct ExitCase {
+  const char* how;
+  int exit_code;
+  bool expect_end_of_stream;
+};
+
+void PrintTo(const ExitCase& c, std::ostream* os) { *os << c.how; }
+
+class AgentExitPaths : public ::testing::TestWithParam<ExitCase> {};
+
+TEST_P(AgentExitPaths, NothingStreamedIsLost) {
+  const ExitCase& c = GetParam();
+  AgentRun run = RunWithAgent({Target("exit_paths"), c.how});
+  EXPECT_EQ(run.exit_code, c.exit_code);
+  EXPECT_EQ(run.standard_output, std::string("exit_paths ") + c.how + "\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountAllocs(run.streams[0], kExitBlockSize), static_cast<uint64_t>(kExitBlocks));
+  EXPECT_EQ(run.streams[0].ended, c.expect_end_of_stream);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ways, AgentExitPaths,
+                         ::testing::Values(ExitCase{"return", 0, true}, ExitCase{"exit", 3, true},
+                                           ExitCase{"_exit", 4, false}, ExitCase{"quick_exit", 5, false},
+                                           ExitCase{"abort", 128 + 6, false}, ExitCase{"kill", 128 + 9, false}),
+                         [](const auto& info) { return std::string(info.param.how[0] == '_' ? "underscore_exit" : info.param.how); });
+
+TEST(AgentHost, ForkedChildIsUntrackedAndRunsUndisturbed) {
+  AgentRun run = RunWithAgent({Target("fork_child")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "child done\nparent done, child exit 9\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_TRUE(run.streams[0].ended);
+  EXPECT_EQ(CountAllocs(run.streams[0], kForkBlockSize), 2u * kParentBlocks);
+}
+
+TEST(AgentHost, OperatorNewAndMallocSemanticsUnchanged) {
+  AgentRun native = RunWithAgent({Target("new_semantics")}, {.preload = false});
+  AgentRun profiled = RunWithAgent({Target("new_semantics")});
+  AgentRun passive = RunWithAgent({Target("new_semantics")}, {.connect = false});
+  ASSERT_EQ(native.exit_code, 0);
+  EXPECT_NE(native.standard_output.find("bad_alloc after 2 handler calls"), std::string::npos)
+      << native.standard_output;
+  EXPECT_EQ(profiled.exit_code, native.exit_code);
+  EXPECT_EQ(profiled.standard_output, native.standard_output);
+  EXPECT_EQ(passive.exit_code, native.exit_code);
+  EXPECT_EQ(passive.standard_output, native.standard_output);
+  EXPECT_TRUE(passive.streams.empty());
+}
+
+TEST(AgentHost, RecorderDisappearingLeavesTheProgramRunning) {
+  AgentRun run = RunWithAgent({Target("threads_churn")}, {.close_after_hello = true});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "threads_churn done\n");
+}
+
+// The agent adds only its hooks to the program's symbol space.
+TEST(AgentHost, ExportsOnlyTheHooks) {
+  FILE* nm = popen("nm -D --defined-only " MEMFRAME_AGENT_PATH, "r");
+  ASSERT_NE(nm, nullptr);
+  const std::set<std::string> allowed = {
+      "malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign", "aligned_alloc", "memalign",
+      "valloc", "pvalloc", "glfwSwapBuffers", "glXSwapBuffers", "eglSwapBuffers", "SDL_GL_SwapWindow",
+      "SDL_GL_SwapBuffers"};
+  char line[512];
+  int exported = 0;
+  while (fgets(line, sizeof(line), nm)) {
+    char address[64], type[8], name[400];
+    if (sscanf(line, "%63s %7s %399s", address, type, name) != 3) continue;
+    std::string symbol(name);
+    symbol = symbol.substr(0, symbol.find('@'));
+    bool is_operator = symbol.rfind("_Znw", 0) == 0 || symbol.rfind("_Zna", 0) == 0 ||
+                       symbol.rfind("_Zdl", 0) == 0 || symbol.rfind("_Zda", 0) == 0;
+    EXPECT_TRUE(allowed.count(symbol) || is_operator) << "unexpected export: " << symbol;
+    ++exported;
+  }
+  pclose(nm);
+  EXPECT_EQ(exported, static_cast<int>(allowed.size()) + 20);  // + 8 new and 12 delete forms
+}
+
+}  // namespace
+}  // namespace memframe::testing

@@ -1,0 +1,118 @@
+#include "e2e_helpers.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <system_error>
+
+namespace memframe::e2e {
+namespace {
+
+// Single quotes make the shell take every character literally; a single
+// quote inside is closed, escaped and reopened.
+std::string ShellQuote(std::string_view word) {
+  std::string quoted = "'";
+  for (char character : word) {
+    if (character == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += character;
+    }
+  }
+  quoted += "'";
+  return quoted;
+}
+
+int DecodeWaitStatus(int status) {
+  if (status == -1) return -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+std::string ShellCommandLine(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& word : argv) {
+    if (!line.empty()) line += ' ';
+    line += ShellQuote(word);
+  }
+  return line;
+}
+
+CommandResult RunCommand(const std::vector<std::string>& argv, int timeout_seconds) {
+  // popen goes through /bin/sh, so every word is quoted; `timeout` sends
+  // TERM at the limit and KILL 5 s later if that was ignored.
+  const std::string command = "timeout --kill-after=5 " + std::to_string(timeout_seconds) + " " +
+                              ShellCommandLine(argv);
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> chunk;
+  size_t read_bytes = 0;
+  while ((read_bytes = std::fread(chunk.data(), 1, chunk.size(), pipe)) > 0) {
+    result.standard_output.append(chunk.data(), read_bytes);
+  }
+  result.exit_code = DecodeWaitStatus(pclose(pipe));
+  return result;
+}
+
+ScratchDirectory::ScratchDirectory(std::string_view prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / prefix).string() + "-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
+  }
+  path_ = pattern;
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  const char* keep = std::getenv("MEMFRAME_E2E_KEEP");
+  if (keep != nullptr && std::string_view(keep) == "1") {
+    std::fprintf(stderr, "memframe e2e: keeping %s\n", path_.c_str());
+    return;
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+nlohmann::json ParseJsonOrDiscard(const std::string& text) {
+  return nlohmann::json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+}
+
+bool StackContains(const nlohmann::json& site, std::string_view function) {
+  const auto stack = site.find("stack");
+  if (stack == site.end() || !stack->is_array()) return false;
+  for (const nlohmann::json& frame : *stack) {
+    const auto name = frame.find("function");
+    if (name != frame.end() && name->is_string() &&
+        name->get_ref<const std::string&>().find(function) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<nlohmann::json> SitesWithFunctionInStack(const nlohmann::json& sites, std::string_view function) {
+  std::vector<nlohmann::json> matches;
+  if (!sites.is_array()) return matches;
+  for (const nlohmann::json& site : sites) {
+    if (StackContains(site, function)) matches.push_back(site);
+  }
+  return matches;
+}
+
+SiteTotals SumSites(const std::vector<nlohmann::json>& sites) {
+  SiteTotals totals;
+  for (const nlohmann::json& site : sites) {
+    totals.allocations += site.value("allocations", std::uint64_t{0});
+    totals.bytes += site.value("bytes", std::uint64_t{0});
+  }
+  return totals;
+}
+
+}  // namespace memframe::e2e

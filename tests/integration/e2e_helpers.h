@@ -1,0 +1,67 @@
+// Small helpers shared by the integration tests: run a command and capture
+// what it prints, make a scratch directory, and pick call sites out of the
+// JSON that `memframe report ... --json` prints.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace memframe::e2e {
+
+struct CommandResult {
+  // The exit status, or 128 + signal number when the command was killed;
+  // 124 when it ran past its time limit (coreutils `timeout`).
+  int exit_code = -1;
+  std::string standard_output;  // stderr is not captured: it goes to the test's log
+};
+
+// Runs argv[0] with the remaining arguments (no shell interpretation of
+// them) and waits for it, killing it after `timeout_seconds` so that a hung
+// recorder or game fails the test instead of stalling the suite.
+CommandResult RunCommand(const std::vector<std::string>& argv, int timeout_seconds);
+
+// `argv` as one line a person can paste into a shell, for failure messages.
+std::string ShellCommandLine(const std::vector<std::string>& argv);
+
+// A fresh empty directory under the system temporary directory, removed by
+// the destructor unless MEMFRAME_E2E_KEEP=1 is set (to inspect a capture).
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(std::string_view prefix);
+  ~ScratchDirectory();
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Parses `text` as JSON; on failure returns a discarded value (check with
+// is_discarded()) so the caller can report the text it could not parse.
+nlohmann::json ParseJsonOrDiscard(const std::string& text);
+
+// True when any frame of the site's "stack" names a function containing
+// `function` (case-sensitive substring: demangled names carry namespaces and
+// parameter lists).
+bool StackContains(const nlohmann::json& site, std::string_view function);
+
+// The sites of `sites` (a JSON array of site objects) whose stack contains
+// `function`.
+std::vector<nlohmann::json> SitesWithFunctionInStack(const nlohmann::json& sites, std::string_view function);
+
+struct SiteTotals {
+  std::uint64_t allocations = 0;
+  std::uint64_t bytes = 0;
+};
+
+// Sums "allocations" and "bytes" over `sites`.
+SiteTotals SumSites(const std::vector<nlohmann::json>& sites);
+
+}  // namespace memframe::e2e

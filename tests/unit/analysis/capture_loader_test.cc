@@ -1,0 +1,237 @@
+#include "memframe/analysis/capture_loader.h"
+
+#include <gtest/gtest.h>
+
+#include "test_capture.h"
+
+namespace memframe::analysis {
+namespace {
+
+using testing::Alloc;
+using testing::FrameEnd;
+using testing::Free;
+using testing::TempPath;
+using testing::TestCapture;
+
+Capture LoadOk(const TestCapture& tc, const std::string& name) {
+  TempPath file(name);
+  EXPECT_TRUE(tc.Write(file.path()));
+  Capture capture;
+  std::string error;
+  EXPECT_TRUE(LoadCapture(file.path(), &capture, &error)) << error;
+  return capture;
+}
+
+TEST(CaptureLoader, TwoThreadsInterleaveByTicksKeepingEachThreadsOrder) {
+  TestCapture tc;
+  tc.Thread(100, "main");
+  tc.Thread(200, "worker");
+  // Thread 200's batch arrives first but its events sit between 100's.
+  tc.Batch(200, {Alloc(15, 0, 0x2000, 8, 0), Alloc(25, 0, 0x2100, 8, 0), Alloc(25, 0, 0x2200, 8, 0)});
+  tc.Batch(100, {Alloc(10, 0, 0x1000, 16, 0), Alloc(20, 0, 0x1100, 16, 0), Free(25, 0, 0x1000)});
+  tc.End();
+  Capture c = LoadOk(tc, "interleave");
+  ASSERT_TRUE(c.has_main);
+  ASSERT_EQ(c.main.events.size(), 6u);
+  std::vector<uint64_t> addresses;
+  for (const Event& e : c.main.events) addresses.push_back(e.address);
+  // Equal ticks (25) keep arrival order: thread 200's two events, then 100's.
+  EXPECT_EQ(addresses, (std::vector<uint64_t>{0x1000, 0x2000, 0x1100, 0x2100, 0x2200, 0x1000}));
+  ASSERT_EQ(c.main.threads.size(), 2u);
+  EXPECT_EQ(c.main.threads[c.main.events[0].thread].name, "main");
+  EXPECT_EQ(c.main.threads[c.main.events[1].thread].name, "worker");
+  EXPECT_EQ(c.main.events[5].kind(), EventKind::kFree);
+  EXPECT_TRUE(c.complete());
+  EXPECT_EQ(c.main.process.pid, 42u);
+  EXPECT_EQ(c.main.process.executable, "/opt/game");
+}
+
+TEST(CaptureLoader, AThreadsBackwardTickIsRaisedSoItsOrderSurvives) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(50, 0, 0x10, 1, 0)});
+  tc.Batch(1, {Alloc(40, 0, 0x20, 1, 0)});  // next batch starts earlier: a clock glitch
+  tc.Batch(2, {Alloc(45, 0, 0x30, 1, 0)});
+  Capture c = LoadOk(tc, "backwards");
+  ASSERT_EQ(c.main.events.size(), 3u);
+  EXPECT_EQ(c.main.events[0].address, 0x30u);
+  EXPECT_EQ(c.main.events[1].address, 0x10u);
+  EXPECT_EQ(c.main.events[2].address, 0x20u);
+  EXPECT_EQ(c.main.events[2].ticks, 50u);
+  EXPECT_EQ(c.main.ticks_went_backwards, 1u);
+}
+
+TEST(CaptureLoader, ReallocPairKeepsItsFlagsAndFamily) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 0, 0x100, 10, 0), Free(2, 0, 0x100, 0, wire::kFlagRealloc),
+               Alloc(3, 0, 0x200, 20, 0, 0, wire::kFlagRealloc), Alloc(4, 0, 0x300, 8, 0, 0, 0, wire::FAMILY_NEW_ARRAY),
+               Alloc(5, 0, 0x400, 8, 0, 0, wire::kFlagCalloc)});
+  Capture c = LoadOk(tc, "realloc");
+  const auto& e = c.main.events;
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_FALSE(e[0].is_realloc());
+  EXPECT_TRUE(e[1].is_realloc());
+  EXPECT_EQ(e[1].kind(), EventKind::kFree);
+  EXPECT_TRUE(e[2].is_realloc());
+  EXPECT_EQ(e[2].kind(), EventKind::kAlloc);
+  EXPECT_EQ(e[2].size, 20u);
+  EXPECT_EQ(e[3].family(), Family::kNewArray);
+  EXPECT_TRUE(e[4].is_calloc());
+}
+
+TEST(CaptureLoader, DecodesDeltaColumnsAcrossBatches) {
+  TestCapture tc;
+  // Addresses that go down (negative deltas) and frames that advance.
+  tc.Batch(7, {Alloc(100, 3, 0x7fff0000, 1, 5, 9), Alloc(130, 4, 0x1000, 2, 6, 11), FrameEnd(140, 4)});
+  tc.Batch(7, {Free(200, 5, 0x7fff0000, 3)});
+  Capture c = LoadOk(tc, "deltas");
+  const auto& e = c.main.events;
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0].address, 0x7fff0000u);
+  EXPECT_EQ(e[1].address, 0x1000u);
+  EXPECT_EQ(e[1].ticks, 130u);
+  EXPECT_EQ(e[1].frame, 4u);
+  EXPECT_EQ(e[1].stack_id, 6u);
+  EXPECT_EQ(e[1].duration_ticks, 11u);
+  EXPECT_EQ(e[2].size, 4u);  // FRAME_END: the frame that ended
+  EXPECT_EQ(e[3].address, 0x7fff0000u);
+  EXPECT_EQ(e[3].frame, 5u);
+}
+
+TEST(CaptureLoader, KeepsEveryModuleOnceAndTheStacksAndMarkers) {
+  TestCapture tc;
+  tc.Module("/lib/a.so", 0x1000, 0, 0x100);
+  tc.Module("/lib/a.so", 0x1000, 0, 0x100);  // re-sent after a dlopen
+  tc.Module("/lib/b.so", 0x9000, 0, 0x100);
+  tc.Module("/lib/a.so", 0x5000, 0, 0x100);  // reloaded elsewhere
+  tc.Stack(3, {0x1010, 0x1020});
+  tc.Marker(1, "glXSwapBuffers");
+  Capture c = LoadOk(tc, "modules");
+  ASSERT_EQ(c.main.modules.size(), 3u);
+  EXPECT_EQ(c.main.modules[2].load_bias, 0x5000u);
+  EXPECT_EQ(c.main.stacks.at(3), (std::vector<uint64_t>{0x1010, 0x1020}));
+  EXPECT_EQ(c.main.markers.at(1), "glXSwapBuffers");
+}
+
+TEST(CaptureLoader, AnalysesTheStreamWithTheMostEvents) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 0, 0x10, 1, 0)});
+  wire::Packet hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_pid(77);
+  hello.mutable_hello()->set_executable("/opt/child");
+  tc.Add(2, hello);
+  tc.Add(2, TestCapture::BatchPacket(9, {Alloc(1, 0, 0x10, 1, 0), Alloc(2, 0, 0x20, 1, 0)}));
+  Capture c = LoadOk(tc, "streams");
+  EXPECT_EQ(c.main.process.pid, 77u);
+  EXPECT_EQ(c.main.events.size(), 2u);
+  ASSERT_EQ(c.other_streams.size(), 1u);
+  EXPECT_EQ(c.other_streams[0].pid, 42u);
+  EXPECT_EQ(c.other_streams[0].events, 1u);
+}
+
+TEST(CaptureLoader, RecorderInfoGivesTheExitStatus) {
+  TestCapture tc;
+  tc.Recorder(false, 0);
+  tc.Recorder(true, 3);
+  Capture c = LoadOk(tc, "recorder");
+  EXPECT_TRUE(c.recorder.finished);
+  EXPECT_EQ(c.recorder.exit_status, 3);
+  EXPECT_EQ(c.recorder.command_line, "memframe run /opt/game");
+  EXPECT_FALSE(c.complete());  // no EndOfStream: the program did not exit normally
+}
+
+TEST(CaptureLoader, ColumnLengthMismatchIsACorruptBatchAndStopsThere) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 0, 0x10, 1, 0)});
+  wire::Packet bad = TestCapture::BatchPacket(1, {Alloc(2, 0, 0x20, 1, 0), Alloc(3, 0, 0x30, 1, 0)});
+  bad.mutable_events()->mutable_size()->RemoveLast();
+  tc.Add(bad);
+  tc.Batch(1, {Alloc(4, 0, 0x40, 1, 0)});
+  Capture c = LoadOk(tc, "mismatch");
+  EXPECT_EQ(c.main.events.size(), 1u);
+  EXPECT_EQ(c.damage, "stream 1: corrupt batch of thread 1: 2 kinds but 1 size entries");
+  EXPECT_FALSE(c.complete());
+}
+
+TEST(CaptureLoader, UnparsablePacketIsDamage) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 0, 0x10, 1, 0)});
+  tc.AddRaw(1, std::string("\xff\xff\xff", 3));
+  Capture c = LoadOk(tc, "unparsable");
+  EXPECT_EQ(c.main.events.size(), 1u);
+  EXPECT_EQ(c.damage, "capture is corrupt: a packet of stream 1 does not parse");
+}
+
+TEST(CaptureLoader, TruncatedCaptureKeepsWhatCameBeforeTheCut) {
+  TestCapture tc;
+  for (uint32_t i = 0; i < 20; ++i) tc.Batch(1, {Alloc(i * 10 + 1, i, 0x1000 + i * 16, 16, 0), FrameEnd(i * 10 + 2, i)});
+  tc.End();
+  TempPath full("full");
+  ASSERT_TRUE(tc.Write(full.path()));
+  const std::string bytes = full.ReadAll();
+  size_t previous_events = 0;
+  // Every cut: from inside the header to one byte short of the end.
+  for (size_t cut = 0; cut < bytes.size(); cut += 7) {
+    TempPath part("part");
+    part.WriteAll(bytes.substr(0, cut));
+    Capture c;
+    std::string error;
+    if (!LoadCapture(part.path(), &c, &error)) {
+      EXPECT_LT(cut, 12u) << "only a cut header may be unreadable: " << error;
+      continue;
+    }
+    EXPECT_FALSE(c.damage.empty()) << "cut at " << cut;
+    EXPECT_FALSE(c.complete());
+    size_t events = c.has_main ? c.main.events.size() : 0;
+    EXPECT_GE(events, previous_events) << "a longer prefix never yields fewer events";
+    EXPECT_EQ(events % 2, 0u) << "batches are whole or absent";
+    previous_events = events;
+  }
+  EXPECT_GT(previous_events, 0u);
+}
+
+TEST(CaptureLoader, GarbageFileIsAClearError) {
+  TempPath file("garbage");
+  file.WriteAll("this is not a capture at all, just some text\n");
+  Capture c;
+  std::string error;
+  EXPECT_FALSE(LoadCapture(file.path(), &c, &error));
+  EXPECT_EQ(error, file.path() + " is not a memframe capture (bad magic)");
+}
+
+TEST(CaptureLoader, GarbageAfterAValidHeaderIsDamageNotACrash) {
+  TempPath file("garbage_body");
+  std::string bytes = "MEMFRAME";
+  bytes += std::string("\x01\x00\x00\x00", 4);
+  for (int i = 0; i < 4096; ++i) bytes += static_cast<char>((i * 7919) & 0xff);
+  file.WriteAll(bytes);
+  Capture c;
+  std::string error;
+  ASSERT_TRUE(LoadCapture(file.path(), &c, &error)) << error;
+  EXPECT_FALSE(c.has_main);
+  EXPECT_FALSE(c.damage.empty());
+}
+
+TEST(CaptureLoader, MissingFileIsAClearError) {
+  Capture c;
+  std::string error;
+  EXPECT_FALSE(LoadCapture("/nonexistent/dir/x.memframe", &c, &error));
+  EXPECT_EQ(error, "cannot open /nonexistent/dir/x.memframe: No such file or directory");
+}
+
+TEST(CaptureLoader, OtherProtocolVersionIsRefused) {
+  TestCapture tc(1);
+  wire::Packet hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion + 1);
+  tc.Add(2, hello);
+  TempPath file("protocol");
+  ASSERT_TRUE(tc.Write(file.path()));
+  Capture c;
+  std::string error;
+  EXPECT_FALSE(LoadCapture(file.path(), &c, &error));
+  EXPECT_EQ(error, file.path() + ": stream 2 speaks protocol version " + std::to_string(wire::kProtocolVersion + 1) +
+                       "; this build reads version " + std::to_string(wire::kProtocolVersion));
+}
+
+}  // namespace
+}  // namespace memframe::analysis

@@ -1,0 +1,160 @@
+// Frames, live set, leaks and anomalies, on streams built event by event.
+#include "memframe/analysis/heap_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include "test_capture.h"
+
+namespace memframe::analysis {
+namespace {
+
+using testing::Alloc;
+using testing::FrameEnd;
+using testing::Free;
+using testing::TestEvent;
+
+Stream MakeStream(const std::vector<TestEvent>& events) {
+  Stream s;
+  s.threads.push_back({});
+  s.markers[1] = "glfwSwapBuffers";
+  for (const TestEvent& t : events) s.events.push_back(testing::ToEvent(t));
+  return s;
+}
+
+TEST(HeapAnalysis, PerFrameCountsBytesLiveAndPeak) {
+  Stream s = MakeStream({
+      // frame 0: two allocations, one freed
+      Alloc(1, 0, 0xa0, 100, 1, 5), Alloc(2, 0, 0xb0, 50, 2, 7), Free(3, 0, 0xa0, 2), FrameEnd(4, 0),
+      // frame 1: a realloc of 0xb0 -> 0xc0 (free + alloc), a new block
+      Free(5, 1, 0xb0, 1, wire::kFlagRealloc), Alloc(6, 1, 0xc0, 80, 2, 9, wire::kFlagRealloc),
+      Alloc(7, 1, 0xd0, 30, 1, 4), FrameEnd(8, 1),
+      // frame 2: only a free; the capture ends before FRAME_END
+      Free(9, 2, 0xd0, 3),
+  });
+  HeapAnalysis h = AnalyzeHeap(s);
+  const FrameTable& t = h.frames;
+  EXPECT_EQ(t.frames_rendered, 2u);
+  EXPECT_EQ(t.frame_source, "glfwSwapBuffers");
+  EXPECT_EQ(t.last_complete_frame, 1u);
+  ASSERT_EQ(t.frames.size(), 3u);
+
+  const FrameStats& f0 = t.frames[0];
+  EXPECT_EQ(f0.allocations, 2u);
+  EXPECT_EQ(f0.frees, 1u);
+  EXPECT_EQ(f0.bytes_allocated, 150u);
+  EXPECT_EQ(f0.bytes_freed, 100u);
+  EXPECT_EQ(f0.live_bytes, 50u);
+  EXPECT_EQ(f0.peak_live_bytes, 150u);
+  EXPECT_EQ(f0.alloc_time_ns, 14u);  // ticks are ns: no calibration pairs
+  EXPECT_EQ(f0.slowest_alloc_ns, 7u);
+  EXPECT_TRUE(f0.ended);
+
+  const FrameStats& f1 = t.frames[1];
+  EXPECT_EQ(f1.allocations, 2u);
+  EXPECT_EQ(f1.frees, 1u);
+  EXPECT_EQ(f1.bytes_allocated, 110u);
+  EXPECT_EQ(f1.bytes_freed, 50u);
+  EXPECT_EQ(f1.live_bytes, 110u);
+  EXPECT_EQ(f1.peak_live_bytes, 110u);
+  EXPECT_EQ(f1.alloc_time_ns, 14u);
+  EXPECT_EQ(f1.slowest_alloc_ns, 9u);
+
+  const FrameStats& f2 = t.frames[2];
+  EXPECT_EQ(f2.frees, 1u);
+  EXPECT_EQ(f2.live_bytes, 80u);
+  EXPECT_EQ(f2.peak_live_bytes, 110u);  // the live total it started with
+  EXPECT_FALSE(f2.ended);
+
+  EXPECT_EQ(h.allocations, 4u);
+  EXPECT_EQ(h.frees, 3u);
+  EXPECT_EQ(h.bytes_allocated, 260u);
+  EXPECT_EQ(h.bytes_freed, 180u);
+  EXPECT_EQ(h.peak_live_bytes, 150u);
+  EXPECT_EQ(h.peak_live_frame, 0u);
+  EXPECT_EQ(h.leaks.total_blocks, 1u);
+  EXPECT_EQ(h.leaks.total_bytes, 80u);
+}
+
+TEST(HeapAnalysis, DurationsUseTheClockRate) {
+  Stream s = MakeStream({Alloc(1000, 0, 0xa0, 8, 1, 300), Free(2000, 0, 0xa0, 31)});
+  s.clock.AddPair(0, 0);
+  s.clock.AddPair(3000, 1000);  // 3 ticks per ns
+  HeapAnalysis h = AnalyzeHeap(s);
+  EXPECT_EQ(h.frames.frames[0].alloc_time_ns, 110u);  // 331 ticks
+  EXPECT_EQ(h.frames.frames[0].slowest_alloc_ns, 100u);
+}
+
+TEST(HeapAnalysis, UnknownFreesAreCountedAndIgnored) {
+  Stream s = MakeStream({Alloc(1, 0, 0xa0, 8, 1), Free(2, 0, 0xdead), Free(3, 0, 0xa0), Free(4, 0, 0xa0)});
+  HeapAnalysis h = AnalyzeHeap(s);
+  EXPECT_EQ(h.anomalies.unknown_frees, 2u);  // 0xdead, and the double free of 0xa0
+  EXPECT_EQ(h.frees, 1u);
+  EXPECT_EQ(h.frames.frames[0].bytes_freed, 8u);
+  EXPECT_EQ(h.leaks.total_blocks, 0u);
+}
+
+TEST(HeapAnalysis, AllocOverALiveBlockFreesTheOldOne) {
+  Stream s = MakeStream({Alloc(1, 0, 0xa0, 100, 1), Alloc(2, 1, 0xa0, 10, 2)});
+  HeapAnalysis h = AnalyzeHeap(s);
+  EXPECT_EQ(h.anomalies.allocs_over_live, 1u);
+  EXPECT_EQ(h.frees, 1u);
+  EXPECT_EQ(h.frames.frames[1].frees, 1u);
+  EXPECT_EQ(h.frames.frames[1].bytes_freed, 100u);
+  EXPECT_EQ(h.frames.frames[1].live_bytes, 10u);
+  ASSERT_EQ(h.leaks.sites.size(), 1u);
+  EXPECT_EQ(h.leaks.sites[0].stack_id, 2u);
+  EXPECT_EQ(h.leaks.total_bytes, 10u);
+}
+
+TEST(HeapAnalysis, LeaksGroupByStackLargestFirst) {
+  Stream s = MakeStream({Alloc(1, 0, 0x10, 8, 3), Alloc(2, 0, 0x20, 8, 3), Alloc(3, 0, 0x30, 100, 4),
+                         Alloc(4, 0, 0x40, 5, 5), Free(5, 0, 0x40), Alloc(6, 0, 0x50, 16, 0)});
+  LeakReport leaks = AnalyzeHeap(s).leaks;
+  EXPECT_EQ(leaks.total_blocks, 4u);
+  EXPECT_EQ(leaks.total_bytes, 132u);
+  ASSERT_EQ(leaks.sites.size(), 3u);
+  EXPECT_EQ(leaks.sites[0].stack_id, 4u);
+  EXPECT_EQ(leaks.sites[0].blocks, 1u);
+  EXPECT_EQ(leaks.sites[1].stack_id, 3u);
+  EXPECT_EQ(leaks.sites[1].blocks, 2u);
+  EXPECT_EQ(leaks.sites[1].bytes, 16u);
+  EXPECT_EQ(leaks.sites[2].stack_id, 0u);
+}
+
+TEST(HeapAnalysis, SpikesStandOutFromSteadyFrames) {
+  std::vector<TestEvent> events;
+  uint64_t tick = 0, address = 0x1000;
+  for (uint32_t frame = 0; frame < 12; ++frame) {
+    const int allocations = frame == 7 ? 40 : 10;  // frame 7 spikes
+    for (int i = 0; i < allocations; ++i) {
+      events.push_back(Alloc(++tick, frame, address, 32, 1));
+      events.push_back(Free(++tick, frame, address));
+      address += 64;
+    }
+    events.push_back(FrameEnd(++tick, frame));
+  }
+  FrameTable t = AnalyzeHeap(MakeStream(events)).frames;
+  EXPECT_EQ(t.allocation_spike.median, 10u);
+  EXPECT_EQ(t.allocation_spike.mad, 0u);
+  EXPECT_EQ(t.allocation_spike.threshold, 13u);  // 10 + 3 * max(0, 1, 1)
+  EXPECT_EQ(t.bytes_spike.threshold, 320u + 3 * 32);
+  for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 7) << "frame " << f.frame;
+}
+
+TEST(HeapAnalysis, TooFewFramesForSpikes) {
+  FrameTable t = AnalyzeHeap(MakeStream({Alloc(1, 0, 0x10, 8, 1), FrameEnd(2, 0), Alloc(3, 1, 0x20, 800, 1),
+                                         FrameEnd(4, 1)}))
+                     .frames;
+  for (const FrameStats& f : t.frames) EXPECT_FALSE(f.spike);
+}
+
+TEST(HeapAnalysis, EmptyStream) {
+  HeapAnalysis h = AnalyzeHeap(Stream{});
+  EXPECT_TRUE(h.frames.frames.empty());
+  EXPECT_EQ(h.frames.frames_rendered, 0u);
+  EXPECT_EQ(h.frames.frame_source, "");
+  EXPECT_EQ(h.peak_live_bytes, 0u);
+}
+
+}  // namespace
+}  // namespace memframe::analysis

@@ -1,0 +1,281 @@
+// RunReport / PrintRunSummary end to end on a synthetic capture whose stacks
+// point into this test binary, so names and lines are real.
+#include "memframe/analysis/report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "self_module.h"
+#include "test_capture.h"
+
+namespace report_test {
+
+constexpr int kSpawnLine = __LINE__ + 1;
+__attribute__((noinline)) uint64_t SpawnDamageLabel() { uint64_t a = memframe::testing::CallerReturnAddress(); asm volatile("" ::: "memory"); return a; }
+
+constexpr int kLoadLine = __LINE__ + 1;
+__attribute__((noinline)) uint64_t LoadLevel() { uint64_t a = memframe::testing::CallerReturnAddress(); asm volatile("" ::: "memory"); return a; }
+
+}  // namespace report_test
+
+namespace memframe::analysis {
+namespace {
+
+using nlohmann::json;
+using testing::Alloc;
+using testing::FrameEnd;
+using testing::Free;
+using testing::TempPath;
+using testing::TestCapture;
+using testing::TestEvent;
+
+// Frames 0..9 end; frame 10 does not. Every frame: stack 1 allocates and
+// frees 48 bytes twice. Frames 0 and 5: stack 2 allocates 100 bytes and
+// never frees them.
+TestCapture GameCapture() {
+  TestCapture tc;
+  analysis::Module self = testing::SelfModule();
+  wire::Packet modules;
+  wire::Module* m = modules.mutable_module_map()->add_modules();
+  m->set_path(self.path);
+  m->set_load_bias(self.load_bias);
+  for (const Segment& s : self.segments) {
+    wire::Segment* segment = m->add_segments();
+    segment->set_vaddr(s.vaddr);
+    segment->set_memsz(s.memsz);
+  }
+  tc.Add(modules);
+  tc.Stack(1, {report_test::SpawnDamageLabel()});
+  tc.Stack(2, {report_test::LoadLevel()});
+  tc.Marker(1, "glfwSwapBuffers");
+  tc.Thread(500, "main");
+  std::vector<TestEvent> events;
+  uint64_t tick = 1000;
+  for (uint32_t frame = 0; frame <= 10; ++frame) {
+    if (frame == 0 || frame == 5) events.push_back(Alloc(++tick, frame, 0x900000 + frame, 100, 2, 10));
+    for (int i = 0; i < 2; ++i) {
+      events.push_back(Alloc(++tick, frame, 0x100000, 48, 1, 20));
+      events.push_back(Free(++tick, frame, 0x100000, 5));
+    }
+    if (frame < 10) events.push_back(FrameEnd(++tick, frame));
+  }
+  tc.Batch(500, events);
+  tc.End();
+  tc.Recorder(true, 0);
+  return tc;
+}
+
+struct Result {
+  int code = 0;
+  std::string out, err;
+  json Json() const { return json::parse(out); }
+};
+
+Result RunCli(const std::string& path, const std::string& report, std::vector<std::string> args, bool as_json) {
+  ReportRequest request{path, report, std::move(args), as_json};
+  std::ostringstream out, err;
+  Result r;
+  r.code = RunReport(request, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(GameCapture().Write(file_.path())); }
+  const std::string& path() const { return file_.path(); }
+  TempPath file_{"report"};
+};
+
+TEST_F(ReportTest, SummaryJson) {
+  Result r = RunCli(path(), "", {}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  json j = r.Json();
+  EXPECT_EQ(j["capture"]["path"], path());
+  EXPECT_EQ(j["capture"]["program"], "/opt/game");
+  EXPECT_EQ(j["capture"]["pid"], 42);
+  EXPECT_EQ(j["capture"]["exit_status"], 0);
+  EXPECT_EQ(j["capture"]["complete"], true);
+  EXPECT_EQ(j["capture"]["error"], "");
+  EXPECT_EQ(j["frames"], 10);
+  EXPECT_EQ(j["frame_source"], "glfwSwapBuffers");
+  EXPECT_EQ(j["threads"], 1);
+  EXPECT_EQ(j["allocations"], 24);
+  EXPECT_EQ(j["frees"], 22);
+  EXPECT_EQ(j["bytes_allocated"], 22 * 48 + 200);
+  EXPECT_EQ(j["peak_live_bytes"], 248);
+  EXPECT_EQ(j["peak_live_frame"], 5);
+  EXPECT_EQ(j["leaks"], json({{"blocks", 2}, {"bytes", 200}}));
+  ASSERT_EQ(j["hidden_sites"].size(), 1u);
+  const json& site = j["hidden_sites"][0];
+  EXPECT_EQ(site["stack_id"], 1);
+  EXPECT_EQ(site["function"], "report_test::SpawnDamageLabel()");
+  EXPECT_EQ(site["location"], "report_test.cc:" + std::to_string(report_test::kSpawnLine));
+  EXPECT_EQ(site["allocations"], 20);
+  EXPECT_EQ(site["bytes"], 960);
+  EXPECT_EQ(site["frames_with_allocations"], 10);
+  EXPECT_EQ(site["frames_in_range"], 10);
+  EXPECT_EQ(site["allocs_per_frame_median"], 2);
+  EXPECT_EQ(site["bytes_per_frame_max"], 96);
+  EXPECT_EQ(site["size_min"], 48);
+  ASSERT_EQ(site["stack"].size(), 1u);
+  const json& frame = site["stack"][0];
+  EXPECT_EQ(frame["function"], "report_test::SpawnDamageLabel()");
+  EXPECT_EQ(frame["line"], report_test::kSpawnLine);
+  EXPECT_EQ(frame["module"], testing::SelfModule().path);
+  EXPECT_EQ(frame["inlined"], false);
+  EXPECT_EQ(frame["address"].get<std::string>().substr(0, 2), "0x");
+}
+
+TEST_F(ReportTest, FramesJsonWithRange) {
+  Result r = RunCli(path(), "frames", {"--from", "4", "--to", "5"}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  json frames = r.Json()["frames"];
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0], json({{"frame", 4},
+                             {"allocations", 2},
+                             {"frees", 2},
+                             {"bytes_allocated", 96},
+                             {"bytes_freed", 96},
+                             {"live_bytes", 100},
+                             {"peak_live_bytes", 148},
+                             {"alloc_time_ns", 50},
+                             {"slowest_alloc_ns", 20},
+                             {"spike", false}}));
+  EXPECT_EQ(frames[1]["frame"], 5);
+  EXPECT_EQ(frames[1]["live_bytes"], 200);
+  EXPECT_EQ(frames[1]["peak_live_bytes"], 248);
+}
+
+TEST_F(ReportTest, AllFramesIncludeTheUnfinishedOne) {
+  Result r = RunCli(path(), "frames", {}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.Json()["frames"].size(), 11u);
+}
+
+TEST_F(ReportTest, HiddenJson) {
+  Result r = RunCli(path(), "hidden", {"--min-fraction", "0.2"}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = r.Json();
+  EXPECT_EQ(j["range"], json({{"from", 0}, {"to", 9}}));
+  EXPECT_EQ(j["min_fraction"], 0.2);
+  ASSERT_EQ(j["sites"].size(), 2u);
+  EXPECT_EQ(j["sites"][1]["function"], "report_test::LoadLevel()");
+  EXPECT_EQ(j["sites"][1]["frames_with_allocations"], 2);
+}
+
+TEST_F(ReportTest, LeaksJson) {
+  Result r = RunCli(path(), "leaks", {}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = r.Json();
+  EXPECT_EQ(j["total_blocks"], 2);
+  EXPECT_EQ(j["total_bytes"], 200);
+  ASSERT_EQ(j["sites"].size(), 1u);
+  EXPECT_EQ(j["sites"][0]["blocks"], 2);
+  EXPECT_EQ(j["sites"][0]["leaked_bytes"], 200);
+  EXPECT_EQ(j["sites"][0]["location"], "report_test.cc:" + std::to_string(report_test::kLoadLine));
+}
+
+TEST_F(ReportTest, SitesJsonByBytes) {
+  Result r = RunCli(path(), "sites", {"--to", "4"}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  json sites = r.Json()["sites"];
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_EQ(sites[0]["stack_id"], 1);
+  EXPECT_EQ(sites[0]["bytes"], 480);
+  EXPECT_EQ(sites[0]["frames_in_range"], 5);
+  EXPECT_EQ(sites[1]["stack_id"], 2);
+  EXPECT_EQ(sites[1]["allocations"], 1);
+}
+
+TEST_F(ReportTest, TextReportsNameTheFunctions) {
+  for (const char* report : {"", "frames", "hidden", "leaks", "sites"}) {
+    Result r = RunCli(path(), report, {}, false);
+    EXPECT_EQ(r.code, 0) << report << ": " << r.err;
+    EXPECT_FALSE(r.out.empty()) << report;
+  }
+  Result hidden = RunCli(path(), "hidden", {}, false);
+  EXPECT_NE(hidden.out.find("report_test::SpawnDamageLabel()"), std::string::npos) << hidden.out;
+  EXPECT_NE(hidden.out.find("report_test.cc:" + std::to_string(report_test::kSpawnLine)), std::string::npos);
+
+  std::ostringstream out, err;
+  EXPECT_EQ(PrintRunSummary(path(), out, err), 0);
+  EXPECT_NE(out.str().find("Frames      10 rendered (glfwSwapBuffers), 1 thread"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("report_test::SpawnDamageLabel()"), std::string::npos);
+  EXPECT_NE(out.str().find("Leaks       2 blocks, 200 B"), std::string::npos);
+}
+
+TEST_F(ReportTest, UsageErrorsExitTwo) {
+  Result unknown = RunCli(path(), "bogus", {}, false);
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.err, "memframe: error: unknown report 'bogus' (reports: frames, hidden, leaks, sites)\n");
+  EXPECT_EQ(unknown.out, "");
+
+  Result bad_value = RunCli(path(), "frames", {"--from", "ten"}, false);
+  EXPECT_EQ(bad_value.code, 2);
+  EXPECT_EQ(bad_value.err, "memframe: error: --from wants a frame number, not 'ten'\n");
+
+  EXPECT_EQ(RunCli(path(), "frames", {"--from"}, false).err, "memframe: error: --from needs a value\n");
+  EXPECT_EQ(RunCli(path(), "leaks", {"--from", "1"}, false).err,
+            "memframe: error: report 'leaks' does not take '--from'\n");
+  EXPECT_EQ(RunCli(path(), "hidden", {"--min-fraction", "2"}, false).err,
+            "memframe: error: --min-fraction wants a number in (0, 1], not '2'\n");
+  EXPECT_EQ(RunCli(path(), "frames", {"--from", "5", "--to", "4"}, false).err,
+            "memframe: error: --from 5 is after --to 4\n");
+}
+
+TEST(Report, UnreadableCaptureExitsTwo) {
+  TempPath garbage("report_garbage");
+  garbage.WriteAll("garbage");
+  Result r = RunCli(garbage.path(), "", {}, true);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "memframe: error: " + garbage.path() + " is not a memframe capture (bad magic)\n");
+  EXPECT_EQ(r.out, "");
+
+  Result missing = RunCli("/nonexistent.memframe", "", {}, false);
+  EXPECT_EQ(missing.code, 2);
+}
+
+TEST(Report, CaptureWithoutAgentDataExitsTwo) {
+  TempPath file("report_empty");
+  std::string error;
+  auto writer = wire::CaptureWriter::Create(file.path(), &error);
+  ASSERT_TRUE(writer) << error;
+  wire::Packet recorder;  // only the recorder's own records, no agent stream
+  recorder.mutable_recorder()->set_finished(true);
+  const std::string bytes = recorder.SerializeAsString();
+  ASSERT_TRUE(writer->Append(0, bytes.data(), bytes.size()));
+  ASSERT_TRUE(writer->Close());
+  Result r = RunCli(file.path(), "", {}, false);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "memframe: error: " + file.path() + " holds no data from the program (the agent never connected)\n");
+}
+
+TEST(Report, TruncatedCaptureReportsWhatWasReadAndExitsOne) {
+  TempPath full("report_full");
+  ASSERT_TRUE(GameCapture().Write(full.path()));
+  const std::string bytes = full.ReadAll();
+  TempPath cut("report_cut");
+  cut.WriteAll(bytes.substr(0, bytes.size() - 40));  // inside the EndOfStream / RecorderInfo records
+  Result r = RunCli(cut.path(), "", {}, true);
+  EXPECT_EQ(r.code, 1);
+  json j = r.Json();
+  EXPECT_EQ(j["frames"], 10);
+  EXPECT_EQ(j["capture"]["complete"], false);
+  EXPECT_NE(j["capture"]["error"], "");
+  EXPECT_EQ(r.err, "memframe: warning: " + j["capture"]["error"].get<std::string>() + " — reporting the " +
+                       std::to_string(j["events"].get<int>()) + " events read before it\n");
+
+  for (size_t size = 12; size < bytes.size(); size += 97) {
+    cut.WriteAll(bytes.substr(0, size));
+    Result any = RunCli(cut.path(), "hidden", {}, false);
+    EXPECT_TRUE(any.code == 1 || any.code == 2) << "cut at " << size << ": " << any.err;
+  }
+}
+
+}  // namespace
+}  // namespace memframe::analysis

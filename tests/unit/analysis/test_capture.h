@@ -1,0 +1,194 @@
+// Builds small synthetic captures for tests: packets made with the generated
+// protobuf classes, written with the real CaptureWriter. Header-only so that
+// any test folder can include it.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memframe.pb.h"
+#include "memframe/analysis/capture_model.h"
+#include "memframe/capture_file.h"
+#include "memframe/format.h"
+
+namespace memframe::testing {
+
+// One event as a test writes it; TestCapture::Batch delta-codes a list.
+struct TestEvent {
+  uint32_t packed_kind = 0;
+  uint64_t address = 0;
+  uint64_t size = 0;
+  uint32_t stack_id = 0;
+  uint64_t ticks = 0;
+  uint32_t frame = 0;
+  uint32_t duration = 0;
+};
+
+inline TestEvent Alloc(uint64_t ticks, uint32_t frame, uint64_t address, uint64_t size, uint32_t stack,
+                       uint32_t duration = 0, uint32_t flags = 0, uint32_t family = wire::FAMILY_MALLOC) {
+  return {wire::PackKind(wire::EVENT_ALLOC, family, flags), address, size, stack, ticks, frame, duration};
+}
+inline TestEvent Free(uint64_t ticks, uint32_t frame, uint64_t address, uint32_t duration = 0, uint32_t flags = 0,
+                      uint32_t family = wire::FAMILY_MALLOC) {
+  return {wire::PackKind(wire::EVENT_FREE, family, flags), address, 0, 0, ticks, frame, duration};
+}
+// FRAME_END of `ended`, carrying the marker id of the present entry point.
+inline TestEvent FrameEnd(uint64_t ticks, uint32_t ended, uint32_t marker = 1) {
+  return {wire::PackKind(wire::EVENT_FRAME_END, 0, 0), marker, ended, 0, ticks, ended, 0};
+}
+
+// The same events as analysis::Event, for tests that build a Stream directly.
+inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) {
+  analysis::Event e;
+  e.ticks = t.ticks;
+  e.address = t.address;
+  e.size = t.size;
+  e.stack_id = t.stack_id;
+  e.frame = t.frame;
+  e.duration_ticks = t.duration;
+  e.thread = thread;
+  e.packed_kind = static_cast<uint8_t>(t.packed_kind);
+  return e;
+}
+
+class TestCapture {
+ public:
+  // Starts agent stream `stream` with a Hello (pid 42, "/opt/game") whose
+  // clock pair is ticks 1000 = 1'000'000 ns.
+  explicit TestCapture(uint32_t stream = 1) : stream_(stream) {
+    wire::Packet p;
+    wire::Hello* h = p.mutable_hello();
+    h->set_protocol_version(wire::kProtocolVersion);
+    h->set_pid(42);
+    h->set_executable("/opt/game");
+    h->set_start_ticks(1000);
+    h->set_start_monotonic_ns(1000000);
+    Add(p);
+  }
+
+  void Add(const wire::Packet& packet) { Add(stream_, packet); }
+  void Add(uint32_t stream, const wire::Packet& packet) { records_.emplace_back(stream, packet.SerializeAsString()); }
+  void AddRaw(uint32_t stream, std::string bytes) { records_.emplace_back(stream, std::move(bytes)); }
+
+  void Clock(uint64_t ticks, uint64_t ns) {
+    wire::Packet p;
+    p.mutable_clock()->set_ticks(ticks);
+    p.mutable_clock()->set_monotonic_ns(ns);
+    Add(p);
+  }
+  void Stack(uint32_t id, std::vector<uint64_t> frames) {
+    wire::Packet p;
+    wire::StackDef* s = p.mutable_stacks()->add_stacks();
+    s->set_id(id);
+    for (uint64_t f : frames) s->add_frames(f);
+    Add(p);
+  }
+  void Marker(uint32_t id, const std::string& name) {
+    wire::Packet p;
+    wire::MarkerDef* m = p.mutable_markers()->add_markers();
+    m->set_id(id);
+    m->set_name(name);
+    Add(p);
+  }
+  void Module(const std::string& path, uint64_t load_bias, uint64_t vaddr, uint64_t memsz) {
+    wire::Packet p;
+    wire::Module* m = p.mutable_module_map()->add_modules();
+    m->set_path(path);
+    m->set_load_bias(load_bias);
+    m->add_segments()->set_vaddr(vaddr);
+    m->mutable_segments(0)->set_memsz(memsz);
+    Add(p);
+  }
+  void Thread(uint32_t tid, const std::string& name) {
+    wire::Packet p;
+    p.mutable_thread()->set_thread_id(tid);
+    p.mutable_thread()->set_name(name);
+    Add(p);
+  }
+  // Encodes `events` of thread `tid` as one EventBatch, columns delta-coded
+  // the way the agent does (address from 0, ticks and frame from the bases).
+  static wire::Packet BatchPacket(uint32_t tid, const std::vector<TestEvent>& events) {
+    wire::Packet p;
+    wire::EventBatch* b = p.mutable_events();
+    b->set_thread_id(tid);
+    uint64_t base_ticks = events.empty() ? 0 : events[0].ticks;
+    uint32_t base_frame = events.empty() ? 0 : events[0].frame;
+    b->set_base_ticks(base_ticks);
+    b->set_base_frame(base_frame);
+    uint64_t address = 0, ticks = base_ticks;
+    uint32_t frame = base_frame;
+    for (const TestEvent& e : events) {
+      b->add_kind(e.packed_kind);
+      b->add_address_delta(static_cast<int64_t>(e.address - address));
+      b->add_size(e.size);
+      b->add_stack_id(e.stack_id);
+      b->add_ticks_delta(e.ticks - ticks);
+      b->add_frame_delta(e.frame - frame);
+      b->add_duration_ticks(e.duration);
+      address = e.address;
+      ticks = e.ticks;
+      frame = e.frame;
+    }
+    return p;
+  }
+  void Batch(uint32_t tid, const std::vector<TestEvent>& events) { Add(BatchPacket(tid, events)); }
+  void End(uint64_t events = 0) {
+    wire::Packet p;
+    p.mutable_end()->set_events(events);
+    p.mutable_end()->set_reason("exit");
+    Add(p);
+  }
+  void Recorder(bool finished, int exit_status) {
+    wire::Packet p;
+    p.mutable_recorder()->set_command_line("memframe run /opt/game");
+    p.mutable_recorder()->set_finished(finished);
+    p.mutable_recorder()->set_exit_status(exit_status);
+    Add(0, p);
+  }
+
+  // Writes the capture; each record is flushed as its own zstd block so that
+  // cutting the file anywhere leaves the earlier records readable.
+  bool Write(const std::string& path) const {
+    std::string error;
+    auto writer = wire::CaptureWriter::Create(path, &error);
+    if (!writer) return false;
+    for (const auto& [stream, bytes] : records_) {
+      if (!writer->Append(stream, bytes.data(), bytes.size()) || !writer->Flush()) return false;
+    }
+    return writer->Close();
+  }
+
+ private:
+  uint32_t stream_;
+  std::vector<std::pair<uint32_t, std::string>> records_;
+};
+
+// A file path in the test's temporary directory, removed when it goes away.
+class TempPath {
+ public:
+  explicit TempPath(const std::string& name)
+      : path_(TempDirectory() + "/memframe_" + std::to_string(getpid()) + "_" + name) {}
+  ~TempPath() { unlink(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+  std::string ReadAll() const {
+    std::ifstream in(path_, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  void WriteAll(const std::string& bytes) const { std::ofstream(path_, std::ios::binary) << bytes; }
+
+ private:
+  static std::string TempDirectory() {
+    const char* dir = getenv("TEST_TMPDIR");
+    if (!dir) dir = getenv("TMPDIR");
+    return dir ? dir : "/tmp";
+  }
+  std::string path_;
+};
+
+}  // namespace memframe::testing

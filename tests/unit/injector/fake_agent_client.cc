@@ -1,0 +1,99 @@
+#include "fake_agent_client.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "memframe.pb.h"
+#include "memframe/varint.h"
+
+namespace memframe::test {
+
+std::string HelloPacket(uint32_t protocol_version) {
+  wire::Packet packet;
+  wire::Hello* hello = packet.mutable_hello();
+  hello->set_protocol_version(protocol_version);
+  hello->set_pid(static_cast<uint32_t>(getpid()));
+  hello->set_executable("/usr/games/fake");
+  hello->add_argv("fake");
+  hello->set_agent_version("test");
+  return packet.SerializeAsString();
+}
+
+std::string ThreadPacket(uint32_t thread_id, const std::string& name) {
+  wire::Packet packet;
+  packet.mutable_thread()->set_thread_id(thread_id);
+  packet.mutable_thread()->set_name(name);
+  return packet.SerializeAsString();
+}
+
+std::string EventsPacket(uint32_t thread_id, size_t events) {
+  wire::Packet packet;
+  wire::EventBatch* batch = packet.mutable_events();
+  batch->set_thread_id(thread_id);
+  for (size_t i = 0; i < events; ++i) {
+    batch->add_kind(wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0));
+    batch->add_address_delta(static_cast<int64_t>(32 + i % 7));
+    batch->add_size(16);
+    batch->add_stack_id(static_cast<uint32_t>(i % 5));
+    batch->add_ticks_delta(3);
+    batch->add_frame_delta(0);
+    batch->add_duration_ticks(20);
+  }
+  return packet.SerializeAsString();
+}
+
+std::string EndPacket(uint64_t events) {
+  wire::Packet packet;
+  packet.mutable_end()->set_events(events);
+  packet.mutable_end()->set_reason("exit");
+  return packet.SerializeAsString();
+}
+
+std::string Frame(const std::string& packet, size_t length_width) {
+  uint8_t length[wire::kMaxVarintBytes];
+  uint8_t* end = length_width ? wire::WritePaddedVarint(length, packet.size(), length_width)
+                              : wire::WriteVarint(length, packet.size());
+  return std::string(reinterpret_cast<char*>(length), reinterpret_cast<char*>(end)) + packet;
+}
+
+int ConnectTo(const std::string& socket_path) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  strncpy(address.sun_path, socket_path.c_str(), sizeof(address.sun_path) - 1);
+  if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool WriteAll(int fd, const std::string& bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+TempDir::TempDir() {
+  const char* tmpdir = getenv("TMPDIR");
+  std::string pattern = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/memframe-test-XXXXXX";
+  if (mkdtemp(pattern.data())) path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+}
+
+}  // namespace memframe::test

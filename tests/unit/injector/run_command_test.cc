@@ -1,0 +1,242 @@
+#include "run_command.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <fstream>
+#include <sstream>
+
+#include "fake_agent_client.h"
+#include "memframe/capture_file.h"
+#include "memframe.pb.h"
+
+namespace memframe::injector {
+namespace {
+
+// ---- argument parsing ----------------------------------------------------------
+
+TEST(ParseRunArguments, ReadsOptionsThenTheCommandUntouched) {
+  RunOptions options;
+  std::string error;
+  ASSERT_EQ(ParseRunArguments({"-o", "x.mfc", "--stack-depth", "12", "--no-stacks", "--no-summary", "--agent", "a.so",
+                               "--", "game", "-o", "--no-summary"},
+                              &options, &error),
+            RunParse::kRun)
+      << error;
+  EXPECT_EQ(options.output, "x.mfc");
+  EXPECT_EQ(options.stack_depth, 12);
+  EXPECT_FALSE(options.stacks);
+  EXPECT_FALSE(options.summary);
+  EXPECT_EQ(options.agent, "a.so");
+  EXPECT_EQ(options.command, (std::vector<std::string>{"game", "-o", "--no-summary"}));
+}
+
+TEST(ParseRunArguments, CommandStartsAtTheFirstNonOption) {
+  RunOptions options;
+  std::string error;
+  ASSERT_EQ(ParseRunArguments({"--output", "y.mfc", "ls", "-l"}, &options, &error), RunParse::kRun);
+  EXPECT_EQ(options.command, (std::vector<std::string>{"ls", "-l"}));
+  EXPECT_TRUE(options.summary);
+  EXPECT_EQ(options.stack_depth, 0);
+}
+
+TEST(ParseRunArguments, ExplainsBadUsage) {
+  auto error_of = [](std::vector<std::string> args) {
+    RunOptions options;
+    std::string error;
+    EXPECT_EQ(ParseRunArguments(args, &options, &error), RunParse::kError);
+    return error;
+  };
+  EXPECT_EQ(error_of({}), "no program to run");
+  EXPECT_EQ(error_of({"--"}), "no program to run");
+  EXPECT_EQ(error_of({"-o"}), "option -o needs a value");
+  EXPECT_EQ(error_of({"--frobnicate", "--", "ls"}), "unknown option '--frobnicate'");
+  EXPECT_EQ(error_of({"--stack-depth", "0", "ls"}), "--stack-depth wants a number from 1 to 64, not '0'");
+  EXPECT_EQ(error_of({"--stack-depth", "8x", "ls"}), "--stack-depth wants a number from 1 to 64, not '8x'");
+  RunOptions options;
+  std::string error;
+  EXPECT_EQ(ParseRunArguments({"--help"}, &options, &error), RunParse::kHelp);
+}
+
+// ---- `memframe run` end to end, with the fake agent ------------------------------
+
+struct Outcome {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class MemframeRun : public ::testing::Test {
+ protected:
+  // Runs the memframe binary with TMPDIR in our temporary directory, so the
+  // test can see that the private socket directory is removed.
+  Outcome Memframe(std::vector<std::string> args) {
+    std::string out = dir_.File("stdout"), err = dir_.File("stderr");
+    pid_t pid = fork();
+    if (pid == 0) {
+      int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(out_fd, 1);
+      dup2(err_fd, 2);
+      setenv("TMPDIR", tmp_.path().c_str(), 1);
+      unsetenv("MEMFRAME_AGENT");
+      std::vector<char*> argv{const_cast<char*>(MEMFRAME_TEST_BINARY)};
+      for (auto& arg : args) argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      execv(MEMFRAME_TEST_BINARY, argv.data());
+      _exit(126);
+    }
+    Outcome outcome;
+    int raw = 0;
+    waitpid(pid, &raw, 0);
+    outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + WTERMSIG(raw);
+    outcome.out = Slurp(out);
+    outcome.err = Slurp(err);
+    return outcome;
+  }
+
+  std::vector<std::string> Run(std::vector<std::string> command) {
+    std::vector<std::string> args = {"run", "--no-summary", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", capture(), "--"};
+    args.insert(args.end(), command.begin(), command.end());
+    return args;
+  }
+  std::vector<std::string> RunShell(const std::string& shell_command) { return Run({"/bin/sh", "-c", shell_command}); }
+
+  std::vector<wire::CaptureRecord> ReadCapture() {
+    std::string error;
+    auto reader = wire::CaptureReader::Open(capture(), &error);
+    EXPECT_TRUE(reader) << error;
+    std::vector<wire::CaptureRecord> records;
+    wire::CaptureRecord record;
+    while (reader && reader->Next(&record)) records.push_back(record);
+    if (reader) {
+      EXPECT_EQ(reader->error(), "");
+    }
+    return records;
+  }
+
+  static wire::Packet Parse(const wire::CaptureRecord& record) {
+    wire::Packet packet;
+    EXPECT_TRUE(packet.ParseFromArray(record.packet.data(), static_cast<int>(record.packet.size())));
+    return packet;
+  }
+
+  bool SocketDirectoryRemoved() const { return std::filesystem::is_empty(tmp_.path()); }
+  std::string capture() const { return dir_.File("run.mfc"); }
+
+  test::TempDir dir_;
+  test::TempDir tmp_;
+};
+
+TEST_F(MemframeRun, RecordsTheProgramAndExitsWithItsStatus) {
+  Outcome outcome = Memframe(Run({MEMFRAME_TEST_EXIT_PROGRAM, "exact output\n", "7"}));
+  EXPECT_EQ(outcome.status, 7);
+  EXPECT_EQ(outcome.out, "exact output\n");
+  EXPECT_NE(outcome.err.find("memframe: capture written to " + capture() + " ("), std::string::npos) << outcome.err;
+  EXPECT_TRUE(SocketDirectoryRemoved());
+
+  std::vector<wire::CaptureRecord> records = ReadCapture();
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0].stream, 0u);
+  wire::RecorderInfo start = Parse(records[0]).recorder();
+  EXPECT_FALSE(start.finished());
+  EXPECT_EQ(start.command_line(), std::string(MEMFRAME_TEST_EXIT_PROGRAM) + " 'exact output\n' 7");
+  EXPECT_NE(start.recorder_version(), "");
+  EXPECT_GT(start.start_unix_ns(), 0u);
+
+  EXPECT_EQ(records[1].stream, 1u);
+  wire::Packet hello = Parse(records[1]);
+  ASSERT_TRUE(hello.has_hello());
+  EXPECT_EQ(hello.hello().protocol_version(), wire::kProtocolVersion);
+  EXPECT_EQ(hello.hello().executable(), MEMFRAME_TEST_EXIT_PROGRAM);
+  EXPECT_EQ(records[2].stream, 1u);
+  EXPECT_TRUE(Parse(records[2]).has_end());
+
+  EXPECT_EQ(records[3].stream, 0u);
+  wire::RecorderInfo end = Parse(records[3]).recorder();
+  EXPECT_TRUE(end.finished());
+  EXPECT_EQ(end.exit_status(), 7);
+}
+
+TEST_F(MemframeRun, RecordsEveryProcessThatLoadsTheAgent) {
+  // sh forks and execs the exit program: a second process with the agent.
+  Outcome outcome = Memframe(RunShell(std::string(MEMFRAME_TEST_EXIT_PROGRAM) + " '' 0; exit 3"));
+  EXPECT_EQ(outcome.status, 3) << outcome.err;
+  std::map<uint32_t, std::vector<wire::Packet>> streams;
+  for (auto& record : ReadCapture()) streams[record.stream].push_back(Parse(record));
+  ASSERT_EQ(streams.size(), 3u);
+  // The shell connected first; it leaves through _exit (dash) or exit
+  // (bash), so its EndOfStream depends on which shell /bin/sh is.
+  ASSERT_GE(streams[1].size(), 1u);
+  ASSERT_EQ(streams[2].size(), 2u);
+  EXPECT_EQ(streams[2][0].hello().ppid(), streams[1][0].hello().pid());
+  EXPECT_EQ(streams[2][0].hello().executable(), MEMFRAME_TEST_EXIT_PROGRAM);
+  EXPECT_TRUE(streams[2][1].has_end());
+}
+
+TEST_F(MemframeRun, ReportsDeathBySignalAs128PlusSignal) {
+  Outcome outcome = Memframe(RunShell("kill -TERM $$"));
+  EXPECT_EQ(outcome.status, 128 + SIGTERM);
+  EXPECT_NE(outcome.err.find("memframe: /bin/sh was killed by signal 15 (Terminated)"), std::string::npos)
+      << outcome.err;
+  std::vector<wire::CaptureRecord> records = ReadCapture();
+  ASSERT_FALSE(records.empty());
+  EXPECT_EQ(Parse(records.back()).recorder().exit_status(), 128 + SIGTERM);
+}
+
+TEST_F(MemframeRun, RefusesWhatItCannotProfileBeforeLaunching) {
+  Outcome missing = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", "/nonexistent/game"});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err, "memframe: /nonexistent/game: No such file or directory\n");
+
+  Outcome no_agent = Memframe({"run", "--agent", dir_.File("missing.so"), "--", "/bin/true"});
+  EXPECT_EQ(no_agent.status, 2);
+  EXPECT_EQ(no_agent.err, "memframe: agent library " + dir_.File("missing.so") +
+                              " not found (build the memframe_agent target, or pass --agent PATH)\n");
+
+  std::string static_program = MEMFRAME_TEST_STATIC_PROGRAM;
+  if (!static_program.empty()) {
+    Outcome refused = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", capture(), "--", static_program});
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(refused.err, "memframe: " + static_program +
+                               " is statically linked; LD_PRELOAD cannot load the agent into a static program\n");
+  }
+  EXPECT_FALSE(std::filesystem::exists(capture()));
+  EXPECT_TRUE(SocketDirectoryRemoved());
+}
+
+TEST_F(MemframeRun, CannotCreateTheCaptureMeansTheProgramNeverRuns) {
+  std::string marker = dir_.File("ran");
+  Outcome outcome = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", dir_.File("no/such/dir.mfc"), "--",
+                              "/bin/sh", "-c", "touch " + marker});
+  EXPECT_EQ(outcome.status, 2);
+  EXPECT_EQ(outcome.err, "memframe: cannot create " + dir_.File("no/such/dir.mfc") + ": No such file or directory\n");
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  EXPECT_TRUE(SocketDirectoryRemoved());
+}
+
+TEST_F(MemframeRun, UsageErrorsExitWithTwo) {
+  Outcome outcome = Memframe({"frobnicate"});
+  EXPECT_EQ(outcome.status, 2);
+  EXPECT_EQ(outcome.err.rfind("memframe: unknown command 'frobnicate'\n", 0), 0u) << outcome.err;
+  Outcome no_program = Memframe({"run"});
+  EXPECT_EQ(no_program.status, 2);
+  EXPECT_EQ(no_program.err, "memframe run: no program to run\n(see memframe run --help)\n");
+  Outcome version = Memframe({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out.rfind("memframe ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace memframe::injector

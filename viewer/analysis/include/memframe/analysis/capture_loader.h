@@ -1,0 +1,64 @@
+// Reading a capture into the model.
+//
+// Split in two so that other sources can feed the same model: a PacketSource
+// yields (stream, packet bytes) records — from a file today, later from a
+// live socket or a seeking reader with checkpoints — and a CaptureBuilder
+// turns records into a Capture.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "memframe/analysis/capture_model.h"
+
+namespace memframe::analysis {
+
+class PacketSource {
+ public:
+  virtual ~PacketSource() = default;
+  // Reads the next record. False at the end or at the first damage; error()
+  // is empty for a clean end and says what is wrong otherwise.
+  virtual bool Next(uint32_t* stream, std::vector<uint8_t>* packet) = 0;
+  virtual std::string error() const = 0;
+};
+
+// A capture file (proto/FORMAT.md). Null with *error set when the file cannot
+// be opened or is not a capture of a version this build reads.
+std::unique_ptr<PacketSource> OpenCaptureFile(const std::string& path, std::string* error);
+
+class StreamBuilder;
+
+class CaptureBuilder {
+ public:
+  explicit CaptureBuilder(std::string path);
+  ~CaptureBuilder();
+
+  enum class Status {
+    kOk,
+    kDamaged,  // unparsable packet, corrupt event batch: stop, keep what came before
+    kRefused,  // a stream of another protocol version: the capture cannot be read
+  };
+  // Adds one record. Unless kOk, *error says why and nothing of the record
+  // was kept.
+  Status Add(uint32_t stream, const uint8_t* data, size_t size, std::string* error);
+
+  // Picks the stream with the most events as Capture::main, puts its events
+  // in global order and returns the model. Call once.
+  Capture Finish(std::string damage);
+
+ private:
+  std::string path_;
+  RecorderInfo recorder_;
+  std::map<uint32_t, std::unique_ptr<StreamBuilder>> streams_;
+};
+
+// Reads the whole capture at `path`. Returns false with *error when it cannot
+// be read as a capture at all (missing, not a capture, other version, another
+// protocol). A damaged file still loads: Capture::damage says what is wrong
+// and the model holds everything before it.
+bool LoadCapture(const std::string& path, Capture* capture, std::string* error);
+
+}  // namespace memframe::analysis

@@ -1,0 +1,109 @@
+#include "memframe/analysis/capture_loader.h"
+
+#include "memframe.pb.h"
+#include "memframe/capture_file.h"
+#include "stream_builder.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+class CaptureFileSource : public PacketSource {
+ public:
+  explicit CaptureFileSource(std::unique_ptr<wire::CaptureReader> reader) : reader_(std::move(reader)) {}
+  bool Next(uint32_t* stream, std::vector<uint8_t>* packet) override {
+    if (!reader_->Next(&record_)) return false;
+    *stream = record_.stream;
+    packet->swap(record_.packet);
+    return true;
+  }
+  std::string error() const override { return reader_->error(); }
+
+ private:
+  std::unique_ptr<wire::CaptureReader> reader_;
+  wire::CaptureRecord record_;
+};
+
+}  // namespace
+
+std::unique_ptr<PacketSource> OpenCaptureFile(const std::string& path, std::string* error) {
+  auto reader = wire::CaptureReader::Open(path, error);
+  if (!reader) return nullptr;
+  return std::make_unique<CaptureFileSource>(std::move(reader));
+}
+
+CaptureBuilder::CaptureBuilder(std::string path) : path_(std::move(path)) {}
+CaptureBuilder::~CaptureBuilder() = default;
+
+CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data, size_t size, std::string* error) {
+  wire::Packet packet;
+  if (!packet.ParseFromArray(data, static_cast<int>(size))) {
+    *error = "capture is corrupt: a packet of stream " + std::to_string(stream) + " does not parse";
+    return Status::kDamaged;
+  }
+  if (stream == 0) {
+    if (packet.has_recorder()) {
+      const wire::RecorderInfo& r = packet.recorder();
+      recorder_.seen = true;
+      if (!r.command_line().empty()) recorder_.command_line = r.command_line();
+      if (r.start_unix_ns()) recorder_.start_unix_ns = r.start_unix_ns();
+      if (!r.recorder_version().empty()) recorder_.recorder_version = r.recorder_version();
+      if (r.finished()) {
+        recorder_.finished = true;
+        recorder_.exit_status = r.exit_status();
+      }
+    }
+    return Status::kOk;
+  }
+  auto& builder = streams_[stream];
+  if (!builder) builder = std::make_unique<StreamBuilder>(stream);
+  return builder->Add(packet, error);
+}
+
+Capture CaptureBuilder::Finish(std::string damage) {
+  Capture capture;
+  capture.path = path_;
+  capture.recorder = recorder_;
+  capture.damage = std::move(damage);
+  StreamBuilder* main = nullptr;
+  for (auto& [id, builder] : streams_) {  // ties go to the earliest stream
+    if (!main || builder->event_count() > main->event_count()) main = builder.get();
+  }
+  for (auto& [id, builder] : streams_) {
+    if (builder.get() == main) continue;
+    Stream other = builder->Finish();
+    capture.other_streams.push_back({other.stream_id, other.process.pid, other.process.executable, other.events.size()});
+  }
+  if (main) {
+    capture.main = main->Finish();
+    capture.has_main = true;
+  }
+  streams_.clear();
+  return capture;
+}
+
+bool LoadCapture(const std::string& path, Capture* capture, std::string* error) {
+  auto source = OpenCaptureFile(path, error);
+  if (!source) return false;
+  CaptureBuilder builder(path);
+  uint32_t stream = 0;
+  std::vector<uint8_t> packet;
+  std::string damage;
+  while (source->Next(&stream, &packet)) {
+    std::string problem;
+    CaptureBuilder::Status status = builder.Add(stream, packet.data(), packet.size(), &problem);
+    if (status == CaptureBuilder::Status::kRefused) {
+      *error = path + ": " + problem;
+      return false;
+    }
+    if (status == CaptureBuilder::Status::kDamaged) {
+      damage = problem;
+      break;
+    }
+  }
+  if (damage.empty()) damage = source->error();
+  *capture = builder.Finish(std::move(damage));
+  return true;
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,122 @@
+#include "memframe/analysis/frame_stats.h"
+
+#include <algorithm>
+
+namespace memframe::analysis {
+
+namespace {
+
+uint64_t Median(std::vector<uint64_t> values) {
+  // The lower middle for even counts: always a value some frame really had.
+  auto mid = values.begin() + static_cast<long>((values.size() - 1) / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+SpikeThreshold ComputeThreshold(const std::vector<uint64_t>& values) {
+  SpikeThreshold t;
+  t.median = Median(values);
+  std::vector<uint64_t> deviations;
+  deviations.reserve(values.size());
+  for (uint64_t v : values) deviations.push_back(v > t.median ? v - t.median : t.median - v);
+  t.mad = Median(std::move(deviations));
+  uint64_t scale = std::max<uint64_t>({t.mad, t.median / 10, 1});
+  t.threshold = t.median + 3 * scale;
+  return t;
+}
+
+}  // namespace
+
+FrameStatsBuilder::Accumulator& FrameStatsBuilder::At(uint32_t frame) {
+  if (frame >= kMaxFrames) {
+    ++clamped_events_;
+    frame = kMaxFrames - 1;
+  }
+  if (frame >= frames_.size()) frames_.resize(static_cast<size_t>(frame) + 1);
+  return frames_[frame];
+}
+
+void FrameStatsBuilder::AddTime(Accumulator& a, const Event& e) {
+  a.time_ticks += e.duration_ticks;
+  a.slowest_ticks = std::max<uint64_t>(a.slowest_ticks, e.duration_ticks);
+}
+
+void FrameStatsBuilder::TouchPeak(Accumulator& a, uint64_t live_before, uint64_t live_after) {
+  uint64_t high = std::max(live_before, live_after);
+  a.stats.peak_live_bytes = a.touched ? std::max(a.stats.peak_live_bytes, high) : high;
+  a.touched = true;
+}
+
+void FrameStatsBuilder::OnAlloc(const Event& e, uint64_t live_before, uint64_t live_after) {
+  Accumulator& a = At(e.frame);
+  a.stats.allocations++;
+  a.stats.bytes_allocated += e.size;
+  AddTime(a, e);
+  TouchPeak(a, live_before, live_after);
+}
+
+void FrameStatsBuilder::OnFree(const Event& e, uint64_t freed_bytes, uint64_t live_before, uint64_t live_after) {
+  Accumulator& a = At(e.frame);
+  a.stats.frees++;
+  a.stats.bytes_freed += freed_bytes;
+  if (e.kind() == EventKind::kFree) AddTime(a, e);  // a replaced block's "free" took no time of its own
+  TouchPeak(a, live_before, live_after);
+}
+
+void FrameStatsBuilder::OnUnknownFree(const Event& e) { AddTime(At(e.frame), e); }
+
+void FrameStatsBuilder::OnFrameEnd(const Event& e) {
+  ++frames_rendered_;
+  uint64_t ended = std::min<uint64_t>(e.size, kMaxFrames - 1);
+  At(static_cast<uint32_t>(ended)).stats.ended = true;
+  last_marker_ = e.address;
+  has_marker_ = true;
+}
+
+FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_map<uint32_t, std::string>& markers) {
+  FrameTable table;
+  table.frames_rendered = frames_rendered_;
+  table.clamped_events = clamped_events_;
+  if (has_marker_) {
+    auto it = markers.find(static_cast<uint32_t>(last_marker_));
+    if (it != markers.end() && last_marker_ <= UINT32_MAX) table.frame_source = it->second;
+  }
+  table.frames.reserve(frames_.size());
+  uint64_t live = 0;
+  for (size_t i = 0; i < frames_.size(); ++i) {
+    Accumulator& a = frames_[i];
+    FrameStats s = a.stats;
+    s.frame = static_cast<uint32_t>(i);
+    uint64_t start = live;
+    live = live + s.bytes_allocated - s.bytes_freed;
+    s.live_bytes = live;
+    s.peak_live_bytes = std::max({a.touched ? s.peak_live_bytes : 0, start, live});
+    s.alloc_time_ns = clock.DurationNs(a.time_ticks);
+    s.slowest_alloc_ns = clock.DurationNs(a.slowest_ticks);
+    table.frames.push_back(s);
+  }
+  frames_.clear();
+  // Frames are numbered from 0 and end in order, so the complete ones are
+  // those up to the highest frame that saw a FRAME_END.
+  for (size_t i = table.frames.size(); i-- > 0;) {
+    if (table.frames[i].ended) {
+      table.last_complete_frame = static_cast<uint32_t>(i);
+      break;
+    }
+  }
+  if (frames_rendered_ > 0 && table.last_complete_frame + 1 >= kMinFramesForSpikes) {
+    std::vector<uint64_t> allocs, bytes;
+    for (uint32_t i = 0; i <= table.last_complete_frame; ++i) {
+      allocs.push_back(table.frames[i].allocations);
+      bytes.push_back(table.frames[i].bytes_allocated);
+    }
+    table.allocation_spike = ComputeThreshold(allocs);
+    table.bytes_spike = ComputeThreshold(bytes);
+    for (FrameStats& f : table.frames) {
+      f.spike = f.allocations > table.allocation_spike.threshold || f.bytes_allocated > table.bytes_spike.threshold;
+    }
+  }
+  return table;
+}
+
+}  // namespace memframe::analysis

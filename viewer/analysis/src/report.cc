@@ -1,0 +1,107 @@
+// RunReport / PrintRunSummary: load, analyse, pick the renderer, and turn
+// every problem into one message and an exit code (report.h).
+#include "memframe/analysis/report.h"
+
+#include <functional>
+#include <map>
+
+#include "memframe/analysis/capture_loader.h"
+#include "report_input.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitDamaged = 1;
+constexpr int kExitUsage = 2;
+
+using Renderer = std::function<void(const ReportInput&, std::ostream&)>;
+
+struct ReportKind {
+  Renderer text;
+  Renderer json;
+};
+
+const std::map<std::string, ReportKind>& Reports() {
+  static const std::map<std::string, ReportKind> reports = {
+      {"", {[](const ReportInput& in, std::ostream& out) { WriteSummaryText(in, 10, out); }, WriteSummaryJson}},
+      {"frames", {WriteFramesText, WriteFramesJson}},
+      {"hidden", {WriteHiddenText, WriteHiddenJson}},
+      {"leaks", {WriteLeaksText, WriteLeaksJson}},
+      {"sites", {WriteSitesText, WriteSitesJson}},
+  };
+  return reports;
+}
+
+std::string ReportNames() {
+  std::string names;
+  for (const auto& [name, kind] : Reports()) {
+    if (name.empty()) continue;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  return names;
+}
+
+// Loads and checks the capture; on failure writes the message and returns
+// the exit code to use, else returns -1.
+int Load(const std::string& path, Capture* capture, std::ostream& err) {
+  std::string error;
+  if (!LoadCapture(path, capture, &error)) {
+    err << "memframe: error: " << error << '\n';
+    return kExitUsage;
+  }
+  if (!capture->has_main) {
+    err << "memframe: error: " << path << " holds no data from the program (the agent never connected)";
+    if (!capture->damage.empty()) err << "; " << capture->damage;
+    err << '\n';
+    return kExitUsage;
+  }
+  return -1;
+}
+
+int FinishWithDamage(const Capture& capture, std::ostream& err) {
+  if (capture.damage.empty()) return kExitOk;
+  err << "memframe: warning: " << capture.damage << " — reporting the " << capture.main.events.size()
+      << " events read before it\n";
+  return kExitDamaged;
+}
+
+}  // namespace
+
+int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err) {
+  const std::string report = request.report == "summary" ? "" : request.report;
+  auto kind = Reports().find(report);
+  if (kind == Reports().end()) {
+    err << "memframe: error: unknown report '" << request.report << "' (reports: " << ReportNames() << ")\n";
+    return kExitUsage;
+  }
+  ReportOptions options;
+  std::string error;
+  if (!ParseReportArgs(report, request.args, &options, &error)) {
+    err << "memframe: error: " << error << '\n';
+    return kExitUsage;
+  }
+  bool json = request.json;
+  for (const std::string& arg : request.args) json = json || arg == "--json";
+
+  Capture capture;
+  if (int code = Load(request.capture_path, &capture, err); code >= 0) return code;
+  HeapAnalysis heap = AnalyzeHeap(capture.main);
+  Symbolizer symbolizer(capture.main.modules);
+  ReportInput input{capture, heap, symbolizer, options};
+  (json ? kind->second.json : kind->second.text)(input, out);
+  return FinishWithDamage(capture, err);
+}
+
+int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err) {
+  Capture capture;
+  if (int code = Load(capture_path, &capture, err); code >= 0) return code;
+  HeapAnalysis heap = AnalyzeHeap(capture.main);
+  Symbolizer symbolizer(capture.main.modules);
+  ReportInput input{capture, heap, symbolizer, ReportOptions{}};
+  WriteSummaryText(input, 5, out);
+  return FinishWithDamage(capture, err);
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,147 @@
+// The machine-readable reports (REPORTS.md): one JSON object per run, times
+// in nanoseconds, bytes as exact integers.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "report_input.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+// Keys in the order REPORTS.md lists them.
+using json = nlohmann::ordered_json;
+
+std::string Hex(uint64_t value) {
+  char buf[24];
+  snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+json SiteJson(const SiteView& v) {
+  const SiteStats& s = v.stats;
+  json stack = json::array();
+  for (const SourceFrame& f : v.stack) {
+    stack.push_back({{"address", Hex(f.address)},
+                     {"function", f.function},
+                     {"file", f.file},
+                     {"line", f.line},
+                     {"module", f.module},
+                     {"inlined", f.inlined}});
+  }
+  return {{"stack_id", s.stack_id},
+          {"function", v.function},
+          {"location", v.location},
+          {"allocations", s.allocations},
+          {"bytes", s.bytes},
+          {"frames_with_allocations", s.frames_with_allocations},
+          {"frames_in_range", s.frames_in_range},
+          {"allocs_per_frame_min", s.allocs_per_frame_min},
+          {"allocs_per_frame_max", s.allocs_per_frame_max},
+          {"allocs_per_frame_median", s.allocs_per_frame_median},
+          {"bytes_per_frame_min", s.bytes_per_frame_min},
+          {"bytes_per_frame_max", s.bytes_per_frame_max},
+          {"bytes_per_frame_median", s.bytes_per_frame_median},
+          {"size_min", s.size_min},
+          {"size_max", s.size_max},
+          {"stack", std::move(stack)}};
+}
+
+json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites) {
+  json out = json::array();
+  for (const SiteStats& s : sites) out.push_back(SiteJson(MakeSiteView(s, input)));
+  return out;
+}
+
+json RangeJson(FrameRange r) { return {{"from", r.from}, {"to", r.to}}; }
+
+void Emit(const json& j, std::ostream& out) {
+  // Replace invalid UTF-8 (a path or symbol in another encoding) instead of
+  // throwing: the report must not fail on one odd name.
+  out << j.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace
+
+void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
+  const Capture& c = input.capture;
+  const Stream& s = c.main;
+  const HeapAnalysis& h = input.heap;
+  json capture = {{"path", c.path},
+                  {"program", s.process.executable},
+                  {"pid", s.process.pid},
+                  {"exit_status", c.recorder.finished ? json(c.recorder.exit_status) : json(nullptr)},
+                  {"complete", c.complete()},
+                  {"error", c.damage}};
+  json others = json::array();
+  for (const StreamSummary& o : c.other_streams)
+    others.push_back({{"pid", o.pid}, {"program", o.executable}, {"events", o.events}});
+  uint64_t dropped = 0;
+  for (const Thread& t : s.threads) dropped += t.dropped;
+  json j = {{"capture", std::move(capture)},
+            {"frames", h.frames.frames_rendered},
+            {"frame_source", h.frames.frame_source},
+            {"threads", s.threads.size()},
+            {"allocations", h.allocations},
+            {"frees", h.frees},
+            {"bytes_allocated", h.bytes_allocated},
+            {"peak_live_bytes", h.peak_live_bytes},
+            {"peak_live_frame", h.peak_live_frame},
+            {"leaks", {{"blocks", h.leaks.total_blocks}, {"bytes", h.leaks.total_bytes}}},
+            {"hidden_sites", SitesJson(input, TopHiddenSites(input, 10))},
+            {"events", s.events.size()},
+            {"dropped_events", dropped},
+            {"unknown_frees", h.anomalies.unknown_frees},
+            {"allocs_over_live", h.anomalies.allocs_over_live},
+            {"other_processes", std::move(others)}};
+  Emit(j, out);
+}
+
+void WriteFramesJson(const ReportInput& input, std::ostream& out) {
+  const FrameTable& t = input.heap.frames;
+  FrameRange range = AllFramesRange(input);
+  json frames = json::array();
+  for (uint64_t i = range.from; i <= range.to && i < t.frames.size(); ++i) {
+    const FrameStats& f = t.frames[i];
+    frames.push_back({{"frame", f.frame},
+                      {"allocations", f.allocations},
+                      {"frees", f.frees},
+                      {"bytes_allocated", f.bytes_allocated},
+                      {"bytes_freed", f.bytes_freed},
+                      {"live_bytes", f.live_bytes},
+                      {"peak_live_bytes", f.peak_live_bytes},
+                      {"alloc_time_ns", f.alloc_time_ns},
+                      {"slowest_alloc_ns", f.slowest_alloc_ns},
+                      {"spike", f.spike}});
+  }
+  Emit({{"frames", std::move(frames)}}, out);
+}
+
+void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
+  FrameRange range = CompleteFramesRange(input);
+  auto sites = FindHiddenSites(input.heap.sites, range, input.options.min_fraction);
+  Emit({{"range", RangeJson(range)}, {"min_fraction", input.options.min_fraction}, {"sites", SitesJson(input, sites)}},
+       out);
+}
+
+void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
+  const LeakReport& leaks = input.heap.leaks;
+  FrameRange all = AllFramesRange(input);
+  json sites = json::array();
+  for (const LeakSite& leak : leaks.sites) {
+    const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
+    SiteStats stats = history ? SummarizeSite(*history, all) : SiteStats{};
+    stats.stack_id = leak.stack_id;
+    json site = SiteJson(MakeSiteView(stats, input));
+    site["blocks"] = leak.blocks;
+    site["leaked_bytes"] = leak.bytes;
+    sites.push_back(std::move(site));
+  }
+  Emit({{"total_blocks", leaks.total_blocks}, {"total_bytes", leaks.total_bytes}, {"sites", std::move(sites)}}, out);
+}
+
+void WriteSitesJson(const ReportInput& input, std::ostream& out) {
+  Emit({{"sites", SitesJson(input, SitesInRange(input.heap.sites, AllFramesRange(input)))}}, out);
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,190 @@
+// The human-readable reports: short header blocks and aligned tables.
+#include <algorithm>
+
+#include "report_input.h"
+#include "text_table.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+// Long template names would push every other column off screen; the full
+// name is printed with the stack below the table.
+constexpr size_t kMaxFunctionColumn = 70;
+constexpr size_t kStacksShown = 10;
+
+std::string Shorten(const std::string& s) {
+  if (s.size() <= kMaxFunctionColumn) return s;
+  return s.substr(0, kMaxFunctionColumn - 3) + "...";
+}
+
+std::string FunctionOrPlaceholder(const SiteView& v) {
+  if (!v.function.empty()) return v.function;
+  return v.stats.stack_id == 0 ? "(no stack captured)" : "(stack " + std::to_string(v.stats.stack_id) + ")";
+}
+
+std::string Plural(uint64_t count, const std::string& noun) {
+  return FormatCount(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+std::string RangeText(FrameRange r) {
+  return "frames " + std::to_string(r.from) + ".." + std::to_string(r.to);
+}
+
+void WriteStack(const SiteView& v, std::ostream& out) {
+  for (const SourceFrame& f : v.stack) {
+    out << "      " << f.function;
+    if (!f.file.empty()) out << " — " << f.file << ":" << f.line;
+    if (f.inlined) out << " [inlined]";
+    out << '\n';
+  }
+  if (v.stack.empty()) out << "      (no stack)\n";
+}
+
+void WriteHiddenTable(const std::vector<SiteView>& views, std::ostream& out, const std::string& indent) {
+  TextTable table({{"#"}, {"function", true}, {"location", true}, {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
+  for (size_t i = 0; i < views.size(); ++i) {
+    const SiteStats& s = views[i].stats;
+    double fraction = s.frames_in_range ? static_cast<double>(s.frames_with_allocations) / s.frames_in_range : 0;
+    table.AddRow({std::to_string(i + 1), Shorten(FunctionOrPlaceholder(views[i])), views[i].location,
+                  FormatCount(s.allocs_per_frame_median), FormatBytes(s.bytes_per_frame_median),
+                  FormatPercent(fraction)});
+  }
+  table.Write(out, indent);
+}
+
+std::vector<SiteView> Views(const ReportInput& input, const std::vector<SiteStats>& sites) {
+  std::vector<SiteView> views;
+  views.reserve(sites.size());
+  for (const SiteStats& s : sites) views.push_back(MakeSiteView(s, input));
+  return views;
+}
+
+void WriteNotes(const ReportInput& input, std::ostream& out) {
+  const Capture& c = input.capture;
+  const Stream& s = c.main;
+  for (const StreamSummary& other : c.other_streams) {
+    out << "note: another process was recorded and not analysed: pid " << other.pid << " " << other.executable << " ("
+        << FormatCount(other.events) << " events)\n";
+  }
+  uint64_t dropped = 0;
+  for (const Thread& t : s.threads) dropped += t.dropped;
+  if (dropped) out << "note: the agent dropped " << FormatCount(dropped) << " events; figures are lower bounds\n";
+  const HeapAnomalies& a = input.heap.anomalies;
+  if (a.unknown_frees) out << "note: " << FormatCount(a.unknown_frees) << " frees of unknown blocks were ignored\n";
+  if (a.allocs_over_live)
+    out << "note: " << FormatCount(a.allocs_over_live) << " allocations reused a block whose free was not recorded\n";
+  if (!s.clock.calibrated()) out << "note: the event clock is not calibrated; times assume 1 tick = 1 ns\n";
+}
+
+}  // namespace
+
+void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& out) {
+  const Capture& c = input.capture;
+  const Stream& s = c.main;
+  const HeapAnalysis& h = input.heap;
+  out << "Program     " << (s.process.executable.empty() ? "(unknown)" : s.process.executable) << " (pid "
+      << s.process.pid << ")";
+  if (c.recorder.finished) out << ", exit status " << c.recorder.exit_status;
+  out << '\n';
+  out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
+  if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
+  out << ", " << s.threads.size() << (s.threads.size() == 1 ? " thread" : " threads") << '\n';
+  out << "Allocations " << FormatCount(h.allocations) << " (" << FormatBytes(h.bytes_allocated) << "), "
+      << FormatCount(h.frees) << " frees\n";
+  out << "Peak live   " << FormatBytes(h.peak_live_bytes) << " in frame " << h.peak_live_frame << '\n';
+  out << "Leaks       " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
+      << " still live at the end\n";
+  WriteNotes(input, out);
+
+  auto hidden = TopHiddenSites(input, top_sites);
+  FrameRange range = CompleteFramesRange(input);
+  out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
+      << RangeText(range) << ":\n";
+  if (hidden.empty()) {
+    out << "  none\n";
+    return;
+  }
+  WriteHiddenTable(Views(input, hidden), out, "  ");
+}
+
+void WriteFramesText(const ReportInput& input, std::ostream& out) {
+  const FrameTable& t = input.heap.frames;
+  FrameRange range = AllFramesRange(input);
+  TextTable table({{"frame"}, {"allocs"}, {"frees"}, {"bytes alloc"}, {"bytes freed"}, {"live bytes"},
+                   {"alloc time"}, {"", true}});
+  for (uint64_t i = range.from; i <= range.to && i < t.frames.size(); ++i) {
+    const FrameStats& f = t.frames[i];
+    table.AddRow({std::to_string(f.frame), FormatCount(f.allocations), FormatCount(f.frees),
+                  FormatBytes(f.bytes_allocated), FormatBytes(f.bytes_freed), FormatBytes(f.live_bytes),
+                  FormatDuration(f.alloc_time_ns), f.spike ? "spike" : (f.ended ? "" : "(not ended)")});
+  }
+  out << FormatCount(t.frames_rendered) << " frames rendered";
+  if (!t.frame_source.empty()) out << " (" << t.frame_source << ")";
+  out << "; spike = more than " << FormatCount(t.allocation_spike.threshold) << " allocations or "
+      << FormatBytes(t.bytes_spike.threshold) << " in a frame\n\n";
+  table.Write(out);
+}
+
+void WriteHiddenText(const ReportInput& input, std::ostream& out) {
+  FrameRange range = CompleteFramesRange(input);
+  auto views = Views(input, FindHiddenSites(input.heap.sites, range, input.options.min_fraction));
+  out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
+      << RangeText(range) << " (" << FormatCount(range.size()) << " frames); per-frame figures are medians over the "
+      << "frames with allocations\n\n";
+  if (views.empty()) {
+    out << "none\n";
+    return;
+  }
+  WriteHiddenTable(views, out, "");
+  for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
+    const SiteStats& s = views[i].stats;
+    out << "\n#" << i + 1 << " " << FunctionOrPlaceholder(views[i]) << ": " << FormatCount(s.allocations)
+        << " allocations, " << FormatBytes(s.bytes) << " in " << FormatCount(s.frames_with_allocations) << " of "
+        << FormatCount(s.frames_in_range) << " frames\n";
+    WriteStack(views[i], out);
+  }
+}
+
+void WriteLeaksText(const ReportInput& input, std::ostream& out) {
+  const LeakReport& leaks = input.heap.leaks;
+  out << Plural(leaks.total_blocks, "block") << " (" << FormatBytes(leaks.total_bytes)
+      << ") were still live when the capture ended\n";
+  if (leaks.sites.empty()) return;
+  out << '\n';
+  TextTable table({{"#"}, {"blocks"}, {"bytes"}, {"function", true}, {"location", true}});
+  std::vector<SiteView> views;
+  FrameRange all = AllFramesRange(input);
+  for (const LeakSite& leak : leaks.sites) {
+    const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
+    SiteStats stats = history ? SummarizeSite(*history, all) : SiteStats{};
+    stats.stack_id = leak.stack_id;
+    views.push_back(MakeSiteView(stats, input));
+    table.AddRow({std::to_string(views.size()), FormatCount(leak.blocks), FormatBytes(leak.bytes),
+                  Shorten(FunctionOrPlaceholder(views.back())), views.back().location});
+  }
+  table.Write(out);
+  for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
+    out << "\n#" << i + 1 << " " << Plural(leaks.sites[i].blocks, "block") << ", "
+        << FormatBytes(leaks.sites[i].bytes) << '\n';
+    WriteStack(views[i], out);
+  }
+}
+
+void WriteSitesText(const ReportInput& input, std::ostream& out) {
+  FrameRange range = AllFramesRange(input);
+  auto sites = SitesInRange(input.heap.sites, range);
+  out << FormatCount(sites.size()) << " call sites allocated in " << RangeText(range) << "\n\n";
+  TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"function", true}, {"location", true}});
+  size_t rank = 0;
+  for (const SiteStats& s : sites) {
+    SiteView v = MakeSiteView(s, input);
+    std::string size = s.size_min == s.size_max ? FormatBytes(s.size_min)
+                                                : FormatBytes(s.size_min) + ".." + FormatBytes(s.size_max);
+    table.AddRow({std::to_string(++rank), FormatCount(s.allocations), FormatBytes(s.bytes),
+                  FormatCount(s.frames_with_allocations), size, Shorten(FunctionOrPlaceholder(v)), v.location});
+  }
+  table.Write(out);
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,125 @@
+#include "stream_builder.h"
+
+#include <algorithm>
+
+#include "event_decoder.h"
+#include "memframe/format.h"
+
+namespace memframe::analysis {
+
+namespace {
+// Event::thread is 16 bits wide; a process that starts more threads than
+// this over one capture has its later ones folded into the last index.
+constexpr size_t kMaxThreads = 0xffff;
+}  // namespace
+
+StreamBuilder::StreamBuilder(uint32_t stream_id) { stream_.stream_id = stream_id; }
+
+uint16_t StreamBuilder::ThreadIndex(uint32_t tid) {
+  auto it = thread_index_.find(tid);
+  if (it != thread_index_.end()) return it->second;
+  if (stream_.threads.size() >= kMaxThreads) return static_cast<uint16_t>(kMaxThreads - 1);
+  auto index = static_cast<uint16_t>(stream_.threads.size());
+  Thread t;
+  t.tid = tid;
+  stream_.threads.push_back(t);
+  last_ticks_.push_back(0);
+  thread_index_.emplace(tid, index);
+  return index;
+}
+
+void StreamBuilder::AddModules(const wire::ModuleMap& map) {
+  for (const wire::Module& m : map.modules()) {
+    if (!module_keys_.emplace(m.path(), m.load_bias()).second) continue;
+    Module module;
+    module.path = m.path();
+    module.load_bias = m.load_bias();
+    module.build_id = m.build_id();
+    for (const wire::Segment& s : m.segments()) module.segments.push_back({s.vaddr(), s.memsz()});
+    stream_.modules.push_back(std::move(module));
+  }
+}
+
+CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::string* error) {
+  switch (packet.body_case()) {
+    case wire::Packet::kHello: {
+      const wire::Hello& h = packet.hello();
+      if (h.protocol_version() != wire::kProtocolVersion) {
+        *error = "stream " + std::to_string(stream_.stream_id) + " speaks protocol version " +
+                 std::to_string(h.protocol_version()) + "; this build reads version " +
+                 std::to_string(wire::kProtocolVersion);
+        return CaptureBuilder::Status::kRefused;
+      }
+      stream_.has_hello = true;
+      ProcessInfo& p = stream_.process;
+      p.protocol_version = h.protocol_version();
+      p.pid = h.pid();
+      p.ppid = h.ppid();
+      p.executable = h.executable();
+      p.argv.assign(h.argv().begin(), h.argv().end());
+      p.agent_version = h.agent_version();
+      p.max_stack_depth = h.max_stack_depth();
+      stream_.clock.AddPair(h.start_ticks(), h.start_monotonic_ns());
+      return CaptureBuilder::Status::kOk;
+    }
+    case wire::Packet::kModuleMap:
+      AddModules(packet.module_map());
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kStacks:
+      for (const wire::StackDef& s : packet.stacks().stacks())
+        stream_.stacks[s.id()].assign(s.frames().begin(), s.frames().end());
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kMarkers:
+      for (const wire::MarkerDef& m : packet.markers().markers()) stream_.markers[m.id()] = m.name();
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kThread: {
+      const wire::ThreadInfo& info = packet.thread();
+      Thread& t = stream_.threads[ThreadIndex(info.thread_id())];
+      if (!info.name().empty()) t.name = info.name();
+      if (info.first_ticks()) t.first_ticks = info.first_ticks();
+      t.exited = t.exited || info.exited();
+      return CaptureBuilder::Status::kOk;
+    }
+    case wire::Packet::kClock:
+      stream_.clock.AddPair(packet.clock().ticks(), packet.clock().monotonic_ns());
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kEvents: {
+      const wire::EventBatch& batch = packet.events();
+      uint16_t thread = ThreadIndex(batch.thread_id());
+      size_t before = stream_.events.size();
+      if (!DecodeEventBatch(batch, thread, &last_ticks_[thread], &stream_.ticks_went_backwards, &stream_.events,
+                            error)) {
+        *error = "stream " + std::to_string(stream_.stream_id) + ": " + *error;
+        return CaptureBuilder::Status::kDamaged;
+      }
+      Thread& t = stream_.threads[thread];
+      t.events += stream_.events.size() - before;
+      t.dropped += batch.dropped();
+      return CaptureBuilder::Status::kOk;
+    }
+    case wire::Packet::kEnd:
+      stream_.has_end = true;
+      stream_.end_events = packet.end().events();
+      stream_.end_dropped = packet.end().dropped();
+      stream_.end_last_frame = packet.end().last_frame();
+      stream_.end_reason = packet.end().reason();
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere
+    case wire::Packet::BODY_NOT_SET:  // a newer writer's message: skip it
+      return CaptureBuilder::Status::kOk;
+  }
+  return CaptureBuilder::Status::kOk;
+}
+
+Stream StreamBuilder::Finish() {
+  // Each thread's events are already in its own order and its ticks never
+  // decrease (the decoder sees to that), so a stable sort by ticks gives the
+  // global order without reordering any thread. Single-threaded captures are
+  // usually sorted already and skip the sort.
+  auto by_ticks = [](const Event& a, const Event& b) { return a.ticks < b.ticks; };
+  if (!std::is_sorted(stream_.events.begin(), stream_.events.end(), by_ticks))
+    std::stable_sort(stream_.events.begin(), stream_.events.end(), by_ticks);
+  return std::move(stream_);
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,262 @@
+#include "memframe/analysis/symbolizer.h"
+
+#include <cxxabi.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace memframe::analysis {
+
+namespace {
+
+char* g_debuginfo_path = nullptr;  // libdw's default search path (/usr/lib/debug, .debug beside the file)
+
+const Dwfl_Callbacks kOfflineCallbacks = {
+    dwfl_build_id_find_elf,
+    dwfl_standard_find_debuginfo,
+    dwfl_offline_section_address,
+    &g_debuginfo_path,
+};
+
+std::string Demangle(const char* name) {
+  if (!name) return "";
+  if (name[0] == '_' && name[1] == 'Z') {
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    if (status == 0 && demangled) {
+      std::string out = demangled;
+      free(demangled);
+      return out;
+    }
+  }
+  return name;
+}
+
+std::string Basename(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string Hex(uint64_t value) {
+  char buf[24];
+  snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+// The name of a subprogram or inlined subroutine DIE, demangled with its
+// parameters when a linkage name is known (following abstract origins).
+std::string DieName(Dwarf_Die* die) {
+  Dwarf_Attribute attr;
+  const char* linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+  if (!linkage) linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+  if (linkage) return Demangle(linkage);
+  const char* name = dwarf_diename(die);
+  return name ? name : "";
+}
+
+}  // namespace
+
+struct Symbolizer::ModuleDebug {
+  Module module;
+  bool opened = false;
+  Dwfl* dwfl = nullptr;
+  Dwfl_Module* dwfl_module = nullptr;  // null when the file is gone or differs
+
+  ~ModuleDebug() {
+    if (dwfl) dwfl_end(dwfl);
+  }
+
+  bool Contains(uint64_t address) const {
+    for (const Segment& s : module.segments) {
+      uint64_t start = module.load_bias + s.vaddr;
+      if (address >= start && address - start < s.memsz) return true;
+    }
+    return false;
+  }
+
+  // Opens the file on first use: most modules of a process never appear
+  // in an allocating stack.
+  Dwfl_Module* Open() {
+    if (opened) return dwfl_module;
+    opened = true;
+    if (module.path.empty() || module.path[0] != '/') return nullptr;  // [vdso] and friends
+    dwfl = dwfl_begin(&kOfflineCallbacks);
+    if (!dwfl) return nullptr;
+    dwfl_report_begin(dwfl);
+    // One Dwfl per module: modules that were loaded at the same address one
+    // after the other (dlclose, dlopen) would overlap in a shared one.
+    Dwfl_Module* m = dwfl_report_elf(dwfl, Basename(module.path).c_str(), module.path.c_str(), -1,
+                                     module.load_bias, false);
+    dwfl_report_end(dwfl, nullptr, nullptr);
+    if (!m) return nullptr;
+    if (!module.build_id.empty()) {
+      const unsigned char* bits = nullptr;
+      GElf_Addr vaddr = 0;
+      int length = dwfl_module_build_id(m, &bits, &vaddr);
+      if (length > 0 && (static_cast<size_t>(length) != module.build_id.size() ||
+                         memcmp(bits, module.build_id.data(), module.build_id.size()) != 0)) {
+        return nullptr;  // rebuilt since the capture: its symbols would lie
+      }
+    }
+    dwfl_module = m;
+    return m;
+  }
+};
+
+Symbolizer::Symbolizer(std::vector<Module> modules) {
+  for (Module& m : modules) {
+    auto debug = std::make_unique<ModuleDebug>();
+    debug->module = std::move(m);
+    modules_.push_back(std::move(debug));
+  }
+}
+
+Symbolizer::~Symbolizer() = default;
+
+Symbolizer::ModuleDebug* Symbolizer::ModuleFor(uint64_t address) {
+  // Latest first: when two modules were mapped at the same place over the
+  // run, the later one is the likelier owner.
+  for (size_t i = modules_.size(); i-- > 0;) {
+    if (modules_[i]->Contains(address)) return modules_[i].get();
+  }
+  return nullptr;
+}
+
+const std::vector<SourceFrame>& Symbolizer::Symbolize(uint64_t return_address) {
+  auto it = cache_.find(return_address);
+  if (it != cache_.end()) return it->second;
+  return cache_.emplace(return_address, Resolve(return_address)).first->second;
+}
+
+std::vector<SourceFrame> Symbolizer::SymbolizeStack(const std::vector<uint64_t>& return_addresses) {
+  std::vector<SourceFrame> out;
+  for (uint64_t address : return_addresses) {
+    const auto& frames = Symbolize(address);
+    out.insert(out.end(), frames.begin(), frames.end());
+  }
+  return out;
+}
+
+std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
+  SourceFrame base;
+  base.address = return_address;
+  ModuleDebug* debug = ModuleFor(return_address);
+  if (!debug) {
+    base.function = Hex(return_address);
+    return {base};
+  }
+  base.module = debug->module.path;
+  base.function = Basename(debug->module.path) + "+" + Hex(return_address - debug->module.load_bias);
+  Dwfl_Module* m = debug->Open();
+  if (!m) return {base};
+
+  // A return address points after the call; the call itself is one byte
+  // earlier, which keeps us inside the caller's line (and function, when
+  // the call is the last instruction of a noreturn path).
+  const Dwarf_Addr pc = return_address - 1;
+  GElf_Off offset = 0;
+  GElf_Sym symbol;
+  if (const char* name = dwfl_module_addrinfo(m, pc, &offset, &symbol, nullptr, nullptr, nullptr))
+    base.function = Demangle(name);
+  if (Dwfl_Line* line = dwfl_module_getsrc(m, pc)) {
+    int lineno = 0;
+    if (const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
+      base.file = file;
+      base.line = static_cast<uint32_t>(lineno > 0 ? lineno : 0);
+    }
+  }
+
+  // Inlined calls. dwarf_getscopes finds the innermost scope at pc, but
+  // past an inlined subroutine it lists the abstract definition's scopes;
+  // dwarf_getscopes_die on that innermost DIE gives the concrete nesting
+  // instead (what eu-addr2line -i does). Each inlined subroutine is a frame
+  // whose location is the line table's (innermost) or the call site of the
+  // inlined call inside it.
+  std::vector<SourceFrame> frames;
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu = dwfl_module_addrdie(m, pc, &bias);
+  Dwarf_Die* scopes = nullptr;
+  int count = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+  if (count > 0) {
+    Dwarf_Die innermost = scopes[0];
+    free(scopes);
+    scopes = nullptr;
+    count = dwarf_getscopes_die(&innermost, &scopes);
+  }
+  std::string file = base.file;
+  uint32_t line = base.line;
+  for (int i = 0; i < count; ++i) {
+    Dwarf_Die* die = &scopes[i];
+    int tag = dwarf_tag(die);
+    if (tag != DW_TAG_inlined_subroutine) {
+      if (tag == DW_TAG_subprogram) break;
+      continue;  // lexical blocks
+    }
+    SourceFrame f = base;
+    f.function = DieName(die);
+    f.file = file;
+    f.line = line;
+    f.inlined = true;
+    frames.push_back(f);
+    // The next (outer) frame is where this call was inlined.
+    Dwarf_Attribute attr;
+    Dwarf_Word file_index = 0, call_line = 0;
+    file.clear();
+    line = 0;
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &file_index) == 0) {
+      Dwarf_Files* files = nullptr;
+      size_t file_count = 0;
+      if (dwarf_getsrcfiles(cu, &files, &file_count) == 0 && file_index < file_count) {
+        if (const char* name = dwarf_filesrc(files, file_index, nullptr, nullptr)) file = name;
+      }
+    }
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &call_line) == 0)
+      line = static_cast<uint32_t>(call_line);
+  }
+  free(scopes);
+  base.file = file;
+  base.line = line;
+  frames.push_back(base);
+  return frames;
+}
+
+bool IsRuntimeModule(const std::string& module_path) {
+  const std::string name = Basename(module_path);
+  auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
+  return starts("libmemframe_agent.so") || starts("libc.so") || starts("libc-2.") || starts("libstdc++.so") ||
+         starts("libgcc_s") || starts("ld-linux") || starts("libm.so") || starts("libm-2.");
+}
+
+namespace {
+
+// "std::vector<int>::push_back(int const&)" or, with the return type that
+// the demangler prints for templates, "void std::__cxx11::basic_string<...>".
+// Inlined constructors carry no linkage name ("thread<lambda>"), so code
+// from the system's headers counts too.
+bool IsStandardLibraryCode(const SourceFrame& frame) {
+  if (frame.file.rfind("/usr/include/", 0) == 0) return true;
+  std::string_view name = frame.function;
+  size_t space = name.find(' ');
+  size_t bracket = name.find_first_of("<(");
+  if (space != std::string_view::npos && space < bracket) name.remove_prefix(space + 1);
+  return name.rfind("std::", 0) == 0 || name.rfind("__gnu_cxx::", 0) == 0;
+}
+
+}  // namespace
+
+size_t UserFrameIndex(const std::vector<SourceFrame>& stack) {
+  size_t outside_runtime = stack.size();
+  for (size_t i = 0; i < stack.size(); ++i) {
+    if (IsRuntimeModule(stack[i].module)) continue;
+    if (outside_runtime == stack.size()) outside_runtime = i;
+    if (!IsStandardLibraryCode(stack[i])) return i;
+  }
+  if (outside_runtime != stack.size()) return outside_runtime;
+  return 0;  // every frame is runtime code (or the stack is empty)
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,33 @@
+// Plain-text formatting for the reports: aligned tables and readable units.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memframe::analysis {
+
+std::string FormatCount(uint64_t value);       // 1234567 -> "1,234,567"
+std::string FormatBytes(uint64_t bytes);       // "812 B", "12.3 KiB", "4.56 MiB"
+std::string FormatDuration(uint64_t ns);       // "850 ns", "12.3 us", "4.50 ms", "1.20 s"
+std::string FormatPercent(double fraction);    // 0.5 -> "50%"
+
+// Columns are right-aligned (numbers) unless marked left; the last column
+// is never padded so long function names do not push trailing spaces.
+class TextTable {
+ public:
+  struct Column {
+    std::string title;
+    bool left = false;
+  };
+  explicit TextTable(std::vector<Column> columns);
+  void AddRow(std::vector<std::string> cells);
+  void Write(std::ostream& out, const std::string& indent = "") const;
+
+ private:
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace memframe::analysis
