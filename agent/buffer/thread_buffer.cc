@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,7 +27,7 @@ pthread_key_t g_exit_key;
 std::atomic<bool> g_exit_key_ready{false};
 pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
 
-void OnThreadExit(void*) { RetireCurrentThreadBuffer(); }
+void OnThreadExit(void*) { MarkCurrentThreadExiting(); }
 void CreateExitKey() {
   if (pthread_key_create(&g_exit_key, OnThreadExit) == 0) g_exit_key_ready.store(true, std::memory_order_release);
 }
@@ -79,6 +80,7 @@ ThreadBuffer* CurrentThreadBuffer() {
   if (!b) return nullptr;
   b->generation++;
   b->dropped.store(0, std::memory_order_relaxed);
+  b->exiting.store(false, std::memory_order_relaxed);
   b->cached_head = b->head.load(std::memory_order_acquire);
   // tid last: the writer treats a changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
@@ -108,11 +110,19 @@ void PushEvent(const Event& event) {
   b->tail.store(tail + 1, std::memory_order_release);
 }
 
-void RetireCurrentThreadBuffer() {
-  ThreadBuffer* b = t_buffer;
-  if (!b) return;
-  t_buffer = nullptr;
-  b->state.store(static_cast<uint32_t>(BufferState::kRetired), std::memory_order_release);
+void MarkCurrentThreadExiting() {
+  if (t_buffer) t_buffer->exiting.store(true, std::memory_order_release);
+}
+
+bool BufferThreadGone(const ThreadBuffer* b) {
+  // Signal 0 checks existence only. ESRCH: the kernel has reaped the thread,
+  // so it can push nothing more.
+  long rc = syscall(SYS_tgkill, getpid(), b->tid.load(std::memory_order_relaxed), 0);
+  return rc != 0 && errno == ESRCH;
+}
+
+void ReleaseBuffer(ThreadBuffer* b) {
+  b->state.store(static_cast<uint32_t>(BufferState::kFree), std::memory_order_release);
 }
 
 void ForgetAllBuffersAfterFork() {

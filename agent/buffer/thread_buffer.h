@@ -3,9 +3,14 @@
 // ring's two indices, so no lock and no cache line is shared between game
 // threads on the allocation path.
 //
-// Buffers are never unmapped: when a thread exits its buffer is retired, the
-// writer drains it and marks it free, and the next new thread reuses it. That
-// keeps the registry a push-only lock-free list.
+// Buffers are never unmapped: when a thread has exited, the writer drains
+// its buffer and marks it free, and the next new thread reuses it. That keeps
+// the registry a push-only lock-free list.
+//
+// A thread keeps its buffer until the kernel says it is gone: destructors
+// that run after our thread-exit hook (other TLS destructors, glibc's own
+// clean-up) still allocate, and their events must stay in the same buffer
+// to stay in order.
 #pragma once
 
 #include <atomic>
@@ -17,7 +22,7 @@ namespace memframe::agent {
 
 constexpr uint32_t kRingEvents = 1u << 16;  // 2.5 MiB a thread; ~10 ms of a very busy thread
 
-enum class BufferState : uint32_t { kFree = 0, kActive = 1, kRetired = 2 };
+enum class BufferState : uint32_t { kFree = 0, kActive = 1 };
 
 struct alignas(64) ThreadBuffer {
   // Consumer side.
@@ -29,6 +34,7 @@ struct alignas(64) ThreadBuffer {
 
   alignas(64) std::atomic<uint32_t> state{static_cast<uint32_t>(BufferState::kFree)};
   std::atomic<uint32_t> tid{0};
+  std::atomic<bool> exiting{false};  // the thread ran its exit hook; check soon whether it is gone
   uint32_t generation = 0;      // bumped on every reuse, so the writer sees a new thread
   ThreadBuffer* next = nullptr; // registry link, immutable once published
 
@@ -46,8 +52,14 @@ ThreadBuffer* CurrentThreadBuffer();
 // Appends one event to the calling thread's buffer.
 void PushEvent(const Event& event);
 
-// Called from the thread-exit path: hands the buffer to the writer.
-void RetireCurrentThreadBuffer();
+// Called from the thread-exit path: asks the writer to look for the
+// thread's end soon.
+void MarkCurrentThreadExiting();
+
+// Writer side: true once the buffer's thread no longer exists.
+bool BufferThreadGone(const ThreadBuffer* b);
+// Writer side, after the final drain: lets a new thread reuse the buffer.
+void ReleaseBuffer(ThreadBuffer* b);
 
 // Fork child: the buffers belong to the parent's threads; forget them.
 void ForgetAllBuffersAfterFork();

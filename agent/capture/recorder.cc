@@ -3,6 +3,8 @@
 #include "buffer/thread_buffer.h"
 #include "capture/clock.h"
 #include "capture/event.h"
+#include "capture/marker_table.h"
+#include "hooks/present_hooks.h"
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
 #include "memframe/format.h"
@@ -19,6 +21,28 @@ std::atomic<uint32_t> g_frame{0};
 int g_stack_depth = 32;
 bool g_stacks = true;
 __thread uint32_t t_present_depth __attribute__((tls_model("initial-exec"))) = 0;
+
+// Who ends frames: nobody yet (time slices), presents, or the game's marks.
+enum FrameSource : uint32_t { kNoSourceYet = 0, kPresents = 1, kAnnotations = 2 };
+std::atomic<uint32_t> g_frame_source{kNoSourceYet};
+
+// Advances the frame counter and records FRAME_END on the calling thread.
+void EndFrame(uint32_t marker) {
+  uint32_t ended = g_frame.fetch_add(1, std::memory_order_relaxed);
+  if (!Recording()) return;
+  // The writer thread (time slices) is already inside memframe; a present
+  // hook is not. Either way, nothing below is the game's allocation.
+  RecursionGuard guard;
+  Event e;
+  e.ticks = OrderedTicks();
+  e.address = marker;
+  e.size = ended;
+  e.stack_id = 0;
+  e.frame = ended;
+  e.duration = 0;
+  e.kind = wire::PackKind(wire::EVENT_FRAME_END, 0, 0);
+  PushEvent(e);
+}
 
 uint32_t StackId() {
   if (!g_stacks) return 0;
@@ -69,18 +93,46 @@ void EnterPresent() { ++t_present_depth; }
 
 void LeavePresent(uint32_t entry_point_marker) {
   if (t_present_depth == 0 || --t_present_depth != 0) return;
-  uint32_t ended = g_frame.fetch_add(1, std::memory_order_relaxed);
-  if (!Recording()) return;
+  uint32_t source = g_frame_source.load(std::memory_order_relaxed);
+  if (source == kAnnotations) return;
+  if (source == kNoSourceYet) g_frame_source.store(kPresents, std::memory_order_relaxed);
+  EndFrame(entry_point_marker);
+}
+
+void AnnotatedFrameMark() {
+  g_frame_source.store(kAnnotations, std::memory_order_relaxed);
+  EndFrame(kMarkerAnnotation);
+}
+
+void TimeSliceFrame() {
+  // Slices do not advance the frame counter: frames stay exactly the
+  // game's presents. A reader uses slices only when a capture has no
+  // present at all (FORMAT.md).
+  static uint64_t slices = 0;
+  if (g_frame_source.load(std::memory_order_relaxed) != kNoSourceYet || !Recording()) return;
   RecursionGuard guard;
-  if (!guard.acquired()) return;
   Event e;
-  e.ticks = Ticks();
-  e.address = entry_point_marker;
-  e.size = ended;
+  e.ticks = OrderedTicks();
+  e.address = kMarkerTimeSlice;
+  e.size = slices++;
   e.stack_id = 0;
-  e.frame = ended;
+  e.frame = CurrentFrame();
   e.duration = 0;
   e.kind = wire::PackKind(wire::EVENT_FRAME_END, 0, 0);
+  PushEvent(e);
+}
+
+void RecordMarker(const RecursionGuard&, const char* name) {
+  uint32_t id = InternMarker(name);
+  if (!id) return;
+  Event e;
+  e.ticks = OrderedTicks();
+  e.address = 0;
+  e.size = id;
+  e.stack_id = StackId();
+  e.frame = CurrentFrame();
+  e.duration = 0;
+  e.kind = wire::PackKind(wire::EVENT_MARKER, 0, 0);
   PushEvent(e);
 }
 

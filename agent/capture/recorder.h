@@ -28,8 +28,18 @@ void RecordFree(const RecursionGuard& proof, const void* address, size_t size, u
 // Frames: presents nest (SDL calls GLX, glfwSwapBuffers calls glXSwapBuffers),
 // so only the outermost present on a thread ends a frame.
 void EnterPresent();
-// Returns true if this was the outermost present; records FRAME_END then.
+// Ends a frame (records FRAME_END) if this was the outermost present.
 void LeavePresent(uint32_t entry_point_marker);
+
+// The game's own frame mark (annotation API). Once the game marks frames,
+// presents no longer end them: the game knows its frames best.
+void AnnotatedFrameMark();
+// Fallback frames: records a time-slice boundary (a FRAME_END of marker
+// kMarkerTimeSlice that does not advance the frame counter) until a present
+// or a frame mark is seen. Called by the writer thread on a timer.
+void TimeSliceFrame();
+// A named marker (EVENT_MARKER) at this point of the calling thread.
+void RecordMarker(const RecursionGuard& proof, const char* name);
 
 uint32_t CurrentFrame();
 

@@ -2,26 +2,23 @@
 
 namespace memframe::agent {
 
-namespace {
-const PresentEntryPoint kEntryPoints[] = {
-    {kMarkerGlfwSwapBuffers, "glfwSwapBuffers"},
-    {kMarkerGlxSwapBuffers, "glXSwapBuffers"},
-    {kMarkerEglSwapBuffers, "eglSwapBuffers"},
-    {kMarkerSdlGlSwapWindow, "SDL_GL_SwapWindow"},
-    {kMarkerSdlGlSwapBuffers, "SDL_GL_SwapBuffers"},
-};
-constexpr int kCount = static_cast<int>(sizeof(kEntryPoints) / sizeof(kEntryPoints[0]));
-}  // namespace
-
-const PresentEntryPoint* PresentEntryPoints(int* count) {
-  *count = kCount;
-  return kEntryPoints;
-}
-
-const char* PresentEntryPointName(uint32_t marker_id) {
-  for (const PresentEntryPoint& e : kEntryPoints)
-    if (e.marker_id == marker_id) return e.name;
-  return "";
+const char* FixedMarkerName(uint32_t marker_id) {
+  switch (marker_id) {
+    case kMarkerGlfwSwapBuffers: return "glfwSwapBuffers";
+    case kMarkerGlxSwapBuffers: return "glXSwapBuffers";
+    case kMarkerEglSwapBuffers: return "eglSwapBuffers";
+    case kMarkerSdlGlSwapWindow: return "SDL_GL_SwapWindow";
+    case kMarkerSdlGlSwapBuffers: return "SDL_GL_SwapBuffers";
+    case kMarkerSdlRenderPresent: return "SDL_RenderPresent";
+    case kMarkerSdlUpdateWindowSurface: return "SDL_UpdateWindowSurface";
+    case kMarkerSdlFlip: return "SDL_Flip";
+    case kMarkerSdlUpdateRect: return "SDL_UpdateRect";
+    case kMarkerSdlUpdateRects: return "SDL_UpdateRects";
+    case kMarkerVkQueuePresent: return "vkQueuePresentKHR";
+    case kMarkerTimeSlice: return "time slice";
+    case kMarkerAnnotation: return "memframe_frame_mark";
+    default: return nullptr;
+  }
 }
 
 }  // namespace memframe::agent

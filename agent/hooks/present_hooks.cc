@@ -1,9 +1,11 @@
-// Frame boundaries, found by interposing the game's buffer swap. Each hook
-// looks up the real function lazily (the game may load its GL or SDL library
-// late), counts nesting, and ends a frame when the outermost present returns.
+// Frame boundaries, found by interposing the game's buffer swap / present.
+// Each hook finds the real function (looked up lazily, or handed over by
+// InterceptSymbol when the game fetched it by name), counts nesting, and
+// ends a frame when the outermost present on its thread returns.
 #include "hooks/present_hooks.h"
 
-#include <atomic>
+#include <cstring>
+#include <type_traits>
 
 #include "capture/recorder.h"
 #include "hooks/tracked_call.h"
@@ -12,48 +14,131 @@ using namespace memframe::agent;
 
 namespace {
 
-// Resolves the next definition of `name`; dlsym may allocate, which must not
-// be charged to the game.
-template <typename Fn>
-Fn Real(std::atomic<Fn>& cache, const char* name) {
-  Fn fn = cache.load(std::memory_order_acquire);
+// Finds the real `name` on first use; dlsym may allocate, which must not be
+// charged to the game.
+void* RealOf(std::atomic<void*>& cache, const char* name) {
+  void* fn = cache.load(std::memory_order_acquire);
   if (!fn) {
     RecursionGuard guard;
-    fn = reinterpret_cast<Fn>(NextSymbol(name));
-    cache.store(fn, std::memory_order_release);
+    fn = NextSymbol(name);
+    // A miss is not remembered: the library may be dlopen'ed later.
+    if (fn) cache.store(fn, std::memory_order_release);
   }
   return fn;
 }
 
 // Runs the real present between EnterPresent and LeavePresent.
-template <typename Fn, typename... Args>
-auto Present(std::atomic<Fn>& cache, PresentMarker marker, Args... args) {
-  Fn real = Real(cache, PresentEntryPointName(marker));
+template <typename Result, typename... Args>
+Result Present(std::atomic<void*>& cache, PresentMarker marker, Args... args) {
+  auto* real = reinterpret_cast<Result (*)(Args...)>(RealOf(cache, FixedMarkerName(marker)));
   EnterPresent();
-  if constexpr (std::is_void_v<decltype(real(args...))>) {
+  if constexpr (std::is_void_v<Result>) {
     if (real) real(args...);
     LeavePresent(marker);
   } else {
-    decltype(real(args...)) result{};
+    Result result{};
     if (real) result = real(args...);
     LeavePresent(marker);
     return result;
   }
 }
 
-std::atomic<void (*)(void*)> g_glfw_swap{nullptr};
-std::atomic<void (*)(void*, unsigned long)> g_glx_swap{nullptr};
-std::atomic<unsigned (*)(void*, void*)> g_egl_swap{nullptr};
-std::atomic<void (*)(void*)> g_sdl2_swap{nullptr};
-std::atomic<void (*)()> g_sdl1_swap{nullptr};
+std::atomic<void*> g_glfw_swap, g_glx_swap, g_egl_swap, g_sdl2_swap, g_sdl1_swap, g_sdl_render_present,
+    g_sdl_update_window_surface, g_sdl_flip, g_sdl_update_rect, g_sdl_update_rects, g_vk_present;
+std::atomic<void*> g_glx_proc, g_glx_proc_arb, g_egl_proc, g_sdl_proc, g_vk_instance_proc, g_vk_device_proc;
+
+// A GetProcAddress-style lookup: ask the real one, then intercept.
+template <typename... Context>
+void* Lookup(std::atomic<void*>& cache, const char* self, const char* name, Context... context) {
+  auto* real = reinterpret_cast<void* (*)(Context..., const char*)>(RealOf(cache, self));
+  return real ? InterceptSymbol(name, real(context..., name)) : nullptr;
+}
+
 }  // namespace
 
-MEMFRAME_EXPORT void glfwSwapBuffers(void* window) { Present(g_glfw_swap, kMarkerGlfwSwapBuffers, window); }
+MEMFRAME_EXPORT void glfwSwapBuffers(void* window) { Present<void>(g_glfw_swap, kMarkerGlfwSwapBuffers, window); }
 MEMFRAME_EXPORT void glXSwapBuffers(void* display, unsigned long drawable) {
-  Present(g_glx_swap, kMarkerGlxSwapBuffers, display, drawable);
+  Present<void>(g_glx_swap, kMarkerGlxSwapBuffers, display, drawable);
 }
 MEMFRAME_EXPORT unsigned eglSwapBuffers(void* display, void* surface) {
-  return Present(g_egl_swap, kMarkerEglSwapBuffers, display, surface);
+  return Present<unsigned>(g_egl_swap, kMarkerEglSwapBuffers, display, surface);
 }
-MEMFRAME_EXPORT void SDL_GL_SwapWindow(void* window) { Present(g_sdl2_swap, kMarkerSdlGlSwapWindow, window); }
-MEMFRAME_EXPORT void SDL_GL_SwapBuffers() { Present(g_sdl1_swap, kMarkerSdlGlSwapBuffers); }
+MEMFRAME_EXPORT void SDL_GL_SwapWindow(void* window) { Present<void>(g_sdl2_swap, kMarkerSdlGlSwapWindow, window); }
+MEMFRAME_EXPORT void SDL_GL_SwapBuffers() { Present<void>(g_sdl1_swap, kMarkerSdlGlSwapBuffers); }
+MEMFRAME_EXPORT void SDL_RenderPresent(void* renderer) {
+  Present<void>(g_sdl_render_present, kMarkerSdlRenderPresent, renderer);
+}
+MEMFRAME_EXPORT int SDL_UpdateWindowSurface(void* window) {
+  return Present<int>(g_sdl_update_window_surface, kMarkerSdlUpdateWindowSurface, window);
+}
+MEMFRAME_EXPORT int SDL_Flip(void* screen) { return Present<int>(g_sdl_flip, kMarkerSdlFlip, screen); }
+MEMFRAME_EXPORT void SDL_UpdateRect(void* screen, int32_t x, int32_t y, uint32_t w, uint32_t h) {
+  Present<void>(g_sdl_update_rect, kMarkerSdlUpdateRect, screen, x, y, w, h);
+}
+MEMFRAME_EXPORT void SDL_UpdateRects(void* screen, int count, void* rects) {
+  Present<void>(g_sdl_update_rects, kMarkerSdlUpdateRects, screen, count, rects);
+}
+MEMFRAME_EXPORT int32_t vkQueuePresentKHR(void* queue, const void* present_info) {
+  return Present<int32_t>(g_vk_present, kMarkerVkQueuePresent, queue, present_info);
+}
+
+MEMFRAME_EXPORT void* glXGetProcAddress(const char* name) { return Lookup(g_glx_proc, "glXGetProcAddress", name); }
+MEMFRAME_EXPORT void* glXGetProcAddressARB(const char* name) {
+  return Lookup(g_glx_proc_arb, "glXGetProcAddressARB", name);
+}
+MEMFRAME_EXPORT void* eglGetProcAddress(const char* name) { return Lookup(g_egl_proc, "eglGetProcAddress", name); }
+MEMFRAME_EXPORT void* SDL_GL_GetProcAddress(const char* name) {
+  return Lookup(g_sdl_proc, "SDL_GL_GetProcAddress", name);
+}
+MEMFRAME_EXPORT void* vkGetInstanceProcAddr(void* instance, const char* name) {
+  return Lookup(g_vk_instance_proc, "vkGetInstanceProcAddr", name, instance);
+}
+MEMFRAME_EXPORT void* vkGetDeviceProcAddr(void* device, const char* name) {
+  return Lookup(g_vk_device_proc, "vkGetDeviceProcAddr", name, device);
+}
+
+namespace memframe::agent {
+
+namespace {
+#define MEMFRAME_PRESENT(name, marker, cache) {#name, marker, reinterpret_cast<void*>(&::name), &cache}
+#define MEMFRAME_LOOKUP(name, cache) {#name, 0, reinterpret_cast<void*>(&::name), &cache}
+const InterceptedFunction kIntercepted[] = {
+    MEMFRAME_PRESENT(glfwSwapBuffers, kMarkerGlfwSwapBuffers, g_glfw_swap),
+    MEMFRAME_PRESENT(glXSwapBuffers, kMarkerGlxSwapBuffers, g_glx_swap),
+    MEMFRAME_PRESENT(eglSwapBuffers, kMarkerEglSwapBuffers, g_egl_swap),
+    MEMFRAME_PRESENT(SDL_GL_SwapWindow, kMarkerSdlGlSwapWindow, g_sdl2_swap),
+    MEMFRAME_PRESENT(SDL_GL_SwapBuffers, kMarkerSdlGlSwapBuffers, g_sdl1_swap),
+    MEMFRAME_PRESENT(SDL_RenderPresent, kMarkerSdlRenderPresent, g_sdl_render_present),
+    MEMFRAME_PRESENT(SDL_UpdateWindowSurface, kMarkerSdlUpdateWindowSurface, g_sdl_update_window_surface),
+    MEMFRAME_PRESENT(SDL_Flip, kMarkerSdlFlip, g_sdl_flip),
+    MEMFRAME_PRESENT(SDL_UpdateRect, kMarkerSdlUpdateRect, g_sdl_update_rect),
+    MEMFRAME_PRESENT(SDL_UpdateRects, kMarkerSdlUpdateRects, g_sdl_update_rects),
+    MEMFRAME_PRESENT(vkQueuePresentKHR, kMarkerVkQueuePresent, g_vk_present),
+    MEMFRAME_LOOKUP(glXGetProcAddress, g_glx_proc),
+    MEMFRAME_LOOKUP(glXGetProcAddressARB, g_glx_proc_arb),
+    MEMFRAME_LOOKUP(eglGetProcAddress, g_egl_proc),
+    MEMFRAME_LOOKUP(SDL_GL_GetProcAddress, g_sdl_proc),
+    MEMFRAME_LOOKUP(vkGetInstanceProcAddr, g_vk_instance_proc),
+    MEMFRAME_LOOKUP(vkGetDeviceProcAddr, g_vk_device_proc),
+};
+#undef MEMFRAME_PRESENT
+#undef MEMFRAME_LOOKUP
+}  // namespace
+
+const InterceptedFunction* InterceptedFunctions(int* count) {
+  *count = static_cast<int>(sizeof(kIntercepted) / sizeof(kIntercepted[0]));
+  return kIntercepted;
+}
+
+void* InterceptSymbol(const char* name, void* real) {
+  if (!real || !name) return real;
+  for (const InterceptedFunction& f : kIntercepted) {
+    if (strcmp(f.name, name) != 0) continue;
+    if (real == f.hook) return real;  // looked up through the agent itself
+    f.real->store(real, std::memory_order_release);
+    return f.hook;
+  }
+  return real;
+}
+
+}  // namespace memframe::agent

@@ -1,26 +1,47 @@
-// The buffer swap / present entry points that end a frame, and the marker id
-// each one is recorded under (FRAME_END.address; names sent in MarkerDefs).
+// The buffer swap / present entry points that end a frame, and the lookup
+// functions (dlsym, glXGetProcAddress, ...) through which games fetch them.
+// Each is interposed as a symbol; when a game fetches one by name instead,
+// InterceptSymbol hands out the hook and keeps the real function for it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace memframe::agent {
 
-struct PresentEntryPoint {
-  uint32_t marker_id;
-  const char* name;
-};
-
+// Marker ids of the entry points (FRAME_END.address; names in MarkerDefs).
 enum PresentMarker : uint32_t {
   kMarkerGlfwSwapBuffers = 1,
-  kMarkerGlxSwapBuffers = 2,
-  kMarkerEglSwapBuffers = 3,
-  kMarkerSdlGlSwapWindow = 4,
-  kMarkerSdlGlSwapBuffers = 5,
+  kMarkerGlxSwapBuffers,
+  kMarkerEglSwapBuffers,
+  kMarkerSdlGlSwapWindow,
+  kMarkerSdlGlSwapBuffers,
+  kMarkerSdlRenderPresent,
+  kMarkerSdlUpdateWindowSurface,
+  kMarkerSdlFlip,
+  kMarkerSdlUpdateRect,
+  kMarkerSdlUpdateRects,
+  kMarkerVkQueuePresent,
+  kMarkerTimeSlice,      // fallback frames: no present seen for a while
+  kMarkerAnnotation,     // the game called memframe_frame_mark()
+  kFirstDynamicMarker,   // named markers from memframe_marker() start here
 };
 
-// All entry points, for the writer's MarkerDefs.
-const PresentEntryPoint* PresentEntryPoints(int* count);
-const char* PresentEntryPointName(uint32_t marker_id);
+struct InterceptedFunction {
+  const char* name;
+  uint32_t marker;             // 0 for lookup functions (GetProcAddress family)
+  void* hook;                  // the agent's replacement
+  std::atomic<void*>* real;    // where the hook finds the real function
+};
+
+// Every function the agent hands out in place of the real one.
+const InterceptedFunction* InterceptedFunctions(int* count);
+
+// If `name` is intercepted and `real` is non-null, remembers `real` for the
+// hook and returns the hook; otherwise returns `real` unchanged.
+void* InterceptSymbol(const char* name, void* real);
+
+// Names of the fixed markers, for the writer's MarkerDefs.
+const char* FixedMarkerName(uint32_t marker_id);
 
 }  // namespace memframe::agent

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "hooks/elf_symbols.h"
 #include "runtime/diagnostics.h"
 
 namespace memframe::agent {
@@ -17,9 +18,12 @@ namespace {
 std::atomic<int> g_state{0};
 __thread bool t_resolving __attribute__((tls_model("initial-exec"))) = false;
 
+std::atomic<DlsymFn> g_dlsym{nullptr};
+std::atomic<DlvsymFn> g_dlvsym{nullptr};
+
 template <typename T>
 void Resolve(T* slot, const char* name, bool required) {
-  *slot = reinterpret_cast<T>(dlsym(RTLD_NEXT, name));
+  *slot = reinterpret_cast<T>(RealDlsym()(RTLD_NEXT, name));
   if (!*slot && required) {
     // Without the real allocator nothing can run; say why before dying.
     Warn("cannot find the real '%s' (dlsym: %s); the program cannot run with memframe", name, dlerror());
@@ -28,7 +32,29 @@ void Resolve(T* slot, const char* name, bool required) {
 }
 }  // namespace
 
-void* NextSymbol(const char* name) { return dlsym(RTLD_NEXT, name); }
+DlsymFn RealDlsym() noexcept {
+  DlsymFn fn = g_dlsym.load(std::memory_order_acquire);
+  if (!fn) {
+    // glibc >= 2.34 has dlsym in libc; older ones in libdl.
+    fn = reinterpret_cast<DlsymFn>(FindLibrarySymbol("libc.so.6", "dlsym"));
+    if (!fn) fn = reinterpret_cast<DlsymFn>(FindLibrarySymbol("libdl.so.2", "dlsym"));
+    if (!fn) fn = &dlsym;  // last resort; only reached on an unusual libc
+    g_dlsym.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+DlvsymFn RealDlvsym() noexcept {
+  DlvsymFn fn = g_dlvsym.load(std::memory_order_acquire);
+  if (!fn) {
+    fn = reinterpret_cast<DlvsymFn>(FindLibrarySymbol("libc.so.6", "dlvsym"));
+    if (!fn) fn = reinterpret_cast<DlvsymFn>(FindLibrarySymbol("libdl.so.2", "dlvsym"));
+    g_dlvsym.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+void* NextSymbol(const char* name) { return RealDlsym()(RTLD_NEXT, name); }
 
 bool RealFunctionsResolved() { return g_state.load(std::memory_order_acquire) == 2; }
 bool ResolvingRealFunctions() { return t_resolving; }

@@ -48,7 +48,14 @@ bool RealFunctionsResolved();
 // True on the thread that is inside ResolveRealFunctions().
 bool ResolvingRealFunctions();
 
-// Resolves a symbol of the next object after the agent, or null.
+// Resolves a symbol of the next object after the agent, or null. Uses the
+// real dlsym: the agent's own lookups must not be intercepted.
 void* NextSymbol(const char* name);
+
+// libc's own dlsym / dlvsym (the agent interposes both).
+using DlsymFn = void* (*)(void*, const char*) noexcept;
+using DlvsymFn = void* (*)(void*, const char*, const char*) noexcept;
+DlsymFn RealDlsym() noexcept;
+DlvsymFn RealDlvsym() noexcept;
 
 }  // namespace memframe::agent

@@ -85,7 +85,10 @@ __attribute__((constructor(101))) void StartAgent() {
   hello.max_stack_depth = static_cast<uint32_t>(config.stack_depth);
 
   pthread_atfork(nullptr, nullptr, AfterForkInChild);
-  if (!StartWriter(&g_sink, hello)) {
+  SetDropWhenFull(config.drop_when_full);
+  WriterOptions options;
+  options.time_slice_ns = static_cast<uint64_t>(config.time_slice_ms) * 1'000'000;
+  if (!StartWriter(&g_sink, hello, options)) {
     g_sink.Close();
     return;
   }

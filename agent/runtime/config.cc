@@ -16,6 +16,9 @@ Config ReadConfig() {
   }
   if (const char* stacks = getenv(wire::kEnvStacks)) c.stacks = stacks[0] != '0';
   if (const char* debug = getenv(wire::kEnvDebug)) c.debug = debug[0] == '1';
+  if (const char* slice = getenv(wire::kEnvTimeSliceMs)) c.time_slice_ms = atoi(slice) > 0 ? atoi(slice) : 0;
+  if (const char* drop = getenv(wire::kEnvDropWhenFull)) c.drop_when_full = drop[0] == '1';
+  if (const char* fork = getenv(wire::kEnvFollowFork)) c.follow_fork = fork[0] == '1';
   return c;
 }
 

@@ -9,6 +9,9 @@ struct Config {
   int stack_depth = 32;
   bool stacks = true;
   bool debug = false;
+  int time_slice_ms = 16;      // fallback frames until a present is seen; 0 = off
+  bool drop_when_full = false; // lossless unless asked
+  bool follow_fork = false;    // fork children: own stream, or untracked
 };
 
 // getenv only: safe before anything else is initialised.

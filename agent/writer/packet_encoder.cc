@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "capture/stack_table.h"
-#include "hooks/present_hooks.h"
+#include "capture/marker_table.h"
 #include "memframe.pb.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
@@ -45,15 +45,16 @@ void EncodeClockSync(SocketSink& sink, uint64_t ticks, uint64_t monotonic_ns) {
   sink.EndPacket(w);
 }
 
-void EncodeMarkerDefs(SocketSink& sink) {
-  int count = 0;
-  const PresentEntryPoint* entries = PresentEntryPoints(&count);
-  ProtoWriter w = sink.BeginPacket(4096);
+void EncodeMarkerDefs(SocketSink& sink, uint32_t first, uint32_t end) {
+  constexpr size_t kMaxBytesPerMarker = 96;
+  ProtoWriter w = sink.BeginPacket(16 + kMaxBytesPerMarker * (end - first));
   size_t body = w.BeginNested(P::kMarkersFieldNumber);
-  for (int i = 0; i < count; ++i) {
+  for (uint32_t id = first; id < end; ++id) {
+    const char* name = MarkerName(id);
+    if (!name) continue;
     size_t def = w.BeginNested(wire::MarkerDefs::kMarkersFieldNumber);
-    w.Varint(wire::MarkerDef::kIdFieldNumber, entries[i].marker_id);
-    w.String(wire::MarkerDef::kNameFieldNumber, entries[i].name);
+    w.Varint(wire::MarkerDef::kIdFieldNumber, id);
+    w.String(wire::MarkerDef::kNameFieldNumber, name);
     w.EndNested(def);
   }
   w.EndNested(body);

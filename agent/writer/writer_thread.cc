@@ -13,6 +13,7 @@
 #include "buffer/thread_buffer.h"
 #include "capture/clock.h"
 #include "capture/recorder.h"
+#include "capture/marker_table.h"
 #include "capture/stack_table.h"
 #include "runtime/diagnostics.h"
 #include "writer/module_map.h"
@@ -32,6 +33,8 @@ std::atomic<bool> g_stop{false};
 std::atomic<bool> g_done{false};
 const char* g_stop_reason = "exit";
 uint64_t g_events_total = 0;
+uint32_t g_markers_sent = 0;  // marker ids below this were defined
+uint64_t g_slice_ns = 0;
 uint64_t g_dropped_total = 0;
 
 // Stack ids already sent (one bit each): a stack is defined once, right
@@ -88,6 +91,11 @@ void SendBatch(uint32_t tid, const Event* events, int count, uint64_t dropped) {
     }
   }
   if (pending) EncodeStackDefs(*g_sink, g_pending_ids, pending);
+  uint32_t marker_end = MarkerEnd();
+  if (marker_end > g_markers_sent) {
+    EncodeMarkerDefs(*g_sink, g_markers_sent, marker_end);
+    g_markers_sent = marker_end;
+  }
   EncodeEventBatch(*g_sink, tid, events, count, dropped);
   g_events_total += static_cast<uint64_t>(count);
   g_dropped_total += dropped;
@@ -121,19 +129,20 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
   return taken;
 }
 
-uint64_t DrainAll() {
+// `check_exits`: also look for threads that are gone (every buffer whose
+// thread ran its exit hook, and now and then every buffer).
+uint64_t DrainAll(bool check_all_exits) {
   uint64_t taken = 0;
   for (ThreadBuffer* b = FirstBuffer(); b; b = b->next) {
-    uint32_t state = b->state.load(std::memory_order_acquire);
-    if (state == static_cast<uint32_t>(BufferState::kFree)) continue;
-    // State was read before draining: a retired buffer's last events were
-    // pushed before it was retired, so this drain takes them all.
+    if (b->state.load(std::memory_order_acquire) == static_cast<uint32_t>(BufferState::kFree)) continue;
+    bool check = check_all_exits || b->exiting.load(std::memory_order_acquire);
+    // Gone is decided before the drain: a gone thread pushed its last event
+    // before it died, so this drain takes them all.
+    bool gone = check && BufferThreadGone(b);
     taken += DrainBuffer(b);
-    if (state == static_cast<uint32_t>(BufferState::kRetired)) {
-      // The thread is gone and its last events are out: say so, then let
-      // the next new thread reuse the buffer.
+    if (gone) {
       EncodeThreadInfo(*g_sink, b->tid.load(std::memory_order_relaxed), nullptr, 0, true);
-      b->state.store(static_cast<uint32_t>(BufferState::kFree), std::memory_order_release);
+      ReleaseBuffer(b);
     }
   }
   return taken;
@@ -165,9 +174,14 @@ void Detach() {
 
 void* WriterMain(void*) {
   t_inside_memframe = true;  // nothing this thread allocates is the game's
-  uint64_t next_module_check = 0, next_slow_work = 0;
+  uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
+  uint64_t next_exit_scan = 0;
   while (!g_stop.load(std::memory_order_acquire)) {
     uint64_t now = MonotonicNs();
+    if (g_slice_ns && now >= next_slice) {
+      TimeSliceFrame();  // no-op once the game presented or marked a frame
+      next_slice = now + g_slice_ns;
+    }
     if (now >= next_module_check) {
       if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
       next_module_check = now + kModuleCheckNs;
@@ -177,7 +191,9 @@ void* WriterMain(void*) {
       RefreshThreadNames();
       next_slow_work = now + kSlowWorkNs;
     }
-    uint64_t taken = DrainAll();
+    bool scan_exits = now >= next_exit_scan;
+    if (scan_exits) next_exit_scan = now + kModuleCheckNs;
+    uint64_t taken = DrainAll(scan_exits);
     if (g_sink->buffered() && !g_sink->Flush()) {
       Detach();
       break;
@@ -186,7 +202,7 @@ void* WriterMain(void*) {
     SleepNs(taken == 0 ? 2'000'000 : 200'000);
   }
   if (g_sink->connected()) {
-    DrainAll();
+    DrainAll(false);
     if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
     EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
     EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), g_stop_reason);
@@ -198,15 +214,17 @@ void* WriterMain(void*) {
 }
 }  // namespace
 
-bool StartWriter(SocketSink* sink, const HelloInfo& hello) {
+bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& options) {
   g_sink = sink;
+  g_slice_ns = options.time_slice_ns;
   g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
   g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
   g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
   if (!g_sent_stacks || !g_pending_ids || !g_views) return false;
 
   EncodeHello(*sink, hello);
-  EncodeMarkerDefs(*sink);
+  g_markers_sent = MarkerEnd();
+  EncodeMarkerDefs(*sink, 1, g_markers_sent);
   EncodeClockSync(*sink, hello.start_ticks, hello.start_monotonic_ns);
   if (!sink->Flush()) return false;
 

@@ -10,7 +10,13 @@ namespace memframe::agent {
 
 // Sends the stream's opening packets and starts the thread. The sink must be
 // connected. Returns false if the thread could not be started.
-bool StartWriter(SocketSink* sink, const HelloInfo& hello);
+struct WriterOptions {
+  // Until the game presents or marks a frame, end a frame every this many
+  // ns (0: never). Lets programs without a swap call still be cut in frames.
+  uint64_t time_slice_ns = 0;
+};
+
+bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& options);
 
 // Final drain, EndOfStream, close. Waits at most `timeout_ms` for the writer
 // (a stuck recorder must not hang the game's exit).

@@ -39,6 +39,7 @@ void Decode(AgentStream& stream, const std::vector<uint8_t>& bytes) {
     if (!packet.ParseFromArray(q, static_cast<int>(length))) break;
     p = q + length;
     if (packet.has_end()) stream.ended = true;
+    for (const wire::MarkerDef& m : packet.markers().markers()) stream.markers[m.id()] = m.name();
     if (packet.has_events()) {
       const wire::EventBatch& b = packet.events();
       uint64_t address = 0, ticks = b.base_ticks(), frame = b.base_frame();
@@ -151,6 +152,16 @@ uint64_t CountAllocs(const AgentStream& stream, uint64_t size) {
   uint64_t n = 0;
   for (const DecodedEvent& e : stream.events)
     if (wire::KindOf(e.kind) == wire::EVENT_ALLOC && e.size == size) ++n;
+  return n;
+}
+
+uint64_t CountFrameEnds(const AgentStream& stream, const std::string& entry_point) {
+  uint64_t n = 0;
+  for (const DecodedEvent& e : stream.events) {
+    if (wire::KindOf(e.kind) != wire::EVENT_FRAME_END) continue;
+    auto it = stream.markers.find(static_cast<uint32_t>(e.address));
+    if (it != stream.markers.end() && it->second == entry_point) ++n;
+  }
   return n;
 }
 

@@ -32,6 +32,7 @@ struct DecodedEvent {
 struct AgentStream {
   std::vector<wire::Packet> packets;
   std::vector<DecodedEvent> events;  // all EventBatches, in arrival order
+  std::map<uint32_t, std::string> markers;  // MarkerDefs: id -> name
   bool ended = false;                // an EndOfStream arrived
 };
 
@@ -45,6 +46,8 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
 
 // Counts ALLOC events of exactly `size` bytes.
 uint64_t CountAllocs(const AgentStream& stream, uint64_t size);
+// FRAME_END events whose entry point (marker) has this name.
+uint64_t CountFrameEnds(const AgentStream& stream, const std::string& entry_point);
 // Blocks of `size` bytes still live at the end of the stream (events taken
 // in tick order).
 uint64_t LiveBlocksOfSize(const AgentStream& stream, uint64_t size);

@@ -96,6 +96,39 @@ TEST(AgentHost, RecorderDisappearingLeavesTheProgramRunning) {
   EXPECT_EQ(run.standard_output, "threads_churn done\n");
 }
 
+TEST(AgentHost, DlsymRtldNextStaysRelativeToTheCallingLibrary) {
+  AgentRun run = RunWithAgent({Target("dlsym_next")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "next which() = 2\n");
+}
+
+TEST(AgentHost, ProgramWithoutPresentsIsCutInTimeSlices) {
+  AgentRun run = RunWithAgent({Target("exit_paths"), "return"});
+  ASSERT_EQ(run.streams.size(), 1u);
+  // 300 ms of sleep at 16 ms a slice: at least a dozen slices.
+  EXPECT_GE(CountFrameEnds(run.streams[0], "time slice"), 12u);
+}
+
+TEST(AgentHost, AnonymousMappingsAreRegionsFileMappingsAreNot) {
+  AgentRun run = RunWithAgent({Target("mmap_arena")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "arena ok 1\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  uint64_t maps = 0, unmaps = 0, remaps = 0, file_maps = 0;
+  for (const DecodedEvent& e : run.streams[0].events) {
+    uint32_t kind = wire::KindOf(e.kind);
+    bool remap = e.kind & wire::kFlagRealloc;
+    if (kind == wire::EVENT_MAP && e.size == kArenaBytes && !remap) ++maps;
+    if (kind == wire::EVENT_MAP && e.size == 4096) ++file_maps;
+    if (kind == wire::EVENT_UNMAP && e.size == kArenaBytes && !remap) ++unmaps;
+    if (kind == wire::EVENT_MAP && remap && e.size == kGrownArenaBytes) ++remaps;
+  }
+  EXPECT_EQ(maps, static_cast<uint64_t>(kArenaCount));
+  EXPECT_EQ(unmaps, 1u);
+  EXPECT_EQ(remaps, 1u);
+  EXPECT_EQ(file_maps, 0u);
+}
+
 // The agent adds only its hooks to the program's symbol space.
 TEST(AgentHost, ExportsOnlyTheHooks) {
   FILE* nm = popen("nm -D --defined-only " MEMFRAME_AGENT_PATH, "r");
@@ -103,7 +136,10 @@ TEST(AgentHost, ExportsOnlyTheHooks) {
   const std::set<std::string> allowed = {
       "malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign", "aligned_alloc", "memalign",
       "valloc", "pvalloc", "glfwSwapBuffers", "glXSwapBuffers", "eglSwapBuffers", "SDL_GL_SwapWindow",
-      "SDL_GL_SwapBuffers"};
+      "SDL_GL_SwapBuffers", "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect",
+      "SDL_UpdateRects", "vkQueuePresentKHR", "dlsym", "dlvsym", "glXGetProcAddress", "glXGetProcAddressARB",
+      "eglGetProcAddress", "SDL_GL_GetProcAddress", "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
+      "memframe_frame_mark", "memframe_marker", "mmap", "mmap64", "munmap", "mremap"};
   char line[512];
   int exported = 0;
   while (fgets(line, sizeof(line), nm)) {

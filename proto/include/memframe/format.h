@@ -36,5 +36,8 @@ constexpr const char* kEnvSocket = "MEMFRAME_SOCKET";            // Unix socket 
 constexpr const char* kEnvStackDepth = "MEMFRAME_STACK_DEPTH";   // frames per stack (default 32, max 64)
 constexpr const char* kEnvStacks = "MEMFRAME_STACKS";            // "0" turns stack capture off
 constexpr const char* kEnvDebug = "MEMFRAME_DEBUG";              // "1": agent diagnostics on stderr
+constexpr const char* kEnvTimeSliceMs = "MEMFRAME_TIME_SLICE_MS";  // fallback frame length until a present (default 16, 0 = off)
+constexpr const char* kEnvDropWhenFull = "MEMFRAME_DROP";        // "1": drop (and count) events instead of waiting
+constexpr const char* kEnvFollowFork = "MEMFRAME_FOLLOW_FORK";   // "1": a forked child records its own stream
 
 }  // namespace memframe::wire

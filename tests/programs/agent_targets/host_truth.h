@@ -23,4 +23,13 @@ constexpr int kParentBlocks = 300;
 constexpr int kChildBlocks = 200;
 constexpr size_t kForkBlockSize = 4321;
 
+// mmap_arena: kArenaCount anonymous regions of kArenaBytes; the first is
+// unmapped, the second grown to kGrownArenaBytes with mremap.
+constexpr int kArenaCount = 3;
+constexpr size_t kArenaBytes = 3 << 20;
+constexpr size_t kGrownArenaBytes = 5 << 20;
+
+// sdl2_game: frames presented.
+constexpr int kSdlFrames = 40;
+
 }  // namespace memframe::targets

@@ -142,7 +142,7 @@ TEST_F(EncoderTest, StackDefsCarryTheInternedFrames) {
 
 TEST_F(EncoderTest, SmallPacketsRoundTrip) {
   EncodeClockSync(sink_, 99, 100);
-  EncodeMarkerDefs(sink_);
+  EncodeMarkerDefs(sink_, 1, 3);
   EncodeThreadInfo(sink_, 12, "render", 77, false);
   EncodeThreadInfo(sink_, 12, nullptr, 0, true);
   EncodeEndOfStream(sink_, 1000, 3, 60, "exit");

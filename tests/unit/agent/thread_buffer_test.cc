@@ -13,7 +13,7 @@ ThreadBuffer* BufferOfTid(uint32_t tid) {
   return nullptr;
 }
 
-TEST(ThreadBuffer, EventsArriveInOrderAndRetireOnExit) {
+TEST(ThreadBuffer, EventsArriveInOrderAndBufferIsReusedOnceTheThreadIsGone) {
   ThreadBuffer* seen = nullptr;
   uint32_t tid = 0;
   std::thread worker([&] {
@@ -23,14 +23,15 @@ TEST(ThreadBuffer, EventsArriveInOrderAndRetireOnExit) {
   });
   worker.join();
   ASSERT_NE(seen, nullptr);
-  // The thread's exit retired the buffer; its events are all there.
-  EXPECT_EQ(seen->state.load(), static_cast<uint32_t>(BufferState::kRetired));
+  // The thread ran its exit hook and is gone; its events are all there.
+  EXPECT_TRUE(seen->exiting.load());
+  EXPECT_TRUE(BufferThreadGone(seen));
   uint64_t head = seen->head.load(), tail = seen->tail.load();
   ASSERT_EQ(tail - head, 100u);
   for (uint64_t i = 0; i < 100; ++i) EXPECT_EQ(seen->ring[(head + i) & (kRingEvents - 1)].address, 0x1000 + i);
   // Drained and freed by the writer, it is reused by the next thread.
   seen->head.store(tail);
-  seen->state.store(static_cast<uint32_t>(BufferState::kFree));
+  ReleaseBuffer(seen);
   ThreadBuffer* reused = nullptr;
   std::thread next([&] {
     PushEvent(Event{1, 2, 3, 0, 0, 0, 1});

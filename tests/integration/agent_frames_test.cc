@@ -1,0 +1,52 @@
+// Frames found in programs that present the way real games do. Runs under
+// Xvfb with Mesa's software renderer.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "agent_harness.h"
+#include "host_truth.h"
+#include "memframe/format.h"
+
+namespace memframe::testing {
+namespace {
+
+using memframe::targets::kSdlFrames;
+
+std::string Target(const char* name) { return std::string(MEMFRAME_TARGETS_DIR) + "/target_" + name; }
+
+TEST(AgentFrames, SdlSwapWindowEndsOneFramePerPresentThoughItNestsGlx) {
+  AgentRun run = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"});
+  ASSERT_EQ(run.exit_code, 0);
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  EXPECT_EQ(CountFrameEnds(s, "SDL_GL_SwapWindow"), static_cast<uint64_t>(kSdlFrames));
+  // SDL calls glXSwapBuffers through a pointer it fetched with dlsym: that
+  // pointer is the agent's hook, but the nested present ends no frame.
+  EXPECT_EQ(CountFrameEnds(s, "glXSwapBuffers"), 0u);
+  // Time slices (fallback frames) stop at the first present.
+  bool presented = false;
+  for (const DecodedEvent& e : s.events) {
+    if (wire::KindOf(e.kind) != wire::EVENT_FRAME_END) continue;
+    const std::string& name = s.markers.at(static_cast<uint32_t>(e.address));
+    if (name == "SDL_GL_SwapWindow") presented = true;
+    EXPECT_FALSE(presented && name == "time slice") << "a time slice after the first present";
+  }
+}
+
+TEST(AgentFrames, SwapFetchedThroughDlsymAndGetProcAddressIsFound) {
+  AgentRun run = RunWithAgent({Target("sdl2_game"), "--swap", "glx"});
+  ASSERT_EQ(run.exit_code, 0);
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "glXSwapBuffers"), static_cast<uint64_t>(kSdlFrames));
+}
+
+TEST(AgentFrames, OutputIsUnchanged) {
+  AgentRun native = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"}, {.preload = false});
+  AgentRun profiled = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"});
+  EXPECT_EQ(native.exit_code, 0);
+  EXPECT_EQ(profiled.standard_output, native.standard_output);
+}
+
+}  // namespace
+}  // namespace memframe::testing
