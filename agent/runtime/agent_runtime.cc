@@ -42,34 +42,12 @@ size_t ReadCmdline() {
   return n > 0 ? static_cast<size_t>(n) : 0;
 }
 
-void AfterForkInChild() {
-  g_recording.store(false, std::memory_order_relaxed);
-  ForgetWriterAfterFork();
-  ForgetAllBuffersAfterFork();
-  // Drop our copy of the parent's connection without shutting it down.
-  int fd = g_sink.fd();
-  if (fd >= 0) close(fd);
-  g_sink = SocketSink();
-}
+Config g_config;
 
-__attribute__((constructor(101))) void StartAgent() {
-  RecursionGuard guard;  // nothing below is the game's allocation
-  InitDiagnostics();
-  ResolveRealFunctions();
-  Config config = ReadConfig();
-  SetDebug(config.debug);
-  if (!config.socket_path) {
-    Debug("MEMFRAME_SOCKET is not set; passive");
-    return;
-  }
-  ConfigureCapture(config.stack_depth, config.stacks);
-  InitStackCapture();
-  if (!InitStackTable()) {
-    Warn("cannot reserve memory for the stack table; not recording");
-    return;
-  }
-  if (!g_sink.Connect(config.socket_path)) return;
-
+// Connects to the recorder and starts the writer: at start-up, and in a
+// fork child that is followed.
+void StartRecording() {
+  if (!g_sink.Connect(g_config.socket_path)) return;
   char executable[4096];
   ssize_t n = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
   executable[n > 0 ? n : 0] = '\0';
@@ -82,18 +60,52 @@ __attribute__((constructor(101))) void StartAgent() {
   hello.start_ticks = Ticks();
   hello.start_monotonic_ns = MonotonicNs();
   hello.start_unix_ns = RealtimeNs();
-  hello.max_stack_depth = static_cast<uint32_t>(config.stack_depth);
-
-  pthread_atfork(nullptr, nullptr, AfterForkInChild);
-  SetDropWhenFull(config.drop_when_full);
+  hello.max_stack_depth = static_cast<uint32_t>(g_config.stack_depth);
   WriterOptions options;
-  options.time_slice_ns = static_cast<uint64_t>(config.time_slice_ms) * 1'000'000;
+  options.time_slice_ns = static_cast<uint64_t>(g_config.time_slice_ms) * 1'000'000;
   if (!StartWriter(&g_sink, hello, options)) {
     g_sink.Close();
     return;
   }
   g_recording.store(true, std::memory_order_release);
-  Debug("recording to %s", config.socket_path);
+  Debug("recording to %s", g_config.socket_path);
+}
+
+// The child of a fork has one thread and no writer, and shares the parent's
+// socket: it must never write to it. By default it runs untracked; with
+// MEMFRAME_FOLLOW_FORK=1 it opens a stream of its own.
+void AfterForkInChild() {
+  bool was_recording = g_recording.exchange(false, std::memory_order_relaxed);
+  ForgetWriterAfterFork();
+  ForgetAllBuffersAfterFork();
+  int fd = g_sink.fd();
+  if (fd >= 0) close(fd);  // our copy only; the parent's connection stays up
+  g_sink = SocketSink();
+  if (was_recording && g_config.follow_fork) {
+    RecursionGuard guard;
+    StartRecording();
+  }
+}
+
+__attribute__((constructor(101))) void StartAgent() {
+  RecursionGuard guard;  // nothing below is the game's allocation
+  InitDiagnostics();
+  ResolveRealFunctions();
+  g_config = ReadConfig();
+  SetDebug(g_config.debug);
+  if (!g_config.socket_path) {
+    Debug("MEMFRAME_SOCKET is not set; passive");
+    return;
+  }
+  ConfigureCapture(g_config.stack_depth, g_config.stacks);
+  InitStackCapture();
+  if (!InitStackTable()) {
+    Warn("cannot reserve memory for the stack table; not recording");
+    return;
+  }
+  SetDropWhenFull(g_config.drop_when_full);
+  pthread_atfork(nullptr, nullptr, AfterForkInChild);
+  StartRecording();
 }
 
 __attribute__((destructor(101))) void StopAgent() {

@@ -217,9 +217,9 @@ void* WriterMain(void*) {
 bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& options) {
   g_sink = sink;
   g_slice_ns = options.time_slice_ns;
-  g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
-  g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
-  g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
+  if (!g_sent_stacks) g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
+  if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
+  if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
   if (!g_sent_stacks || !g_pending_ids || !g_views) return false;
 
   EncodeHello(*sink, hello);
@@ -257,9 +257,16 @@ void StopWriter(const char* reason, int timeout_ms) {
 }
 
 void ForgetWriterAfterFork() {
+  // Everything the parent's writer had sent belongs to the parent's stream;
+  // a followed child starts a stream of its own from scratch.
   g_sink = nullptr;
   g_stop.store(false);
   g_done.store(false);
+  g_events_total = 0;
+  g_dropped_total = 0;
+  g_markers_sent = 0;
+  g_view_count = 0;
+  if (g_sent_stacks) memset(g_sent_stacks, 0, kSentStackBits / 8);
 }
 
 }  // namespace memframe::agent

@@ -76,6 +76,7 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
     dup2(out_pipe[1], 1);
     if (options.preload) setenv("LD_PRELOAD", MEMFRAME_AGENT_PATH, 1);
     if (options.preload && options.connect) setenv("MEMFRAME_SOCKET", socket_path.c_str(), 1);
+    for (const auto& [name, value] : options.environment) setenv(name.c_str(), value.c_str(), 1);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

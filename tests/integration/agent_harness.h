@@ -17,6 +17,7 @@ struct AgentRunOptions {
   bool connect = true;           // false: preload without MEMFRAME_SOCKET (passive agent)
   bool close_after_hello = false;  // the recorder "disappears" once the agent said hello
   int timeout_seconds = 60;
+  std::vector<std::pair<std::string, std::string>> environment = {};  // set in the program's environment
 };
 
 struct DecodedEvent {

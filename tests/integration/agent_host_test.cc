@@ -76,6 +76,19 @@ TEST(AgentHost, ForkedChildIsUntrackedAndRunsUndisturbed) {
   EXPECT_EQ(CountAllocs(run.streams[0], kForkBlockSize), 2u * kParentBlocks);
 }
 
+TEST(AgentHost, FollowedForkChildRecordsAStreamOfItsOwn) {
+  AgentRun run = RunWithAgent({Target("fork_child")}, {.environment = {{"MEMFRAME_FOLLOW_FORK", "1"}}});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "child done\nparent done, child exit 9\n");
+  ASSERT_EQ(run.streams.size(), 2u);
+  // Accept order: the parent connected first.
+  EXPECT_EQ(CountAllocs(run.streams[0], kForkBlockSize), 2u * kParentBlocks);
+  EXPECT_EQ(CountAllocs(run.streams[1], kForkBlockSize), static_cast<uint64_t>(kChildBlocks));
+  EXPECT_TRUE(run.streams[0].packets.front().has_hello());
+  EXPECT_TRUE(run.streams[1].packets.front().has_hello());
+  EXPECT_NE(run.streams[1].packets.front().hello().pid(), run.streams[0].packets.front().hello().pid());
+}
+
 TEST(AgentHost, OperatorNewAndMallocSemanticsUnchanged) {
   AgentRun native = RunWithAgent({Target("new_semantics")}, {.preload = false});
   AgentRun profiled = RunWithAgent({Target("new_semantics")});
