@@ -35,7 +35,6 @@ bool DecodeEventBatch(const wire::EventBatch& batch, uint16_t thread, uint64_t* 
     return false;
   }
   const int n = batch.kind_size();
-  out->reserve(out->size() + static_cast<size_t>(n));
   // The address column restarts from 0 in every batch; ticks and frames
   // restart from the batch's bases.
   uint64_t address = 0;

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""memframe's cost against heaptrack's, in one run.
+
+Runs game_loop_workload natively, under `memframe run` and under heaptrack,
+interleaved (native, memframe, heaptrack, native, ...) so that a noisy
+machine hurts all three alike, then runs hook_microbench natively and its
+*Pair benchmarks under memframe. Prints markdown tables. See README.md for
+what every row means.
+
+Nothing here judges the numbers: it only measures and prints them. Standard
+library only, so it runs wherever the build does.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOOLS = ("native", "memframe", "heaptrack")
+
+
+# ---- running one command ---------------------------------------------------
+
+class Run:
+    """One finished command: wall time, exit status, output, rusage of its tree."""
+
+    def __init__(self, wall, status, stdout, stderr, rusage):
+        self.wall = wall
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.rusage = rusage
+
+
+def run_command(cmd, workdir, env=None):
+    # Output goes to files, not pipes: a full pipe would stall the program
+    # and show up as its cost. os.wait4 gives the rusage of the whole tree.
+    out_path = os.path.join(workdir, "stdout.txt")
+    err_path = os.path.join(workdir, "stderr.txt")
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
+        _, status, rusage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    with open(out_path, errors="replace") as f:
+        stdout = f.read()
+    with open(err_path, errors="replace") as f:
+        stderr = f.read()
+    return Run(wall, proc.returncode, stdout, stderr, rusage)
+
+
+def parse_workload(text):
+    """The workload's own report (see game_loop_workload.cpp), or None."""
+    fields = {}
+    for key in ("allocations", "frees", "checksum", "p50", "p99", "peak_rss_kb", "cpu_ms"):
+        m = re.search(r"\b%s=([0-9a-f]+)" % key, text)
+        if not m:
+            return None
+        fields[key] = m.group(1) if key == "checksum" else int(m.group(1))
+    return fields
+
+
+# ---- the three ways to run the workload -----------------------------------
+
+class Tool:
+    def __init__(self, name, available, why_not=""):
+        self.name = name
+        self.available = available
+        self.why_not = why_not
+        self.runs = []          # (Run, parsed workload fields, capture bytes)
+        self.capture = None     # path of the last capture, for counting events
+        self.events = None      # (count, where the count came from)
+        self.failures = []
+
+
+def tool_command(tool, paths, workload_args, tmp, index):
+    """The command line for one run, and the capture it writes (or None)."""
+    workload = [paths["workload"]] + workload_args
+    if tool == "native":
+        return workload, None
+    if tool == "memframe":
+        capture = os.path.join(tmp, "memframe-%d.mfc" % index)
+        return [paths["memframe"], "run", "-o", capture, "--no-summary", "--"] + workload, capture
+    base = os.path.join(tmp, "heaptrack-%d" % index)
+    return [paths["heaptrack"], "-o", base] + workload, base
+
+
+def capture_file(tool, path):
+    """The file a run left: heaptrack appends its compressor's suffix."""
+    if path is None:
+        return None
+    if tool == "heaptrack":
+        for suffix in (".zst", ".gz", ""):
+            if os.path.exists(path + suffix):
+                return path + suffix
+        return None
+    return path if os.path.exists(path) else None
+
+
+def memframe_events(paths, capture, timeout):
+    """allocations + frees from `memframe report --json`, or None."""
+    try:
+        result = subprocess.run([paths["memframe"], "report", capture, "--json"], capture_output=True,
+                                text=True, timeout=timeout)
+        report = json.loads(result.stdout)
+        return int(report["allocations"]) + int(report["frees"])
+    except (subprocess.TimeoutExpired, OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def heaptrack_events(run):
+    """Allocations + frees from heaptrack's end-of-run stats, or None.
+
+    heaptrack prints allocations and leaked allocations; every other
+    allocation was freed, and each free is one event in its file too.
+    """
+    text = run.stdout + run.stderr
+    allocs = re.search(r"^\s*allocations:\s*(\d+)", text, re.M)
+    leaked = re.search(r"^\s*leaked allocations:\s*(\d+)", text, re.M)
+    if not allocs:
+        return None
+    n = int(allocs.group(1))
+    return 2 * n - (int(leaked.group(1)) if leaked else 0)
+
+
+# ---- hook_microbench -------------------------------------------------------
+
+def run_microbench(paths, tmp, quick, memframe_ok):
+    """{name: {"native": row, "memframe": row}}; a row is the benchmark's JSON."""
+    results = {}
+    min_time = ["--benchmark_min_time=%s" % ("0.05" if quick else "0.5")]
+    runs = [("native", [paths["microbench"]], ".")]
+    if memframe_ok:
+        capture = os.path.join(tmp, "microbench.mfc")
+        runs.append(("memframe", [paths["memframe"], "run", "-o", capture, "--no-summary", "--",
+                                  paths["microbench"]], "Pair"))
+    for label, prefix, pattern in runs:
+        out = os.path.join(tmp, "microbench-%s.json" % label)
+        cmd = prefix + min_time + ["--benchmark_filter=" + pattern, "--benchmark_out=" + out,
+                                   "--benchmark_out_format=json"]
+        run = run_command(cmd, tmp)
+        if run.status != 0 or not os.path.exists(out):
+            print("warning: hook_microbench (%s) failed with status %d:\n%s" % (label, run.status, run.stderr[-2000:]),
+                  file=sys.stderr)
+            continue
+        with open(out) as f:
+            for row in json.load(f).get("benchmarks", []):
+                if row.get("run_type", "iteration") == "iteration":
+                    results.setdefault(row["name"], {})[label] = row
+    return results
+
+
+def ns(row, key):
+    """A benchmark time in ns whatever unit it was reported in."""
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[row.get("time_unit", "ns")]
+    return row[key] * scale
+
+
+# ---- printing ---------------------------------------------------------------
+
+def fmt(value, spec="{:.2f}"):
+    return "n/a" if value is None else spec.format(value)
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def print_table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+
+
+def summarise(tools, native_wall):
+    """Per tool: the medians and derived figures that the table shows."""
+    out = {}
+    for t in tools:
+        ok = [(r, w, b) for r, w, b in t.runs if w is not None]
+        s = {"n": len(ok)}
+        if ok:
+            walls = [r.wall for r, _, _ in ok]
+            s["wall"] = statistics.median(walls)
+            s["wall_min"], s["wall_max"] = min(walls), max(walls)
+            s["rss_mib"] = median([w["peak_rss_kb"] / 1024 for _, w, _ in ok])
+            s["tree_rss_mib"] = median([r.rusage.ru_maxrss / 1024 for r, _, _ in ok])
+            s["p50"] = median([w["p50"] for _, w, _ in ok])
+            s["p99"] = median([w["p99"] for _, w, _ in ok])
+            # CPU the tool's own processes used: the tree's minus the workload's.
+            s["tool_cpu"] = median([r.rusage.ru_utime + r.rusage.ru_stime - w["cpu_ms"] / 1000 for r, w, _ in ok])
+            s["bytes"] = median([b for _, _, b in ok])
+        events = t.events[0] if t.events else None
+        s["events"] = events
+        if events and s.get("bytes") is not None:
+            s["bytes_per_event"] = s["bytes"] / events
+        if events and native_wall is not None and "wall" in s and t.name != "native":
+            s["added_ns"] = (s["wall"] - native_wall) / events * 1e9
+            if s["tool_cpu"] and s["tool_cpu"] > 0:
+                s["tool_mevents_per_cpu_s"] = events / s["tool_cpu"] / 1e6
+        out[t.name] = s
+    return out
+
+
+def print_results(tools, summary, args):
+    print("## Workload: game_loop_workload %s\n" % " ".join(args.workload_args))
+    print("%d interleaved run(s) of each; medians. Tools missing: %s\n" % (
+        args.runs, ", ".join("%s (%s)" % (t.name, t.why_not) for t in tools if not t.available) or "none"))
+    names = [t.name for t in tools]
+
+    def row(label, key, spec="{:.2f}", only=None):
+        cells = []
+        for n in names:
+            v = summary[n].get(key) if (only is None or n in only) else None
+            cells.append(fmt(v, spec))
+        return [label] + cells
+
+    def spread(n):
+        s = summary[n]
+        return "n/a" if "wall" not in s else "%.2f..%.2f" % (s["wall_min"], s["wall_max"])
+
+    events_src = {t.name: (t.events[1] if t.events else "") for t in tools}
+    rows = [
+        row("wall time (s)", "wall", "{:.3f}"),
+        ["wall min..max (s)"] + [spread(n) for n in names],
+        row("peak RSS of the workload (MiB)", "rss_mib", "{:.1f}"),
+        row("peak RSS, largest process (MiB)", "tree_rss_mib", "{:.1f}"),
+        row("CPU of the tool's own processes (s)", "tool_cpu", "{:.2f}", ("memframe", "heaptrack")),
+        ["events (allocs + frees)"] + ["%s%s" % (fmt(summary[n].get("events"), "{:,.0f}"),
+                                                 " (%s)" % events_src[n] if events_src[n] else "") for n in names],
+        row("capture bytes", "bytes", "{:,.0f}", ("memframe", "heaptrack")),
+        row("bytes / event", "bytes_per_event", "{:.2f}", ("memframe", "heaptrack")),
+        row("added wall ns / event", "added_ns", "{:.0f}", ("memframe", "heaptrack")),
+        row("tool M events / CPU-s", "tool_mevents_per_cpu_s", "{:.1f}", ("memframe", "heaptrack")),
+        row("frame time p50 (us)", "p50", "{:.0f}"),
+        row("frame time p99 (us)", "p99", "{:.0f}"),
+    ]
+    print_table(["", *names], rows)
+
+    nat, mf, ht = (summary[n].get("wall") for n in TOOLS)
+    ratio = lambda a, b: None if a is None or b in (None, 0) else a / b
+    mf_added = None if mf is None or nat is None else mf - nat
+    ht_added = None if ht is None or nat is None else ht - nat
+    print("- memframe / native wall: %s" % fmt(ratio(mf, nat), "{:.2f}x"))
+    print("- heaptrack / native wall: %s" % fmt(ratio(ht, nat), "{:.2f}x"))
+    print("- (memframe - native) / (heaptrack - native): %s  (goal <= 0.25)" % fmt(ratio(mf_added, ht_added)))
+    for n in ("memframe", "heaptrack"):
+        print("- %s bytes / event: %s%s" % (n, fmt(summary[n].get("bytes_per_event")),
+                                           "  (goal <= 2)" if n == "memframe" else ""))
+    p99n, p99m = summary["native"].get("p99"), summary["memframe"].get("p99")
+    print("- memframe / native frame time p99: %s  (goal <= 1.10x)" % fmt(ratio(p99m, p99n), "{:.2f}x"))
+    print()
+
+
+def print_microbench(results):
+    if not results:
+        print("## hook_microbench: not run\n")
+        return
+    print("## hook_microbench (ns per iteration; CPU time of the benchmark threads, wall in brackets)\n")
+    rows = []
+    for name, by in results.items():
+        nat, mf = by.get("native"), by.get("memframe")
+        added = "n/a"
+        if nat and mf and "Pair" in name:
+            # Two recorded events per pair.
+            added = "%.0f" % ((ns(mf, "cpu_time") - ns(nat, "cpu_time")) / 2)
+        cell = lambda r: "n/a" if not r else "%.1f (%.1f)" % (ns(r, "cpu_time"), ns(r, "real_time"))
+        rows.append([name, cell(nat), cell(mf), added])
+    print_table(["benchmark", "native", "under memframe", "added ns / event"], rows)
+
+
+# ---- main ---------------------------------------------------------------------
+
+def find_paths(build):
+    paths = {
+        "workload": os.path.join(build, "bin", "game_loop_workload"),
+        "microbench": os.path.join(build, "bin", "hook_microbench"),
+        "memframe": os.path.join(build, "bin", "memframe"),
+        "agent": os.path.join(build, "lib", "libmemframe_agent.so"),
+        "heaptrack": shutil.which("heaptrack"),
+    }
+    return paths
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build"),
+                    help="CMake build directory holding bin/ and lib/")
+    ap.add_argument("--runs", type=int, help="runs of each tool (default 5, --quick 1)")
+    ap.add_argument("--frames", type=int, help="workload frames (default 1000, --quick 120)")
+    ap.add_argument("--threads", type=int, default=1, help="workload simulation threads")
+    ap.add_argument("--quick", action="store_true", help="a small load that finishes in well under a minute")
+    ap.add_argument("--report-timeout", type=float, default=60,
+                    help="seconds `memframe report` may take to count events before the workload's count is used")
+    ap.add_argument("--no-microbench", action="store_true")
+    ap.add_argument("--keep", action="store_true", help="keep the captures (their directory is printed)")
+    args = ap.parse_args()
+    args.runs = args.runs or (1 if args.quick else 5)
+    frames = args.frames or (120 if args.quick else 1000)
+    args.workload_args = ["--frames", str(frames), "--threads", str(args.threads)]
+    if args.quick:
+        args.workload_args += ["--level-every", "40", "--level-mb", "8"]
+
+    build = os.path.abspath(args.build)
+    paths = find_paths(build)
+    if not os.access(paths["workload"], os.X_OK):
+        sys.exit("compare.py: %s not found; build the game_loop_workload target" % paths["workload"])
+    tools = [Tool("native", True)]
+    mf_ok = os.access(paths["memframe"], os.X_OK) and os.path.exists(paths["agent"])
+    tools.append(Tool("memframe", mf_ok, "" if mf_ok else "build the memframe and memframe_agent targets"))
+    tools.append(Tool("heaptrack", bool(paths["heaptrack"]), "" if paths["heaptrack"] else "not installed"))
+
+    tmp = tempfile.mkdtemp(prefix="memframe-bench-")
+    try:
+        for i in range(args.runs):
+            for t in tools:
+                if not t.available:
+                    continue
+                cmd, out = tool_command(t.name, paths, args.workload_args, tmp, i)
+                run = run_command(cmd, tmp)
+                fields = parse_workload(run.stdout)
+                path = capture_file(t.name, out)
+                if run.status != 0 or fields is None:
+                    t.failures.append("run %d: status %d; %s" % (i, run.status, run.stderr.strip()[-500:]))
+                    t.runs.append((run, None, None))
+                    continue
+                t.runs.append((run, fields, os.path.getsize(path) if path else None))
+                if path:
+                    # Only the last capture is kept: a capture can be large.
+                    if t.capture and t.capture != path:
+                        os.remove(t.capture)
+                    t.capture = path
+                print("%s run %d: %.3f s" % (t.name, i + 1, run.wall), file=sys.stderr)
+
+        # Runs must agree: the same calls, the same checksum.
+        seen = {(w["allocations"], w["checksum"]) for t in tools for _, w, _ in t.runs if w}
+        if len(seen) > 1:
+            print("warning: runs disagree on allocations/checksum: %s" % sorted(seen), file=sys.stderr)
+
+        for t in tools:
+            good = [(r, w) for r, w, _ in t.runs if w]
+            if not good:
+                continue
+            from_workload = good[-1][1]["allocations"] + good[-1][1]["frees"]
+            if t.name == "native":
+                t.events = (from_workload, "counted by the workload")
+            elif t.name == "memframe":
+                n = memframe_events(paths, t.capture, args.report_timeout) if t.capture else None
+                t.events = (n, "memframe report") if n else (from_workload, "workload count: report too slow")
+            else:
+                n = heaptrack_events(good[-1][0])
+                t.events = (n, "heaptrack stats") if n else (from_workload, "workload count")
+
+        native_wall = median([r.wall for r, w, _ in tools[0].runs if w])
+        summary = summarise(tools, native_wall)
+        print_results(tools, summary, args)
+        for t in tools:
+            for f in t.failures:
+                print("- %s failed: %s" % (t.name, f))
+
+        if not args.no_microbench:
+            if os.access(paths["microbench"], os.X_OK):
+                print_microbench(run_microbench(paths, tmp, args.quick, mf_ok))
+            else:
+                print("## hook_microbench: not built\n")
+    finally:
+        if args.keep:
+            print("captures kept in %s" % tmp, file=sys.stderr)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if any(t.failures for t in tools) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+// Microbenchmarks of the agent's allocation path.
+//
+// Two kinds live here:
+//
+//  * In-process pieces of the hook path, measured by calling the agent core
+//    directly (no preload, no recorder): stack capture at a known depth,
+//    stack interning (hit and miss), and RecordAlloc/RecordFree, i.e. what a
+//    hook does once the real allocator has returned. Their ring is emptied
+//    by the benchmark itself, which stands for a writer that keeps up.
+//
+//  * `*Pair` benchmarks: a plain malloc/free or new/delete pair and nothing
+//    else. Run natively they give the allocator's cost; run under
+//    `memframe run` (compare.py does both) the difference is the whole
+//    recorded cost of two events: guard, clocks, unwinding, interning, the
+//    ring, and any wait on a writer that falls behind.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "buffer/thread_buffer.h"
+#include "call_depth.h"
+#include "capture/clock.h"
+#include "capture/recorder.h"
+#include "capture/stack_capture.h"
+#include "capture/stack_table.h"
+#include "memframe.pb.h"
+#include "memframe/format.h"
+
+namespace {
+
+using memframe::bench::CallAtDepth;
+namespace agent = memframe::agent;
+namespace wire = memframe::wire;
+
+// Runs `body` from `depth` frames of the call_depth library.
+template <typename Body>
+void RunAtDepth(int depth, Body& body) {
+  CallAtDepth(depth, [](void* arg) { (*static_cast<Body*>(arg))(); }, &body);
+}
+
+// Call depth of the Pair benchmarks' allocation site: with the benchmark
+// runner's own frames below it, stacks are 16 frames or more, cut at the
+// recorder's --stack-depth (32 by default).
+constexpr int kPairCallDepth = 16;
+
+void InitAgentCore() {
+  static const bool ready = [] {
+    agent::InitStackCapture();
+    return agent::InitStackTable();
+  }();
+  if (!ready) abort();
+}
+
+// Empties the calling thread's ring, as a writer that keeps up would. Done
+// every kDrainEvery events so it is a small share of the measured time.
+constexpr uint64_t kDrainEvery = 1024;
+void DrainOwnRing() {
+  agent::ThreadBuffer* b = agent::CurrentThreadBuffer();
+  b->head.store(b->tail.load(std::memory_order_relaxed), std::memory_order_release);
+}
+
+// ---- stack capture -------------------------------------------------------
+
+void BM_CaptureStack(benchmark::State& state) {
+  InitAgentCore();
+  const int depth = static_cast<int>(state.range(0));
+  int captured = 0;
+  auto body = [&] {
+    uint64_t frames[agent::kMaxStackDepth];
+    for (auto _ : state) {
+      captured = agent::CaptureStack(frames, depth);
+      benchmark::DoNotOptimize(frames);
+    }
+  };
+  // The frames below the recursion (runner, main, libc) only add depth, so
+  // `depth` levels are enough to fill `depth` slots.
+  RunAtDepth(depth, body);
+  state.counters["frames"] = captured;
+  if (captured != depth) state.SkipWithError("captured fewer frames than asked");
+}
+BENCHMARK(BM_CaptureStack)->Arg(4)->Arg(16)->Arg(32)->Arg(64);
+
+// ---- interning ------------------------------------------------------------
+
+// A made-up stack of code addresses: the table only hashes and compares.
+void FakeStack(uint64_t* frames, int depth, uint64_t salt) {
+  for (int i = 0; i < depth; ++i) frames[i] = 0x400000 + 0x40 * static_cast<uint64_t>(i) + (salt << 20);
+}
+
+void BM_InternHit(benchmark::State& state) {
+  InitAgentCore();
+  const int depth = static_cast<int>(state.range(0));
+  uint64_t frames[agent::kMaxStackDepth];
+  FakeStack(frames, depth, 1);
+  const uint32_t id = agent::InternStack(frames, depth);
+  for (auto _ : state) benchmark::DoNotOptimize(agent::InternStack(frames, depth));
+  if (id == 0) state.SkipWithError("stack table refused the stack");
+}
+BENCHMARK(BM_InternHit)->Arg(16)->Arg(32);
+
+// Every iteration interns a stack never seen before. The table is global and
+// bounded (3 M stacks), so the iteration count is fixed rather than timed.
+void BM_InternMiss(benchmark::State& state) {
+  InitAgentCore();
+  const int depth = static_cast<int>(state.range(0));
+  static uint64_t salt = 1000;
+  uint64_t frames[agent::kMaxStackDepth];
+  for (auto _ : state) {
+    FakeStack(frames, depth, ++salt);
+    benchmark::DoNotOptimize(agent::InternStack(frames, depth));
+  }
+  if (agent::StacksOverflowed() != 0) state.SkipWithError("stack table full: misses were not measured");
+}
+BENCHMARK(BM_InternMiss)->Arg(16)->Iterations(200000);
+
+// ---- the hook's recording step -------------------------------------------
+
+void ConfigureDepth(const benchmark::State& state) {
+  InitAgentCore();
+  agent::ConfigureCapture(static_cast<int>(state.range(0)), true);
+}
+
+// What a malloc hook adds after the real call: capture + intern (a hit, the
+// same site every time) + one Event into the ring. Per event, per thread.
+void BM_RecordAlloc(benchmark::State& state) {
+  const int depth = static_cast<int>(state.range(0));
+  constexpr uint32_t kKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+  auto body = [&] {
+    agent::RecursionGuard guard;
+    uint64_t n = 0;
+    for (auto _ : state) {
+      agent::RecordAlloc(guard, &n, 64, kKind, agent::Ticks(), 0);
+      if (++n % kDrainEvery == 0) DrainOwnRing();
+    }
+    DrainOwnRing();
+  };
+  RunAtDepth(depth, body);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordAlloc)->Setup(ConfigureDepth)->Arg(4)->Arg(16)->Arg(32)->UseRealTime();
+// Two threads at once: interning hits only read shared memory and each
+// thread has its own ring, so the per-thread cost should not rise.
+BENCHMARK(BM_RecordAlloc)->Setup(ConfigureDepth)->Arg(16)->Threads(2)->UseRealTime();
+
+// A free carries no stack: this is the floor of the recording step.
+void BM_RecordFree(benchmark::State& state) {
+  constexpr uint32_t kKind = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0);
+  agent::RecursionGuard guard;
+  uint64_t n = 0;
+  for (auto _ : state) {
+    agent::RecordFree(guard, &n, 0, kKind, agent::Ticks(), 0);
+    if (++n % kDrainEvery == 0) DrainOwnRing();
+  }
+  DrainOwnRing();
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordFree)->Arg(0)->UseRealTime();
+
+// ---- whole pairs (compare natively and under `memframe run`) -------------
+
+struct Object96 {
+  char bytes[96];
+};
+
+void BM_MallocFreePair(benchmark::State& state) {
+  auto body = [&] {
+    for (auto _ : state) {
+      void* p = malloc(64);
+      benchmark::DoNotOptimize(p);  // the pair must not be optimised away
+      free(p);
+    }
+  };
+  RunAtDepth(kPairCallDepth, body);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_MallocFreePair)->UseRealTime();
+BENCHMARK(BM_MallocFreePair)->Threads(2)->UseRealTime();
+
+void BM_NewDeletePair(benchmark::State& state) {
+  auto body = [&] {
+    for (auto _ : state) {
+      auto* p = new Object96;
+      benchmark::DoNotOptimize(p);
+      delete p;
+    }
+  };
+  RunAtDepth(kPairCallDepth, body);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_NewDeletePair)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
