@@ -124,6 +124,10 @@ TEST(UserFrame, RuntimeModules) {
   EXPECT_TRUE(IsRuntimeModule("/lib64/ld-linux-x86-64.so.2"));
   EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libgcc_s.so.1"));
   EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libm.so.6"));
+  EXPECT_TRUE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"));
+  EXPECT_TRUE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libGLX_mesa.so.0"));
+  EXPECT_TRUE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libxcb.so.1"));
+  EXPECT_FALSE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libSDL2-2.0.so.0"));
   EXPECT_FALSE(IsRuntimeModule("/opt/game/libcore.so"));
   EXPECT_FALSE(IsRuntimeModule("/opt/game/libmath.so"));
   EXPECT_FALSE(IsRuntimeModule(""));

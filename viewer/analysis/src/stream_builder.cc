@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memframe/analysis/frame_source.h"
+
 #include "event_decoder.h"
 #include "memframe/format.h"
 
@@ -119,6 +121,7 @@ Stream StreamBuilder::Finish() {
   auto by_ticks = [](const Event& a, const Event& b) { return a.ticks < b.ticks; };
   if (!std::is_sorted(stream_.events.begin(), stream_.events.end(), by_ticks))
     std::stable_sort(stream_.events.begin(), stream_.events.end(), by_ticks);
+  ResolveFrameSource(stream_);
   return std::move(stream_);
 }
 

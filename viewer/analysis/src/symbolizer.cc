@@ -227,8 +227,16 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
 bool IsRuntimeModule(const std::string& module_path) {
   const std::string name = Basename(module_path);
   auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
-  return starts("libmemframe_agent.so") || starts("libc.so") || starts("libc-2.") || starts("libstdc++.so") ||
-         starts("libgcc_s") || starts("ld-linux") || starts("libm.so") || starts("libm-2.");
+  auto contains = [&](const char* part) { return name.find(part) != std::string::npos; };
+  // The C/C++ runtime and the agent.
+  if (starts("libmemframe_agent.so") || starts("libc.so") || starts("libc-2.") || starts("libstdc++.so") ||
+      starts("libgcc_s") || starts("ld-linux") || starts("libm.so") || starts("libm-2."))
+    return true;
+  // The graphics stack: a driver allocating inside glDrawArrays is the
+  // game's call to glDrawArrays, so the site is named after the game's frame.
+  return contains("_dri.so") || starts("libGL") || starts("libEGL") || starts("libglapi") ||
+         starts("libgallium") || starts("libLLVM") || starts("libvulkan") || starts("libdrm") ||
+         starts("libX11") || starts("libxcb") || starts("libxshmfence");
 }
 
 namespace {

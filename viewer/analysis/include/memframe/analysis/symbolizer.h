@@ -50,7 +50,8 @@ class Symbolizer {
 };
 
 // True for the modules that allocate on a program's behalf: the memframe
-// agent, the C and C++ runtimes, libgcc_s, libm and the dynamic loader.
+// agent, the C and C++ runtimes, libgcc_s, libm, the dynamic loader, and the
+// graphics stack (GL/EGL/Vulkan loaders, Mesa drivers, LLVM, X11/xcb).
 bool IsRuntimeModule(const std::string& module_path);
 
 // The frame a developer thinks of as "who allocated": the first frame
