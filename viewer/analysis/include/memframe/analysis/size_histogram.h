@@ -1,0 +1,57 @@
+// Allocation sizes in power-of-two bins, per frame, so that the histogram of
+// any frame range is a sum over a few entries instead of another pass over
+// the events (the viewer re-asks it on every click in the timeline).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/capture_model.h"
+
+namespace memframe::analysis {
+
+// Bin 0 holds size 0; bin k (1..64) holds sizes [2^(k-1), 2^k). A 48-byte
+// block is in bin 6, [32, 64).
+constexpr int kSizeBins = 65;
+
+int SizeBin(uint64_t size);
+uint64_t SizeBinMin(int bin);  // smallest size in the bin
+uint64_t SizeBinMax(int bin);  // largest size in the bin
+
+struct SizeBinTotals {
+  uint64_t allocations = 0;
+  uint64_t bytes = 0;
+};
+
+struct SizeHistogram {
+  std::array<SizeBinTotals, kSizeBins> bins{};
+  uint64_t allocations = 0;
+  uint64_t bytes = 0;
+  // First and last bin with allocations; first > last when there are none.
+  int first_bin = kSizeBins;
+  int last_bin = -1;
+};
+
+class SizeHistogramIndex {
+ public:
+  // Every ALLOC event of the stream (realloc's ALLOC half included, as in
+  // FrameStats::allocations).
+  static SizeHistogramIndex Build(const Stream& stream);
+
+  SizeHistogram Range(FrameRange range) const;
+  uint32_t frame_count() const { return frame_begin_.empty() ? 0 : static_cast<uint32_t>(frame_begin_.size() - 1); }
+
+ private:
+  struct Entry {
+    uint8_t bin = 0;
+    SizeBinTotals totals;
+  };
+  // Entries of frame f are entries_[frame_begin_[f] .. frame_begin_[f+1]).
+  // Sparse because a frame allocates in a handful of bins.
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> frame_begin_;
+};
+
+}  // namespace memframe::analysis
