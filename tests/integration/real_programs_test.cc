@@ -1,0 +1,108 @@
+// Real programs nobody wrote for memframe, run with `memframe run`: their
+// output and exit status must be exactly what they are without it, and the
+// capture must hold what they did.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "e2e_helpers.h"
+
+namespace memframe::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Comparison {
+  CommandResult native;
+  CommandResult profiled;
+  nlohmann::json summary;
+};
+
+// Runs argv natively, then under `memframe run`, then summarises the capture.
+Comparison RunBothWays(const std::vector<std::string>& argv, const fs::path& scratch) {
+  Comparison c;
+  c.native = RunCommand(argv, 300);
+  std::string capture = (scratch / "capture.mfc").string();
+  std::vector<std::string> profiled = {MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", capture, "--"};
+  profiled.insert(profiled.end(), argv.begin(), argv.end());
+  c.profiled = RunCommand(profiled, 300);
+  CommandResult report = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--json"}, 300);
+  c.summary = ParseJsonOrDiscard(report.standard_output);
+  return c;
+}
+
+void ExpectSameBehaviour(const Comparison& c, uint64_t min_allocations) {
+  EXPECT_EQ(c.profiled.exit_code, c.native.exit_code);
+  EXPECT_EQ(c.profiled.standard_output, c.native.standard_output);
+  ASSERT_FALSE(c.summary.is_discarded());
+  EXPECT_TRUE(c.summary["capture"]["complete"].get<bool>());
+  EXPECT_GE(c.summary["allocations"].get<uint64_t>(), min_allocations);
+}
+
+TEST(RealPrograms, PythonScriptThatAllocatesALot) {
+  ScratchDirectory scratch("memframe-python");
+  std::string script =
+      "import json, collections\n"
+      "d = {str(i): [i] * (i % 7) for i in range(200000)}\n"
+      "c = collections.Counter(len(v) for v in d.values())\n"
+      "print(json.dumps(sorted(c.items())))\n";
+  Comparison c = RunBothWays({"/usr/bin/python3", "-c", script}, scratch.path());
+  ExpectSameBehaviour(c, 1000);
+  EXPECT_NE(c.native.standard_output.find("[[0,"), std::string::npos);
+}
+
+TEST(RealPrograms, GitOnASmallRepository) {
+  ScratchDirectory scratch("memframe-git");
+  fs::path repo = scratch.path() / "repo";
+  fs::create_directories(repo);
+  std::ofstream(repo / "a.txt") << "hello\n";
+  std::vector<std::string> git = {"/usr/bin/git", "-C", repo.string(), "-c", "user.name=t", "-c", "user.email=t@e"};
+  auto with = [&](std::vector<std::string> args) {
+    std::vector<std::string> all = git;
+    all.insert(all.end(), args.begin(), args.end());
+    return all;
+  };
+  ASSERT_EQ(RunCommand(with({"init", "-q"}), 60).exit_code, 0);
+  ASSERT_EQ(RunCommand(with({"add", "a.txt"}), 60).exit_code, 0);
+  ASSERT_EQ(RunCommand(with({"commit", "-q", "-m", "first"}), 60).exit_code, 0);
+  Comparison c = RunBothWays(with({"log", "--format=%s %an", "--stat"}), scratch.path());
+  ExpectSameBehaviour(c, 100);
+  EXPECT_NE(c.native.standard_output.find("first t"), std::string::npos);
+}
+
+TEST(RealPrograms, CmakeVersion) {
+  ScratchDirectory scratch("memframe-cmake");
+  Comparison c = RunBothWays({"/usr/bin/cmake", "--version"}, scratch.path());
+  ExpectSameBehaviour(c, 100);
+}
+
+TEST(RealPrograms, GxxCompilesASmallFile) {
+  ScratchDirectory scratch("memframe-gxx");
+  fs::path source = scratch.path() / "small.cc";
+  std::ofstream(source) << "#include <vector>\nint f(){ std::vector<int> v(10); return (int)v.size(); }\n";
+  fs::path native_obj = scratch.path() / "native.o", profiled_obj = scratch.path() / "profiled.o";
+  CommandResult native = RunCommand({"/usr/bin/g++", "-c", source.string(), "-o", native_obj.string()}, 300);
+  std::string capture = (scratch.path() / "gxx.mfc").string();
+  CommandResult profiled = RunCommand({MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", capture, "--", "/usr/bin/g++",
+                                       "-c", source.string(), "-o", profiled_obj.string()},
+                                      300);
+  EXPECT_EQ(native.exit_code, 0);
+  EXPECT_EQ(profiled.exit_code, 0);
+  // g++ runs cc1plus and as as children (exec after fork): the objects match.
+  auto bytes = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(bytes(native_obj), bytes(profiled_obj));
+  nlohmann::json summary =
+      ParseJsonOrDiscard(RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--json"}, 300).standard_output);
+  ASSERT_FALSE(summary.is_discarded());
+  EXPECT_GE(summary["allocations"].get<uint64_t>(), 1000u);
+}
+
+}  // namespace
+}  // namespace memframe::e2e
