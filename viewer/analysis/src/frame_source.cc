@@ -31,18 +31,17 @@ std::string ResolveFrameSource(Stream& stream) {
   // One entry point that advanced the agent's counter: its numbers stand.
   if (ends.size() == 1 && found) return name_of(driver);
 
-  // One pass over the (compressed) events: drop the other FRAME_ENDs and
-  // renumber the frames.
+  auto other_frame_end = [&](const Event& e) { return e.kind() == EventKind::kFrameEnd && e.address != driver; };
+  stream.events.erase(std::remove_if(stream.events.begin(), stream.events.end(), other_frame_end),
+                      stream.events.end());
   uint32_t frame = 0;
-  stream.events.Rewrite([&](Event& e) {
-    if (e.kind() == EventKind::kFrameEnd && e.address != driver) return false;
+  for (Event& e : stream.events) {
     e.frame = frame;
     if (e.kind() == EventKind::kFrameEnd) {
       e.size = frame;
       ++frame;
     }
-    return true;
-  });
+  }
   return name_of(driver);
 }
 
