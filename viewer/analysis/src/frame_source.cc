@@ -1,5 +1,7 @@
 #include "memframe/analysis/frame_source.h"
 
+#include <algorithm>
+
 #include <map>
 
 namespace memframe::analysis {
