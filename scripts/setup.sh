@@ -6,6 +6,8 @@ packages=(
   build-essential cmake pkg-config
   libunwind-dev            # agent: stack capture
   libimgui-dev libglfw3-dev libgl-dev   # viewer and demo game window
+  libstb-dev               # viewer: stb_image_write for --screenshot PNGs (imgui.pc requires stb.pc too)
+  fonts-dejavu-core        # viewer: a readable UI font (falls back to ImGui's built-in font without it)
   libprotobuf-dev protobuf-compiler     # wire and capture format
   libdw-dev libelf-dev     # analysis: DWARF symbols
   libzstd-dev              # capture compression

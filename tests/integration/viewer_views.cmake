@@ -1,0 +1,21 @@
+# memframe-viewer end to end: record the demo game, render every view with
+# --screenshot and check what --dump-view-data says against demo_truth.h.
+# Included from CMakeLists.txt here; needs the viewer, the CLI and xvfb.
+if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET memframe_demo_game)
+  pkg_check_modules(VIEWER_TEST_STB REQUIRED IMPORTED_TARGET stb)  # stb_image reads the PNGs back
+  add_executable(viewer_views_test viewer_views_test.cc)
+  target_link_libraries(viewer_views_test PRIVATE memframe_e2e_helpers memframe_demo_truth PkgConfig::VIEWER_TEST_STB
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_views_test PRIVATE
+    MEMFRAME_CLI_PATH="$<TARGET_FILE:memframe>"
+    MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>"
+    MEMFRAME_DEMO_GAME_PATH="$<TARGET_FILE:memframe_demo_game>")
+  add_dependencies(viewer_views_test memframe memframe-viewer memframe_demo_game)
+  if(TARGET memframe_agent)
+    add_dependencies(viewer_views_test memframe_agent)
+  endif()
+  # One ctest: the game is recorded once and every case reads that capture.
+  add_test(NAME viewer.views_e2e
+           COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_views_test>)
+  set_tests_properties(viewer.views_e2e PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 600)
+endif()

@@ -1,0 +1,176 @@
+// memframe-viewer end to end: record memframe_demo_game once, then
+//  - render every view with --screenshot and check the PNG (exists, the
+//    requested size, more than one flat colour);
+//  - check that --dump-view-data (the rows and bins the views draw) holds
+//    the figures the game was written to produce (demo_truth.h).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <stb_image.h>
+
+#include "demo_truth.h"
+#include "e2e_helpers.h"
+
+namespace memframe::demo {
+namespace {
+
+using nlohmann::json;
+
+// As in demo_game_e2e_test: per-frame sites cover most frames, and a
+// software-rendered recorded run takes seconds.
+constexpr int kGameplayFrames = 120;
+constexpr int kTimeoutSeconds = 180;
+// A gameplay frame in which a projectile is fired too (gameplay frame 10).
+constexpr int kFrame = FirstGameplayFrame() + 2 * kProjectileInterval;
+const std::vector<std::string> kViews = {"timeline", "histogram", "hidden", "leaks"};
+
+class ViewerViews : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = std::make_unique<e2e::ScratchDirectory>("memframe-viewer-e2e");
+    capture_ = (scratch_->path() / "demo.mfc").string();
+    record_ = e2e::RunCommand({MEMFRAME_CLI_PATH, "run", "-o", capture_, "--", MEMFRAME_DEMO_GAME_PATH, "--frames",
+                               std::to_string(kGameplayFrames), "--quiet"},
+                              kTimeoutSeconds);
+  }
+  static void TearDownTestSuite() { scratch_.reset(); }
+
+  void SetUp() override { ASSERT_EQ(record_.exit_code, 0) << "recording the demo game failed"; }
+
+  static json Dump(const std::string& view, std::vector<std::string> selection) {
+    std::vector<std::string> argv = {MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", view};
+    argv.insert(argv.end(), selection.begin(), selection.end());
+    e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
+    EXPECT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
+    json data = e2e::ParseJsonOrDiscard(r.standard_output);
+    EXPECT_FALSE(data.is_discarded()) << r.standard_output;
+    return data;
+  }
+
+  static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
+  static inline std::string capture_;
+  static inline e2e::CommandResult record_;
+};
+
+TEST_F(ViewerViews, EveryViewRendersAPicture) {
+  for (const std::string& view : kViews) {
+    SCOPED_TRACE(view);
+    std::string png = (scratch_->path() / (view + ".png")).string();
+    std::vector<std::string> argv = {MEMFRAME_VIEWER_PATH, capture_, "--screenshot", png, "--view", view,
+                                     "--frame", std::to_string(kFrame), "--size", "1280x800"};
+    ASSERT_EQ(e2e::RunCommand(argv, kTimeoutSeconds).exit_code, 0) << e2e::ShellCommandLine(argv);
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+    ASSERT_NE(pixels, nullptr) << png << " is not a readable PNG";
+    EXPECT_EQ(w, 1280);
+    EXPECT_EQ(h, 800);
+    // Text, bars and tables make hundreds of colours; a blank or failed
+    // render makes one or two.
+    std::set<uint32_t> colours;
+    for (size_t i = 0; i < static_cast<size_t>(w) * h && colours.size() < 64; i += 7) {
+      colours.insert(pixels[i * 4] | pixels[i * 4 + 1] << 8 | pixels[i * 4 + 2] << 16);
+    }
+    stbi_image_free(pixels);
+    EXPECT_GE(colours.size(), 64u);
+  }
+}
+
+TEST_F(ViewerViews, UnknownViewAndBadCapture) {
+  std::string png = (scratch_->path() / "x.png").string();
+  EXPECT_EQ(e2e::RunCommand({MEMFRAME_VIEWER_PATH, capture_, "--screenshot", png, "--view", "nope"}, 60).exit_code, 2);
+  EXPECT_EQ(e2e::RunCommand({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "nope"}, 60).exit_code, 2);
+  std::string bad = (scratch_->path() / "bad.mfc").string();
+  std::ofstream(bad) << "this is not a capture";
+  EXPECT_EQ(e2e::RunCommand({MEMFRAME_VIEWER_PATH, bad, "--screenshot", png, "--view", "timeline"}, 60).exit_code, 1);
+  EXPECT_EQ(e2e::RunCommand({MEMFRAME_VIEWER_PATH, bad, "--dump-view-data", "leaks"}, 60).exit_code, 1);
+}
+
+TEST_F(ViewerViews, TimelineHasEveryFrame) {
+  json data = Dump("timeline", {"--frame", std::to_string(kFrame)});
+  EXPECT_EQ(data["frames_rendered"], TotalFrames(kGameplayFrames));
+  // The table also holds the teardown after the last swap, a frame that never ends.
+  EXPECT_GE(data["frame_count"].get<int>(), TotalFrames(kGameplayFrames));
+  EXPECT_EQ(data["selection"]["frame"], kFrame);
+  EXPECT_GE(data["frames"][LoadFrame()]["allocations"].get<int>(), kLevelBlocks);
+}
+
+TEST_F(ViewerViews, HistogramOfAGameplayFrame) {
+  json data = Dump("histogram", {"--frame", std::to_string(kFrame)});
+  ASSERT_EQ(data["range"]["from"], kFrame);
+  ASSERT_EQ(data["range"]["to"], kFrame);
+
+  auto labels = e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kSpawnDamageLabelFunction));
+  EXPECT_EQ(labels.allocations, static_cast<uint64_t>(kHitsPerFrame));
+  EXPECT_EQ(labels.bytes, kHitsPerFrame * kDamageLabelBytes);
+  auto hud = e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kBuildHudTextFunction));
+  EXPECT_EQ(hud.allocations, 1u);
+  EXPECT_EQ(hud.bytes, kHudTextAllocationBytes);
+  auto projectile = e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kFireProjectileFunction));
+  EXPECT_EQ(projectile.allocations, 1u);
+  EXPECT_EQ(projectile.bytes, kProjectileBytes);
+
+  // The bins add up to the frame, and the DamageLabel bin holds at least
+  // the game's own allocations of that size class.
+  uint64_t bin_total = 0, label_bin = 0, label_bin_bound = 0;
+  for (const json& bin : data["histogram"]["bins"]) {
+    bin_total += bin["allocations"].get<uint64_t>();
+    if (bin["min"] <= kDamageLabelBytes && kDamageLabelBytes <= bin["max"]) label_bin = bin["allocations"];
+  }
+  EXPECT_EQ(bin_total, data["allocations"].get<uint64_t>());
+  EXPECT_EQ(data["histogram"]["allocations"], data["allocations"]);
+  static_assert(kDamageLabelBytes >= 32 && kDamageLabelBytes < 64 && kHudTextAllocationBytes >= 32 &&
+                kHudTextAllocationBytes < 64 && kProjectileBytes >= 32 && kProjectileBytes < 64,
+                "the three game allocations share the [32, 64) bin");
+  EXPECT_GE(label_bin, static_cast<uint64_t>(kHitsPerFrame + 2));
+  // ... and no more than the sites whose sizes can fall in that bin.
+  for (const json& site : data["sites"]) {
+    if (site["size_min"] <= 63 && site["size_max"] >= 32) label_bin_bound += site["allocations"].get<uint64_t>();
+  }
+  EXPECT_LE(label_bin, label_bin_bound);
+}
+
+TEST_F(ViewerViews, HistogramOfTheGameplayRange) {
+  json data = Dump("histogram", {"--range", std::to_string(FirstGameplayFrame()) + ":" +
+                                                std::to_string(LastGameplayFrame(kGameplayFrames))});
+  auto labels = e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kSpawnDamageLabelFunction));
+  EXPECT_EQ(labels.allocations, static_cast<uint64_t>(DamageLabelCount(kGameplayFrames)));
+  auto projectiles = e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kFireProjectileFunction));
+  EXPECT_EQ(projectiles.allocations, static_cast<uint64_t>(ProjectileCount(kGameplayFrames)));
+}
+
+TEST_F(ViewerViews, HiddenTableShowsThePerFrameSites) {
+  json data = Dump("hidden", {});
+  auto labels = e2e::SitesWithFunctionInStack(data["rows"], kSpawnDamageLabelFunction);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]["allocs_per_frame_median"], kHitsPerFrame);
+  EXPECT_EQ(labels[0]["bytes_per_frame_median"], kHitsPerFrame * kDamageLabelBytes);
+  EXPECT_EQ(labels[0]["frames_with_allocations"], kGameplayFrames);
+  EXPECT_NE(labels[0]["location"].get<std::string>().find("entities.cpp:"), std::string::npos);
+  auto hud = e2e::SitesWithFunctionInStack(data["rows"], kBuildHudTextFunction);
+  ASSERT_EQ(hud.size(), 1u);
+  EXPECT_EQ(hud[0]["bytes_per_frame_median"], kHudTextAllocationBytes);
+  // A projectile every 5th frame is not "hidden per-frame" churn.
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kFireProjectileFunction).empty());
+}
+
+TEST_F(ViewerViews, LeaksViewShowsTheNavMesh) {
+  json data = Dump("leaks", {});
+  auto nav = e2e::SumSites(e2e::SitesWithFunctionInStack(data["rows"], kLeakingFunction));
+  uint64_t blocks = 0;
+  for (const json& row : e2e::SitesWithFunctionInStack(data["rows"], kLeakingFunction)) blocks += row["blocks"].get<uint64_t>();
+  EXPECT_EQ(blocks, static_cast<uint64_t>(kLeakedBlocks));
+  EXPECT_EQ(nav.bytes, kLeakedBytes);
+  // Nothing else the game allocates is left behind.
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kSpawnDamageLabelFunction).empty());
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kFireProjectileFunction).empty());
+}
+
+}  // namespace
+}  // namespace memframe::demo

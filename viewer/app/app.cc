@@ -1,0 +1,191 @@
+#include "app.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "view_registry.h"
+
+namespace memframe::viewer {
+
+App::App(const ViewerOptions& options, const Fonts& fonts) : options_(options), fonts_(fonts), views_(MakeViews()) {
+  if (!options.capture_path.empty()) Open(options.capture_path);
+}
+
+void App::Open(const std::string& path) {
+  // The old loader (if any) stops and joins before the new one starts.
+  loader_.reset();
+  session_.reset();
+  views_ = MakeViews();  // view state (sort, selection) belongs to one capture
+  selection_.Clear();
+  error_.clear();
+  loader_ = std::make_unique<SessionLoader>(path);
+  status_ = Status::kLoading;
+  std::snprintf(open_path_, sizeof open_path_, "%s", path.c_str());
+}
+
+void App::Poll() {
+  if (status_ != Status::kLoading) return;
+  switch (loader_->state()) {
+    case SessionLoader::State::kLoading:
+      return;
+    case SessionLoader::State::kReady:
+      session_ = loader_->Take();
+      status_ = Status::kReady;
+      ApplyInitialSelection();
+      if (!session_->capture().damage.empty())
+        std::fprintf(stderr, "memframe-viewer: warning: %s\n", session_->capture().damage.c_str());
+      return;
+    case SessionLoader::State::kFailed:
+      error_ = loader_->error();
+      status_ = Status::kFailed;
+      std::fprintf(stderr, "memframe-viewer: %s\n", error_.c_str());
+      return;
+  }
+}
+
+void App::ApplyInitialSelection() {
+  // The most specific pick is applied last: it is what the detail shows.
+  if (options_.range_b) selection_.SelectRangeB(*options_.range_b);
+  if (options_.range) selection_.SelectRangeA(*options_.range);
+  if (options_.frame) selection_.SelectFrame(*options_.frame);
+}
+
+void App::Draw() {
+  Poll();
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(viewport->WorkPos);
+  ImGui::SetNextWindowSize(viewport->WorkSize);
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                           ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("memframe", nullptr, flags);
+  DrawHeader();
+  switch (status_) {
+    case Status::kEmpty: DrawMessage(false); break;
+    case Status::kLoading: DrawLoading(); break;
+    case Status::kFailed: DrawMessage(true); break;
+    case Status::kReady: DrawViews(); break;
+  }
+  ImGui::End();
+}
+
+void App::DrawHeader() {
+  ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1), "memframe");
+  ImGui::SameLine();
+  if (status_ != Status::kReady) {
+    ImGui::TextColored(palette::kDimText, "%s", options_.capture_path.empty() ? "no capture" : open_path_);
+    ImGui::Separator();
+    return;
+  }
+  const analysis::Capture& capture = session_->capture();
+  const analysis::HeapAnalysis& heap = session_->heap();
+  const std::string& exe = capture.main.process.executable;
+  ImGui::TextUnformatted(exe.substr(exe.rfind('/') == std::string::npos ? 0 : exe.rfind('/') + 1).c_str());
+  ImGui::SameLine();
+  ImGui::TextColored(palette::kDimText, "pid %u  \xE2\x80\x94  %s", capture.main.process.pid, capture.path.c_str());
+  auto figure = [](const char* label, const std::string& value) {
+    ImGui::SameLine(0, 20);
+    ImGui::TextColored(palette::kDimText, "%s", label);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(value.c_str());
+  };
+  figure("frames", FormatCount(heap.frames.frames.size()));
+  figure("allocations", FormatCount(heap.allocations) + " (" + FormatBytes(heap.bytes_allocated) + ")");
+  figure("peak live", FormatBytes(heap.peak_live_bytes) + " in frame " + std::to_string(heap.peak_live_frame));
+  figure("leaked", FormatBytes(heap.leaks.total_bytes));
+  if (!capture.damage.empty()) {
+    ImGui::TextColored(palette::kWarning, "Damaged capture, showing everything before the damage: %s",
+                       capture.damage.c_str());
+  } else if (!capture.complete()) {
+    ImGui::TextColored(palette::kWarning, "The program did not end cleanly: the capture stops at its last event.");
+  }
+  ImGui::Separator();
+}
+
+void App::DrawLoading() {
+  SessionLoader::Progress p = loader_->progress();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float width = std::min(520.0f, avail.x - 40);
+  ImGui::SetCursorPos(ImVec2((ImGui::GetWindowWidth() - width) / 2, ImGui::GetCursorPosY() + avail.y * 0.35f));
+  ImGui::BeginGroup();
+  ImGui::Text("%s\xE2\x80\xA6", PhaseName(p.phase));
+  float fraction = 0;
+  std::string overlay;
+  if (p.phase == SessionLoader::Phase::kSymbolizing && p.total) {
+    fraction = static_cast<float>(p.done) / p.total;
+    overlay = FormatCount(p.done) + " / " + FormatCount(p.total) + " call sites";
+  } else {
+    // The file is compressed, so how much of it is read is unknown: an
+    // indeterminate bar (a moving band) with what was decoded so far.
+    fraction = -1.0f * static_cast<float>(ImGui::GetTime());
+    overlay = FormatCount(p.records) + " records, " + FormatBytes(p.record_bytes) + " decoded from a " +
+              FormatBytes(p.file_bytes) + " file";
+  }
+  if (fraction < 0) {
+    ImVec2 pos = ImGui::GetCursorScreenPos();
+    ImVec2 size(width, ImGui::GetFrameHeight());
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg), 3);
+    float t = std::fmod(static_cast<float>(ImGui::GetTime()) * 0.6f, 1.3f) - 0.3f;
+    float x0 = pos.x + size.x * std::max(0.0f, t), x1 = pos.x + size.x * std::min(1.0f, t + 0.3f);
+    draw->AddRectFilled(ImVec2(x0, pos.y), ImVec2(x1, pos.y + size.y), ImGui::GetColorU32(ImGuiCol_PlotHistogram), 3);
+    ImGui::Dummy(size);
+  } else {
+    ImGui::ProgressBar(fraction, ImVec2(width, 0), "");
+  }
+  ImGui::TextColored(palette::kDimText, "%s", overlay.c_str());
+  ImGui::EndGroup();
+}
+
+void App::DrawMessage(bool failed) {
+  ImGui::Spacing();
+  if (failed) {
+    ImGui::TextColored(palette::kError, "Cannot open the capture");
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(error_.c_str());
+    ImGui::PopTextWrapPos();
+  } else {
+    ImGui::TextUnformatted("Open a capture recorded with `memframe run -o FILE -- GAME`.");
+  }
+  ImGui::Spacing();
+  ImGui::SetNextItemWidth(480);
+  bool enter = ImGui::InputText("##path", open_path_, sizeof open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ImGui::Button("Open") || enter) && open_path_[0]) {
+    options_.capture_path = open_path_;
+    Open(open_path_);
+  }
+}
+
+void App::DrawViews() {
+  ViewContext ctx{*session_, selection_, fonts_};
+  View* timeline = views_.front().get();
+  if (focus_view_ == timeline->name()) {
+    timeline->Draw(ctx);
+    return;
+  }
+  // The timeline keeps a third of the window: enough to aim a click at one
+  // frame, and the views below get the rest.
+  const float height = std::clamp(ImGui::GetContentRegionAvail().y * 0.32f, 170.0f, 340.0f);
+  ImGui::BeginChild("timeline", ImVec2(0, height), false);
+  timeline->Draw(ctx);
+  ImGui::EndChild();
+  if (!ImGui::BeginTabBar("views")) return;
+  for (auto& view : views_) {
+    if (!view->is_tab()) continue;
+    ImGuiTabItemFlags tab_flags = focus_view_ == view->name() ? ImGuiTabItemFlags_SetSelected : 0;
+    if (ImGui::BeginTabItem(view->title(), nullptr, tab_flags)) {
+      ImGui::BeginChild(view->name(), ImVec2(0, 0), false);
+      view->Draw(ctx);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+  }
+  ImGui::EndTabBar();
+}
+
+}  // namespace memframe::viewer

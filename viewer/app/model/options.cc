@@ -1,0 +1,109 @@
+#include "options.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace memframe::viewer {
+
+namespace {
+
+bool ParseU32(std::string_view text, uint32_t* out) {
+  if (text.empty()) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool ParseRange(std::string_view text, analysis::FrameRange* range) {
+  size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return false;
+  return ParseU32(text.substr(0, colon), &range->from) && ParseU32(text.substr(colon + 1), &range->to) &&
+         range->from <= range->to;
+}
+
+bool ParseSize(std::string_view text, int* width, int* height) {
+  size_t x = text.find('x');
+  uint32_t w = 0, h = 0;
+  if (x == std::string_view::npos || !ParseU32(text.substr(0, x), &w) || !ParseU32(text.substr(x + 1), &h)) return false;
+  // Bounds keep a typo from asking the GL driver for a gigapixel buffer.
+  if (w < 320 || h < 240 || w > 8192 || h > 8192) return false;
+  *width = static_cast<int>(w);
+  *height = static_cast<int>(h);
+  return true;
+}
+
+}  // namespace
+
+bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std::string* error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&](std::string_view* out) {
+      if (i + 1 >= argc) {
+        *error = std::string(arg) + " needs a value";
+        return false;
+      }
+      *out = argv[++i];
+      return true;
+    };
+    std::string_view v;
+    if (arg == "-h" || arg == "--help") {
+      o->help = true;
+    } else if (arg == "--screenshot") {
+      if (!value(&v)) return false;
+      o->screenshot_path = v;
+    } else if (arg == "--view") {
+      if (!value(&v)) return false;
+      o->view = v;
+    } else if (arg == "--dump-view-data") {
+      if (!value(&v)) return false;
+      o->dump_view = v;
+    } else if (arg == "--frame") {
+      uint32_t f = 0;
+      if (!value(&v)) return false;
+      if (!ParseU32(v, &f)) {
+        *error = "--frame needs a frame number, got '" + std::string(v) + "'";
+        return false;
+      }
+      o->frame = f;
+    } else if (arg == "--range" || arg == "--range-b") {
+      analysis::FrameRange r;
+      if (!value(&v)) return false;
+      if (!ParseRange(v, &r)) {
+        *error = std::string(arg) + " needs FROM:TO with FROM <= TO, got '" + std::string(v) + "'";
+        return false;
+      }
+      (arg == "--range" ? o->range : o->range_b) = r;
+    } else if (arg == "--size") {
+      if (!value(&v)) return false;
+      if (!ParseSize(v, &o->width, &o->height)) {
+        *error = "--size needs WIDTHxHEIGHT between 320x240 and 8192x8192, got '" + std::string(v) + "'";
+        return false;
+      }
+    } else if (arg.starts_with("-")) {
+      *error = "unknown option " + std::string(arg);
+      return false;
+    } else if (o->capture_path.empty()) {
+      o->capture_path = arg;
+    } else {
+      *error = "more than one capture given ('" + o->capture_path + "' and '" + std::string(arg) + "')";
+      return false;
+    }
+  }
+  if ((!o->screenshot_path.empty() || !o->dump_view.empty()) && o->capture_path.empty()) {
+    *error = "--screenshot and --dump-view-data need a capture file";
+    return false;
+  }
+  if (!o->screenshot_path.empty() && o->view.empty()) {
+    *error = "--screenshot needs --view NAME";
+    return false;
+  }
+  return true;
+}
+
+std::string ViewerUsage() {
+  return "usage: memframe-viewer [CAPTURE]\n"
+         "       memframe-viewer CAPTURE --screenshot FILE.png --view NAME [--frame N | --range A:B]\n"
+         "                       [--range-b A:B] [--size WxH]\n"
+         "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B]\n";
+}
+
+}  // namespace memframe::viewer

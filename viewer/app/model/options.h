@@ -1,0 +1,30 @@
+// The command line of memframe-viewer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "memframe/analysis/call_sites.h"
+
+namespace memframe::viewer {
+
+struct ViewerOptions {
+  std::string capture_path;     // "" = start without a capture
+  std::string screenshot_path;  // --screenshot FILE: render, write a PNG, exit
+  std::string view;             // --view NAME
+  std::string dump_view;        // --dump-view-data NAME: JSON on stdout, no window
+  std::optional<uint32_t> frame;               // --frame N
+  std::optional<analysis::FrameRange> range;   // --range A:B (selects range A)
+  std::optional<analysis::FrameRange> range_b;  // --range-b A:B
+  int width = 1280;   // --size WxH
+  int height = 800;
+  bool help = false;
+};
+
+// False with *error on a bad option; `help` is set for -h/--help.
+bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* options, std::string* error);
+
+std::string ViewerUsage();
+
+}  // namespace memframe::viewer

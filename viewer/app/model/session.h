@@ -1,0 +1,55 @@
+// One loaded capture and everything the views read from it. Built by the
+// SessionLoader on its thread, then owned by the UI thread alone: the
+// symbolizer (libdw) is not thread-safe, so nothing shares it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/size_histogram.h"
+#include "memframe/analysis/symbolizer.h"
+
+namespace memframe::viewer {
+
+// How a call site is named in tables: its user frame (UserFrameIndex).
+struct SiteLabel {
+  std::string function;  // "" when the site has no stack
+  std::string location;  // "file.cpp:46", "" when unknown
+  std::string module;    // basename of the module
+};
+
+class Session {
+ public:
+  Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysis::SizeHistogramIndex sizes,
+          std::unique_ptr<analysis::Symbolizer> symbolizer);
+
+  const analysis::Capture& capture() const { return capture_; }
+  const analysis::HeapAnalysis& heap() const { return heap_; }
+  const analysis::SizeHistogramIndex& sizes() const { return sizes_; }
+  const analysis::FrameTable& frames() const { return heap_.frames; }
+
+  // Every frame of the table; and the frames that ended (all when none
+  // did), the range the CLI's hidden report uses by default.
+  analysis::FrameRange AllFrames() const;
+  analysis::FrameRange CompleteFrames() const;
+
+  // Symbolized on first use and cached.
+  const SiteLabel& Label(uint32_t stack_id);
+  const std::vector<analysis::SourceFrame>& Stack(uint32_t stack_id);
+
+ private:
+  analysis::Capture capture_;
+  analysis::HeapAnalysis heap_;
+  analysis::SizeHistogramIndex sizes_;
+  std::unique_ptr<analysis::Symbolizer> symbolizer_;
+  std::unordered_map<uint32_t, SiteLabel> labels_;
+  std::unordered_map<uint32_t, std::vector<analysis::SourceFrame>> stacks_;
+};
+
+}  // namespace memframe::viewer

@@ -1,0 +1,139 @@
+#include "session_loader.h"
+
+#include <filesystem>
+#include <vector>
+
+#include "memframe/analysis/capture_loader.h"
+#include "memframe/analysis/heap_analysis.h"
+
+namespace memframe::viewer {
+
+SessionLoader::SessionLoader(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  progress_.file_bytes = std::filesystem::file_size(path_, ec);
+  if (ec) progress_.file_bytes = 0;
+  thread_ = std::thread([this] { Run(); });
+}
+
+SessionLoader::~SessionLoader() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+SessionLoader::Progress SessionLoader::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+std::string SessionLoader::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+SessionLoader::State SessionLoader::Wait() {
+  if (thread_.joinable()) thread_.join();
+  return state();
+}
+
+std::unique_ptr<Session> SessionLoader::Take() {
+  if (state() != State::kReady) return nullptr;
+  std::lock_guard lock(mutex_);
+  return std::move(session_);
+}
+
+void SessionLoader::SetPhase(Phase phase) {
+  std::lock_guard lock(mutex_);
+  progress_.phase = phase;
+}
+
+void SessionLoader::Run() {
+  std::string error;
+  bool ok = Load(&error);
+  std::lock_guard lock(mutex_);
+  progress_.phase = Phase::kDone;
+  if (!ok) error_ = error;
+  state_.store(ok ? State::kReady : State::kFailed, std::memory_order_release);
+}
+
+bool SessionLoader::Load(std::string* error) {
+  // The same steps as analysis::LoadCapture, spelled out so that progress
+  // can be reported per record and a closed window can stop a long read.
+  auto source = analysis::OpenCaptureFile(path_, error);
+  if (!source) return false;
+  analysis::CaptureBuilder builder(path_);
+  uint32_t stream = 0;
+  std::vector<uint8_t> packet;
+  std::string damage;
+  uint64_t records = 0, bytes = 0;
+  while (source->Next(&stream, &packet)) {
+    if (stop_) {
+      *error = "loading was cancelled";
+      return false;
+    }
+    std::string problem;
+    auto status = builder.Add(stream, packet.data(), packet.size(), &problem);
+    if (status == analysis::CaptureBuilder::Status::kRefused) {
+      *error = path_ + ": " + problem;
+      return false;
+    }
+    if (status == analysis::CaptureBuilder::Status::kDamaged) {
+      damage = problem;
+      break;
+    }
+    records++;
+    bytes += packet.size();
+    if (records % 64 == 0) {
+      std::lock_guard lock(mutex_);
+      progress_.records = records;
+      progress_.record_bytes = bytes;
+    }
+  }
+  if (damage.empty()) damage = source->error();
+  analysis::Capture capture = builder.Finish(std::move(damage));
+  if (!capture.has_main) {
+    *error = path_ + ": the capture holds no program data (did the program start under memframe run?)" +
+             (capture.damage.empty() ? "" : " — " + capture.damage);
+    return false;
+  }
+
+  SetPhase(Phase::kAnalysing);
+  analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
+  auto sizes = analysis::SizeHistogramIndex::Build(capture.main);
+
+  SetPhase(Phase::kSymbolizing);
+  auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);
+  auto session = std::make_unique<Session>(std::move(capture), std::move(heap), std::move(sizes), std::move(symbolizer));
+  // Name every call site now, off the UI thread, so that sorting a table by
+  // function never stalls a frame. The session is not shared yet.
+  const auto& sites = session->heap().sites.sites();
+  {
+    std::lock_guard lock(mutex_);
+    progress_.total = sites.size();
+  }
+  for (size_t i = 0; i < sites.size(); ++i) {
+    if (stop_) {
+      *error = "loading was cancelled";
+      return false;
+    }
+    session->Label(sites[i].stack_id);
+    if (i % 16 == 0) {
+      std::lock_guard lock(mutex_);
+      progress_.done = i;
+    }
+  }
+  std::lock_guard lock(mutex_);
+  session_ = std::move(session);
+  return true;
+}
+
+const char* PhaseName(SessionLoader::Phase phase) {
+  switch (phase) {
+    case SessionLoader::Phase::kReading: return "Reading capture";
+    case SessionLoader::Phase::kAnalysing: return "Analysing the heap";
+    case SessionLoader::Phase::kSymbolizing: return "Naming call sites";
+    case SessionLoader::Phase::kDone: return "Done";
+  }
+  return "";
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,62 @@
+// Loads a capture on a background thread so the window keeps drawing: read
+// the records, run the heap analysis, index sizes, and name the call sites
+// (symbolizing is the slow part of a first open).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "session.h"
+
+namespace memframe::viewer {
+
+class SessionLoader {
+ public:
+  enum class State { kLoading, kReady, kFailed };
+  enum class Phase { kReading, kAnalysing, kSymbolizing, kDone };
+
+  struct Progress {
+    Phase phase = Phase::kReading;
+    uint64_t records = 0;        // kReading: records read so far
+    uint64_t record_bytes = 0;   // kReading: bytes of those records (decompressed)
+    uint64_t file_bytes = 0;     // size of the capture file on disk
+    uint64_t done = 0, total = 0;  // kSymbolizing: call sites named so far / to name
+  };
+
+  explicit SessionLoader(std::string path);
+  ~SessionLoader();  // asks the thread to stop and joins it
+  SessionLoader(const SessionLoader&) = delete;
+  SessionLoader& operator=(const SessionLoader&) = delete;
+
+  const std::string& path() const { return path_; }
+  State state() const { return state_.load(std::memory_order_acquire); }
+  Progress progress() const;
+  std::string error() const;  // when kFailed
+
+  // Blocks until the thread is done (for the command-line modes).
+  State Wait();
+  // The session, once, when kReady; null otherwise.
+  std::unique_ptr<Session> Take();
+
+ private:
+  void Run();
+  bool Load(std::string* error);
+  void SetPhase(Phase phase);
+
+  std::string path_;
+  std::atomic<State> state_{State::kLoading};
+  std::atomic<bool> stop_{false};
+  mutable std::mutex mutex_;  // guards progress_, error_, session_
+  Progress progress_;
+  std::string error_;
+  std::unique_ptr<Session> session_;
+  std::thread thread_;  // last: started once every member above exists
+};
+
+const char* PhaseName(SessionLoader::Phase phase);
+
+}  // namespace memframe::viewer

@@ -1,0 +1,55 @@
+// The frame timeline as pixel columns. Zoomed out, tens of thousands of
+// frames share a few hundred pixels: each column shows the largest frame it
+// covers (so a one-frame spike never disappears into an average) and is a
+// spike if any of its frames is.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace memframe::viewer {
+
+struct TimelineSeries {
+  std::vector<uint64_t> value;    // per frame: allocations or bytes
+  std::vector<uint64_t> time_ns;  // per frame: time inside the allocator
+  std::vector<uint8_t> spike;     // per frame: 1 = spike
+  size_t size() const { return value.size(); }
+};
+
+struct TimelineColumn {
+  int x = 0;                 // pixel column, 0 = left edge of the plot
+  uint32_t first_frame = 0;  // frames first_frame..last_frame fall in this column
+  uint32_t last_frame = 0;
+  uint32_t peak_frame = 0;   // the frame with the largest value (the one a tooltip names)
+  uint64_t max_value = 0;
+  uint64_t max_time_ns = 0;
+  bool spike = false;
+};
+
+// The horizontal mapping of the timeline: frame = first_frame + x * frames_per_pixel.
+struct TimelineViewport {
+  double first_frame = 0;
+  double frames_per_pixel = 1;
+  int width = 0;  // pixels
+
+  double FrameAt(double x) const { return first_frame + x * frames_per_pixel; }
+  double XOf(double frame) const { return (frame - first_frame) / frames_per_pixel; }
+};
+
+// One column per pixel that covers at least one existing frame. Only valid
+// when frames_per_pixel >= 1 (zoomed in, the view draws frames directly).
+std::vector<TimelineColumn> AggregateColumns(const TimelineSeries& series, const TimelineViewport& view);
+
+// Zooms by `factor` (< 1 zooms in) keeping the frame under pixel `anchor_x`
+// in place, then clamps to [min_frames_per_pixel, whole series on screen].
+TimelineViewport ZoomAround(TimelineViewport view, double anchor_x, double factor, size_t frame_count,
+                            double min_frames_per_pixel);
+
+// Keeps the visible window inside the series (no scrolling into emptiness).
+TimelineViewport ClampViewport(TimelineViewport view, size_t frame_count, double min_frames_per_pixel);
+
+// The whole series on screen.
+TimelineViewport FitAll(size_t frame_count, int width, double min_frames_per_pixel);
+
+}  // namespace memframe::viewer

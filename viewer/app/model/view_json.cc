@@ -1,0 +1,51 @@
+#include "view_json.h"
+
+#include "format.h"
+
+namespace memframe::viewer {
+
+nlohmann::json RangeJson(analysis::FrameRange range) { return {{"from", range.from}, {"to", range.to}}; }
+
+nlohmann::json StackJson(Session& session, uint32_t stack_id) {
+  nlohmann::json frames = nlohmann::json::array();
+  for (const analysis::SourceFrame& f : session.Stack(stack_id)) {
+    frames.push_back({{"function", f.function},
+                      {"file", f.file},
+                      {"line", f.line},
+                      {"module", f.module},
+                      {"inlined", f.inlined}});
+  }
+  return frames;
+}
+
+nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s) {
+  const SiteLabel& label = session.Label(s.stack_id);
+  return {{"stack_id", s.stack_id},
+          {"function", label.function},
+          {"location", label.location},
+          {"allocations", s.allocations},
+          {"bytes", s.bytes},
+          {"frames_with_allocations", s.frames_with_allocations},
+          {"frames_in_range", s.frames_in_range},
+          {"allocs_per_frame_median", s.allocs_per_frame_median},
+          {"bytes_per_frame_median", s.bytes_per_frame_median},
+          {"size_min", s.size_min},
+          {"size_max", s.size_max},
+          {"stack", StackJson(session, s.stack_id)}};
+}
+
+nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {
+  nlohmann::json bins = nlohmann::json::array();
+  for (int b = h.first_bin; b <= h.last_bin; ++b) {
+    if (h.bins[b].allocations == 0) continue;
+    bins.push_back({{"bin", b},
+                    {"min", analysis::SizeBinMin(b)},
+                    {"max", analysis::SizeBinMax(b)},
+                    {"label", FormatSizeBin(b)},
+                    {"allocations", h.bins[b].allocations},
+                    {"bytes", h.bins[b].bytes}});
+  }
+  return bins;
+}
+
+}  // namespace memframe::viewer

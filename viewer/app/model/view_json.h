@@ -1,0 +1,23 @@
+// JSON of what a view shows (--dump-view-data), built from the same rows the
+// view draws so that a test of the JSON is a test of the view.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/size_histogram.h"
+#include "session.h"
+
+namespace memframe::viewer {
+
+nlohmann::json RangeJson(analysis::FrameRange range);
+// The symbolized stack, innermost first: [{function, file, line, module, inlined}].
+nlohmann::json StackJson(Session& session, uint32_t stack_id);
+// A call site's label, figures over a range, and stack.
+nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& site);
+// Bins that hold allocations: [{bin, min, max, label, allocations, bytes}].
+nlohmann::json HistogramJson(const analysis::SizeHistogram& histogram);
+
+}  // namespace memframe::viewer

@@ -1,0 +1,111 @@
+#include "modes.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app.h"
+#include "backend.h"
+#include "png_writer.h"
+#include "session_loader.h"
+#include "view_registry.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+bool CheckView(const std::string& name) {
+  if (IsViewName(name)) return true;
+  std::fprintf(stderr, "memframe-viewer: unknown view '%s' (views: %s)\n", name.c_str(), ViewNameList().c_str());
+  return false;
+}
+
+// Tables size their columns from the previous frames' contents, and a tab
+// selected this frame is drawn from the next one: a few frames settle the
+// layout before the picture is taken.
+constexpr int kSettleFrames = 4;
+
+}  // namespace
+
+int RunInteractive(const ViewerOptions& options) {
+  Backend backend;
+  std::string error;
+  BackendConfig config;
+  config.width = options.width;
+  config.height = options.height;
+  config.title = options.capture_path.empty() ? "memframe" : "memframe \xE2\x80\x94 " + options.capture_path;
+  if (!backend.Init(config, &error)) {
+    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+    return 1;
+  }
+  Fonts fonts = SetUpStyle();
+  App app(options, fonts);
+  while (!backend.ShouldClose()) {
+    // Sleep until input arrives, but wake often enough to animate loading.
+    backend.NewFrame(app.status() == App::Status::kLoading ? 1.0 / 30 : 0.25);
+    app.Draw();
+    backend.Render();
+  }
+  return 0;
+}
+
+int RunScreenshot(const ViewerOptions& options) {
+  if (!CheckView(options.view)) return 2;
+  Backend backend;
+  std::string error;
+  BackendConfig config;
+  config.width = options.width;
+  config.height = options.height;
+  config.offscreen = true;
+  if (!backend.Init(config, &error)) {
+    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+    return 1;
+  }
+  Fonts fonts = SetUpStyle();
+  App app(options, fonts);
+  app.FocusView(options.view);
+  int settled = 0;
+  while (settled < kSettleFrames) {
+    backend.NewFrame(app.status() == App::Status::kLoading ? 0.01 : 0);
+    app.Draw();
+    backend.Render();
+    if (app.status() == App::Status::kFailed) return 1;  // App already said why on stderr
+    if (app.status() == App::Status::kReady) settled++;
+  }
+  std::vector<uint8_t> pixels;
+  int width = 0, height = 0;
+  if (!backend.ReadPixels(&pixels, &width, &height)) {
+    std::fprintf(stderr, "memframe-viewer: cannot read back the rendered image\n");
+    return 1;
+  }
+  if (!WritePng(options.screenshot_path, pixels, width, height, &error)) {
+    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int RunDumpViewData(const ViewerOptions& options) {
+  if (!CheckView(options.dump_view)) return 2;
+  SessionLoader loader(options.capture_path);
+  if (loader.Wait() != SessionLoader::State::kReady) {
+    std::fprintf(stderr, "memframe-viewer: %s\n", loader.error().c_str());
+    return 1;
+  }
+  std::unique_ptr<Session> session = loader.Take();
+  Selection selection;
+  if (options.range_b) selection.SelectRangeB(*options.range_b);
+  if (options.range) selection.SelectRangeA(*options.range);
+  if (options.frame) selection.SelectFrame(*options.frame);
+  Fonts no_fonts;
+  ViewContext ctx{*session, selection, no_fonts};
+  for (auto& view : MakeViews()) {
+    if (options.dump_view == view->name()) std::cout << view->Data(ctx).dump(2) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace memframe::viewer

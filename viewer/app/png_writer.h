@@ -1,0 +1,13 @@
+// PNG output of screenshots (stb_image_write, from Debian's libstb-dev).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memframe::viewer {
+
+// RGBA pixels, top row first. False with *error when the file can't be written.
+bool WritePng(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string* error);
+
+}  // namespace memframe::viewer

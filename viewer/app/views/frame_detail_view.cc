@@ -1,0 +1,199 @@
+#include "views/frame_detail_view.h"
+
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "view_json.h"
+#include "views/histogram_chart.h"
+#include "widgets/stack_panel.h"
+
+namespace memframe::viewer {
+
+namespace {
+enum Column { kFunction, kLocation, kAllocations, kBytes, kAllocsPerFrame, kFrames, kColumns };
+}  // namespace
+
+bool FrameDetailView::Refresh(ViewContext& ctx) {
+  analysis::FrameRange range = ctx.selection.FocusRange(ctx.session.AllFrames());
+  if (has_range_ && range.from == range_.from && range.to == range_.to) return false;
+  has_range_ = true;
+  range_ = range;
+  totals_ = {};
+  const auto& frames = ctx.session.frames().frames;
+  for (uint32_t f = range.from; f <= range.to && f < frames.size(); ++f) {
+    totals_.allocations += frames[f].allocations;
+    totals_.frees += frames[f].frees;
+    totals_.bytes_allocated += frames[f].bytes_allocated;
+    totals_.bytes_freed += frames[f].bytes_freed;
+    totals_.alloc_time_ns += frames[f].alloc_time_ns;
+    totals_.live_bytes_at_end = frames[f].live_bytes;
+  }
+  histogram_ = ctx.session.sizes().Range(range);
+  sites_ = analysis::SitesInRange(ctx.session.heap().sites, range);
+  // A new range usually has other sites: keep the stack only if its site
+  // is still there.
+  has_selection_ = has_selection_ && std::any_of(sites_.begin(), sites_.end(), [&](const analysis::SiteStats& s) {
+                     return s.stack_id == selected_stack_;
+                   });
+  return true;
+}
+
+void FrameDetailView::Draw(ViewContext& ctx) {
+  bool changed = Refresh(ctx);
+  DrawSummary(ctx);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = std::max(320.0f, avail.x * 0.40f);
+
+  ImGui::BeginChild("detail_left", ImVec2(left_w, 0), false);
+  const float chart_h = std::max(150.0f, ImGui::GetContentRegionAvail().y * 0.5f);
+  DrawHistogramChart(histogram_, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+  DrawBinsTable();
+  ImGui::EndChild();
+
+  ImGui::SameLine();
+  ImGui::BeginChild("detail_right", ImVec2(0, 0), false);
+  float stack_h = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
+  ImGui::BeginChild("detail_sites", ImVec2(0, -stack_h), false);
+  DrawSitesTable(ctx, changed);
+  ImGui::EndChild();
+  if (has_selection_) {
+    ImGui::BeginChild("detail_stack", ImVec2(0, 0), true);
+    DrawStackPanel(ctx.session, selected_stack_, ctx.fonts);
+    ImGui::EndChild();
+  }
+  ImGui::EndChild();
+}
+
+void FrameDetailView::DrawSummary(ViewContext& ctx) {
+  std::string title = ctx.selection.Describe(ctx.session.AllFrames());
+  ImGui::TextUnformatted(title.c_str());
+  ImGui::SameLine(0, 24);
+  ImGui::TextColored(palette::kDimText, "allocated");
+  ImGui::SameLine();
+  ImGui::Text("%s in %s blocks", FormatBytes(totals_.bytes_allocated).c_str(), FormatCount(totals_.allocations).c_str());
+  ImGui::SameLine(0, 18);
+  ImGui::TextColored(palette::kDimText, "freed");
+  ImGui::SameLine();
+  ImGui::Text("%s in %s blocks", FormatBytes(totals_.bytes_freed).c_str(), FormatCount(totals_.frees).c_str());
+  ImGui::SameLine(0, 18);
+  ImGui::TextColored(palette::kDimText, "in allocator");
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kTime), "%s", FormatDuration(totals_.alloc_time_ns).c_str());
+  ImGui::SameLine(0, 18);
+  ImGui::TextColored(palette::kDimText, "live at end");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(FormatBytes(totals_.live_bytes_at_end).c_str());
+}
+
+void FrameDetailView::DrawBinsTable() {
+  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                          ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("bins", 3, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Size", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("Allocations", ImGuiTableColumnFlags_WidthStretch, 1);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_WidthStretch, 1);
+  ImGui::TableHeadersRow();
+  uint64_t max_count = 1, max_bytes = 1;
+  for (int b = histogram_.first_bin; b <= histogram_.last_bin; ++b) {
+    max_count = std::max(max_count, histogram_.bins[b].allocations);
+    max_bytes = std::max(max_bytes, histogram_.bins[b].bytes);
+  }
+  for (int b = histogram_.first_bin; b <= histogram_.last_bin; ++b) {
+    const auto& bin = histogram_.bins[b];
+    if (bin.allocations == 0) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(FormatSizeBin(b).c_str());
+    ImGui::TableNextColumn();
+    BarCell(static_cast<float>(bin.allocations) / max_count, palette::WithAlpha(palette::kBar, 90),
+            FormatCount(bin.allocations).c_str());
+    ImGui::TableNextColumn();
+    BarCell(static_cast<float>(bin.bytes) / max_bytes, palette::WithAlpha(palette::kBytes, 90),
+            FormatBytes(bin.bytes).c_str());
+  }
+  ImGui::EndTable();
+}
+
+void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
+  ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
+                          ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                          ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("sites", kColumns, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Call site", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 120);
+  ImGui::TableSetupColumn("Allocs", ImGuiTableColumnFlags_PreferSortDescending, 70);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 80);
+  ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending, 90);
+  ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_PreferSortDescending, 60);
+  ImGui::TableHeadersRow();
+
+  Session& session = ctx.session;
+  const auto& order = order_.Update(sites_.size(), rows_changed, [&](uint32_t a, uint32_t b, int column) {
+    const analysis::SiteStats& x = sites_[a];
+    const analysis::SiteStats& y = sites_[b];
+    switch (column) {
+      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kAllocations: return Compare3(x.allocations, y.allocations);
+      case kBytes: return Compare3(x.bytes, y.bytes);
+      case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
+      case kFrames: return Compare3(x.frames_with_allocations, y.frames_with_allocations);
+    }
+    return 0;
+  });
+  if (!has_selection_ && !order.empty()) {
+    selected_stack_ = sites_[order[0]].stack_id;
+    has_selection_ = true;
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(order.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const analysis::SiteStats& s = sites_[order[i]];
+      const SiteLabel& label = session.Label(s.stack_id);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(s.stack_id));
+      const char* function = label.function.empty() ? "(no stack)" : label.function.c_str();
+      if (ImGui::Selectable(function, has_selection_ && selected_stack_ == s.stack_id,
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        selected_stack_ = s.stack_id;
+        has_selection_ = true;
+      }
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(palette::kDimText, "%s", label.location.empty() ? label.module.c_str() : label.location.c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(s.allocations).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatBytes(s.bytes).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(s.allocs_per_frame_median).c_str());
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(s.frames_with_allocations).c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
+  Refresh(ctx);
+  nlohmann::json sites = nlohmann::json::array();
+  for (const auto& s : sites_) sites.push_back(SiteStatsJson(ctx.session, s));
+  return {{"view", name()},
+          {"range", RangeJson(range_)},
+          {"allocations", totals_.allocations},
+          {"bytes_allocated", totals_.bytes_allocated},
+          {"frees", totals_.frees},
+          {"bytes_freed", totals_.bytes_freed},
+          {"alloc_time_ns", totals_.alloc_time_ns},
+          {"histogram", {{"allocations", histogram_.allocations}, {"bytes", histogram_.bytes}, {"bins", HistogramJson(histogram_)}}},
+          {"sites", sites}};
+}
+
+}  // namespace memframe::viewer

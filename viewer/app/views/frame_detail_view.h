@@ -1,0 +1,45 @@
+// What the selected frame (or range) allocated: figures, the size histogram
+// and the call sites that allocated in it, with the stack of the one
+// clicked.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/size_histogram.h"
+#include "view.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+class FrameDetailView : public View {
+ public:
+  const char* name() const override { return "histogram"; }
+  const char* title() const override { return "Frame detail"; }
+  void Draw(ViewContext& ctx) override;
+  nlohmann::json Data(ViewContext& ctx) override;
+
+ private:
+  // Totals of the frame table over the range.
+  struct RangeTotals {
+    uint64_t allocations = 0, frees = 0, bytes_allocated = 0, bytes_freed = 0, alloc_time_ns = 0;
+    uint64_t live_bytes_at_end = 0;
+  };
+
+  bool Refresh(ViewContext& ctx);  // true when the range changed
+  void DrawSummary(ViewContext& ctx);
+  void DrawBinsTable();
+  void DrawSitesTable(ViewContext& ctx, bool rows_changed);
+
+  bool has_range_ = false;
+  analysis::FrameRange range_{};
+  RangeTotals totals_;
+  analysis::SizeHistogram histogram_;
+  std::vector<analysis::SiteStats> sites_;
+  TableOrder order_;
+  uint32_t selected_stack_ = 0;
+  bool has_selection_ = false;
+};
+
+}  // namespace memframe::viewer

@@ -1,0 +1,144 @@
+#include "views/hidden_view.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "view_json.h"
+#include "widgets/stack_panel.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+enum Column { kFunction, kLocation, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
+
+analysis::FrameRange RangeOf(ViewContext& ctx, bool follow_selection) {
+  if (follow_selection) return ctx.selection.FocusRange(ctx.session.AllFrames());
+  return ctx.session.CompleteFrames();
+}
+
+}  // namespace
+
+bool HiddenView::Refresh(ViewContext& ctx) {
+  analysis::FrameRange range = RangeOf(ctx, follow_selection_);
+  if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_) return false;
+  range_ = range;
+  rows_percent_ = min_percent_;
+  rows_ = analysis::FindHiddenSites(ctx.session.heap().sites, range_, min_percent_ / 100.0);
+  has_rows_ = true;
+  return true;
+}
+
+void HiddenView::Draw(ViewContext& ctx) {
+  ImGui::SetNextItemWidth(200);
+  ImGui::SliderInt("##percent", &min_percent_, 5, 100, "in \xE2\x89\xA5 %d%% of frames", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::Checkbox("Only the selected frames", &follow_selection_);
+  bool changed = Refresh(ctx);
+  ImGui::SameLine();
+  ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of frames %u\xE2\x80\x93%u",
+                     rows_.size(), min_percent_, range_.from, range_.to);
+
+  float stack_height = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
+  ImGui::BeginChild("hidden_table", ImVec2(0, -stack_height), false);
+  DrawTable(ctx, changed);
+  ImGui::EndChild();
+  if (has_selection_) {
+    ImGui::BeginChild("hidden_stack", ImVec2(0, 0), true);
+    DrawStackPanel(ctx.session, selected_stack_, ctx.fonts);
+    ImGui::EndChild();
+  }
+}
+
+void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
+  ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
+                          ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                          ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("hidden", kColumns, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 130);
+  ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending |
+                                        ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Bytes/frame", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Allocations", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Sizes", ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableHeadersRow();
+
+  Session& session = ctx.session;
+  const auto& order = order_.Update(rows_.size(), rows_changed, [&](uint32_t a, uint32_t b, int column) {
+    const analysis::SiteStats& x = rows_[a];
+    const analysis::SiteStats& y = rows_[b];
+    switch (column) {
+      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kFrames: return Compare3(x.frames_with_allocations, y.frames_with_allocations);
+      case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
+      case kBytesPerFrame: return Compare3(x.bytes_per_frame_median, y.bytes_per_frame_median);
+      case kAllocations: return Compare3(x.allocations, y.allocations);
+      case kBytes: return Compare3(x.bytes, y.bytes);
+      case kSizes: return Compare3(x.size_max, y.size_max);
+    }
+    return 0;
+  });
+  if (!has_selection_ && !order.empty()) {
+    // Something useful below the table from the first frame on.
+    selected_stack_ = rows_[order[0]].stack_id;
+    has_selection_ = true;
+  }
+
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(order.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const analysis::SiteStats& s = rows_[order[i]];
+      const SiteLabel& label = session.Label(s.stack_id);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(s.stack_id));
+      bool selected = has_selection_ && selected_stack_ == s.stack_id;
+      const char* function = label.function.empty() ? "(no stack)" : label.function.c_str();
+      if (ImGui::Selectable(function, selected, ImGuiSelectableFlags_SpanAllColumns)) {
+        selected_stack_ = s.stack_id;
+        has_selection_ = true;
+      }
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(palette::kDimText, "%s", label.location.empty() ? label.module.c_str() : label.location.c_str());
+      ImGui::TableNextColumn();
+      float fraction = s.frames_in_range ? static_cast<float>(s.frames_with_allocations) / s.frames_in_range : 0;
+      std::string pct = std::to_string(static_cast<int>(fraction * 100 + 0.5f)) + "%";
+      BarCell(fraction, palette::WithAlpha(palette::kBar, 110), pct.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%u of %u frames", s.frames_with_allocations, s.frames_in_range);
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(s.allocs_per_frame_median).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatBytes(s.bytes_per_frame_median).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(s.allocations).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatBytes(s.bytes).c_str());
+      ImGui::TableNextColumn();
+      std::string sizes = s.size_min == s.size_max ? FormatBytes(s.size_min)
+                                                   : FormatBytes(s.size_min) + "\xE2\x80\x93" + FormatBytes(s.size_max);
+      TextRight(sizes.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+nlohmann::json HiddenView::Data(ViewContext& ctx) {
+  Refresh(ctx);
+  nlohmann::json rows = nlohmann::json::array();
+  // Without a window the order is the analysis' ranking, which is also the
+  // default sort (frames descending, ties kept in ranking order).
+  for (const auto& s : rows_) rows.push_back(SiteStatsJson(ctx.session, s));
+  return {{"view", name()}, {"range", RangeJson(range_)}, {"min_fraction", min_percent_ / 100.0}, {"rows", rows}};
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,27 @@
+// Blocks still live when the capture ended, grouped by allocating stack
+// (analysis::CollectLeaks).
+#pragma once
+
+#include <cstdint>
+
+#include "view.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+class LeaksView : public View {
+ public:
+  const char* name() const override { return "leaks"; }
+  const char* title() const override { return "Leaks"; }
+  void Draw(ViewContext& ctx) override;
+  nlohmann::json Data(ViewContext& ctx) override;
+
+ private:
+  void DrawTable(ViewContext& ctx);
+
+  TableOrder order_;
+  uint32_t selected_stack_ = 0;
+  bool has_selection_ = false;
+};
+
+}  // namespace memframe::viewer

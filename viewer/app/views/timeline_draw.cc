@@ -1,0 +1,159 @@
+#include "views/timeline_draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "format.h"
+#include "style.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+constexpr float kLeftAxis = 70, kRightAxis = 64, kBottomAxis = 20, kTop = 8;
+
+// The bars' value scale. Log by default: the start-up frame of a game
+// allocates thousands of times what a gameplay frame does, and a linear
+// scale would flatten every gameplay frame to nothing.
+struct ValueScale {
+  double max = 1;
+  bool log = true;
+  double Of(double v) const { return log ? std::log10(1 + v) / std::log10(1 + max) : v / max; }
+};
+
+std::string ValueLabel(uint64_t v, bool bytes) { return bytes ? FormatBytes(v) : FormatCount(v); }
+
+// A round frame step whose labels stay at least `min_px` apart.
+uint64_t FrameStep(double frames_per_pixel, float min_px) {
+  double want = frames_per_pixel * min_px;
+  uint64_t step = 1;
+  while (true) {
+    for (uint64_t m : {1, 2, 5}) {
+      if (static_cast<double>(step * m) >= want) return step * m;
+    }
+    step *= 10;
+  }
+}
+
+void DrawValueAxis(ImDrawList* draw, const PlotRect& p, const ValueScale& scale, bool bytes) {
+  std::vector<double> ticks;
+  if (scale.log) {
+    for (double v = 1; v <= scale.max; v *= 10) ticks.push_back(v);
+  } else {
+    for (int i = 1; i <= 4; ++i) ticks.push_back(scale.max * i / 4);
+  }
+  for (double v : ticks) {
+    float y = p.max.y - p.height() * static_cast<float>(scale.Of(v));
+    draw->AddLine(ImVec2(p.min.x, y), ImVec2(p.max.x, y), palette::kGrid);
+    std::string label = ValueLabel(static_cast<uint64_t>(v), bytes);
+    ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    draw->AddText(ImVec2(p.min.x - size.x - 6, y - size.y / 2), palette::kAxisText, label.c_str());
+  }
+}
+
+void DrawFrameAxis(ImDrawList* draw, const PlotRect& p, const TimelineViewport& view, size_t frames) {
+  uint64_t step = FrameStep(view.frames_per_pixel, 80);
+  double first = std::max(0.0, view.first_frame);
+  double last = std::min(static_cast<double>(frames), view.FrameAt(p.width()));
+  for (uint64_t f = static_cast<uint64_t>(std::ceil(first / step)) * step; f < last; f += step) {
+    // Ticks point at a frame's centre when a frame is wider than a pixel.
+    float x = p.min.x + static_cast<float>(view.XOf(f + 0.5));
+    draw->AddLine(ImVec2(x, p.max.y), ImVec2(x, p.max.y + 4), palette::kAxisText);
+    std::string label = std::to_string(f);
+    float w = ImGui::CalcTextSize(label.c_str()).x;
+    draw->AddText(ImVec2(x - w / 2, p.max.y + 4), palette::kAxisText, label.c_str());
+  }
+}
+
+void DrawRange(ImDrawList* draw, const PlotRect& p, const TimelineViewport& view, analysis::FrameRange r, ImU32 colour,
+               const char* tag) {
+  float x0 = p.min.x + static_cast<float>(view.XOf(r.from));
+  float x1 = p.min.x + static_cast<float>(view.XOf(r.to + 1.0));
+  if (x1 < p.min.x || x0 > p.max.x) return;
+  x0 = std::max(x0, p.min.x);
+  x1 = std::min(std::max(x1, x0 + 1), p.max.x);
+  draw->AddRectFilled(ImVec2(x0, p.min.y), ImVec2(x1, p.max.y), palette::WithAlpha(colour, 45));
+  draw->AddLine(ImVec2(x0, p.min.y), ImVec2(x0, p.max.y), colour, 1.5f);
+  draw->AddLine(ImVec2(x1, p.min.y), ImVec2(x1, p.max.y), colour, 1.5f);
+  draw->AddRectFilled(ImVec2(x0, p.min.y), ImVec2(x0 + 16, p.min.y + 17), colour);
+  draw->AddText(ImVec2(x0 + 4, p.min.y + 1), IM_COL32(20, 20, 24, 255), tag);
+}
+
+}  // namespace
+
+PlotRect PlotRectIn(ImVec2 canvas_min, ImVec2 canvas_max) {
+  return {ImVec2(canvas_min.x + kLeftAxis, canvas_min.y + kTop),
+          ImVec2(canvas_max.x - kRightAxis, canvas_max.y - kBottomAxis)};
+}
+
+void DrawTimeline(ImDrawList* draw, const PlotRect& p, const TimelineSeries& series, const TimelineViewport& view,
+                  const TimelineLook& look, const Selection& selection) {
+  draw->AddRectFilled(p.min, p.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
+  const size_t n = series.size();
+  if (n == 0) return;
+
+  // What is on screen, as columns (zoomed out) or as frames (zoomed in).
+  struct Bar {
+    float x0, x1;
+    uint64_t value, time_ns;
+    bool spike;
+  };
+  std::vector<Bar> bars;
+  if (view.frames_per_pixel >= 1) {
+    for (const TimelineColumn& c : AggregateColumns(series, view))
+      bars.push_back({p.min.x + c.x, p.min.x + c.x + 1, c.max_value, c.max_time_ns, c.spike});
+  } else {
+    const double px_per_frame = 1 / view.frames_per_pixel;
+    const float gap = px_per_frame > 4 ? 1.0f : 0.0f;  // separate bars once they are wide enough to see
+    size_t first = static_cast<size_t>(std::max(0.0, std::floor(view.first_frame)));
+    size_t last = std::min(n, static_cast<size_t>(std::ceil(view.FrameAt(p.width()))) + 1);
+    for (size_t f = first; f < last; ++f) {
+      float x0 = p.min.x + static_cast<float>(view.XOf(static_cast<double>(f)));
+      float x1 = p.min.x + static_cast<float>(view.XOf(f + 1.0)) - gap;
+      bars.push_back({std::max(x0, p.min.x), std::min(x1, p.max.x), series.value[f], series.time_ns[f], series.spike[f] != 0});
+    }
+  }
+  ValueScale scale{1, look.log_scale};
+  uint64_t max_time = 1;
+  for (const Bar& b : bars) {
+    scale.max = std::max<double>(scale.max, static_cast<double>(b.value));
+    max_time = std::max(max_time, b.time_ns);
+  }
+  DrawValueAxis(draw, p, scale, look.bytes);
+  DrawFrameAxis(draw, p, view, n);
+
+  draw->PushClipRect(p.min, p.max, true);
+  for (const Bar& b : bars) {
+    if (b.value == 0 || b.x1 <= b.x0) continue;
+    float h = std::max(1.0f, p.height() * static_cast<float>(scale.Of(static_cast<double>(b.value))));
+    draw->AddRectFilled(ImVec2(b.x0, p.max.y - h), ImVec2(b.x1, p.max.y), b.spike ? palette::kSpike : palette::kBar);
+  }
+  if (look.show_time && bars.size() > 1) {
+    // Linear, scaled to its own maximum (right axis): time is compared
+    // between frames, not against the bars.
+    std::vector<ImVec2> points;
+    points.reserve(bars.size());
+    for (const Bar& b : bars)
+      points.push_back(ImVec2((b.x0 + b.x1) / 2, p.max.y - p.height() * 0.95f * b.time_ns / max_time));
+    draw->AddPolyline(points.data(), static_cast<int>(points.size()), palette::kTime, 0, 1.5f);
+  }
+  if (selection.range_a) DrawRange(draw, p, view, *selection.range_a, palette::kRangeA, "A");
+  if (selection.range_b) DrawRange(draw, p, view, *selection.range_b, palette::kRangeB, "B");
+  if (selection.frame) {
+    float x0 = p.min.x + static_cast<float>(view.XOf(*selection.frame));
+    float x1 = std::max(x0 + 2, p.min.x + static_cast<float>(view.XOf(*selection.frame + 1.0)));
+    draw->AddRect(ImVec2(x0 - 1, p.min.y), ImVec2(x1 + 1, p.max.y), palette::kSelected, 0, 0, 1.5f);
+  }
+  draw->PopClipRect();
+
+  if (look.show_time) {
+    std::string top = FormatDuration(max_time);
+    draw->AddText(ImVec2(p.max.x + 6, p.min.y + p.height() * 0.05f - 7), palette::kTime, top.c_str());
+    draw->AddText(ImVec2(p.max.x + 6, p.max.y - 14), palette::kTime, "0");
+  }
+  draw->AddLine(ImVec2(p.min.x, p.max.y), ImVec2(p.max.x, p.max.y), palette::kAxisText);
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,193 @@
+#include "views/timeline_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "style.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+// Zoomed all the way in, a frame is 40 pixels wide.
+constexpr double kMinFramesPerPixel = 1.0 / 40;
+// A press that moves less than this is a click, not a drag.
+constexpr float kClickSlop = 4;
+
+void LegendSwatch(ImU32 colour, const char* text) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float h = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f), colour);
+  ImGui::Dummy(ImVec2(h * 0.6f, h));
+  ImGui::SameLine(0, 4);
+  ImGui::TextColored(palette::kDimText, "%s", text);
+  ImGui::SameLine(0, 14);
+}
+
+}  // namespace
+
+void TimelineView::RebuildSeries(Session& session) {
+  series_session_ = &session;
+  series_bytes_ = look_.bytes;
+  const auto& frames = session.frames().frames;
+  series_.value.resize(frames.size());
+  series_.time_ns.resize(frames.size());
+  series_.spike.resize(frames.size());
+  for (size_t i = 0; i < frames.size(); ++i) {
+    series_.value[i] = look_.bytes ? frames[i].bytes_allocated : frames[i].allocations;
+    series_.time_ns[i] = frames[i].alloc_time_ns;
+    series_.spike[i] = frames[i].spike;
+  }
+}
+
+void TimelineView::DrawToolbar(ViewContext& ctx) {
+  int metric = look_.bytes ? 1 : 0;
+  ImGui::RadioButton("Allocations", &metric, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("Bytes", &metric, 1);
+  look_.bytes = metric == 1;
+  ImGui::SameLine(0, 18);
+  ImGui::Checkbox("Log scale", &look_.log_scale);
+  ImGui::SameLine();
+  ImGui::Checkbox("Time in allocator", &look_.show_time);
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) fitted_ = false;
+  ImGui::SameLine();
+  if (ImGui::Button("Clear selection")) ctx.selection.Clear();
+  ImGui::SameLine(0, 24);
+  LegendSwatch(palette::kBar, "frame");
+  LegendSwatch(palette::kSpike, "spike");
+  LegendSwatch(palette::kTime, "allocator time");
+  LegendSwatch(palette::kRangeA, "range A");
+  LegendSwatch(palette::kRangeB, "range B");
+  ImGui::NewLine();
+}
+
+void TimelineView::Draw(ViewContext& ctx) {
+  if (series_session_ != &ctx.session || series_bytes_ != look_.bytes) RebuildSeries(ctx.session);
+  DrawToolbar(ctx);
+  if (series_session_ != &ctx.session || series_bytes_ != look_.bytes) RebuildSeries(ctx.session);
+
+  const ImVec2 canvas_min = ImGui::GetCursorScreenPos();
+  ImVec2 canvas_size = ImGui::GetContentRegionAvail();
+  canvas_size.y = std::max(canvas_size.y, 80.0f);
+  const ImVec2 canvas_max(canvas_min.x + canvas_size.x, canvas_min.y + canvas_size.y);
+  PlotRect plot = PlotRectIn(canvas_min, canvas_max);
+
+  const int width = std::max(1, static_cast<int>(plot.width()));
+  if (!fitted_ || viewport_.width != width) {
+    // A resize keeps the frames on screen; the first draw shows them all.
+    viewport_ = fitted_ ? ClampViewport({viewport_.first_frame, viewport_.frames_per_pixel * viewport_.width / width, width},
+                                        series_.size(), kMinFramesPerPixel)
+                        : FitAll(series_.size(), width, kMinFramesPerPixel);
+    fitted_ = true;
+  }
+
+  ImGui::InvisibleButton("timeline_canvas", canvas_size);
+  HandleInput(ctx, plot);
+  DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_, ctx.selection);
+  if (ImGui::IsItemHovered() && drag_ == Drag::kNone) DrawHoverTooltip(ctx, plot);
+}
+
+void TimelineView::HandleInput(ViewContext& ctx, const PlotRect& plot) {
+  ImGuiIO& io = ImGui::GetIO();
+  const double mouse_x = io.MousePos.x - plot.min.x;
+  const double n = static_cast<double>(series_.size());
+  auto frame_under_mouse = [&] {
+    return static_cast<uint32_t>(std::clamp(std::floor(viewport_.FrameAt(mouse_x)), 0.0, std::max(0.0, n - 1)));
+  };
+
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0)
+    viewport_ = ZoomAround(viewport_, mouse_x, std::pow(0.8, io.MouseWheel), series_.size(), kMinFramesPerPixel);
+  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    fitted_ = false;
+    return;
+  }
+  if (ImGui::IsItemActivated()) {
+    drag_ = io.KeyShift ? Drag::kRangeA : io.KeyCtrl ? Drag::kRangeB : Drag::kPan;
+    drag_start_frame_ = frame_under_mouse();
+    drag_distance_ = 0;
+  }
+  if (ImGui::IsItemActive() && drag_ != Drag::kNone) {
+    drag_distance_ += std::fabs(io.MouseDelta.x) + std::fabs(io.MouseDelta.y);
+    uint32_t a = static_cast<uint32_t>(drag_start_frame_), b = frame_under_mouse();
+    analysis::FrameRange range{std::min(a, b), std::max(a, b)};
+    if (drag_ == Drag::kPan && drag_distance_ >= kClickSlop) {
+      viewport_.first_frame -= io.MouseDelta.x * viewport_.frames_per_pixel;
+      viewport_ = ClampViewport(viewport_, series_.size(), kMinFramesPerPixel);
+    } else if (drag_ == Drag::kRangeA) {
+      ctx.selection.SelectRangeA(range);
+    } else if (drag_ == Drag::kRangeB) {
+      ctx.selection.SelectRangeB(range);
+    }
+  }
+  if (ImGui::IsItemDeactivated()) {
+    if (drag_ == Drag::kPan && drag_distance_ < kClickSlop) ctx.selection.SelectFrame(frame_under_mouse());
+    drag_ = Drag::kNone;
+  }
+  // Arrow keys step the selected frame while the mouse is over the timeline.
+  if (ImGui::IsItemHovered() && ctx.selection.frame) {
+    uint32_t f = *ctx.selection.frame;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && f > 0) ctx.selection.SelectFrame(f - 1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && f + 1 < n) ctx.selection.SelectFrame(f + 1);
+  }
+}
+
+void TimelineView::DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (mouse.x < plot.min.x || mouse.x >= plot.max.x || series_.size() == 0) return;
+  const double x = mouse.x - plot.min.x;
+  double first = std::floor(viewport_.FrameAt(x));
+  double last = std::max(first, std::floor(viewport_.FrameAt(x + 1)) - 1);
+  if (first >= series_.size()) return;
+  last = std::min(last, static_cast<double>(series_.size() - 1));
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(mouse.x, plot.min.y), ImVec2(mouse.x, plot.max.y), palette::kGrid);
+  // When a pixel holds several frames, describe the largest of them: it is
+  // the one whose bar is drawn.
+  uint32_t frame = static_cast<uint32_t>(first);
+  for (uint32_t f = frame; f <= last; ++f)
+    if (series_.value[f] > series_.value[frame]) frame = f;
+  const analysis::FrameStats& s = ctx.session.frames().frames[frame];
+  ImGui::BeginTooltip();
+  if (last > first) ImGui::TextColored(palette::kDimText, "frames %.0f\xE2\x80\x93%.0f, largest:", first, last);
+  ImGui::Text("Frame %u%s", frame, s.spike ? "  \xE2\x96\xB2 spike" : "");
+  ImGui::Separator();
+  ImGui::Text("Allocated  %s in %s blocks", FormatBytes(s.bytes_allocated).c_str(), FormatCount(s.allocations).c_str());
+  ImGui::Text("Freed      %s in %s blocks", FormatBytes(s.bytes_freed).c_str(), FormatCount(s.frees).c_str());
+  ImGui::Text("Live       %s (peak %s)", FormatBytes(s.live_bytes).c_str(), FormatBytes(s.peak_live_bytes).c_str());
+  ImGui::Text("Allocator  %s (slowest call %s)", FormatDuration(s.alloc_time_ns).c_str(),
+              FormatDuration(s.slowest_alloc_ns).c_str());
+  ImGui::EndTooltip();
+}
+
+nlohmann::json TimelineView::Data(ViewContext& ctx) {
+  const analysis::FrameTable& table = ctx.session.frames();
+  nlohmann::json frames = nlohmann::json::array();
+  nlohmann::json spikes = nlohmann::json::array();
+  for (const analysis::FrameStats& s : table.frames) {
+    frames.push_back({{"frame", s.frame},
+                      {"allocations", s.allocations},
+                      {"bytes", s.bytes_allocated},
+                      {"alloc_time_ns", s.alloc_time_ns},
+                      {"spike", s.spike}});
+    if (s.spike) spikes.push_back(s.frame);
+  }
+  nlohmann::json selection = nlohmann::json::object();
+  if (ctx.selection.frame) selection["frame"] = *ctx.selection.frame;
+  if (ctx.selection.range_a) selection["range_a"] = {{"from", ctx.selection.range_a->from}, {"to", ctx.selection.range_a->to}};
+  if (ctx.selection.range_b) selection["range_b"] = {{"from", ctx.selection.range_b->from}, {"to", ctx.selection.range_b->to}};
+  return {{"view", name()},
+          {"frame_count", table.frames.size()},
+          {"frames_rendered", table.frames_rendered},
+          {"frame_source", table.frame_source},
+          {"spike_threshold", {{"allocations", table.allocation_spike.threshold}, {"bytes", table.bytes_spike.threshold}}},
+          {"spikes", spikes},
+          {"selection", selection},
+          {"frames", frames}};
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,42 @@
+// The frame timeline: one bar per frame (allocations or bytes), spikes in
+// red, time inside the allocator as a line. Wheel zooms around the mouse,
+// drag pans, click selects a frame, shift-drag range A, ctrl-drag range B,
+// double-click fits everything.
+#pragma once
+
+#include <cstdint>
+
+#include "timeline_columns.h"
+#include "view.h"
+#include "views/timeline_draw.h"
+
+namespace memframe::viewer {
+
+class TimelineView : public View {
+ public:
+  const char* name() const override { return "timeline"; }
+  const char* title() const override { return "Timeline"; }
+  bool is_tab() const override { return false; }
+  void Draw(ViewContext& ctx) override;
+  nlohmann::json Data(ViewContext& ctx) override;
+
+ private:
+  enum class Drag { kNone, kPan, kRangeA, kRangeB };
+
+  void RebuildSeries(Session& session);
+  void DrawToolbar(ViewContext& ctx);
+  void HandleInput(ViewContext& ctx, const PlotRect& plot);
+  void DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot);
+
+  TimelineLook look_;
+  TimelineSeries series_;
+  const Session* series_session_ = nullptr;  // the session series_ was built from
+  bool series_bytes_ = false;
+  TimelineViewport viewport_;
+  bool fitted_ = false;
+  Drag drag_ = Drag::kNone;
+  double drag_start_frame_ = 0;
+  float drag_distance_ = 0;
+};
+
+}  // namespace memframe::viewer

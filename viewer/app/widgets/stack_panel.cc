@@ -1,0 +1,76 @@
+#include "widgets/stack_panel.h"
+
+#include <string>
+
+#include <imgui.h>
+
+namespace memframe::viewer {
+
+namespace {
+
+std::string Basename(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+void DrawStackPanel(Session& session, uint32_t stack_id, const Fonts& fonts) {
+  const auto& stack = session.Stack(stack_id);
+  const SiteLabel& label = session.Label(stack_id);
+  ImGui::TextUnformatted(label.function.empty() ? "(no stack)" : label.function.c_str());
+  if (!label.location.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(palette::kDimText, "%s", label.location.c_str());
+  }
+  if (stack.empty()) {
+    ImGui::TextColored(palette::kDimText, "The agent recorded no stack for these allocations.");
+    return;
+  }
+  const size_t user = analysis::UserFrameIndex(stack);
+  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                          ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp;
+  if (fonts.mono) ImGui::PushFont(fonts.mono);
+  if (ImGui::BeginTable("stack", 4, flags)) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, 28);
+    ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch, 5);
+    ImGui::TableSetupColumn("File:line", ImGuiTableColumnFlags_WidthStretch, 3);
+    ImGui::TableSetupColumn("Module", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(stack.size()));
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const analysis::SourceFrame& f = stack[i];
+        bool runtime = analysis::IsRuntimeModule(f.module);
+        ImVec4 colour = ImGui::GetStyle().Colors[ImGuiCol_Text];
+        if (runtime) colour = palette::kDimText;
+        if (static_cast<size_t>(i) == user) colour = ImVec4(1.0f, 0.86f, 0.45f, 1);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(palette::kDimText, "%d", i);
+        ImGui::TableNextColumn();
+        ImGui::PushStyleColor(ImGuiCol_Text, colour);
+        ImGui::TextUnformatted(f.function.c_str());
+        if (f.inlined) {
+          ImGui::SameLine();
+          ImGui::TextColored(palette::kDimText, "(inlined)");
+        }
+        ImGui::TableNextColumn();
+        if (!f.file.empty()) {
+          std::string where = Basename(f.file) + (f.line ? ":" + std::to_string(f.line) : "");
+          ImGui::TextUnformatted(where.c_str());
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.file.c_str());
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(Basename(f.module).c_str());
+        ImGui::PopStyleColor();
+      }
+    }
+    ImGui::EndTable();
+  }
+  if (fonts.mono) ImGui::PopFont();
+}
+
+}  // namespace memframe::viewer
