@@ -24,6 +24,7 @@
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
 #include "hooks/real_functions.h"
+#include "runtime/agent_runtime.h"
 #include "runtime/config.h"
 #include "runtime/diagnostics.h"
 #include "writer/writer_thread.h"
@@ -43,6 +44,7 @@ size_t ReadCmdline() {
 }
 
 Config g_config;
+uint32_t g_recording_pid = 0;  // the process whose stream this is
 
 // Connects to the recorder and starts the writer: at start-up, and in a
 // fork child that is followed.
@@ -67,6 +69,7 @@ void StartRecording() {
     g_sink.Close();
     return;
   }
+  g_recording_pid = hello.pid;
   g_recording.store(true, std::memory_order_release);
   Debug("recording to %s", g_config.socket_path);
 }
@@ -114,5 +117,27 @@ __attribute__((destructor(101))) void StopAgent() {
   StopWriter("exit", 5000);
 }
 
+bool g_stopped_for_exec = false;
+
 }  // namespace
+
+void BeforeExec() {
+  // A vfork child shares our memory: stopping "its" writer would stop the
+  // parent's. Only the process that owns the stream ends it.
+  if (static_cast<uint32_t>(getpid()) != g_recording_pid) return;
+  if (!g_recording.exchange(false)) return;
+  RecursionGuard guard;
+  StopWriter("exec", 5000);
+  g_stopped_for_exec = true;
+}
+
+void AfterFailedExec() {
+  if (!g_stopped_for_exec) return;
+  g_stopped_for_exec = false;
+  RecursionGuard guard;
+  ForgetWriterAfterFork();
+  StartRecording();
+}
+
+bool FollowExec() { return g_config.follow_exec; }
 }  // namespace memframe::agent

@@ -33,6 +33,9 @@ std::atomic<bool> g_stop{false};
 std::atomic<bool> g_done{false};
 const char* g_stop_reason = "exit";
 uint64_t g_events_total = 0;
+// SyncWithWriter: requests counted up by callers, completions by the writer.
+std::atomic<uint64_t> g_sync_requested{0};
+std::atomic<uint64_t> g_sync_done{0};
 uint32_t g_markers_sent = 0;  // marker ids below this were defined
 uint64_t g_slice_ns = 0;
 uint64_t g_dropped_total = 0;
@@ -178,6 +181,8 @@ void* WriterMain(void*) {
   uint64_t next_exit_scan = 0;
   while (!g_stop.load(std::memory_order_acquire)) {
     uint64_t now = MonotonicNs();
+    uint64_t sync = g_sync_requested.load(std::memory_order_acquire);
+    if (sync != g_sync_done.load(std::memory_order_relaxed)) next_module_check = 0;
     if (g_slice_ns && now >= next_slice) {
       TimeSliceFrame();  // no-op once the game presented or marked a frame
       next_slice = now + g_slice_ns;
@@ -198,8 +203,11 @@ void* WriterMain(void*) {
       Detach();
       break;
     }
-    // Idle: sleep longer. Busy: come back soon so producers never wait.
-    SleepNs(taken == 0 ? 2'000'000 : 200'000);
+    g_sync_done.store(sync, std::memory_order_release);
+    // Idle: sleep longer. Busy, or someone waiting in SyncWithWriter: come
+    // back soon so producers never wait long.
+    bool waited_on = g_sync_requested.load(std::memory_order_relaxed) != sync;
+    SleepNs(taken == 0 && !waited_on ? 2'000'000 : 200'000);
   }
   if (g_sink->connected()) {
     DrainAll(false);
@@ -256,12 +264,25 @@ void StopWriter(const char* reason, int timeout_ms) {
   SetConsumerAlive(false);
 }
 
+bool SyncWithWriter(int timeout_ms) {
+  if (!g_sink || g_stop.load(std::memory_order_acquire)) return false;
+  uint64_t ticket = g_sync_requested.fetch_add(1, std::memory_order_acq_rel) + 1;
+  for (int waited_us = 0; waited_us < timeout_ms * 1000; waited_us += 100) {
+    if (g_sync_done.load(std::memory_order_acquire) >= ticket) return true;
+    if (g_done.load(std::memory_order_acquire)) return false;
+    SleepNs(100'000);
+  }
+  return false;
+}
+
 void ForgetWriterAfterFork() {
   // Everything the parent's writer had sent belongs to the parent's stream;
   // a followed child starts a stream of its own from scratch.
   g_sink = nullptr;
   g_stop.store(false);
   g_done.store(false);
+  g_sync_requested.store(0);
+  g_sync_done.store(0);
   g_events_total = 0;
   g_dropped_total = 0;
   g_markers_sent = 0;

@@ -22,8 +22,14 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
 // (a stuck recorder must not hang the game's exit).
 void StopWriter(const char* reason, int timeout_ms);
 
-// Fork child: the writer thread does not exist there; forget it without
-// touching the parent's connection.
+// Waits (at most `timeout_ms`) until the writer has run one full cycle
+// that started after this call: everything pushed before is sent and the
+// module map is current. For dlclose, which is about to unmap a library.
+bool SyncWithWriter(int timeout_ms);
+
+// Fork child, or after the writer was stopped for an exec that failed:
+// forget the old writer (without touching its connection) so a new one can
+// start.
 void ForgetWriterAfterFork();
 
 }  // namespace memframe::agent

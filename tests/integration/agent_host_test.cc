@@ -142,6 +142,54 @@ TEST(AgentHost, AnonymousMappingsAreRegionsFileMappingsAreNot) {
   EXPECT_EQ(file_maps, 0u);
 }
 
+TEST(AgentHost, ExecEndsTheStreamAndTheNewImageOpensAnother) {
+  AgentRun run = RunWithAgent({Target("exec_chain")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "failed exec returned -1\nstage2\n");
+  // Before the failed exec | after it (recording resumed) | after the exec.
+  ASSERT_EQ(run.streams.size(), 3u);
+  for (const AgentStream& s : run.streams) ASSERT_FALSE(s.packets.empty());
+  EXPECT_EQ(CountAllocs(run.streams[0], kExecStage1Size), static_cast<uint64_t>(kExecStage1Blocks));
+  EXPECT_EQ(run.streams[0].packets.back().end().reason(), "exec");
+  EXPECT_EQ(CountAllocs(run.streams[1], kExecAfterFailureSize), static_cast<uint64_t>(kExecAfterFailureBlocks));
+  EXPECT_EQ(run.streams[1].packets.back().end().reason(), "exec");
+  EXPECT_EQ(CountAllocs(run.streams[2], kExecStage2Size), static_cast<uint64_t>(kExecStage2Blocks));
+  EXPECT_TRUE(run.streams[2].ended);
+  // One process throughout: exec keeps the pid.
+  EXPECT_EQ(run.streams[0].packets.front().hello().pid(), run.streams[2].packets.front().hello().pid());
+}
+
+TEST(AgentHost, ExecWithoutFollowingRunsTheNewImageUnprofiled) {
+  AgentRun run = RunWithAgent({Target("exec_chain")}, {.environment = {{"MEMFRAME_FOLLOW_EXEC", "0"}}});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "failed exec returned -1\nstage2\n");
+  ASSERT_EQ(run.streams.size(), 2u);  // before and after the failed exec; stage 2 is not recorded
+  EXPECT_EQ(CountAllocs(run.streams[1], kExecAfterFailureSize), static_cast<uint64_t>(kExecAfterFailureBlocks));
+}
+
+bool HasModule(const AgentStream& s, const std::string& suffix) {
+  for (const wire::Packet& p : s.packets)
+    for (const wire::Module& m : p.module_map().modules())
+      if (m.path().size() >= suffix.size() && m.path().compare(m.path().size() - suffix.size(), suffix.size(), suffix) == 0)
+        return true;
+  return false;
+}
+
+class AgentPlugins : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AgentPlugins, PluginAllocationsRecordedAndModuleMappedBeforeUnload) {
+  AgentRun run = RunWithAgent({Target("plugin_host"), GetParam()});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "plugin done\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountAllocs(run.streams[0], kPluginBlockSize), static_cast<uint64_t>(kPluginBlocks));
+  EXPECT_EQ(LiveBlocksOfSize(run.streams[0], kPluginBlockSize), 0u);
+  // Loaded and unloaded within a millisecond, still in the module map.
+  EXPECT_TRUE(HasModule(run.streams[0], "libmemframe_test_plugin.so"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, AgentPlugins, ::testing::Values("plain", "deepbind"));
+
 // The agent adds only its hooks to the program's symbol space.
 TEST(AgentHost, ExportsOnlyTheHooks) {
   FILE* nm = popen("nm -D --defined-only " MEMFRAME_AGENT_PATH, "r");
@@ -152,7 +200,8 @@ TEST(AgentHost, ExportsOnlyTheHooks) {
       "SDL_GL_SwapBuffers", "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect",
       "SDL_UpdateRects", "vkQueuePresentKHR", "dlsym", "dlvsym", "glXGetProcAddress", "glXGetProcAddressARB",
       "eglGetProcAddress", "SDL_GL_GetProcAddress", "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
-      "memframe_frame_mark", "memframe_marker", "mmap", "mmap64", "munmap", "mremap"};
+      "memframe_frame_mark", "memframe_marker", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
+      "fexecve", "execv", "execvp", "execl", "execlp", "execle", "dlopen", "dlclose"};
   char line[512];
   int exported = 0;
   while (fgets(line, sizeof(line), nm)) {

@@ -39,5 +39,6 @@ constexpr const char* kEnvDebug = "MEMFRAME_DEBUG";              // "1": agent d
 constexpr const char* kEnvTimeSliceMs = "MEMFRAME_TIME_SLICE_MS";  // fallback frame length until a present (default 16, 0 = off)
 constexpr const char* kEnvDropWhenFull = "MEMFRAME_DROP";        // "1": drop (and count) events instead of waiting
 constexpr const char* kEnvFollowFork = "MEMFRAME_FOLLOW_FORK";   // "1": a forked child records its own stream
+constexpr const char* kEnvFollowExec = "MEMFRAME_FOLLOW_EXEC";   // "0": exec'd programs run without the agent
 
 }  // namespace memframe::wire

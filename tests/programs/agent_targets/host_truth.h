@@ -29,6 +29,19 @@ constexpr int kArenaCount = 3;
 constexpr size_t kArenaBytes = 3 << 20;
 constexpr size_t kGrownArenaBytes = 5 << 20;
 
+// exec_chain: blocks before a failed exec, after it, and after the exec
+// of itself into stage 2.
+constexpr int kExecStage1Blocks = 111;
+constexpr size_t kExecStage1Size = 1111;
+constexpr int kExecAfterFailureBlocks = 122;
+constexpr size_t kExecAfterFailureSize = 2222;
+constexpr int kExecStage2Blocks = 133;
+constexpr size_t kExecStage2Size = 3333;
+
+// plugin_host: blocks the plugin allocates (and the host frees).
+constexpr int kPluginBlocks = 77;
+constexpr size_t kPluginBlockSize = 7777;
+
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;
 

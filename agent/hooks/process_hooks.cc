@@ -1,0 +1,196 @@
+// Process-level events the agent must see:
+// - exec*: everything recorded so far is sent and the stream ended before
+//   the image is replaced (the new image opens its own stream; with
+//   MEMFRAME_FOLLOW_EXEC=0 it runs without the agent);
+// - dlopen: RTLD_DEEPBIND is dropped, as heaptrack does, because a
+//   deep-bound library would call libc's malloc directly, past the hooks;
+// - dlclose: the module map is brought up to date first, so addresses in a
+//   library that is about to go can still be symbolized.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
+
+#include "hooks/elf_symbols.h"
+#include "hooks/tracked_call.h"
+#include "runtime/agent_runtime.h"
+#include "runtime/diagnostics.h"
+#include "writer/writer_thread.h"
+
+extern char** environ;
+
+using namespace memframe::agent;
+
+namespace {
+
+template <typename Fn>
+Fn Real(std::atomic<Fn>& cache, const char* name) {
+  Fn fn = cache.load(std::memory_order_acquire);
+  if (!fn) {
+    RecursionGuard guard;
+    fn = reinterpret_cast<Fn>(NextSymbol(name));
+    cache.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+using ExecveFn = int (*)(const char*, char* const[], char* const[]);
+using ExecvpeFn = int (*)(const char*, char* const[], char* const[]);
+using FexecveFn = int (*)(int, char* const[], char* const[]);
+std::atomic<ExecveFn> g_execve{nullptr};
+std::atomic<ExecvpeFn> g_execvpe{nullptr};
+std::atomic<FexecveFn> g_fexecve{nullptr};
+
+bool IsAgentPath(const char* begin, const char* end) {
+  static const char kAgent[] = "libmemframe_agent.so";
+  size_t n = static_cast<size_t>(end - begin), m = sizeof(kAgent) - 1;
+  return n >= m && memcmp(end - m, kAgent, m) == 0;
+}
+
+// `env` without the agent: no MEMFRAME_* variables, and LD_PRELOAD without
+// the agent's entry. Allocates (the guard is held; on success the image is
+// gone, on failure the caller frees it).
+char** WithoutAgent(char* const* env) {
+  size_t count = 0;
+  while (env && env[count]) ++count;
+  auto** out = static_cast<char**>(malloc(sizeof(char*) * (count + 1)));
+  size_t kept = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const char* entry = env[i];
+    if (strncmp(entry, "MEMFRAME_", 9) == 0) continue;
+    if (strncmp(entry, "LD_PRELOAD=", 11) != 0) {
+      out[kept++] = const_cast<char*>(entry);
+      continue;
+    }
+    // Rebuild LD_PRELOAD from its other entries (':' or ' ' separated).
+    char* rebuilt = static_cast<char*>(malloc(strlen(entry) + 1));
+    strcpy(rebuilt, "LD_PRELOAD=");
+    bool any = false;
+    for (const char* p = entry + 11; *p;) {
+      const char* end = p + strcspn(p, ": ");
+      if (end > p && !IsAgentPath(p, end)) {
+        if (any) strcat(rebuilt, ":");
+        strncat(rebuilt, p, static_cast<size_t>(end - p));
+        any = true;
+      }
+      p = *end ? end + 1 : end;
+    }
+    if (any) out[kept++] = rebuilt;
+  }
+  out[kept] = nullptr;
+  return out;
+}
+
+// Runs one exec: flush and end the stream, strip the agent if asked, exec,
+// and if the exec comes back (it failed), record again.
+template <typename Call>
+int Exec(char* const* env, Call call) {
+  int saved_errno;
+  BeforeExec();
+  int rc;
+  if (FollowExec()) {
+    rc = call(env);
+    saved_errno = errno;
+  } else {
+    char** stripped;
+    {
+      RecursionGuard guard;
+      stripped = WithoutAgent(env);
+    }
+    rc = call(stripped);
+    saved_errno = errno;
+    RecursionGuard guard;
+    free(stripped);
+  }
+  AfterFailedExec();
+  errno = saved_errno;
+  return rc;
+}
+
+// execl-style argument lists, copied into an argv array on the stack.
+constexpr int kMaxListArgs = 4096;
+
+}  // namespace
+
+MEMFRAME_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
+  ExecveFn real = Real(g_execve, "execve");
+  return Exec(envp, [&](char* const* env) { return real(path, argv, env); });
+}
+
+MEMFRAME_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
+  ExecvpeFn real = Real(g_execvpe, "execvpe");
+  return Exec(envp, [&](char* const* env) { return real(file, argv, env); });
+}
+
+MEMFRAME_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) {
+  FexecveFn real = Real(g_fexecve, "fexecve");
+  return Exec(envp, [&](char* const* env) { return real(fd, argv, env); });
+}
+
+MEMFRAME_EXPORT int execv(const char* path, char* const argv[]) { return execve(path, argv, environ); }
+MEMFRAME_EXPORT int execvp(const char* file, char* const argv[]) { return execvpe(file, argv, environ); }
+
+#define MEMFRAME_COLLECT_ARGS(first, argv, extra_env)                    \
+  char* argv[kMaxListArgs];                                              \
+  {                                                                      \
+    va_list args;                                                        \
+    va_start(args, first);                                               \
+    int n = 0;                                                           \
+    argv[n++] = const_cast<char*>(first);                                \
+    while (n < kMaxListArgs - 1 && (argv[n] = va_arg(args, char*))) ++n; \
+    argv[n] = nullptr;                                                   \
+    extra_env;                                                           \
+    va_end(args);                                                        \
+  }
+
+MEMFRAME_EXPORT int execl(const char* path, const char* arg, ...) {
+  MEMFRAME_COLLECT_ARGS(arg, argv, (void)0);
+  return execve(path, argv, environ);
+}
+
+MEMFRAME_EXPORT int execlp(const char* file, const char* arg, ...) {
+  MEMFRAME_COLLECT_ARGS(arg, argv, (void)0);
+  return execvpe(file, argv, environ);
+}
+
+MEMFRAME_EXPORT int execle(const char* path, const char* arg, ...) {
+  char* const* envp = nullptr;
+  MEMFRAME_COLLECT_ARGS(arg, argv, envp = va_arg(args, char* const*));
+  return execve(path, argv, envp);
+}
+#undef MEMFRAME_COLLECT_ARGS
+
+namespace {
+using DlopenFn = void* (*)(const char*, int) noexcept;
+using DlcloseFn = int (*)(void*) noexcept;
+std::atomic<DlopenFn> g_dlopen{nullptr};
+std::atomic<DlcloseFn> g_dlclose{nullptr};
+
+// libc's own dlopen (found without dlsym, like RealDlsym).
+DlopenFn RealDlopen() noexcept {
+  DlopenFn fn = g_dlopen.load(std::memory_order_acquire);
+  if (!fn) {
+    fn = reinterpret_cast<DlopenFn>(FindLibrarySymbol("libc.so.6", "dlopen"));
+    if (!fn) fn = reinterpret_cast<DlopenFn>(FindLibrarySymbol("libdl.so.2", "dlopen"));
+    g_dlopen.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+}  // namespace
+
+MEMFRAME_EXPORT void* dlopen(const char* file, int mode) noexcept {
+  // Tail call: glibc resolves $ORIGIN and the namespace from its caller.
+  return RealDlopen()(file, mode & ~RTLD_DEEPBIND);
+}
+
+MEMFRAME_EXPORT int dlclose(void* handle) noexcept {
+  if (Recording()) {
+    RecursionGuard guard;
+    SyncWithWriter(100);
+  }
+  DlcloseFn real = Real(g_dlclose, "dlclose");
+  return real ? real(handle) : -1;
+}
