@@ -51,7 +51,7 @@ void* MoveOutOfBootstrap(void* old, size_t size) {
 template <typename Call>
 void* TrackedRealloc(void* old, size_t size, Call call) {
   RecursionGuard guard;
-  if (!guard.acquired() || !Recording()) return call();
+  if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = OrderedTicks();
   void* fresh = call();
   uint64_t after = OrderedTicks();

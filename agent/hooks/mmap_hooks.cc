@@ -96,7 +96,7 @@ MEMFRAME_EXPORT void* mremap(void* old_address, size_t old_size, size_t new_size
     return reinterpret_cast<void*>(syscall(SYS_mremap, old_address, old_size, new_size, flags, new_address));
   };
   RecursionGuard guard;
-  if (!guard.acquired() || !Recording()) return call();
+  if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = OrderedTicks();
   void* result = call();
   uint64_t after = OrderedTicks();

@@ -10,6 +10,7 @@
 #include "capture/recorder.h"
 #include "capture/recursion_guard.h"
 #include "hooks/real_functions.h"
+#include "runtime/agent_runtime.h"
 
 #define MEMFRAME_EXPORT extern "C" __attribute__((visibility("default")))
 #define MEMFRAME_EXPORT_CXX __attribute__((visibility("default")))
@@ -20,11 +21,15 @@ inline void EnsureRealFunctions() {
   if (__builtin_expect(!RealFunctionsResolved(), 0)) ResolveRealFunctions();
 }
 
+// Whether to record this call: recording, or not yet set up at all (a
+// library constructor allocating before the agent's constructor ran).
+inline bool ShouldRecord() { return __builtin_expect(Recording(), 1) || StartEarly(); }
+
 // `call` performs the real allocation and returns the block (or null).
 template <typename Call>
 inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
   RecursionGuard guard;
-  if (!guard.acquired() || !Recording()) return call();
+  if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = Ticks();
   void* block = call();
   uint64_t after = OrderedTicks();  // after the real call: a block is never seen before it exists
@@ -36,7 +41,7 @@ inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
 template <typename Call>
 inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind, Call call) {
   RecursionGuard guard;
-  if (!guard.acquired() || !Recording()) return call();
+  if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = OrderedTicks();  // before the real call: the address may be reused at once
   call();
   uint64_t after = Ticks();

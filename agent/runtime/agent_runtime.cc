@@ -49,7 +49,10 @@ uint32_t g_recording_pid = 0;  // the process whose stream this is
 // Connects to the recorder and starts the writer: at start-up, and in a
 // fork child that is followed.
 void StartRecording() {
-  if (!g_sink.Connect(g_config.socket_path)) return;
+  if (!g_sink.Connect(g_config.socket_path)) {
+    g_recording.store(false, std::memory_order_release);  // what the buffers hold goes nowhere
+    return;
+  }
   char executable[4096];
   ssize_t n = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
   executable[n > 0 ? n : 0] = '\0';
@@ -66,6 +69,7 @@ void StartRecording() {
   WriterOptions options;
   options.time_slice_ns = static_cast<uint64_t>(g_config.time_slice_ms) * 1'000'000;
   if (!StartWriter(&g_sink, hello, options)) {
+    g_recording.store(false, std::memory_order_release);
     g_sink.Close();
     return;
   }
@@ -90,23 +94,46 @@ void AfterForkInChild() {
   }
 }
 
-__attribute__((constructor(101))) void StartAgent() {
+// 0: nothing done yet; 1: in progress; 2: capture set up (recording into the
+// thread buffers when a recorder was named); 3: passive.
+std::atomic<int> g_early_state{0};
+
+// Everything but the connection: once this ran, hooks record into the
+// thread buffers even before the writer exists. Libraries' constructors run
+// before the agent's own (the loader initialises dependencies first) and
+// allocate; their events wait in the buffers (or are dropped and counted
+// if a buffer fills before the writer starts).
+void SetUpCapture() {
+  int expected = 0;
+  if (!g_early_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+    while (g_early_state.load(std::memory_order_acquire) == 1) {
+    }
+    return;
+  }
   RecursionGuard guard;  // nothing below is the game's allocation
   InitDiagnostics();
   ResolveRealFunctions();
   g_config = ReadConfig();
   SetDebug(g_config.debug);
-  if (!g_config.socket_path) {
-    Debug("MEMFRAME_SOCKET is not set; passive");
-    return;
+  bool ok = g_config.socket_path != nullptr;
+  if (!ok) Debug("MEMFRAME_SOCKET is not set; passive");
+  if (ok) {
+    ConfigureCapture(g_config.stack_depth, g_config.stacks);
+    InitStackCapture();
+    ok = InitStackTable();
+    if (!ok) Warn("cannot reserve memory for the stack table; not recording");
   }
-  ConfigureCapture(g_config.stack_depth, g_config.stacks);
-  InitStackCapture();
-  if (!InitStackTable()) {
-    Warn("cannot reserve memory for the stack table; not recording");
-    return;
+  if (ok) {
+    SetDropWhenFull(g_config.drop_when_full);
+    g_recording.store(true, std::memory_order_release);
   }
-  SetDropWhenFull(g_config.drop_when_full);
+  g_early_state.store(ok ? 2 : 3, std::memory_order_release);
+}
+
+__attribute__((constructor(101))) void StartAgent() {
+  SetUpCapture();
+  if (g_early_state.load(std::memory_order_acquire) != 2) return;
+  RecursionGuard guard;
   pthread_atfork(nullptr, nullptr, AfterForkInChild);
   StartRecording();
 }
@@ -140,4 +167,10 @@ void AfterFailedExec() {
 }
 
 bool FollowExec() { return g_config.follow_exec; }
+
+bool StartEarly() {
+  if (g_early_state.load(std::memory_order_acquire) >= 2) return Recording();
+  SetUpCapture();
+  return Recording();
+}
 }  // namespace memframe::agent

@@ -11,4 +11,9 @@ void AfterFailedExec();
 // False when MEMFRAME_FOLLOW_EXEC=0: exec'd programs run without the agent.
 bool FollowExec();
 
+// Called by a hook that finds the agent not recording: sets the capture up
+// if that has not happened yet (an allocation in a library constructor that
+// runs before the agent's own). Returns whether to record.
+bool StartEarly();
+
 }  // namespace memframe::agent

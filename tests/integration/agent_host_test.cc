@@ -190,6 +190,15 @@ TEST_P(AgentPlugins, PluginAllocationsRecordedAndModuleMappedBeforeUnload) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, AgentPlugins, ::testing::Values("plain", "deepbind"));
 
+TEST(AgentHost, AllocationsBeforeMainAreRecorded) {
+  AgentRun run = RunWithAgent({Target("before_main")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "before_main 1\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountAllocs(run.streams[0], kEarlyLibSize), static_cast<uint64_t>(kEarlyLibBlocks));
+  EXPECT_EQ(CountAllocs(run.streams[0], kStaticInitSize), static_cast<uint64_t>(kStaticInitBlocks));
+}
+
 // The agent adds only its hooks to the program's symbol space.
 TEST(AgentHost, ExportsOnlyTheHooks) {
   FILE* nm = popen("nm -D --defined-only " MEMFRAME_AGENT_PATH, "r");

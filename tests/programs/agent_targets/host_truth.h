@@ -42,6 +42,13 @@ constexpr size_t kExecStage2Size = 3333;
 constexpr int kPluginBlocks = 77;
 constexpr size_t kPluginBlockSize = 7777;
 
+// before_main: blocks made in a library constructor and in static
+// initialisers, before main.
+constexpr int kEarlyLibBlocks = 55;
+constexpr size_t kEarlyLibSize = 5555;
+constexpr int kStaticInitBlocks = 66;
+constexpr size_t kStaticInitSize = 6666;
+
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;
 
