@@ -128,6 +128,11 @@ int Run(const RunOptions& options) {
   spec.env.emplace_back(wire::kEnvSocket, socket->path());
   if (options.stack_depth > 0) spec.env.emplace_back(wire::kEnvStackDepth, std::to_string(options.stack_depth));
   if (!options.stacks) spec.env.emplace_back(wire::kEnvStacks, "0");
+  if (options.time_slice_ms >= 0)
+    spec.env.emplace_back(wire::kEnvTimeSliceMs, std::to_string(options.time_slice_ms));
+  if (options.drop_when_full) spec.env.emplace_back(wire::kEnvDropWhenFull, "1");
+  if (options.follow_fork) spec.env.emplace_back(wire::kEnvFollowFork, "1");
+  if (!options.follow_exec) spec.env.emplace_back(wire::kEnvFollowExec, "0");
 
   SignalPolicy signal_policy;
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
@@ -196,6 +201,13 @@ void PrintRunUsage(std::ostream& out) {
          "  --stack-depth N     frames per call stack, 1.." << kMaxStackDepth << " (default: 32)\n"
          "  --no-stacks         record no call stacks (fastest)\n"
          "  --no-summary        do not print the summary when PROGRAM ends\n"
+         "  --time-slice MS     until PROGRAM first presents, cut time into MS-long\n"
+         "                      slices, used as frames if it never presents (default 16,\n"
+         "                      0 = off)\n"
+         "  --drop              never slow PROGRAM down: when the recorder falls behind,\n"
+         "                      drop events and count them (default: wait, lose nothing)\n"
+         "  --follow-fork       record forked children too, each as its own stream\n"
+         "  --no-follow-exec    programs PROGRAM execs run without the agent\n"
          "  --agent PATH        agent library (default: $MEMFRAME_AGENT, else\n"
          "                      ../lib/libmemframe_agent.so beside memframe)\n"
          "  -h, --help          show this help\n";
@@ -237,6 +249,22 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
       options->stacks = false;
     } else if (arg == "--no-summary") {
       options->summary = false;
+    } else if (arg == "--time-slice") {
+      std::string text;
+      if (!value(arg, &text)) return RunParse::kError;
+      char* end = nullptr;
+      long ms = strtol(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || ms < 0 || ms > 60'000) {
+        *error = "--time-slice wants milliseconds from 0 to 60000, not '" + text + "'";
+        return RunParse::kError;
+      }
+      options->time_slice_ms = static_cast<int>(ms);
+    } else if (arg == "--drop") {
+      options->drop_when_full = true;
+    } else if (arg == "--follow-fork") {
+      options->follow_fork = true;
+    } else if (arg == "--no-follow-exec") {
+      options->follow_exec = false;
     } else {
       *error = "unknown option '" + arg + "'";
       return RunParse::kError;

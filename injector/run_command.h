@@ -14,6 +14,10 @@ struct RunOptions {
   int stack_depth = 0;               // 0 = the agent's default
   bool stacks = true;
   bool summary = true;
+  int time_slice_ms = -1;            // -1 = the agent's default (16); 0 = no time slices
+  bool drop_when_full = false;       // drop (and count) events instead of slowing the program
+  bool follow_fork = false;          // forked children record streams of their own
+  bool follow_exec = true;           // exec'd programs keep the agent
   std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
   std::vector<std::string> command;  // PROGRAM and its arguments
 };

@@ -45,6 +45,25 @@ TEST(ParseRunArguments, CommandStartsAtTheFirstNonOption) {
   EXPECT_EQ(options.stack_depth, 0);
 }
 
+TEST(ParseRunArguments, AgentBehaviourOptions) {
+  RunOptions options;
+  std::string error;
+  ASSERT_EQ(ParseRunArguments({"--time-slice", "33", "--drop", "--follow-fork", "--no-follow-exec", "game"}, &options,
+                              &error),
+            RunParse::kRun)
+      << error;
+  EXPECT_EQ(options.time_slice_ms, 33);
+  EXPECT_TRUE(options.drop_when_full);
+  EXPECT_TRUE(options.follow_fork);
+  EXPECT_FALSE(options.follow_exec);
+  RunOptions defaults;
+  ASSERT_EQ(ParseRunArguments({"game"}, &defaults, &error), RunParse::kRun);
+  EXPECT_EQ(defaults.time_slice_ms, -1);
+  EXPECT_FALSE(defaults.drop_when_full);
+  EXPECT_FALSE(defaults.follow_fork);
+  EXPECT_TRUE(defaults.follow_exec);
+}
+
 TEST(ParseRunArguments, ExplainsBadUsage) {
   auto error_of = [](std::vector<std::string> args) {
     RunOptions options;
@@ -58,6 +77,7 @@ TEST(ParseRunArguments, ExplainsBadUsage) {
   EXPECT_EQ(error_of({"--frobnicate", "--", "ls"}), "unknown option '--frobnicate'");
   EXPECT_EQ(error_of({"--stack-depth", "0", "ls"}), "--stack-depth wants a number from 1 to 64, not '0'");
   EXPECT_EQ(error_of({"--stack-depth", "8x", "ls"}), "--stack-depth wants a number from 1 to 64, not '8x'");
+  EXPECT_EQ(error_of({"--time-slice", "-1", "ls"}), "--time-slice wants milliseconds from 0 to 60000, not '-1'");
   RunOptions options;
   std::string error;
   EXPECT_EQ(ParseRunArguments({"--help"}, &options, &error), RunParse::kHelp);
