@@ -1,6 +1,7 @@
 #include "buffer/thread_buffer.h"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <errno.h>
 #include <time.h>
@@ -81,6 +82,7 @@ ThreadBuffer* CurrentThreadBuffer() {
   b->generation++;
   b->dropped.store(0, std::memory_order_relaxed);
   b->exiting.store(false, std::memory_order_relaxed);
+  b->exit_name[0] = '\0';
   b->cached_head = b->head.load(std::memory_order_acquire);
   // tid last: the writer treats a changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
@@ -111,7 +113,11 @@ void PushEvent(const Event& event) {
 }
 
 void MarkCurrentThreadExiting() {
-  if (t_buffer) t_buffer->exiting.store(true, std::memory_order_release);
+  if (!t_buffer) return;
+  // A short-lived worker may be named and gone between two looks of the
+  // writer at /proc; keep its last name here (prctl does not allocate).
+  prctl(PR_GET_NAME, t_buffer->exit_name, 0, 0, 0);
+  t_buffer->exiting.store(true, std::memory_order_release);
 }
 
 bool BufferThreadGone(const ThreadBuffer* b) {

@@ -35,6 +35,7 @@ struct alignas(64) ThreadBuffer {
   alignas(64) std::atomic<uint32_t> state{static_cast<uint32_t>(BufferState::kFree)};
   std::atomic<uint32_t> tid{0};
   std::atomic<bool> exiting{false};  // the thread ran its exit hook; check soon whether it is gone
+  char exit_name[16] = {};           // the thread's name as it exited (/proc is gone by the time the writer looks)
   uint32_t generation = 0;      // bumped on every reuse, so the writer sees a new thread
   ThreadBuffer* next = nullptr; // registry link, immutable once published
 

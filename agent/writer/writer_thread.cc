@@ -144,7 +144,10 @@ uint64_t DrainAll(bool check_all_exits) {
     bool gone = check && BufferThreadGone(b);
     taken += DrainBuffer(b);
     if (gone) {
-      EncodeThreadInfo(*g_sink, b->tid.load(std::memory_order_relaxed), nullptr, 0, true);
+      // The name it had when it exited, if it changed since we last looked.
+      BufferView* view = ViewOf(b);
+      const char* name = b->exit_name[0] && (!view || strcmp(view->name, b->exit_name) != 0) ? b->exit_name : nullptr;
+      EncodeThreadInfo(*g_sink, b->tid.load(std::memory_order_relaxed), name, 0, true);
       ReleaseBuffer(b);
     }
   }

@@ -26,6 +26,7 @@ struct Connection {
   int fd;
   std::vector<uint8_t> bytes;
   bool open = true;
+  std::chrono::steady_clock::time_point read_from{};  // a stalled recorder reads nothing before this
 };
 
 void Decode(AgentStream& stream, const std::vector<uint8_t>& bytes) {
@@ -40,6 +41,9 @@ void Decode(AgentStream& stream, const std::vector<uint8_t>& bytes) {
     p = q + length;
     if (packet.has_end()) stream.ended = true;
     for (const wire::MarkerDef& m : packet.markers().markers()) stream.markers[m.id()] = m.name();
+    if (packet.has_thread() && !packet.thread().name().empty())
+      stream.thread_names[packet.thread().thread_id()] = packet.thread().name();
+    stream.dropped_in_batches += packet.events().dropped();
     if (packet.has_events()) {
       const wire::EventBatch& b = packet.events();
       uint64_t address = 0, ticks = b.base_ticks(), frame = b.base_frame();
@@ -105,10 +109,11 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
     fds.push_back({listener, POLLIN, 0});
     if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
     for (Connection& c : connections)
-      if (c.open) fds.push_back({c.fd, POLLIN, 0});
+      if (c.open && now >= c.read_from) fds.push_back({c.fd, POLLIN, 0});
     poll(fds.data(), fds.size(), 20);
     int client;
-    while ((client = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC)) >= 0) connections.push_back({client, {}});
+    while ((client = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC)) >= 0)
+      connections.push_back({client, {}, true, now + std::chrono::milliseconds(options.stall_ms)});
     if (out_open) {
       char buf[4096];
       ssize_t n = read(out_pipe[0], buf, sizeof(buf));
@@ -116,7 +121,7 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
       else if (n == 0) out_open = false;
     }
     for (Connection& c : connections) {
-      if (!c.open) continue;
+      if (!c.open || std::chrono::steady_clock::now() < c.read_from) continue;
       uint8_t buf[1 << 16];
       ssize_t n = recv(c.fd, buf, sizeof(buf), MSG_DONTWAIT);
       if (n > 0) {

@@ -17,6 +17,7 @@ struct AgentRunOptions {
   bool connect = true;           // false: preload without MEMFRAME_SOCKET (passive agent)
   bool close_after_hello = false;  // the recorder "disappears" once the agent said hello
   int timeout_seconds = 60;
+  int stall_ms = 0;  // the recorder reads nothing for this long after accepting (a slow recorder)
   std::vector<std::pair<std::string, std::string>> environment = {};  // set in the program's environment
 };
 
@@ -34,6 +35,8 @@ struct AgentStream {
   std::vector<wire::Packet> packets;
   std::vector<DecodedEvent> events;  // all EventBatches, in arrival order
   std::map<uint32_t, std::string> markers;  // MarkerDefs: id -> name
+  std::map<uint32_t, std::string> thread_names;  // ThreadInfo: tid -> last name sent
+  uint64_t dropped_in_batches = 0;   // sum of EventBatch.dropped
   bool ended = false;                // an EndOfStream arrived
 };
 

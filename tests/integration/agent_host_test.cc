@@ -33,6 +33,10 @@ TEST(AgentHost, EightThreadsEveryBlockRecordedAndFreedAcrossThreads) {
   for (const DecodedEvent& e : s.events)
     if (wire::KindOf(e.kind) == wire::EVENT_ALLOC && e.size == kChurnBlockSize) allocating_threads.insert(e.tid);
   EXPECT_EQ(allocating_threads.size(), static_cast<size_t>(kThreads));
+  // Threads named after their first allocation keep their final names.
+  std::set<std::string> names;
+  for (const auto& [tid, name] : s.thread_names) names.insert(name);
+  for (int t = 0; t < kThreads; ++t) EXPECT_TRUE(names.count("churn-" + std::to_string(t))) << t;
   // Every event of a thread is stamped after the previous one.
   std::map<uint32_t, uint64_t> last_tick;
   for (const DecodedEvent& e : s.events) {
@@ -197,6 +201,55 @@ TEST(AgentHost, AllocationsBeforeMainAreRecorded) {
   ASSERT_EQ(run.streams.size(), 1u);
   EXPECT_EQ(CountAllocs(run.streams[0], kEarlyLibSize), static_cast<uint64_t>(kEarlyLibBlocks));
   EXPECT_EQ(CountAllocs(run.streams[0], kStaticInitSize), static_cast<uint64_t>(kStaticInitBlocks));
+}
+
+uint64_t EventsInBatches(const AgentStream& s) { return s.events.size(); }
+
+TEST(AgentHost, SlowRecorderSlowsTheProgramButLosesNothing) {
+  AgentRun run = RunWithAgent({Target("threads_churn"), "10"}, {.stall_ms = 1500});
+  EXPECT_EQ(run.exit_code, 0);
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  ASSERT_TRUE(s.ended);
+  EXPECT_EQ(s.packets.back().end().dropped(), 0u);
+  EXPECT_EQ(CountAllocs(s, kChurnBlockSize), 10u * kThreads * kBlocksPerThread);
+}
+
+TEST(AgentHost, DropModeCountsExactlyWhatItDropped) {
+  AgentRun run = RunWithAgent({Target("threads_churn"), "10"},
+                              {.stall_ms = 1500, .environment = {{"MEMFRAME_DROP", "1"}}});
+  EXPECT_EQ(run.exit_code, 0);
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  ASSERT_TRUE(s.ended);
+  const wire::EndOfStream& end = s.packets.back().end();
+  EXPECT_GT(end.dropped(), 0u);
+  EXPECT_EQ(s.dropped_in_batches, end.dropped());
+  EXPECT_EQ(EventsInBatches(s), end.events());
+  EXPECT_LT(CountAllocs(s, kChurnBlockSize), 10u * kThreads * kBlocksPerThread);
+}
+
+TEST(AgentHost, AnnotatedFramesAndMarkers) {
+  AgentRun native = RunWithAgent({Target("annotated_game")}, {.preload = false});
+  AgentRun run = RunWithAgent({Target("annotated_game")});
+  EXPECT_EQ(native.exit_code, 0);
+  EXPECT_EQ(run.standard_output, native.standard_output);
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  EXPECT_EQ(CountFrameEnds(s, "memframe_frame_mark"), static_cast<uint64_t>(kAnnotatedFrames));
+  EXPECT_EQ(CountAllocs(s, kAnnotatedBlockSize), static_cast<uint64_t>(kAnnotatedFrames));
+  uint32_t marker_id = 0;
+  for (const auto& [id, name] : s.markers)
+    if (name == "level_load_begin") marker_id = id;
+  ASSERT_NE(marker_id, 0u);
+  uint64_t marker_events = 0;
+  for (const DecodedEvent& e : s.events) {
+    if (wire::KindOf(e.kind) != wire::EVENT_MARKER || e.size != marker_id) continue;
+    ++marker_events;
+    EXPECT_EQ(e.frame, static_cast<uint64_t>(kAnnotatedMarkerFrame));
+    EXPECT_NE(e.stack_id, 0u);
+  }
+  EXPECT_EQ(marker_events, 1u);
 }
 
 // The agent adds only its hooks to the program's symbol space.

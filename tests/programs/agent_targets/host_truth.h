@@ -49,6 +49,12 @@ constexpr size_t kEarlyLibSize = 5555;
 constexpr int kStaticInitBlocks = 66;
 constexpr size_t kStaticInitSize = 6666;
 
+// annotated_game: frames it marks itself, the frame of its named marker,
+// and the block it makes each frame.
+constexpr int kAnnotatedFrames = 25;
+constexpr int kAnnotatedMarkerFrame = 5;
+constexpr size_t kAnnotatedBlockSize = 4444;
+
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;
 

@@ -1,7 +1,10 @@
 // Many threads allocating and freeing at once, with blocks crossing threads:
 // the agent must record every event and neither lose nor reorder a block.
-#include <cstdlib>
+#include <pthread.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -10,7 +13,10 @@
 
 using namespace memframe::targets;
 
-int main() {
+// argv[1], if given, multiplies the blocks per thread (a heavier load for
+// the drop-mode test).
+int main(int argc, char** argv) {
+  const int blocks_per_thread = kBlocksPerThread * (argc > 1 ? atoi(argv[1]) : 1);
   // One mailbox per thread: thread t posts blocks to thread t+1.
   std::vector<std::vector<void*>> mailbox(kThreads);
   std::vector<std::mutex> locks(kThreads);
@@ -18,8 +24,11 @@ int main() {
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
+        // Named after their first allocation (the vector above): the agent
+        // must still report the final name.
+        pthread_setname_np(pthread_self(), ("churn-" + std::to_string(t)).c_str());
         int next = (t + 1) % kThreads;
-        for (int i = 0; i < kBlocksPerThread; ++i) {
+        for (int i = 0; i < blocks_per_thread; ++i) {
           void* p = malloc(kChurnBlockSize);
           if (i % 2) {
             free(p);
