@@ -5,6 +5,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,11 +61,62 @@ std::string DieName(Dwarf_Die* die) {
 
 }  // namespace
 
+// A module's function symbols sorted by address. dwfl_module_addrinfo scans
+// the whole symbol table on every call, which made symbolizing the few
+// thousand distinct addresses of a game capture take seconds (Mesa's driver
+// alone has tens of thousands of symbols); one sort per module and a binary
+// search per address instead.
+class SortedSymbols {
+ public:
+  void Build(Dwfl_Module* m) {
+    int count = dwfl_module_getsymtab(m);
+    for (int i = 1; i < count; ++i) {
+      GElf_Sym sym;
+      GElf_Addr address = 0;
+      const char* name = dwfl_module_getsym_info(m, i, &sym, &address, nullptr, nullptr, nullptr);
+      if (!name || !*name || address == 0) continue;
+      int type = GELF_ST_TYPE(sym.st_info);
+      if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) continue;  // NOTYPE: assembly labels such as _dl_start_user
+      entries_.push_back({address, sym.st_size, GELF_ST_BIND(sym.st_info) != STB_LOCAL, name});
+    }
+    // By address; at equal addresses the global, then the sized one first
+    // (aliases: prefer the name a debugger would show).
+    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      if (a.address != b.address) return a.address < b.address;
+      if (a.global != b.global) return a.global;
+      return a.size > b.size;
+    });
+  }
+
+  // The function containing pc, or null.
+  const char* Find(uint64_t pc) const {
+    auto it = std::upper_bound(entries_.begin(), entries_.end(), pc,
+                               [](uint64_t value, const Entry& e) { return value < e.address; });
+    if (it == entries_.begin()) return nullptr;
+    uint64_t address = std::prev(it)->address;
+    // First entry at that address (the preferred alias).
+    auto first = std::lower_bound(entries_.begin(), it, address,
+                                  [](const Entry& e, uint64_t value) { return e.address < value; });
+    if (first->size != 0 && pc >= first->address + first->size) return nullptr;
+    return first->name;
+  }
+
+ private:
+  struct Entry {
+    uint64_t address;
+    uint64_t size;
+    bool global;       // global or weak binding: the exported name of an alias set
+    const char* name;  // owned by libelf, valid while the Dwfl lives
+  };
+  std::vector<Entry> entries_;
+};
+
 struct Symbolizer::ModuleDebug {
   Module module;
   bool opened = false;
   Dwfl* dwfl = nullptr;
   Dwfl_Module* dwfl_module = nullptr;  // null when the file is gone or differs
+  SortedSymbols symbols;
 
   ~ModuleDebug() {
     if (dwfl) dwfl_end(dwfl);
@@ -103,6 +155,7 @@ struct Symbolizer::ModuleDebug {
       }
     }
     dwfl_module = m;
+    symbols.Build(m);
     return m;
   }
 };
@@ -158,10 +211,7 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   // earlier, which keeps us inside the caller's line (and function, when
   // the call is the last instruction of a noreturn path).
   const Dwarf_Addr pc = return_address - 1;
-  GElf_Off offset = 0;
-  GElf_Sym symbol;
-  if (const char* name = dwfl_module_addrinfo(m, pc, &offset, &symbol, nullptr, nullptr, nullptr))
-    base.function = Demangle(name);
+  if (const char* name = debug->symbols.Find(pc)) base.function = Demangle(name);
   if (Dwfl_Line* line = dwfl_module_getsrc(m, pc)) {
     int lineno = 0;
     if (const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
