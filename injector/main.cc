@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
+#include "export_command.h"
 #include "report_command.h"
 #endif
 
@@ -21,6 +22,7 @@ void PrintUsage(std::ostream& out) {
          "  run [options] [--] PROGRAM [ARGS...]   record PROGRAM's memory into a capture\n"
 #ifdef MEMFRAME_WITH_ANALYSIS
          "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
+         "  export CAPTURE --format F -o FILE       write a capture as pprof or folded stacks\n"
 #endif
          "  help [COMMAND]                          show help\n"
          "  --version                               show the version\n"
@@ -43,6 +45,10 @@ int Help(const std::vector<std::string>& args) {
     memframe::injector::PrintReportUsage(std::cout);
     return 0;
   }
+  if (args[0] == "export") {
+    memframe::injector::PrintExportUsage(std::cout);
+    return 0;
+  }
 #endif
   std::cerr << "memframe: no help for unknown command '" << args[0] << "'\n";
   PrintUsage(std::cerr);
@@ -61,6 +67,7 @@ int main(int argc, char** argv) {
   if (command == "run") return memframe::injector::RunCommand(args);
 #ifdef MEMFRAME_WITH_ANALYSIS
   if (command == "report") return memframe::injector::ReportCommand(args);
+  if (command == "export") return memframe::injector::ExportCommand(args);
 #endif
   if (command == "help" || command == "-h" || command == "--help") return Help(args);
   if (command == "--version" || command == "version") {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "memframe/analysis/load_progress.h"
 
 namespace memframe::injector {
 
@@ -10,10 +11,12 @@ void PrintReportUsage(std::ostream& out) {
   out << "usage: memframe report CAPTURE [REPORT [ARGS...]] [--json]\n"
          "\n"
          "Prints one report about a capture written by `memframe run`.\n"
-         "REPORT is one of frames, hidden, leaks, sites, ... (default: a summary).\n"
+         "REPORT is one of frames, hidden, leaks, sites, histogram, diff, fragmentation,\n"
+         "lifetimes, mismatches (default: a summary; see REPORTS.md for their arguments).\n"
          "\n"
          "options:\n"
          "  --json       machine-readable output\n"
+         "  --progress   show loading progress on stderr even when it is not a terminal\n"
          "  -h, --help   show this help\n";
 }
 
@@ -23,6 +26,8 @@ ReportParse ParseReportArguments(const std::vector<std::string>& args, analysis:
   for (const std::string& arg : args) {
     if (arg == "--json") {
       request->json = true;
+    } else if (arg == "--progress") {
+      request->progress = true;
     } else if (positional.empty() && (arg == "-h" || arg == "--help")) {
       return ReportParse::kHelp;
     } else {
@@ -42,6 +47,8 @@ ReportParse ParseReportArguments(const std::vector<std::string>& args, analysis:
 
 int ReportCommand(const std::vector<std::string>& args) {
   analysis::ReportRequest request;
+  // A bar only where a person watches; --progress forces it (a log, a pipe).
+  request.progress = analysis::StderrIsTerminal();
   std::string error;
   switch (ParseReportArguments(args, &request, &error)) {
     case ReportParse::kHelp:

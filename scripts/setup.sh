@@ -11,13 +11,15 @@ packages=(
   libprotobuf-dev protobuf-compiler     # wire and capture format
   libdw-dev libelf-dev     # analysis: DWARF symbols
   libzstd-dev              # capture compression
+  zlib1g-dev               # analysis: `memframe export --format pprof` writes gzip, as pprof reads it
   nlohmann-json3-dev       # JSON output of reports, parsed by tests
   libgtest-dev googletest libbenchmark-dev
   xvfb xauth x11-utils imagemagick      # headless GUI runs and screenshots
   libgl1-mesa-dri libglx-mesa0 mesa-utils
   libsdl2-dev              # SDL2 target program (frames via dlsym'd swap)
   heaptrack                # benchmark comparison
-  clang                    # libFuzzer target
+  clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)
+  libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)
 )
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -87,12 +87,28 @@ bool CaptureWriter::Close() {
 }
 
 std::unique_ptr<CaptureReader> CaptureReader::Open(const std::string& path, std::string* error) {
-  std::unique_ptr<CaptureReader> r(new CaptureReader());
-  r->file_ = fopen(path.c_str(), "rb");
-  if (!r->file_) {
+  FILE* file = fopen(path.c_str(), "rb");
+  if (!file) {
     *error = "cannot open " + path + ": " + strerror(errno);
     return nullptr;
   }
+  return Start(file, path, error);
+}
+
+std::unique_ptr<CaptureReader> CaptureReader::OpenMemory(const void* data, size_t size, const std::string& name,
+                                                         std::string* error) {
+  // fmemopen refuses an empty buffer; an empty capture has no header anyway.
+  FILE* file = size ? fmemopen(const_cast<void*>(data), size, "rb") : nullptr;
+  if (!file) {
+    *error = name + " is not a memframe capture (bad magic)";
+    return nullptr;
+  }
+  return Start(file, name, error);
+}
+
+std::unique_ptr<CaptureReader> CaptureReader::Start(FILE* file, const std::string& name, std::string* error) {
+  std::unique_ptr<CaptureReader> r(new CaptureReader());
+  r->file_ = file;
   if (fseek(r->file_, 0, SEEK_END) == 0) {
     long size = ftell(r->file_);
     r->file_size_ = size > 0 ? static_cast<uint64_t>(size) : 0;
@@ -101,13 +117,13 @@ std::unique_ptr<CaptureReader> CaptureReader::Open(const std::string& path, std:
   uint8_t header[kHeaderBytes];
   if (fread(header, 1, sizeof(header), r->file_) != sizeof(header) ||
       memcmp(header, kCaptureMagic, sizeof(kCaptureMagic)) != 0) {
-    *error = path + " is not a memframe capture (bad magic)";
+    *error = name + " is not a memframe capture (bad magic)";
     return nullptr;
   }
   uint32_t version = 0;
   for (int i = 0; i < 4; ++i) version |= static_cast<uint32_t>(header[sizeof(kCaptureMagic) + i]) << (8 * i);
   if (version != kCaptureVersion) {
-    *error = path + " has capture format version " + std::to_string(version) + "; this build reads version " +
+    *error = name + " has capture format version " + std::to_string(version) + "; this build reads version " +
              std::to_string(kCaptureVersion);
     return nullptr;
   }
@@ -165,7 +181,11 @@ bool CaptureReader::Next(CaptureRecord* record) {
   const uint8_t* p = buf_.data() + buf_pos_;
   const uint8_t* end = buf_.data() + buf_.size();
   if (p == end) {
-    if (error_.empty() && !frame_complete_) error_ = "capture is truncated (the recorder did not finish writing it)";
+    // A recorder always writes at least its opening record, so a file that
+    // ends right after the header was cut as well.
+    bool nothing_after_header = bytes_read_ == kHeaderBytes;
+    if (error_.empty() && (!frame_complete_ || nothing_after_header))
+      error_ = "capture is truncated (the recorder did not finish writing it)";
     return false;
   }
   uint64_t stream = 0, size = 0;

@@ -250,6 +250,19 @@ TEST(AgentHost, AnnotatedFramesAndMarkers) {
     EXPECT_NE(e.stack_id, 0u);
   }
   EXPECT_EQ(marker_events, 1u);
+  // The game's own arena blocks: recorded, flagged, all given back.
+  uint64_t custom_allocs = 0, custom_frees = 0;
+  for (const DecodedEvent& e : s.events) {
+    if (!(e.kind & wire::kFlagCustom)) continue;
+    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC) {
+      EXPECT_EQ(e.size, kArenaBlockSize);
+      ++custom_allocs;
+    }
+    if (wire::KindOf(e.kind) == wire::EVENT_FREE) ++custom_frees;
+  }
+  EXPECT_EQ(custom_allocs, static_cast<uint64_t>(kAnnotatedFrames) * kArenaBlocksPerFrame);
+  EXPECT_EQ(custom_frees, custom_allocs);
+  EXPECT_EQ(LiveBlocksOfSize(s, kArenaBlockSize), 0u);
 }
 
 // The agent adds only its hooks to the program's symbol space.
@@ -262,7 +275,7 @@ TEST(AgentHost, ExportsOnlyTheHooks) {
       "SDL_GL_SwapBuffers", "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect",
       "SDL_UpdateRects", "vkQueuePresentKHR", "dlsym", "dlvsym", "glXGetProcAddress", "glXGetProcAddressARB",
       "eglGetProcAddress", "SDL_GL_GetProcAddress", "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
-      "memframe_frame_mark", "memframe_marker", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
+      "memframe_frame_mark", "memframe_marker", "memframe_custom_alloc", "memframe_custom_free", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
       "fexecve", "execv", "execvp", "execl", "execlp", "execle", "dlopen", "dlclose"};
   char line[512];
   int exported = 0;

@@ -29,7 +29,8 @@ constexpr int kGameplayFrames = 120;
 constexpr int kTimeoutSeconds = 180;
 // A gameplay frame in which a projectile is fired too (gameplay frame 10).
 constexpr int kFrame = FirstGameplayFrame() + 2 * kProjectileInterval;
-const std::vector<std::string> kViews = {"timeline", "histogram", "hidden", "leaks"};
+const std::vector<std::string> kViews = {"timeline", "histogram", "hidden",    "diff",
+                                         "fragmentation", "leaks", "lifetimes", "mismatches"};
 
 class ViewerViews : public ::testing::Test {
  protected:
@@ -170,6 +171,82 @@ TEST_F(ViewerViews, LeaksViewShowsTheNavMesh) {
   // Nothing else the game allocates is left behind.
   EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kSpawnDamageLabelFunction).empty());
   EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kFireProjectileFunction).empty());
+}
+
+TEST_F(ViewerViews, DiffAcrossTheLevelLoadHoldsTheLevel) {
+  const std::string before = std::to_string(LoadFrame() - 1), after = std::to_string(LoadFrame());
+  json data = Dump("diff", {"--range", before + ":" + before, "--range-b", after + ":" + after});
+  EXPECT_EQ(data["a"]["frame"], LoadFrame() - 1);
+  EXPECT_EQ(data["b"]["frame"], LoadFrame());
+  auto level = e2e::SitesWithFunctionInStack(data["rows"], kLoadLevelFunction);
+  int64_t bytes = 0, blocks = 0;
+  for (const json& row : level) {
+    EXPECT_EQ(row["change"], "new") << row["function"];
+    bytes += row["delta_bytes"].get<int64_t>();
+    blocks += row["delta_blocks"].get<int64_t>();
+  }
+  EXPECT_EQ(bytes, static_cast<int64_t>(kLevelBytes));
+  EXPECT_EQ(blocks, kLevelBlocks);
+  // The bottom-up roots name the level's allocating functions.
+  int64_t root_bytes = 0;
+  for (const json& root : data["bottom_up"]) {
+    std::string f = root["function"];
+    if (f.find(kLoadLevelFunction) != std::string::npos || f.find(kLeakingFunction) != std::string::npos)
+      root_bytes += root["delta_bytes"].get<int64_t>();
+  }
+  EXPECT_EQ(root_bytes, static_cast<int64_t>(kLevelBytes));
+}
+
+TEST_F(ViewerViews, DiffAcrossTheUnloadReleasesAllButTheNavMesh) {
+  const std::string load = std::to_string(LoadFrame()), unload = std::to_string(UnloadFrame(kGameplayFrames));
+  json data = Dump("diff", {"--range", load + ":" + load, "--range-b", unload + ":" + unload});
+  int64_t level_bytes = 0;
+  for (const json& row : e2e::SitesWithFunctionInStack(data["rows"], kLoadLevelFunction))
+    level_bytes += row["delta_bytes"].get<int64_t>();
+  EXPECT_EQ(level_bytes, -static_cast<int64_t>(kLevelBytes - kNavMeshBytes));
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kLeakingFunction).empty());
+}
+
+TEST_F(ViewerViews, FragmentationFiguresAddUpToTheLiveHeap) {
+  json data = Dump("fragmentation", {"--frame", std::to_string(kFrame)});
+  EXPECT_EQ(data["frame"], kFrame);
+  // Every live block is in a heap region or a mapping, and the frame
+  // table's live total counts every live block.
+  EXPECT_EQ(data["heap"]["live_bytes"].get<uint64_t>() + data["mapped"]["live_bytes"].get<uint64_t>(),
+            data["live_bytes_at_frame"].get<uint64_t>());
+  EXPECT_GE(data["heap"]["live_bytes"].get<uint64_t>(), kLevelBytes);
+  uint64_t span = 0;
+  for (const json& r : data["regions"]) {
+    EXPECT_LE(r["live_bytes"].get<uint64_t>() + r["free_bytes"].get<uint64_t>(), r["span"].get<uint64_t>());
+    EXPECT_GE(r["fragmentation"].get<double>(), 0.0);
+    EXPECT_LT(r["fragmentation"].get<double>(), 1.0);
+    if (r["kind"] == "heap") span += r["span"].get<uint64_t>();
+  }
+  EXPECT_EQ(span, data["heap"]["span"].get<uint64_t>());
+}
+
+TEST_F(ViewerViews, LifetimesClassTheGameSites) {
+  json data = Dump("lifetimes", {});
+  // Labels live 45 frames, all 48 bytes, far more of them than ever live at
+  // once: a pool. The HUD string dies in the frame that made it: a frame arena.
+  auto labels = e2e::SitesWithFunctionInStack(data["rows"], kSpawnDamageLabelFunction);
+  ASSERT_FALSE(labels.empty());
+  for (const json& s : labels) {
+    EXPECT_EQ(s["class"], "pool");
+    EXPECT_EQ(s["size_max"], kDamageLabelBytes);
+    EXPECT_EQ(s["peak_live_blocks"], kHitsPerFrame * kLabelLifetimeFrames);
+  }
+  auto hud = e2e::SitesWithFunctionInStack(data["rows"], kBuildHudTextFunction);
+  ASSERT_FALSE(hud.empty());
+  for (const json& s : hud) EXPECT_EQ(s["class"], "frame");
+  for (const json& s : e2e::SitesWithFunctionInStack(data["rows"], kLeakingFunction)) EXPECT_EQ(s["class"], "long-lived");
+}
+
+TEST_F(ViewerViews, NoMismatchesInTheDemo) {
+  json data = Dump("mismatches", {});
+  EXPECT_EQ(data["total"], 0);
+  EXPECT_TRUE(data["rows"].empty());
+  EXPECT_GT(data["frees"].get<uint64_t>(), 0u);
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 #include "view_registry.h"
 
+#include "views/diff_view.h"
+#include "views/fragmentation_view.h"
 #include "views/frame_detail_view.h"
+#include "views/lifetimes_view.h"
+#include "views/mismatches_view.h"
 #include "views/hidden_view.h"
 #include "views/leaks_view.h"
 #include "views/timeline_view.h"
@@ -12,7 +16,11 @@ std::vector<std::unique_ptr<View>> MakeViews() {
   views.push_back(std::make_unique<TimelineView>());
   views.push_back(std::make_unique<FrameDetailView>());
   views.push_back(std::make_unique<HiddenView>());
+  views.push_back(std::make_unique<DiffView>());
+  views.push_back(std::make_unique<FragmentationView>());
   views.push_back(std::make_unique<LeaksView>());
+  views.push_back(std::make_unique<LifetimesView>());
+  views.push_back(std::make_unique<MismatchesView>());
   return views;
 }
 

@@ -11,7 +11,7 @@ namespace memframe::viewer {
 
 // In display order; the timeline first.
 std::vector<std::unique_ptr<View>> MakeViews();
-// "timeline, histogram, hidden, leaks" for messages.
+// "timeline, histogram, hidden, diff, ..." for messages.
 std::string ViewNameList();
 bool IsViewName(const std::string& name);
 

@@ -49,6 +49,10 @@ struct CaptureRecord {
 class CaptureReader {
  public:
   static std::unique_ptr<CaptureReader> Open(const std::string& path, std::string* error);
+  // A capture held in memory (the fuzzer, tests); `data` must outlive the
+  // reader. `name` stands for the path in messages.
+  static std::unique_ptr<CaptureReader> OpenMemory(const void* data, size_t size, const std::string& name,
+                                                   std::string* error);
   ~CaptureReader();
 
   // Reads the next record. Returns false at the end of the file or at the
@@ -62,6 +66,7 @@ class CaptureReader {
 
  private:
   CaptureReader() = default;
+  static std::unique_ptr<CaptureReader> Start(FILE* file, const std::string& name, std::string* error);
   bool Fill(size_t need);  // ensures `need` decompressed bytes are buffered
 
   FILE* file_ = nullptr;

@@ -10,13 +10,35 @@ using namespace memframe::targets;
 
 static void* volatile g_block;
 
+// A tiny frame arena, as engines have: one malloc'd slab, blocks carved from
+// it and handed back at the end of the frame.
+struct FrameArena {
+  char* slab = static_cast<char*>(malloc(1 << 16));
+  size_t used = 0;
+  void* Allocate(size_t size) {
+    void* p = slab + used;
+    used += size;
+    MemframeCustomAlloc(p, size);
+    return p;
+  }
+  void Reset(void** blocks, int count) {
+    for (int i = 0; i < count; ++i) MemframeCustomFree(blocks[i]);
+    used = 0;
+  }
+};
+
 int main() {
+  FrameArena arena;
   for (int frame = 0; frame < kAnnotatedFrames; ++frame) {
     if (frame == kAnnotatedMarkerFrame) MemframeMarker("level_load_begin");
     g_block = malloc(kAnnotatedBlockSize);
     free(g_block);
+    void* carved[kArenaBlocksPerFrame];
+    for (int i = 0; i < kArenaBlocksPerFrame; ++i) carved[i] = arena.Allocate(kArenaBlockSize);
+    arena.Reset(carved, kArenaBlocksPerFrame);
     MemframeFrameMark();
   }
+  free(arena.slab);
   std::printf("annotated %d frames\n", kAnnotatedFrames);
   return 0;
 }

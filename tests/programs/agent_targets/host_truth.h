@@ -54,6 +54,9 @@ constexpr size_t kStaticInitSize = 6666;
 constexpr int kAnnotatedFrames = 25;
 constexpr int kAnnotatedMarkerFrame = 5;
 constexpr size_t kAnnotatedBlockSize = 4444;
+// ... and the blocks it carves from its own frame arena each frame.
+constexpr int kArenaBlocksPerFrame = 3;
+constexpr size_t kArenaBlockSize = 48 * 3;
 
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;

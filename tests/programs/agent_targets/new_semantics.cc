@@ -48,7 +48,7 @@ int main() {
   std::printf("aligned one: %s\n", reinterpret_cast<uintptr_t>(one) % 64 == 0 ? "aligned" : "MISALIGNED");
   delete one;
 
-  char* s = static_cast<char*>(malloc(8));
+  char* s = static_cast<char*>(malloc(16));
   strcpy(s, "memframe");
   s = static_cast<char*>(realloc(s, 4096));
   std::printf("realloc kept: %.8s usable>=4096: %d\n", s, malloc_usable_size(s) >= 4096);
@@ -58,7 +58,8 @@ int main() {
   for (int i = 0; i < 1000; ++i) sum += zeros[i];
   std::printf("calloc zeroed: %d\n", sum == 0);
   free(zeros);
-  std::printf("calloc overflow: %s\n", calloc(huge, 16) == nullptr ? "null" : "non-null");
+  volatile size_t element = 16;  // volatile: the overflow is the point, not a compile-time warning
+  std::printf("calloc overflow: %s\n", calloc(huge, element) == nullptr ? "null" : "non-null");
   void* aligned = nullptr;
   int rc = posix_memalign(&aligned, 4096, 100);
   std::printf("posix_memalign: %d %d\n", rc, reinterpret_cast<uintptr_t>(aligned) % 4096 == 0);

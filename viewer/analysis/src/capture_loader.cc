@@ -18,6 +18,8 @@ class CaptureFileSource : public PacketSource {
     return true;
   }
   std::string error() const override { return reader_->error(); }
+  uint64_t bytes_read() const override { return reader_->bytes_read(); }
+  uint64_t total_bytes() const override { return reader_->file_size(); }
 
  private:
   std::unique_ptr<wire::CaptureReader> reader_;
@@ -28,6 +30,13 @@ class CaptureFileSource : public PacketSource {
 
 std::unique_ptr<PacketSource> OpenCaptureFile(const std::string& path, std::string* error) {
   auto reader = wire::CaptureReader::Open(path, error);
+  if (!reader) return nullptr;
+  return std::make_unique<CaptureFileSource>(std::move(reader));
+}
+
+std::unique_ptr<PacketSource> OpenCaptureMemory(const void* data, size_t size, const std::string& name,
+                                                std::string* error) {
+  auto reader = wire::CaptureReader::OpenMemory(data, size, name, error);
   if (!reader) return nullptr;
   return std::make_unique<CaptureFileSource>(std::move(reader));
 }
@@ -60,7 +69,7 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
   return builder->Add(packet, error);
 }
 
-Capture CaptureBuilder::Finish(std::string damage) {
+Capture CaptureBuilder::Finish(std::string damage, const LoadProgressFn& progress) {
   Capture capture;
   capture.path = path_;
   capture.recorder = recorder_;
@@ -71,25 +80,32 @@ Capture CaptureBuilder::Finish(std::string damage) {
   }
   for (auto& [id, builder] : streams_) {
     if (builder.get() == main) continue;
-    Stream other = builder->Finish();
-    capture.other_streams.push_back({other.stream_id, other.process.pid, other.process.executable, other.events.size()});
+    capture.other_streams.push_back(builder->Summary());
   }
   if (main) {
-    capture.main = main->Finish();
+    MergeProgress merged;
+    if (progress) {
+      merged = [&progress](uint64_t done, uint64_t total) {
+        progress({LoadProgress::Phase::kOrdering, done, total});
+      };
+    }
+    capture.main = main->Finish(merged);
     capture.has_main = true;
   }
   streams_.clear();
   return capture;
 }
 
-bool LoadCapture(const std::string& path, Capture* capture, std::string* error) {
-  auto source = OpenCaptureFile(path, error);
-  if (!source) return false;
+namespace {
+
+bool Load(PacketSource& source, const std::string& path, Capture* capture, std::string* error,
+          const LoadProgressFn& progress) {
   CaptureBuilder builder(path);
   uint32_t stream = 0;
   std::vector<uint8_t> packet;
   std::string damage;
-  while (source->Next(&stream, &packet)) {
+  uint64_t records = 0;
+  while (source.Next(&stream, &packet)) {
     std::string problem;
     CaptureBuilder::Status status = builder.Add(stream, packet.data(), packet.size(), &problem);
     if (status == CaptureBuilder::Status::kRefused) {
@@ -100,10 +116,30 @@ bool LoadCapture(const std::string& path, Capture* capture, std::string* error) 
       damage = problem;
       break;
     }
+    if (progress && ++records % 64 == 0)
+      progress({LoadProgress::Phase::kReading, source.bytes_read(), source.total_bytes()});
   }
-  if (damage.empty()) damage = source->error();
-  *capture = builder.Finish(std::move(damage));
+  if (damage.empty()) damage = source.error();
+  *capture = builder.Finish(std::move(damage), progress);
   return true;
+}
+
+}  // namespace
+
+bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
+                 const LoadProgressFn& progress) {
+  bool ok = Load(source, name, capture, error, progress);
+  if (progress) progress({LoadProgress::Phase::kDone, 0, 0});
+  return ok;
+}
+
+bool LoadCapture(const std::string& path, Capture* capture, std::string* error, const LoadProgressFn& progress) {
+  auto source = OpenCaptureFile(path, error);
+  if (!source) {
+    if (progress) progress({LoadProgress::Phase::kDone, 0, 0});
+    return false;
+  }
+  return LoadCapture(*source, path, capture, error, progress);
 }
 
 }  // namespace memframe::analysis

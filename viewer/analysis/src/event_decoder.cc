@@ -1,5 +1,7 @@
 #include "event_decoder.h"
 
+#include "memframe/analysis/frame_stats.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -35,6 +37,19 @@ bool DecodeEventBatch(const wire::EventBatch& batch, uint16_t thread, uint64_t* 
     return false;
   }
   const int n = batch.kind_size();
+  // Frame numbers: the agent counts presents from 0, so a number past
+  // kMaxFrames (77 hours at 60 fps) is corruption; the per-frame tables
+  // would otherwise be sized by it.
+  {
+    uint32_t f = static_cast<uint32_t>(batch.base_frame());
+    bool absurd = batch.base_frame() >= kMaxFrames;
+    for (int i = 0; i < n && !absurd; ++i) absurd = (f += batch.frame_delta(i)) >= kMaxFrames;
+    if (absurd) {
+      *error = "corrupt batch of thread " + std::to_string(batch.thread_id()) + ": a frame number beyond " +
+               std::to_string(kMaxFrames - 1);
+      return false;
+    }
+  }
   // The address column restarts from 0 in every batch; ticks and frames
   // restart from the batch's bases.
   uint64_t address = 0;

@@ -13,7 +13,8 @@ namespace memframe::analysis {
 // `*last_ticks` is the thread's latest tick: a tick below it (a clock glitch)
 // is raised to it so that sorting by ticks cannot reorder the thread's own
 // events, and *backwards counts those. Returns false with *error, appending
-// nothing, when the columns do not all have one entry per event.
+// nothing, when the columns do not all have one entry per event or a frame
+// number is past kMaxFrames.
 bool DecodeEventBatch(const wire::EventBatch& batch, uint16_t thread, uint64_t* last_ticks, uint64_t* backwards,
                       std::vector<Event>* out, std::string* error);
 

@@ -1,7 +1,5 @@
 #include "memframe/analysis/frame_source.h"
 
-#include <algorithm>
-
 #include <map>
 
 namespace memframe::analysis {
@@ -33,17 +31,18 @@ std::string ResolveFrameSource(Stream& stream) {
   // One entry point that advanced the agent's counter: its numbers stand.
   if (ends.size() == 1 && found) return name_of(driver);
 
-  auto other_frame_end = [&](const Event& e) { return e.kind() == EventKind::kFrameEnd && e.address != driver; };
-  stream.events.erase(std::remove_if(stream.events.begin(), stream.events.end(), other_frame_end),
-                      stream.events.end());
+  // One pass over the (compressed) events: drop the other FRAME_ENDs and
+  // renumber the frames.
   uint32_t frame = 0;
-  for (Event& e : stream.events) {
+  stream.events.Rewrite([&](Event& e) {
+    if (e.kind() == EventKind::kFrameEnd && e.address != driver) return false;
     e.frame = frame;
     if (e.kind() == EventKind::kFrameEnd) {
       e.size = frame;
       ++frame;
     }
-  }
+    return true;
+  });
   return name_of(driver);
 }
 

@@ -4,11 +4,14 @@
 
 namespace memframe::analysis {
 
-HeapAnalysis AnalyzeHeap(const Stream& stream) {
+HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress) {
   HeapAnalysis result;
   LiveSet live;
   FrameStatsBuilder frames;
   CallSiteBuilder sites;
+  LiveSetIndex::Builder live_sets;
+  const uint64_t total = stream.events.size();
+  uint64_t done = 0;
 
   auto note_peak = [&](const Event& e) {
     if (live.live_bytes() > result.peak_live_bytes) {
@@ -23,6 +26,8 @@ HeapAnalysis AnalyzeHeap(const Stream& stream) {
   };
 
   for (const Event& e : stream.events) {
+    if (progress && ++done % (1u << 20) == 0) progress({LoadProgress::Phase::kAnalysing, done, total});
+    live_sets.Before(e, live);
     switch (e.kind()) {
       case EventKind::kAlloc: {
         uint64_t before = live.live_bytes();
@@ -68,6 +73,8 @@ HeapAnalysis AnalyzeHeap(const Stream& stream) {
   result.frames = frames.Finish(stream.clock, stream.markers);
   result.sites = sites.Finish();
   result.leaks = CollectLeaks(live);
+  result.live_sets = live_sets.Finish();
+  if (progress) progress({LoadProgress::Phase::kDone, 0, 0});
   return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <sstream>
 
 #include "memframe/analysis/capture_loader.h"
 #include "report_input.h"
@@ -30,6 +31,11 @@ const std::map<std::string, ReportKind>& Reports() {
       {"hidden", {WriteHiddenText, WriteHiddenJson}},
       {"leaks", {WriteLeaksText, WriteLeaksJson}},
       {"sites", {WriteSitesText, WriteSitesJson}},
+      {"histogram", {WriteHistogramText, WriteHistogramJson}},
+      {"diff", {WriteDiffText, WriteDiffJson}},
+      {"fragmentation", {WriteFragmentationText, WriteFragmentationJson}},
+      {"lifetimes", {WriteLifetimesText, WriteLifetimesJson}},
+      {"mismatches", {WriteMismatchesText, WriteMismatchesJson}},
   };
   return reports;
 }
@@ -43,11 +49,12 @@ std::string ReportNames() {
   return names;
 }
 
-// Loads and checks the capture; on failure writes the message and returns
-// the exit code to use, else returns -1.
-int Load(const std::string& path, Capture* capture, std::ostream& err) {
+}  // namespace
+
+int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream& err,
+                         const LoadProgressFn& progress) {
   std::string error;
-  if (!LoadCapture(path, capture, &error)) {
+  if (!LoadCapture(path, capture, &error, progress)) {
     err << "memframe: error: " << error << '\n';
     return kExitUsage;
   }
@@ -67,8 +74,6 @@ int FinishWithDamage(const Capture& capture, std::ostream& err) {
   return kExitDamaged;
 }
 
-}  // namespace
-
 int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err) {
   const std::string report = request.report == "summary" ? "" : request.report;
   auto kind = Reports().find(report);
@@ -86,20 +91,33 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   for (const std::string& arg : request.args) json = json || arg == "--json";
 
   Capture capture;
-  if (int code = Load(request.capture_path, &capture, err); code >= 0) return code;
-  HeapAnalysis heap = AnalyzeHeap(capture.main);
+  // Progress hook (reading that scales): the bar erases itself when loading
+  // and analysing end, before anything else is written to `err`.
+  ProgressBar bar(err);
+  LoadProgressFn progress = request.progress ? bar.Callback() : LoadProgressFn();
+  if (int code = LoadCaptureForReport(request.capture_path, &capture, err, progress); code >= 0) return code;
+  HeapAnalysis heap = AnalyzeHeap(capture.main, progress);
   Symbolizer symbolizer(capture.main.modules);
-  ReportInput input{capture, heap, symbolizer, options};
-  (json ? kind->second.json : kind->second.text)(input, out);
+  ReportInput input{capture, heap, symbolizer, options, std::nullopt};
+  // Rendered aside first: a report that finds a problem half-way prints
+  // nothing on stdout, only its message.
+  std::ostringstream rendered;
+  try {
+    (json ? kind->second.json : kind->second.text)(input, rendered);
+  } catch (const ReportError& e) {
+    err << "memframe: error: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  out << rendered.str();
   return FinishWithDamage(capture, err);
 }
 
 int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err) {
   Capture capture;
-  if (int code = Load(capture_path, &capture, err); code >= 0) return code;
+  if (int code = LoadCaptureForReport(capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
   Symbolizer symbolizer(capture.main.modules);
-  ReportInput input{capture, heap, symbolizer, ReportOptions{}};
+  ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt};
   WriteSummaryText(input, 5, out);
   return FinishWithDamage(capture, err);
 }

@@ -1,11 +1,38 @@
+// The arguments each report accepts (REPORTS.md), parsed into ReportOptions.
+// Values that depend on the capture (a frame past the end, a marker name)
+// are checked by the report itself.
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <set>
 
 #include "report_input.h"
 
 namespace memframe::analysis {
 
 namespace {
+
+struct ReportSyntax {
+  std::set<std::string> options;  // each takes one value
+  size_t operands = 0;            // positional arguments, all required
+  const char* operand_names = "";
+};
+
+const std::map<std::string, ReportSyntax>& Syntax() {
+  static const std::map<std::string, ReportSyntax> syntax = {
+      {"", {}},
+      {"frames", {{"--from", "--to"}}},
+      {"hidden", {{"--from", "--to", "--min-fraction"}}},
+      {"leaks", {}},
+      {"sites", {{"--from", "--to"}}},
+      {"histogram", {{"--from", "--to", "--frame"}}},
+      {"diff", {{}, 2, "A B (each a frame number, a marker name, 'start' or 'end')"}},
+      {"fragmentation", {{"--frame", "--png", "--color"}}},
+      {"lifetimes", {}},
+      {"mismatches", {}},
+  };
+  return syntax;
+}
 
 bool ParseFrame(const std::string& text, uint32_t* out) {
   if (text.empty() || text[0] < '0' || text[0] > '9') return false;
@@ -27,38 +54,75 @@ bool ParseFraction(const std::string& text, double* out) {
   return true;
 }
 
+bool ApplyOption(const std::string& option, const std::string& value, ReportOptions* options, std::string* error) {
+  if (option == "--min-fraction") {
+    if (ParseFraction(value, &options->min_fraction)) return true;
+    *error = "--min-fraction wants a number in (0, 1], not '" + value + "'";
+    return false;
+  }
+  if (option == "--png") {
+    if (value.empty()) {
+      *error = "--png wants a file name";
+      return false;
+    }
+    options->png = value;
+    return true;
+  }
+  if (option == "--color") {
+    if (value == "age" || value == "site") {
+      options->coloring = value == "age" ? MapColoring::kAge : MapColoring::kSite;
+      return true;
+    }
+    *error = "--color wants 'age' or 'site', not '" + value + "'";
+    return false;
+  }
+  uint32_t frame = 0;
+  if (!ParseFrame(value, &frame)) {
+    *error = option + " wants a frame number, not '" + value + "'";
+    return false;
+  }
+  (option == "--from" ? options->from : option == "--to" ? options->to : options->frame) = frame;
+  return true;
+}
+
 }  // namespace
 
 bool ParseReportArgs(const std::string& report, const std::vector<std::string>& args, ReportOptions* options,
                      std::string* error) {
-  const bool takes_range = report == "frames" || report == "hidden" || report == "sites";
-  const bool takes_fraction = report == "hidden";
+  auto syntax = Syntax().find(report);
+  if (syntax == Syntax().end()) {
+    *error = "unknown report '" + report + "'";
+    return false;
+  }
+  const ReportSyntax& accepts = syntax->second;
   const std::string name = report.empty() ? "the summary" : "report '" + report + "'";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--json") continue;  // the CLI usually takes it; accept it here too
-    const bool is_range = arg == "--from" || arg == "--to";
-    if ((is_range && takes_range) || (arg == "--min-fraction" && takes_fraction)) {
+    if (accepts.options.count(arg)) {
       if (i + 1 == args.size()) {
         *error = arg + " needs a value";
         return false;
       }
-      const std::string& value = args[++i];
-      uint32_t frame = 0;
-      if (arg == "--min-fraction") {
-        if (!ParseFraction(value, &options->min_fraction)) {
-          *error = "--min-fraction wants a number in (0, 1], not '" + value + "'";
-          return false;
-        }
-      } else if (!ParseFrame(value, &frame)) {
-        *error = arg + " wants a frame number, not '" + value + "'";
-        return false;
-      } else {
-        (arg == "--from" ? options->from : options->to) = frame;
-      }
+      if (!ApplyOption(arg, args[++i], options, error)) return false;
       continue;
     }
-    *error = name + " does not take '" + arg + "'";
+    if (arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9')) {
+      *error = name + " does not take '" + arg + "'";
+      return false;
+    }
+    if (options->operands.size() >= accepts.operands) {
+      *error = name + " does not take '" + arg + "'";
+      return false;
+    }
+    options->operands.push_back(arg);
+  }
+  if (options->operands.size() < accepts.operands) {
+    *error = name + " needs " + accepts.operand_names;
+    return false;
+  }
+  if (options->frame && (options->from || options->to)) {
+    *error = "--frame selects one frame; it cannot be combined with --from or --to";
     return false;
   }
   if (options->from && options->to && *options->from > *options->to) {

@@ -5,12 +5,17 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "memframe/analysis/address_map_png.h"
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/load_progress.h"
+#include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/symbolizer.h"
 
 namespace memframe::analysis {
@@ -18,7 +23,11 @@ namespace memframe::analysis {
 struct ReportOptions {
   std::optional<uint32_t> from;
   std::optional<uint32_t> to;
+  std::optional<uint32_t> frame;  // histogram, fragmentation: one frame
   double min_fraction = 0.5;
+  std::string png;                // fragmentation: write the address map here
+  MapColoring coloring = MapColoring::kAge;
+  std::vector<std::string> operands;  // diff: A and B
 };
 
 struct ReportInput {
@@ -26,6 +35,16 @@ struct ReportInput {
   const HeapAnalysis& heap;
   Symbolizer& symbolizer;
   ReportOptions options;
+  // The hidden-site groups (site_groups.h), computed on first use: they
+  // symbolize every stack, which only the reports naming hidden sites need.
+  mutable std::optional<GroupedSites> groups;
+};
+
+// A problem only the capture can reveal (a frame it does not have, a marker
+// it never saw, a file that cannot be written): RunReport prints
+// "memframe: error: <what>" and exits with 2, with nothing on stdout.
+struct ReportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // A site with its symbolized stack and the frame that names it.
@@ -34,6 +53,7 @@ struct SiteView {
   std::vector<SourceFrame> stack;  // innermost first, inlined frames expanded
   std::string function;            // of the user frame; "" when the site has no stack
   std::string location;            // "basename:line" of the user frame; "" if unknown
+  std::vector<uint32_t> stack_ids; // hidden sites: every stack of the group (site_groups.h)
 };
 
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);
@@ -44,8 +64,23 @@ FrameRange AllFramesRange(const ReportInput& input);
 // by --from / --to: the default range of the hidden-site reports.
 FrameRange CompleteFramesRange(const ReportInput& input);
 
-// Top hidden sites of the default range, for the summaries.
-std::vector<SiteStats> TopHiddenSites(const ReportInput& input, size_t count);
+// Hidden sites of `range`, grouped by the stack from the user frame outward
+// (at most `count`), as views with their group's stack ids.
+std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range, size_t count);
+
+// A name for any stack id: the SiteView of an empty SiteStats.
+SiteView NameStack(uint32_t stack_id, const ReportInput& input);
+
+// The frame `--frame` names, or the last frame when it is absent; a frame
+// the capture does not have is a ReportError.
+uint32_t FrameOption(const ReportInput& input);
+
+// Loads and checks a capture; on failure writes the message and returns the
+// exit code to use (2), else -1.
+int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream& err,
+                         const LoadProgressFn& progress = {});
+// 0 for an undamaged capture; else writes the damage warning and returns 1.
+int FinishWithDamage(const Capture& capture, std::ostream& err);
 
 // Parses the arguments of `report` ("" = summary). False with *error on an
 // unknown option or a bad value.
@@ -58,11 +93,21 @@ void WriteFramesText(const ReportInput& input, std::ostream& out);
 void WriteHiddenText(const ReportInput& input, std::ostream& out);
 void WriteLeaksText(const ReportInput& input, std::ostream& out);
 void WriteSitesText(const ReportInput& input, std::ostream& out);
+void WriteHistogramText(const ReportInput& input, std::ostream& out);
+void WriteDiffText(const ReportInput& input, std::ostream& out);
+void WriteFragmentationText(const ReportInput& input, std::ostream& out);
+void WriteLifetimesText(const ReportInput& input, std::ostream& out);
+void WriteMismatchesText(const ReportInput& input, std::ostream& out);
 
 void WriteSummaryJson(const ReportInput& input, std::ostream& out);
 void WriteFramesJson(const ReportInput& input, std::ostream& out);
 void WriteHiddenJson(const ReportInput& input, std::ostream& out);
 void WriteLeaksJson(const ReportInput& input, std::ostream& out);
 void WriteSitesJson(const ReportInput& input, std::ostream& out);
+void WriteHistogramJson(const ReportInput& input, std::ostream& out);
+void WriteDiffJson(const ReportInput& input, std::ostream& out);
+void WriteFragmentationJson(const ReportInput& input, std::ostream& out);
+void WriteLifetimesJson(const ReportInput& input, std::ostream& out);
+void WriteMismatchesJson(const ReportInput& input, std::ostream& out);
 
 }  // namespace memframe::analysis

@@ -1,16 +1,34 @@
 // The machine-readable reports (REPORTS.md): one JSON object per run, times
 // in nanoseconds, bytes as exact integers.
+#include <cstdint>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
-#include "report_input.h"
+#include "report_json_common.h"
 
 namespace memframe::analysis {
 
 namespace {
 
-// Keys in the order REPORTS.md lists them.
-using json = nlohmann::ordered_json;
+json StackJson(const std::vector<SourceFrame>& frames) {
+  json stack = json::array();
+  for (const SourceFrame& f : frames) {
+    stack.push_back({{"address", Hex(f.address)},
+                     {"function", f.function},
+                     {"file", f.file},
+                     {"line", f.line},
+                     {"module", f.module},
+                     {"inlined", f.inlined}});
+  }
+  return stack;
+}
+
+json ViewsJson(const std::vector<SiteView>& views) {
+  json out = json::array();
+  for (const SiteView& v : views) out.push_back(SiteJson(v));
+  return out;
+}
+
+}  // namespace
 
 std::string Hex(uint64_t value) {
   char buf[24];
@@ -20,16 +38,7 @@ std::string Hex(uint64_t value) {
 
 json SiteJson(const SiteView& v) {
   const SiteStats& s = v.stats;
-  json stack = json::array();
-  for (const SourceFrame& f : v.stack) {
-    stack.push_back({{"address", Hex(f.address)},
-                     {"function", f.function},
-                     {"file", f.file},
-                     {"line", f.line},
-                     {"module", f.module},
-                     {"inlined", f.inlined}});
-  }
-  return {{"stack_id", s.stack_id},
+  json j = {{"stack_id", s.stack_id},
           {"function", v.function},
           {"location", v.location},
           {"allocations", s.allocations},
@@ -43,8 +52,10 @@ json SiteJson(const SiteView& v) {
           {"bytes_per_frame_max", s.bytes_per_frame_max},
           {"bytes_per_frame_median", s.bytes_per_frame_median},
           {"size_min", s.size_min},
-          {"size_max", s.size_max},
-          {"stack", std::move(stack)}};
+          {"size_max", s.size_max}};
+  if (!v.stack_ids.empty()) j["stack_ids"] = v.stack_ids;
+  j["stack"] = StackJson(v.stack);
+  return j;
 }
 
 json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites) {
@@ -61,7 +72,12 @@ void Emit(const json& j, std::ostream& out) {
   out << j.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 
-}  // namespace
+json StackRefJson(const SiteView& v) {
+  return {{"stack_id", v.stats.stack_id},
+          {"function", v.function},
+          {"location", v.location},
+          {"stack", StackJson(v.stack)}};
+}
 
 void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   const Capture& c = input.capture;
@@ -88,7 +104,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"peak_live_bytes", h.peak_live_bytes},
             {"peak_live_frame", h.peak_live_frame},
             {"leaks", {{"blocks", h.leaks.total_blocks}, {"bytes", h.leaks.total_bytes}}},
-            {"hidden_sites", SitesJson(input, TopHiddenSites(input, 10))},
+            {"hidden_sites", ViewsJson(HiddenSiteViews(input, CompleteFramesRange(input), 10))},
             {"events", s.events.size()},
             {"dropped_events", dropped},
             {"unknown_frees", h.anomalies.unknown_frees},
@@ -119,8 +135,8 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
 
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
-  auto sites = FindHiddenSites(input.heap.sites, range, input.options.min_fraction);
-  Emit({{"range", RangeJson(range)}, {"min_fraction", input.options.min_fraction}, {"sites", SitesJson(input, sites)}},
+  auto views = HiddenSiteViews(input, range, SIZE_MAX);
+  Emit({{"range", RangeJson(range)}, {"min_fraction", input.options.min_fraction}, {"sites", ViewsJson(views)}},
        out);
 }
 

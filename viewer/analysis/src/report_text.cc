@@ -1,17 +1,17 @@
 // The human-readable reports: short header blocks and aligned tables.
 #include <algorithm>
 
-#include "report_input.h"
-#include "text_table.h"
+#include "report_text_common.h"
 
 namespace memframe::analysis {
 
 namespace {
 
-// Long template names would push every other column off screen; the full
-// name is printed with the stack below the table.
 constexpr size_t kMaxFunctionColumn = 70;
 constexpr size_t kStacksShown = 10;
+constexpr size_t kStackIdsShown = 8;
+
+}  // namespace
 
 std::string Shorten(const std::string& s) {
   if (s.size() <= kMaxFunctionColumn) return s;
@@ -41,6 +41,20 @@ void WriteStack(const SiteView& v, std::ostream& out) {
   if (v.stack.empty()) out << "      (no stack)\n";
 }
 
+std::string FormatSignedBytes(int64_t bytes) {
+  if (bytes == 0) return "0 B";
+  uint64_t magnitude = bytes < 0 ? 0 - static_cast<uint64_t>(bytes) : static_cast<uint64_t>(bytes);
+  return (bytes < 0 ? "-" : "+") + FormatBytes(magnitude);
+}
+
+std::string FormatSignedCount(int64_t count) {
+  if (count == 0) return "0";
+  uint64_t magnitude = count < 0 ? 0 - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
+  return (count < 0 ? "-" : "+") + FormatCount(magnitude);
+}
+
+namespace {
+
 void WriteHiddenTable(const std::vector<SiteView>& views, std::ostream& out, const std::string& indent) {
   TextTable table({{"#"}, {"function", true}, {"location", true}, {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
   for (size_t i = 0; i < views.size(); ++i) {
@@ -51,13 +65,6 @@ void WriteHiddenTable(const std::vector<SiteView>& views, std::ostream& out, con
                   FormatPercent(fraction)});
   }
   table.Write(out, indent);
-}
-
-std::vector<SiteView> Views(const ReportInput& input, const std::vector<SiteStats>& sites) {
-  std::vector<SiteView> views;
-  views.reserve(sites.size());
-  for (const SiteStats& s : sites) views.push_back(MakeSiteView(s, input));
-  return views;
 }
 
 void WriteNotes(const ReportInput& input, std::ostream& out) {
@@ -97,15 +104,15 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
       << " still live at the end\n";
   WriteNotes(input, out);
 
-  auto hidden = TopHiddenSites(input, top_sites);
   FrameRange range = CompleteFramesRange(input);
+  auto hidden = HiddenSiteViews(input, range, top_sites);
   out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
       << RangeText(range) << ":\n";
   if (hidden.empty()) {
     out << "  none\n";
     return;
   }
-  WriteHiddenTable(Views(input, hidden), out, "  ");
+  WriteHiddenTable(hidden, out, "  ");
 }
 
 void WriteFramesText(const ReportInput& input, std::ostream& out) {
@@ -128,7 +135,7 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
 
 void WriteHiddenText(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
-  auto views = Views(input, FindHiddenSites(input.heap.sites, range, input.options.min_fraction));
+  auto views = HiddenSiteViews(input, range, SIZE_MAX);
   out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
       << RangeText(range) << " (" << FormatCount(range.size()) << " frames); per-frame figures are medians over the "
       << "frames with allocations\n\n";
@@ -141,7 +148,15 @@ void WriteHiddenText(const ReportInput& input, std::ostream& out) {
     const SiteStats& s = views[i].stats;
     out << "\n#" << i + 1 << " " << FunctionOrPlaceholder(views[i]) << ": " << FormatCount(s.allocations)
         << " allocations, " << FormatBytes(s.bytes) << " in " << FormatCount(s.frames_with_allocations) << " of "
-        << FormatCount(s.frames_in_range) << " frames\n";
+        << FormatCount(s.frames_in_range) << " frames";
+    if (views[i].stack_ids.size() > 1) {
+      // The full list is in --json; a driver path can give thousands.
+      const auto& ids = views[i].stack_ids;
+      out << "; " << FormatCount(ids.size()) << " stacks that differ only above the user frame (";
+      for (size_t k = 0; k < ids.size() && k < kStackIdsShown; ++k) out << (k ? " " : "") << ids[k];
+      out << (ids.size() > kStackIdsShown ? " ...)" : ")");
+    }
+    out << '\n';
     WriteStack(views[i], out);
   }
 }

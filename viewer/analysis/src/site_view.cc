@@ -46,10 +46,34 @@ FrameRange CompleteFramesRange(const ReportInput& input) {
   return Narrow({0, table.last_complete_frame}, input.options);
 }
 
-std::vector<SiteStats> TopHiddenSites(const ReportInput& input, size_t count) {
-  auto sites = FindHiddenSites(input.heap.sites, CompleteFramesRange(input), input.options.min_fraction);
+std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range, size_t count) {
+  if (!input.groups) input.groups = GroupSitesByUserStack(input.heap.sites, input.capture.main, input.symbolizer);
+  auto sites = FindHiddenSites(input.groups->index, range, input.options.min_fraction);
   if (sites.size() > count) sites.resize(count);
-  return sites;
+  std::vector<SiteView> views;
+  views.reserve(sites.size());
+  for (const SiteStats& s : sites) {
+    views.push_back(MakeSiteView(s, input));
+    auto members = input.groups->members.find(s.stack_id);
+    if (members != input.groups->members.end()) views.back().stack_ids = members->second;
+  }
+  return views;
+}
+
+SiteView NameStack(uint32_t stack_id, const ReportInput& input) {
+  SiteStats stats;
+  stats.stack_id = stack_id;
+  return MakeSiteView(stats, input);
+}
+
+uint32_t FrameOption(const ReportInput& input) {
+  const auto& frames = input.heap.frames.frames;
+  uint32_t last = frames.empty() ? 0 : static_cast<uint32_t>(frames.size() - 1);
+  if (!input.options.frame) return last;
+  if (*input.options.frame > last)
+    throw ReportError("frame " + std::to_string(*input.options.frame) + " is not in the capture (frames 0.." +
+                      std::to_string(last) + ")");
+  return *input.options.frame;
 }
 
 }  // namespace memframe::analysis

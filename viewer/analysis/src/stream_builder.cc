@@ -1,7 +1,5 @@
 #include "stream_builder.h"
 
-#include <algorithm>
-
 #include "memframe/analysis/frame_source.h"
 
 #include "event_decoder.h"
@@ -25,6 +23,7 @@ uint16_t StreamBuilder::ThreadIndex(uint32_t tid) {
   Thread t;
   t.tid = tid;
   stream_.threads.push_back(t);
+  runs_.emplace_back();
   last_ticks_.push_back(0);
   thread_index_.emplace(tid, index);
   return index;
@@ -88,14 +87,18 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
     case wire::Packet::kEvents: {
       const wire::EventBatch& batch = packet.events();
       uint16_t thread = ThreadIndex(batch.thread_id());
-      size_t before = stream_.events.size();
-      if (!DecodeEventBatch(batch, thread, &last_ticks_[thread], &stream_.ticks_went_backwards, &stream_.events,
-                            error)) {
+      ThreadRun& run = runs_[thread];
+      decoded_.clear();
+      if (!DecodeEventBatch(batch, thread, &last_ticks_[thread], &stream_.ticks_went_backwards, &decoded_, error)) {
         *error = "stream " + std::to_string(stream_.stream_id) + ": " + *error;
         return CaptureBuilder::Status::kDamaged;
       }
+      if (!decoded_.empty()) run.batches.push_back({run.events.size(), batches_});
+      ++batches_;
+      for (const Event& e : decoded_) run.events.push_back(e);
+      event_count_ += decoded_.size();
       Thread& t = stream_.threads[thread];
-      t.events += stream_.events.size() - before;
+      t.events += decoded_.size();
       t.dropped += batch.dropped();
       return CaptureBuilder::Status::kOk;
     }
@@ -113,16 +116,14 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
   return CaptureBuilder::Status::kOk;
 }
 
-Stream StreamBuilder::Finish() {
-  // Each thread's events are already in its own order and its ticks never
-  // decrease (the decoder sees to that), so a stable sort by ticks gives the
-  // global order without reordering any thread. Single-threaded captures are
-  // usually sorted already and skip the sort.
-  auto by_ticks = [](const Event& a, const Event& b) { return a.ticks < b.ticks; };
-  if (!std::is_sorted(stream_.events.begin(), stream_.events.end(), by_ticks))
-    std::stable_sort(stream_.events.begin(), stream_.events.end(), by_ticks);
+Stream StreamBuilder::Finish(const MergeProgress& progress) {
+  stream_.events = MergeThreadRuns(runs_, progress);
   ResolveFrameSource(stream_);
   return std::move(stream_);
+}
+
+StreamSummary StreamBuilder::Summary() const {
+  return {stream_.stream_id, stream_.process.pid, stream_.process.executable, event_count_};
 }
 
 }  // namespace memframe::analysis

@@ -1,14 +1,20 @@
 // Accumulates the packets of one agent stream into a Stream.
+//
+// Events are kept per thread while the capture is read (each thread's
+// batches arrive in its own order) and merged into the global order once, in
+// Finish (thread_merge.h).
 #pragma once
 
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "memframe.pb.h"
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/capture_model.h"
+#include "thread_merge.h"
 
 namespace memframe::analysis {
 
@@ -19,9 +25,13 @@ class StreamBuilder {
   // Adds one packet; unless kOk, *error says why and nothing of it is kept.
   CaptureBuilder::Status Add(const wire::Packet& packet, std::string* error);
 
-  uint64_t event_count() const { return stream_.events.size(); }
-  // Puts the events in global order and hands the stream over.
-  Stream Finish();
+  uint64_t event_count() const { return event_count_; }
+  // Puts the events in global order and hands the stream over. `progress`
+  // (may be empty) hears how many events were merged so far.
+  Stream Finish(const MergeProgress& progress = {});
+  // What Capture::other_streams says about a stream that is not analysed;
+  // cheap (no merge).
+  StreamSummary Summary() const;
 
  private:
   uint16_t ThreadIndex(uint32_t tid);
@@ -29,7 +39,11 @@ class StreamBuilder {
 
   Stream stream_;
   std::unordered_map<uint32_t, uint16_t> thread_index_;
-  std::vector<uint64_t> last_ticks_;  // per thread index
+  std::vector<ThreadRun> runs_;        // per thread index
+  std::vector<uint64_t> last_ticks_;  // per thread index: its latest tick
+  std::vector<Event> decoded_;   // one batch, reused
+  uint64_t batches_ = 0;         // arrival number of the next batch
+  uint64_t event_count_ = 0;
   std::set<std::pair<std::string, uint64_t>> module_keys_;
 };
 

@@ -103,7 +103,7 @@ std::string ViewerUsage() {
   return "usage: memframe-viewer [CAPTURE]\n"
          "       memframe-viewer CAPTURE --screenshot FILE.png --view NAME [--frame N | --range A:B]\n"
          "                       [--range-b A:B] [--size WxH]\n"
-         "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B]\n";
+         "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]\n";
 }
 
 }  // namespace memframe::viewer

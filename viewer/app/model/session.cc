@@ -37,6 +37,15 @@ const std::vector<analysis::SourceFrame>& Session::Stack(uint32_t stack_id) {
   return stacks_.emplace(stack_id, std::move(frames)).first->second;
 }
 
+const std::vector<analysis::Event>& Session::MapEvents() {
+  if (has_map_events_) return map_events_;
+  for (const analysis::Event& e : capture_.main.events) {
+    if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) map_events_.push_back(e);
+  }
+  has_map_events_ = true;
+  return map_events_;
+}
+
 namespace {
 
 // True only for frames UserFrameIndex surely takes as the user frame: not

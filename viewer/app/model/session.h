@@ -42,6 +42,9 @@ class Session {
   // Symbolized on first use and cached.
   const SiteLabel& Label(uint32_t stack_id);
   const std::vector<analysis::SourceFrame>& Stack(uint32_t stack_id);
+  // The MAP and UNMAP events in global order, gathered on first use: a
+  // frame's mappings without decoding every event again.
+  const std::vector<analysis::Event>& MapEvents();
 
  private:
   analysis::Capture capture_;
@@ -50,6 +53,8 @@ class Session {
   std::unique_ptr<analysis::Symbolizer> symbolizer_;
   std::unordered_map<uint32_t, SiteLabel> labels_;
   std::unordered_map<uint32_t, std::vector<analysis::SourceFrame>> stacks_;
+  std::vector<analysis::Event> map_events_;
+  bool has_map_events_ = false;
 };
 
 }  // namespace memframe::viewer

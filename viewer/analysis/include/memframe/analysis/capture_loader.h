@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/load_progress.h"
 
 namespace memframe::analysis {
 
@@ -23,11 +24,18 @@ class PacketSource {
   // is empty for a clean end and says what is wrong otherwise.
   virtual bool Next(uint32_t* stream, std::vector<uint8_t>* packet) = 0;
   virtual std::string error() const = 0;
+  // Input consumed so far and in all, for progress bars (0 when unknown).
+  virtual uint64_t bytes_read() const { return 0; }
+  virtual uint64_t total_bytes() const { return 0; }
 };
 
 // A capture file (proto/FORMAT.md). Null with *error set when the file cannot
 // be opened or is not a capture of a version this build reads.
 std::unique_ptr<PacketSource> OpenCaptureFile(const std::string& path, std::string* error);
+// The same over a capture held in memory (the fuzzer); `data` must outlive
+// the source. `name` stands for the path in messages.
+std::unique_ptr<PacketSource> OpenCaptureMemory(const void* data, size_t size, const std::string& name,
+                                                std::string* error);
 
 class StreamBuilder;
 
@@ -46,8 +54,9 @@ class CaptureBuilder {
   Status Add(uint32_t stream, const uint8_t* data, size_t size, std::string* error);
 
   // Picks the stream with the most events as Capture::main, puts its events
-  // in global order and returns the model. Call once.
-  Capture Finish(std::string damage);
+  // in global order and returns the model. Call once. `progress` (may be
+  // empty) hears the ordering phase.
+  Capture Finish(std::string damage, const LoadProgressFn& progress = {});
 
  private:
   std::string path_;
@@ -59,6 +68,11 @@ class CaptureBuilder {
 // be read as a capture at all (missing, not a capture, other version, another
 // protocol). A damaged file still loads: Capture::damage says what is wrong
 // and the model holds everything before it.
-bool LoadCapture(const std::string& path, Capture* capture, std::string* error);
+// `progress` (may be empty) hears the reading and ordering phases.
+bool LoadCapture(const std::string& path, Capture* capture, std::string* error,
+                 const LoadProgressFn& progress = {});
+// The same from an open source; `name` becomes Capture::path.
+bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
+                 const LoadProgressFn& progress = {});
 
 }  // namespace memframe::analysis

@@ -9,30 +9,10 @@
 #include <vector>
 
 #include "memframe/analysis/clock.h"
+#include "memframe/analysis/event.h"
+#include "memframe/analysis/event_store.h"
 
 namespace memframe::analysis {
-
-enum class EventKind : uint8_t { kNone = 0, kAlloc = 1, kFree = 2, kFrameEnd = 3, kMap = 4, kUnmap = 5, kMarker = 6 };
-enum class Family : uint8_t { kMalloc = 0, kNew = 1, kNewArray = 2, kMmap = 3 };
-
-// One decoded event. Kept at 40 bytes because a capture holds tens of
-// millions of them; times stay in ticks and are converted on output.
-struct Event {
-  uint64_t ticks = 0;
-  uint64_t address = 0;   // FRAME_END: marker id of the present entry point
-  uint64_t size = 0;      // FRAME_END: number of the frame that ended; MARKER: marker id
-  uint32_t stack_id = 0;  // 0 = no stack
-  uint32_t frame = 0;     // the frame the event happened in
-  uint32_t duration_ticks = 0;
-  uint16_t thread = 0;    // index into Stream::threads
-  uint8_t packed_kind = 0;  // EventKind | Family << 3 | flags, exactly as on the wire (format.h)
-
-  EventKind kind() const { return static_cast<EventKind>(packed_kind & 0x7); }
-  Family family() const { return static_cast<Family>((packed_kind >> 3) & 0x3); }
-  bool is_realloc() const { return packed_kind & (1u << 5); }
-  bool is_calloc() const { return packed_kind & (1u << 6); }
-};
-static_assert(sizeof(Event) <= 40, "Event is the unit of memory use; keep it small");
 
 struct Segment {
   uint64_t vaddr = 0;
@@ -76,7 +56,9 @@ struct Stream {
   std::unordered_map<uint32_t, std::vector<uint64_t>> stacks;  // id -> return addresses, innermost first
   std::unordered_map<uint32_t, std::string> markers;           // id -> name
   std::vector<Thread> threads;
-  std::vector<Event> events;  // global order: by ticks, each thread's own order kept
+  // Global order: by ticks, each thread's own order kept; ties keep the
+  // order the batches arrived in. Compressed in memory (event_store.h).
+  EventStore events;
 
   bool has_end = false;  // EndOfStream seen
   uint64_t end_events = 0;

@@ -8,6 +8,8 @@
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/leaks.h"
+#include "memframe/analysis/live_set_index.h"
+#include "memframe/analysis/load_progress.h"
 
 namespace memframe::analysis {
 
@@ -29,8 +31,12 @@ struct HeapAnalysis {
   uint64_t bytes_freed = 0;
   uint64_t peak_live_bytes = 0;
   uint32_t peak_live_frame = 0;  // frame of the event that first reached the peak
+  // The live set at any frame without another full replay (diff,
+  // fragmentation, the viewer's frame selection).
+  LiveSetIndex live_sets;
 };
 
-HeapAnalysis AnalyzeHeap(const Stream& stream);
+// `progress` (may be empty) hears the kAnalysing phase.
+HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress = {});
 
 }  // namespace memframe::analysis

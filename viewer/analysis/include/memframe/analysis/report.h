@@ -13,6 +13,9 @@ struct ReportRequest {
   std::string report;              // "" = summary; "frames", "hidden", "leaks", "sites", ...
   std::vector<std::string> args;   // the report's own arguments
   bool json = false;
+  // Draw a progress bar on `err` while the capture loads and is analysed
+  // (the CLI sets it when stderr is a terminal, or for --progress).
+  bool progress = false;
 };
 
 // Loads the capture, runs one report, writes it to `out`. Problems (bad file,

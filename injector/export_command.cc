@@ -1,0 +1,69 @@
+#include "export_command.h"
+
+#include <iostream>
+
+#include "cli_common.h"
+
+namespace memframe::injector {
+
+void PrintExportUsage(std::ostream& out) {
+  out << "usage: memframe export CAPTURE --format pprof|folded -o FILE\n"
+         "\n"
+         "Writes a capture's allocations for other tools:\n"
+         "  pprof    gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)\n"
+         "  folded   FlameGraph folded stacks, bytes allocated per stack\n"
+         "\n"
+         "options:\n"
+         "  --format F         pprof or folded\n"
+         "  -o, --output FILE  the file to write\n"
+         "  -h, --help         show this help\n";
+}
+
+ExportParse ParseExportArguments(const std::vector<std::string>& args, analysis::ExportRequest* request,
+                                 std::string* error) {
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h" || arg == "--help") return ExportParse::kHelp;
+    if (arg == "--format" || arg == "-o" || arg == "--output") {
+      if (i + 1 == args.size()) {
+        *error = arg + " needs a value";
+        return ExportParse::kError;
+      }
+      (arg == "--format" ? request->format : request->output) = args[++i];
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      *error = "unknown option '" + arg + "'";
+      return ExportParse::kError;
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.size() != 1) {
+    *error = positional.empty() ? "no capture file given" : "one capture file only, not '" + positional[1] + "'";
+    return ExportParse::kError;
+  }
+  if (request->format.empty()) {
+    *error = "no format given (--format pprof or --format folded)";
+    return ExportParse::kError;
+  }
+  request->capture_path = positional[0];
+  return ExportParse::kExport;
+}
+
+int ExportCommand(const std::vector<std::string>& args) {
+  analysis::ExportRequest request;
+  std::string error;
+  switch (ParseExportArguments(args, &request, &error)) {
+    case ExportParse::kHelp:
+      PrintExportUsage(std::cout);
+      return 0;
+    case ExportParse::kError:
+      std::cerr << "memframe export: " << error << "\n(see memframe export --help)\n";
+      return kExitMemframeError;
+    case ExportParse::kExport:
+      break;
+  }
+  return analysis::RunExport(request, std::cout, std::cerr);
+}
+
+}  // namespace memframe::injector

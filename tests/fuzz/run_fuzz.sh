@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the capture fuzzer with clang in a build directory of its own and
+# runs it over the checked-in corpus for a while.
+#
+#   tests/fuzz/run_fuzz.sh [--build-dir DIR] [--seconds N] [--build-only | --no-build] [-- LIBFUZZER_ARGS...]
+#
+# Defaults: DIR = build-fuzz beside the source tree, N = 60. New inputs the
+# fuzzer finds go to DIR/corpus-new (the repository's corpus/ is only read);
+# a crash leaves its input in DIR/crashes/ and this script exits 1. Replay
+# one with: DIR/bin/capture_fuzzer DIR/crashes/crash-...
+# Exit status: 0 no crash, 1 crash, 2 bad usage or build failure, 77 clang or
+# libFuzzer is not installed (ctest counts that as skipped).
+set -euo pipefail
+
+source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build_dir="$source_dir/build-fuzz"
+seconds=60
+build=1
+run=1
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build_dir="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
+    --build-only) run=0; shift ;;
+    --no-build) build=0; shift ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "run_fuzz.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+cxx="${FUZZ_CXX:-clang++}"
+cc="${FUZZ_CC:-clang}"
+if ! command -v "$cxx" >/dev/null 2>&1; then
+  echo "run_fuzz.sh: skipped: $cxx not found (install clang; scripts/setup.sh does)" >&2
+  exit 77
+fi
+probe_dir="$(mktemp -d)"
+trap 'rm -rf "$probe_dir"' EXIT
+echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe_dir/p.cc"
+if ! "$cxx" -fsanitize=fuzzer,address "$probe_dir/p.cc" -o "$probe_dir/p" >/dev/null 2>&1; then
+  echo "run_fuzz.sh: skipped: $cxx cannot link -fsanitize=fuzzer (libclang-rt-dev missing?)" >&2
+  exit 77
+fi
+
+if [ "$build" = 1 ]; then
+  if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+    CC="$cc" CXX="$cxx" cmake -S "$source_dir" -B "$build_dir" -DMEMFRAME_FUZZ=ON \
+      -DMEMFRAME_BUILD_VIEWER=OFF -DMEMFRAME_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null ||
+      { echo "run_fuzz.sh: configuring $build_dir failed" >&2; exit 2; }
+  fi
+  cmake --build "$build_dir" -j2 --target capture_fuzzer >/dev/null ||
+    { echo "run_fuzz.sh: building capture_fuzzer failed (rerun: cmake --build $build_dir --target capture_fuzzer)" >&2; exit 2; }
+fi
+[ "$run" = 1 ] || exit 0
+
+fuzzer="$build_dir/bin/capture_fuzzer"
+[ -x "$fuzzer" ] || { echo "run_fuzz.sh: $fuzzer is not built" >&2; exit 2; }
+mkdir -p "$build_dir/corpus-new" "$build_dir/crashes"
+# -rss_limit_mb: a capture may ask for large tables legitimately (2^24
+# frames at most); anything past 2.5 GB is a bug. -timeout: one input must
+# never take seconds.
+set +e
+"$fuzzer" "$build_dir/corpus-new" "$source_dir/tests/fuzz/corpus" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=65536 \
+  -artifact_prefix="$build_dir/crashes/" -print_final_stats=1 "${extra[@]}" 2>"$build_dir/fuzz.log"
+status=$?
+set -e
+tail -n 15 "$build_dir/fuzz.log" >&2
+if [ $status -ne 0 ]; then
+  echo "run_fuzz.sh: the fuzzer found a crash (status $status); input in $build_dir/crashes/, log in $build_dir/fuzz.log" >&2
+  exit 1
+fi
+echo "run_fuzz.sh: no crash in $seconds s" >&2

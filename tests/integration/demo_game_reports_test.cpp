@@ -1,0 +1,213 @@
+// End to end for the reports of issue 4: record memframe_demo_game once,
+// then check `histogram`, `diff`, `lifetimes`, `mismatches`, `fragmentation`
+// and `export` against the game's ground truth (demo_truth.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "demo_truth.h"
+#include "e2e_helpers.h"
+
+#ifndef MEMFRAME_CLI_PATH
+#error "MEMFRAME_CLI_PATH must name the memframe executable"
+#endif
+#ifndef MEMFRAME_DEMO_GAME_PATH
+#error "MEMFRAME_DEMO_GAME_PATH must name the demo game executable"
+#endif
+
+namespace memframe::demo {
+namespace {
+
+using nlohmann::json;
+
+// Longer than a damage label lives, so the label pool reaches its steady
+// peak of kHitsPerFrame * kLabelLifetimeFrames labels.
+constexpr int kGameplayFrames = 120;
+static_assert(kGameplayFrames > kLabelLifetimeFrames);
+
+constexpr int kRecordTimeoutSeconds = 180;
+constexpr int kReportTimeoutSeconds = 120;
+
+class DemoGameReports : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = std::make_unique<e2e::ScratchDirectory>("memframe-demo-reports");
+    capture_path_ = (scratch_->path() / "demo.mfc").string();
+    record_command_ = {MEMFRAME_CLI_PATH, "run", "-o", capture_path_, "--",
+                       MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames), "--quiet"};
+    record_result_ = e2e::RunCommand(record_command_, kRecordTimeoutSeconds);
+  }
+  static void TearDownTestSuite() { scratch_.reset(); }
+
+  void SetUp() override {
+    ASSERT_EQ(record_result_.exit_code, 0) << "recording failed: " << e2e::ShellCommandLine(record_command_);
+  }
+
+  static json Report(const std::vector<std::string>& arguments) {
+    std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture_path_};
+    command.insert(command.end(), arguments.begin(), arguments.end());
+    command.push_back("--json");
+    const e2e::CommandResult result = e2e::RunCommand(command, kReportTimeoutSeconds);
+    if (result.exit_code != 0) {
+      ADD_FAILURE() << e2e::ShellCommandLine(command) << " exited with " << result.exit_code;
+      return json::object();
+    }
+    json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+      ADD_FAILURE() << e2e::ShellCommandLine(command) << " did not print one JSON object";
+      return json::object();
+    }
+    return parsed;
+  }
+
+  static std::string File(const std::string& name) { return (scratch_->path() / name).string(); }
+
+  static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
+  static inline std::string capture_path_;
+  static inline std::vector<std::string> record_command_;
+  static inline e2e::CommandResult record_result_;
+};
+
+bool FunctionContains(const json& row, std::string_view function) {
+  return row.value("function", "").find(function) != std::string::npos;
+}
+
+TEST_F(DemoGameReports, DiffAcrossTheLoadFrameIsExactlyTheLevel) {
+  const json diff = Report({"diff", std::to_string(LoadFrame() - 1), std::to_string(LoadFrame())});
+  const std::vector<json> level = e2e::SitesWithFunctionInStack(diff.value("sites", json::array()), kLoadLevelFunction);
+  ASSERT_EQ(level.size(), static_cast<size_t>(kLevelBlocks)) << "each level array has its own stack";
+  std::int64_t blocks = 0, bytes = 0;
+  for (const json& site : level) {
+    EXPECT_EQ(site.value("change", ""), "new");
+    blocks += site.value("delta_blocks", 0);
+    bytes += site.value("delta_bytes", 0);
+  }
+  EXPECT_EQ(blocks, kLevelBlocks);
+  EXPECT_EQ(bytes, static_cast<std::int64_t>(kLevelBytes));
+}
+
+TEST_F(DemoGameReports, DiffAcrossTheUnloadLeavesOnlyTheNavMesh) {
+  const json diff = Report({"diff", std::to_string(LoadFrame()), std::to_string(UnloadFrame(kGameplayFrames))});
+  std::int64_t level_bytes = 0;
+  for (const json& site : e2e::SitesWithFunctionInStack(diff.value("sites", json::array()), kLoadLevelFunction)) {
+    EXPECT_EQ(site.value("change", ""), "gone") << site.value("function", "");
+    EXPECT_FALSE(e2e::StackContains(site, kLeakingFunction)) << "the nav mesh is never freed";
+    level_bytes += site.value("delta_bytes", 0);
+  }
+  EXPECT_EQ(level_bytes, -static_cast<std::int64_t>(kLevelBytes - kNavMeshBytes));
+  // No label or projectile was live at the load, none outlives the unload:
+  // their stacks do not change.
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(diff.value("sites", json::array()), kSpawnDamageLabelFunction).empty());
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(diff.value("sites", json::array()), kFireProjectileFunction).empty());
+}
+
+TEST_F(DemoGameReports, HistogramOfAGameplayFrameHasTheLabelsIn32To63) {
+  const int frame = FirstGameplayFrame() + 10;
+  const json histogram = Report({"histogram", "--frame", std::to_string(frame)});
+  json bin;
+  for (const json& b : histogram.value("bins", json::array()))
+    if (b.value("size_min", 0) <= static_cast<int>(kDamageLabelBytes) &&
+        b.value("size_max", 0) >= static_cast<int>(kDamageLabelBytes))
+      bin = b;
+  ASSERT_TRUE(bin.is_object()) << "no bin holds " << kDamageLabelBytes << " bytes";
+  EXPECT_EQ(bin.value("size_min", 0), 32);
+  std::map<std::string, std::pair<int, int>> game_sites;  // function -> allocations, bytes
+  for (const json& site : bin.value("sites", json::array())) {
+    for (std::string_view f : {kSpawnDamageLabelFunction, kBuildHudTextFunction})
+      if (FunctionContains(site, f)) game_sites[std::string(f)] = {site.value("allocations", 0), site.value("bytes", 0)};
+  }
+  EXPECT_EQ(game_sites[std::string(kSpawnDamageLabelFunction)],
+            std::make_pair(kHitsPerFrame, kHitsPerFrame * static_cast<int>(kDamageLabelBytes)));
+  EXPECT_EQ(game_sites[std::string(kBuildHudTextFunction)], std::make_pair(1, static_cast<int>(kHudTextAllocationBytes)));
+}
+
+TEST_F(DemoGameReports, LifetimesClassEachGameSite) {
+  const json lifetimes = Report({"lifetimes"});
+  std::vector<json> labels, hud, level, nav_mesh;
+  for (const json& site : lifetimes.value("sites", json::array())) {
+    if (FunctionContains(site, kSpawnDamageLabelFunction)) labels.push_back(site);
+    if (FunctionContains(site, kBuildHudTextFunction)) hud.push_back(site);
+    if (FunctionContains(site, kLeakingFunction)) nav_mesh.push_back(site);
+    else if (FunctionContains(site, kLoadLevelFunction)) level.push_back(site);
+  }
+  // A label lives kLabelLifetimeFrames frames, so it is neither frame- nor
+  // level-scoped: one size, 240 made for a peak of 90 live -> a pool.
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0].value("class", ""), "pool");
+  EXPECT_EQ(labels[0].value("allocations", 0), DamageLabelCount(kGameplayFrames));
+  EXPECT_EQ(labels[0].value("frees", 0), DamageLabelCount(kGameplayFrames));
+  EXPECT_EQ(labels[0].value("freed_same_frame", -1), 0);
+  EXPECT_EQ(labels[0].value("lifetime_frames_max", 0), kLabelLifetimeFrames);
+  EXPECT_EQ(labels[0].value("peak_live_blocks", 0), kHitsPerFrame * kLabelLifetimeFrames);
+  EXPECT_EQ(labels[0].value("calls_saved", 0), 2 * DamageLabelCount(kGameplayFrames));
+  // The HUD string dies in the frame that built it.
+  ASSERT_EQ(hud.size(), 1u);
+  EXPECT_EQ(hud[0].value("class", ""), "frame");
+  EXPECT_EQ(hud[0].value("peak_live_blocks", 0), 1);
+  EXPECT_EQ(hud[0].value("allocations", 0), kGameplayFrames);
+  // The level dies in the unload frame, a free burst; the nav mesh never.
+  ASSERT_EQ(level.size(), static_cast<size_t>(kLevelBlocks - kLeakedBlocks));
+  for (const json& site : level) EXPECT_EQ(site.value("class", ""), "level") << site.value("function", "");
+  ASSERT_EQ(nav_mesh.size(), 1u);
+  EXPECT_EQ(nav_mesh[0].value("class", ""), "long-lived");
+  const json boundaries = lifetimes.value("boundary_frames", json::array());
+  EXPECT_NE(std::find(boundaries.begin(), boundaries.end(), json(UnloadFrame(kGameplayFrames))), boundaries.end());
+}
+
+TEST_F(DemoGameReports, TheDemoFreesEverythingTheWayItWasAllocated) {
+  const json mismatches = Report({"mismatches"});
+  EXPECT_EQ(mismatches.value("total", -1), 0);
+  EXPECT_TRUE(mismatches.value("mismatches", json::array()).empty());
+  EXPECT_GT(mismatches.value("frees", 0), DamageLabelCount(kGameplayFrames));
+}
+
+TEST_F(DemoGameReports, FragmentationWritesTheMapOfTheLoadFrame) {
+  const std::string png = File("load.png");
+  const json fragmentation = Report({"fragmentation", "--frame", std::to_string(LoadFrame()), "--png", png});
+  const json samples = fragmentation.value("samples", json::array());
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].value("frame", -1), LoadFrame());
+  EXPECT_GE(samples[0]["heap"].value("live_bytes", std::uint64_t{0}), kLevelBytes);
+  std::ifstream file(png, std::ios::binary);
+  std::string magic(8, '\0');
+  file.read(magic.data(), 8);
+  EXPECT_EQ(magic, "\x89PNG\r\n\x1a\n");
+}
+
+std::uint64_t FoldedTotal(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::uint64_t total = 0;
+  while (std::getline(in, line)) total += std::stoull(line.substr(line.rfind(' ') + 1));
+  return total;
+}
+
+TEST_F(DemoGameReports, FoldedExportTotalsEqualTheSites) {
+  const std::string folded = File("demo.folded");
+  const e2e::CommandResult result =
+      e2e::RunCommand({MEMFRAME_CLI_PATH, "export", capture_path_, "--format", "folded", "-o", folded},
+                      kReportTimeoutSeconds);
+  ASSERT_EQ(result.exit_code, 0);
+  const e2e::SiteTotals sites = e2e::SumSites(Report({"sites"}).value("sites", json::array()));
+  EXPECT_EQ(FoldedTotal(folded), sites.bytes);
+
+  const std::string pprof = File("demo.pb.gz");
+  ASSERT_EQ(e2e::RunCommand({MEMFRAME_CLI_PATH, "export", capture_path_, "--format", "pprof", "-o", pprof},
+                            kReportTimeoutSeconds)
+                .exit_code,
+            0);
+  std::ifstream gz(pprof, std::ios::binary);
+  EXPECT_EQ(gz.get(), 0x1f);  // gzip magic
+  EXPECT_EQ(gz.get(), 0x8b);
+}
+
+}  // namespace
+}  // namespace memframe::demo

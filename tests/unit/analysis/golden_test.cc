@@ -1,0 +1,162 @@
+// Golden captures: every capture in golden/ decodes to exactly the model in
+// the .json beside it, so a decoder change that alters meaning fails here.
+// The synthetic ones are also rebuilt from golden_captures.h, which proves
+// the checked-in files are what the generator makes.
+//
+// After an intended change: MEMFRAME_UPDATE_GOLDEN=1 bin/analysis_tests
+// --gtest_filter='Golden*' rewrites the .json files; review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "golden/golden_captures.h"
+#include "memframe/analysis/capture_loader.h"
+
+namespace memframe::analysis {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+std::string Hex(uint64_t v) {
+  char text[24];
+  snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+ordered_json DumpStream(const Stream& s) {
+  ordered_json j;
+  j["stream_id"] = s.stream_id;
+  j["process"] = {{"has_hello", s.has_hello},   {"protocol_version", s.process.protocol_version},
+                  {"pid", s.process.pid},       {"ppid", s.process.ppid},
+                  {"executable", s.process.executable}, {"argv", s.process.argv},
+                  {"agent_version", s.process.agent_version}, {"max_stack_depth", s.process.max_stack_depth}};
+  char rate[32];
+  snprintf(rate, sizeof(rate), "%.9g", s.clock.ns_per_tick());
+  j["clock"] = {{"calibrated", s.clock.calibrated()}, {"ns_per_tick", rate}};
+  ordered_json modules = ordered_json::array();
+  for (const Module& m : s.modules) {
+    ordered_json segments = ordered_json::array();
+    for (const Segment& seg : m.segments) segments.push_back({Hex(seg.vaddr), Hex(seg.memsz)});
+    std::string build_id;
+    for (unsigned char c : m.build_id) build_id += Hex(c).substr(2).insert(0, c < 16 ? "0" : "");
+    modules.push_back({{"path", m.path}, {"load_bias", Hex(m.load_bias)}, {"build_id", build_id}, {"segments", segments}});
+  }
+  j["modules"] = modules;
+  std::map<uint32_t, std::vector<uint64_t>> stacks(s.stacks.begin(), s.stacks.end());
+  ordered_json stack_json = ordered_json::object();
+  for (const auto& [id, frames] : stacks) {
+    ordered_json f = ordered_json::array();
+    for (uint64_t a : frames) f.push_back(Hex(a));
+    stack_json[std::to_string(id)] = f;
+  }
+  j["stacks"] = stack_json;
+  std::map<uint32_t, std::string> markers(s.markers.begin(), s.markers.end());
+  ordered_json marker_json = ordered_json::object();
+  for (const auto& [id, name] : markers) marker_json[std::to_string(id)] = name;
+  j["markers"] = marker_json;
+  ordered_json threads = ordered_json::array();
+  for (const Thread& t : s.threads)
+    threads.push_back({{"tid", t.tid}, {"name", t.name}, {"first_ticks", t.first_ticks}, {"exited", t.exited},
+                       {"events", t.events}, {"dropped", t.dropped}});
+  j["threads"] = threads;
+  j["end"] = {{"seen", s.has_end}, {"events", s.end_events}, {"dropped", s.end_dropped},
+              {"last_frame", s.end_last_frame}, {"reason", s.end_reason}};
+  j["ticks_went_backwards"] = s.ticks_went_backwards;
+  j["event_columns"] = {"ticks", "thread", "kind", "family", "realloc", "calloc", "address", "size", "stack", "frame",
+                        "duration"};
+  j["events"] = "@EVENTS@";
+  return j;
+}
+
+// Pretty JSON with one line per event, so that a diff shows events.
+std::string Dump(const Capture& c) {
+  ordered_json j;
+  j["path_is_given"] = !c.path.empty();
+  j["damage"] = c.damage;
+  j["complete"] = c.complete();
+  j["recorder"] = {{"seen", c.recorder.seen}, {"command_line", c.recorder.command_line},
+                   {"finished", c.recorder.finished}, {"exit_status", c.recorder.exit_status}};
+  ordered_json others = ordered_json::array();
+  for (const StreamSummary& o : c.other_streams)
+    others.push_back({{"stream_id", o.stream_id}, {"pid", o.pid}, {"executable", o.executable}, {"events", o.events}});
+  j["other_streams"] = others;
+  if (c.has_main) j["main"] = DumpStream(c.main);
+  std::string text = j.dump(1);
+  if (!c.has_main) return text + "\n";
+  std::string events = "[";
+  const char* sep = "\n";
+  for (const Event& e : c.main.events) {
+    ordered_json row = {e.ticks, e.thread, static_cast<int>(e.kind()), static_cast<int>(e.family()), e.is_realloc(),
+                        e.is_calloc(), Hex(e.address), e.size, e.stack_id, e.frame, e.duration_ticks};
+    events += sep + std::string("   ") + row.dump();
+    sep = ",\n";
+  }
+  events += "\n  ]";
+  text.replace(text.find("\"@EVENTS@\""), 10, events);
+  return text + "\n";
+}
+
+std::string DumpFile(const std::string& path) {
+  Capture c;
+  std::string error;
+  if (!LoadCapture(path, &c, &error)) {
+    // The message starts with the path; keep the part that does not.
+    return ordered_json{{"error", error.substr(error.find(path) == 0 ? path.size() : 0)}}.dump(1) + "\n";
+  }
+  return Dump(c);
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string FirstDifference(const std::string& want, const std::string& got) {
+  std::istringstream a(want), b(got);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    bool ha = static_cast<bool>(std::getline(a, la)), hb = static_cast<bool>(std::getline(b, lb));
+    if (!ha && !hb) return "";
+    if (la != lb || ha != hb)
+      return "line " + std::to_string(line) + ":\n  expected: " + (ha ? la : "<end>") + "\n  decoded:  " + (hb ? lb : "<end>");
+  }
+}
+
+void Check(const std::string& name, const std::string& decoded) {
+  const std::string golden = std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".json";
+  if (getenv("MEMFRAME_UPDATE_GOLDEN")) {
+    std::ofstream(golden, std::ios::binary) << decoded;
+    return;
+  }
+  const std::string want = Read(golden);
+  ASSERT_FALSE(want.empty()) << golden << " is missing (MEMFRAME_UPDATE_GOLDEN=1 writes it)";
+  EXPECT_EQ(want, decoded) << name << ": " << FirstDifference(want, decoded);
+}
+
+TEST(Golden, CheckedInCapturesDecodeToTheirJson) {
+  std::vector<std::string> names = {"agent_game_loop"};
+  for (const auto& [name, write] : testing::GoldenCaptures()) names.push_back(name);
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    Check(name, DumpFile(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".mfc"));
+  }
+}
+
+TEST(Golden, GeneratorStillMakesTheCheckedInCaptures) {
+  if (getenv("MEMFRAME_UPDATE_GOLDEN")) GTEST_SKIP() << "updating";
+  for (const auto& [name, write] : testing::GoldenCaptures()) {
+    SCOPED_TRACE(name);
+    testing::TempPath file("golden_" + name);
+    ASSERT_TRUE(write(file.path()));
+    const std::string want = Read(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".json");
+    EXPECT_EQ(want, DumpFile(file.path())) << "regenerate with memframe_make_golden and review";
+  }
+}
+
+}  // namespace
+}  // namespace memframe::analysis

@@ -1,0 +1,94 @@
+// Damaged captures: a clear message, everything before the damage kept,
+// never a crash or a table sized by a corrupt number.
+#include <gtest/gtest.h>
+
+#include "memframe/analysis/capture_loader.h"
+#include "memframe/analysis/frame_stats.h"
+#include "memframe/analysis/heap_analysis.h"
+#include "test_capture.h"
+
+namespace memframe::analysis {
+namespace {
+
+using testing::Alloc;
+using testing::FrameEnd;
+using testing::TempPath;
+using testing::TestCapture;
+
+Capture Load(const TestCapture& tc, const std::string& name) {
+  TempPath file(name);
+  EXPECT_TRUE(tc.Write(file.path()));
+  Capture c;
+  std::string error;
+  EXPECT_TRUE(LoadCapture(file.path(), &c, &error)) << error;
+  return c;
+}
+
+TEST(Robustness, AFrameNumberPastKMaxFramesIsDamage) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 0, 0x10, 8, 0), FrameEnd(2, 0)});
+  tc.Batch(2, {Alloc(3, 1, 0x20, 8, 0)});
+  tc.Batch(1, {Alloc(4, 1, 0x30, 8, 0), Alloc(5, kMaxFrames, 0x40, 8, 0)});
+  tc.Batch(1, {Alloc(6, 2, 0x50, 8, 0)});
+  Capture c = Load(tc, "frame_number");
+  EXPECT_EQ(c.damage, "stream 1: corrupt batch of thread 1: a frame number beyond " + std::to_string(kMaxFrames - 1));
+  // Both threads' events before the bad batch, merged in order.
+  ASSERT_EQ(c.main.events.size(), 3u);
+  EXPECT_EQ(c.main.events[2].address, 0x20u);
+  HeapAnalysis heap = AnalyzeHeap(c.main);
+  EXPECT_EQ(heap.frames.frames.size(), 2u);
+}
+
+TEST(Robustness, AMemoryCaptureReadsLikeTheFile) {
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 0, 0x10, 8, 0), FrameEnd(2, 0)});
+  tc.Batch(2, {Alloc(3, 1, 0x20, 8, 0)});
+  TempPath file("memory");
+  ASSERT_TRUE(tc.Write(file.path()));
+  const std::string bytes = file.ReadAll();
+  std::string error;
+  auto source = OpenCaptureMemory(bytes.data(), bytes.size(), "in memory", &error);
+  ASSERT_TRUE(source) << error;
+  Capture c;
+  ASSERT_TRUE(LoadCapture(*source, "in memory", &c, &error)) << error;
+  EXPECT_EQ(c.path, "in memory");
+  EXPECT_EQ(c.main.events.size(), 3u);
+  EXPECT_EQ(c.damage, "");
+
+  EXPECT_FALSE(OpenCaptureMemory(bytes.data(), 0, "empty", &error));
+  EXPECT_EQ(error, "empty is not a memframe capture (bad magic)");
+  std::string other_version = bytes;
+  other_version[8] = 9;
+  EXPECT_FALSE(OpenCaptureMemory(other_version.data(), other_version.size(), "v9", &error));
+  EXPECT_EQ(error, "v9 has capture format version 9; this build reads version 1");
+}
+
+TEST(Robustness, EveryCutOfAMultiThreadCaptureLoadsAPrefix) {
+  TestCapture tc;
+  for (uint32_t i = 0; i < 12; ++i) {
+    tc.Batch(1 + i % 3, {Alloc(i * 10 + 1, i, 0x1000 + i * 16, 16, 0), Alloc(i * 10 + 2, i, 0x2000 + i, 8, 0)});
+  }
+  tc.End();
+  TempPath full("multi_full");
+  ASSERT_TRUE(tc.Write(full.path()));
+  const std::string bytes = full.ReadAll();
+  for (size_t cut = 12; cut < bytes.size(); cut += 5) {
+    std::string error;
+    auto source = OpenCaptureMemory(bytes.data(), cut, "cut", &error);
+    ASSERT_TRUE(source) << error;
+    Capture c;
+    ASSERT_TRUE(LoadCapture(*source, "cut", &c, &error)) << error;
+    EXPECT_FALSE(c.damage.empty()) << cut;
+    if (!c.has_main) continue;
+    // The batches read are the first ones written, whole: ticks 1, 2, 11, 12, ...
+    uint64_t i = 0;
+    for (const Event& e : c.main.events) {
+      EXPECT_EQ(e.ticks, (i / 2) * 10 + 1 + i % 2) << "cut " << cut;
+      ++i;
+    }
+    EXPECT_EQ(i % 2, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace memframe::analysis

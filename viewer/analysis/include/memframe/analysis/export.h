@@ -1,0 +1,38 @@
+// `memframe export`: a capture's allocations in formats other tools read.
+//
+//   folded  FlameGraph folded stacks: one "outermost;...;innermost BYTES"
+//           line per distinct symbolized stack, BYTES = bytes allocated.
+//   pprof   a gzipped perftools.profiles.Profile (proto/profile.proto) with
+//           sample types alloc_objects/count, alloc_space/bytes,
+//           inuse_objects/count, inuse_space/bytes; "in use" = still live
+//           when the capture ends.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/symbolizer.h"
+
+namespace memframe::analysis {
+
+struct ExportRequest {
+  std::string capture_path;
+  std::string format;  // "folded" or "pprof"
+  std::string output;  // file to write
+};
+
+// Loads, exports, writes the file. Exit codes as RunReport's: 0, 1 (damaged
+// capture, what came before the damage exported), 2 (bad request,
+// unreadable capture, file not written), each problem one line on `err`.
+int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err);
+
+// The formats themselves, for the viewer and the tests.
+std::string FoldedStacks(const Stream& stream, const HeapAnalysis& heap, Symbolizer& symbolizer);
+// The serialized Profile, not compressed.
+std::string PprofProfile(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
+// gzip (RFC 1952) of `data`.
+std::string Gzip(const std::string& data);
+
+}  // namespace memframe::analysis

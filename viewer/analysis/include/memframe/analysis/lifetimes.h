@@ -1,0 +1,73 @@
+// How long each call site's blocks live, and which allocator would serve the
+// site better than the general heap. The classes and their rule (first match
+// wins; "share" is kLifetimeShare of the site's allocations):
+//
+//   frame       a share of the blocks is freed in the frame that allocated it
+//               -> a frame arena (linear allocator reset every frame)
+//   long-lived  a share of the blocks lives to the end of the capture (still
+//               live, or freed in the teardown after the last ended frame)
+//               -> allocate once, from a permanent arena
+//   level       a share of the blocks is freed at a phase boundary or lives
+//               to the end, at least one at a boundary -> a level (stack)
+//               allocator released at the boundary
+//   pool        every block has the same size and the site allocates at least
+//               kPoolTurnover times its peak live count (each slot of a
+//               pool sized for the peak is reused) -> a fixed-size pool
+//   general     none of these: the general heap is the right place
+//
+// A phase boundary is a frame that holds a MARKER event, or a frame with a
+// free burst: with at least kMinFramesForSpikes ended frames, a frame whose
+// count of frees of blocks from earlier frames exceeds
+// median + 3 * max(MAD, median / 10, 1) over the ended frames (the rule of
+// the frames report's spikes).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "memframe/analysis/capture_model.h"
+
+namespace memframe::analysis {
+
+constexpr double kLifetimeShare = 0.95;
+constexpr uint64_t kPoolTurnover = 2;
+
+enum class LifetimeClass { kFrame, kLongLived, kLevel, kPool, kGeneral };
+
+struct SiteLifetime {
+  uint32_t stack_id = 0;
+  LifetimeClass lifetime = LifetimeClass::kGeneral;
+  uint64_t allocations = 0;
+  uint64_t bytes = 0;
+  uint64_t frees = 0;
+  uint64_t size_min = 0, size_max = 0;
+  uint64_t freed_same_frame = 0;   // lifetime 0 frames
+  uint64_t freed_at_boundary = 0;  // freed in a boundary frame, in a later frame than allocated
+  uint64_t lived_to_end = 0;       // still live at the end, or freed in the teardown
+  uint32_t lifetime_frames_max = 0;  // over the freed blocks
+  // What an allocator for the class must hold: the most blocks and bytes of
+  // the site live at one time.
+  uint64_t peak_live_blocks = 0;
+  uint64_t peak_live_bytes = 0;
+  // What moving the site off the general heap saves: every malloc and free
+  // call of it and the bytes it allocates (0 for kGeneral).
+  uint64_t calls_saved = 0;
+  uint64_t bytes_saved = 0;
+};
+
+struct LifetimeReport {
+  std::vector<uint32_t> boundary_frames;  // ascending
+  // Frames after this one are the teardown (no FRAME_END); meaningless
+  // without ended frames (has_teardown false).
+  uint32_t last_ended_frame = 0;
+  bool has_teardown = false;
+  // By calls saved, then bytes saved, then allocations (descending), then stack id.
+  std::vector<SiteLifetime> sites;
+};
+
+LifetimeReport AnalyzeLifetimes(const Stream& stream);
+
+const char* LifetimeClassName(LifetimeClass c);  // "frame", "long-lived", "level", "pool", "general"
+const char* LifetimeAdvice(LifetimeClass c);     // one line of advice
+
+}  // namespace memframe::analysis

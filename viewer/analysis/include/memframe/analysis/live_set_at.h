@@ -1,0 +1,41 @@
+// The live heap at one point of a capture: the start, the end of a frame, a
+// named marker, or the end. The diff report compares two of them.
+//
+// Everything goes through LiveSetAt so that a later implementation (replay
+// from a checkpoint instead of from the first event) changes this file and
+// live_set_at.cc only.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/live_set.h"
+
+namespace memframe::analysis {
+
+struct LiveSetCut {
+  enum class Kind { kStart, kEndOfFrame, kMarker, kEnd };
+  Kind kind = Kind::kEnd;
+  uint32_t frame = 0;       // kEndOfFrame: the frame; kMarker: filled in by ResolveCut
+  uint32_t marker_id = 0;   // kMarker
+  std::string text;         // as the user wrote it, for messages
+};
+
+// Parses "start", "end", a frame number or a marker name (the first MARKER
+// event with that name in the capture). Returns nullopt with *error when the
+// frame does not exist or no MARKER event has that name.
+std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& text, uint32_t last_frame,
+                                     std::string* error);
+
+// kEndOfFrame F: every ALLOC and FREE whose frame is <= F, in global order
+// (the same cut as FrameStats::live_bytes, so the totals agree with the
+// frames report). kMarker: every event before the first MARKER event with
+// that id. kStart: empty. kEnd: every event.
+LiveSet LiveSetAt(const Stream& stream, const LiveSetCut& cut);
+
+// Shorthand for the end of frame `frame`.
+LiveSet LiveSetAtFrame(const Stream& stream, uint32_t frame);
+
+}  // namespace memframe::analysis

@@ -1,0 +1,29 @@
+// Call sites as a developer sees them: stacks that differ only inside the
+// runtime or the graphics driver, above the user frame (symbolizer.h), are one
+// site. A real game's draw call reaches malloc through many driver paths;
+// without grouping, each path is its own row with the same function and line.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/symbolizer.h"
+
+namespace memframe::analysis {
+
+struct GroupedSites {
+  // One merged history per group, under the group's lowest stack id; the
+  // per-frame entries are summed, sizes are the min / max over the group.
+  CallSiteIndex index;
+  // Representative stack id -> every stack id of the group, ascending.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> members;
+};
+
+// Groups by the captured return addresses from the user frame's address to
+// the outermost frame. Stacks without a definition stay alone.
+GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer);
+
+}  // namespace memframe::analysis

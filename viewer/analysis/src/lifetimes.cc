@@ -1,0 +1,228 @@
+#include "memframe/analysis/lifetimes.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "memframe/analysis/event_pass.h"
+#include "memframe/analysis/frame_stats.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+uint64_t LowerMedian(std::vector<uint64_t> values) {
+  auto mid = values.begin() + static_cast<long>((values.size() - 1) / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+// The frames report's spike threshold (frame_stats.h), applied to frees.
+uint64_t BurstThreshold(const std::vector<uint64_t>& values) {
+  uint64_t median = LowerMedian(values);
+  std::vector<uint64_t> deviations;
+  for (uint64_t v : values) deviations.push_back(v > median ? v - median : median - v);
+  uint64_t mad = LowerMedian(std::move(deviations));
+  return median + 3 * std::max<uint64_t>({mad, median / 10, 1});
+}
+
+// Pass 1: per frame, the frees of blocks from earlier frames, the frames
+// with markers, and the last ended frame.
+class BoundaryPass : public EventPass {
+ public:
+  void OnEvent(const Event& e) override {
+    switch (e.kind()) {
+      case EventKind::kAlloc:
+        alloc_frame_[e.address] = e.frame;
+        break;
+      case EventKind::kFree:
+        if (auto it = alloc_frame_.find(e.address); it != alloc_frame_.end()) {
+          if (it->second < e.frame) At(e.frame)++;
+          alloc_frame_.erase(it);
+        }
+        break;
+      case EventKind::kMarker:
+        markers_.insert(e.frame);
+        break;
+      case EventKind::kFrameEnd:
+        ended_ = true;
+        last_ended_ = std::max<uint32_t>(last_ended_, static_cast<uint32_t>(std::min<uint64_t>(e.size, UINT32_MAX)));
+        break;
+      default:
+        break;
+    }
+  }
+
+  void Finish(LifetimeReport* report) {
+    report->has_teardown = ended_;
+    report->last_ended_frame = last_ended_;
+    std::unordered_set<uint32_t> boundaries = markers_;
+    if (ended_ && last_ended_ + 1 >= kMinFramesForSpikes) {
+      std::vector<uint64_t> counts(old_frees_.begin(), old_frees_.begin() + std::min<size_t>(old_frees_.size(), last_ended_ + 1));
+      counts.resize(last_ended_ + 1, 0);
+      uint64_t threshold = BurstThreshold(counts);
+      for (uint32_t f = 0; f < counts.size(); ++f)
+        if (counts[f] > threshold) boundaries.insert(f);
+    }
+    report->boundary_frames.assign(boundaries.begin(), boundaries.end());
+    std::sort(report->boundary_frames.begin(), report->boundary_frames.end());
+  }
+
+ private:
+  uint64_t& At(uint32_t frame) {
+    frame = std::min(frame, kMaxFrames - 1);
+    if (frame >= old_frees_.size()) old_frees_.resize(frame + 1);
+    return old_frees_[frame];
+  }
+
+  std::unordered_map<uint64_t, uint32_t> alloc_frame_;
+  std::vector<uint64_t> old_frees_;
+  std::unordered_set<uint32_t> markers_;
+  bool ended_ = false;
+  uint32_t last_ended_ = 0;
+};
+
+// Pass 2: per site, how its blocks lived and died.
+class SiteLifetimePass : public EventPass {
+ public:
+  explicit SiteLifetimePass(const LifetimeReport& report) : report_(report) {
+    boundaries_.insert(report.boundary_frames.begin(), report.boundary_frames.end());
+  }
+
+  void OnEvent(const Event& e) override {
+    if (e.kind() == EventKind::kAlloc) {
+      if (auto it = live_.find(e.address); it != live_.end()) Release(it->second, e.frame, false);
+      Block block{e.stack_id, e.frame, e.size};
+      live_[e.address] = block;
+      Acc& a = At(e.stack_id);
+      if (a.s.allocations == 0) a.s.size_min = a.s.size_max = e.size;
+      a.s.allocations++;
+      a.s.bytes += e.size;
+      a.s.size_min = std::min(a.s.size_min, e.size);
+      a.s.size_max = std::max(a.s.size_max, e.size);
+      a.live_blocks++;
+      a.live_bytes += e.size;
+      a.s.peak_live_blocks = std::max(a.s.peak_live_blocks, a.live_blocks);
+      a.s.peak_live_bytes = std::max(a.s.peak_live_bytes, a.live_bytes);
+    } else if (e.kind() == EventKind::kFree) {
+      auto it = live_.find(e.address);
+      if (it == live_.end()) return;
+      Release(it->second, e.frame, true);
+      live_.erase(it);
+    }
+  }
+
+  std::vector<SiteLifetime> Finish() {
+    for (const auto& [address, block] : live_) At(block.stack).s.lived_to_end++;
+    std::vector<SiteLifetime> out;
+    out.reserve(sites_.size());
+    for (auto& [stack, a] : sites_) {
+      a.s.stack_id = stack;
+      Classify(a.s);
+      out.push_back(a.s);
+    }
+    std::sort(out.begin(), out.end(), [](const SiteLifetime& x, const SiteLifetime& y) {
+      if (x.calls_saved != y.calls_saved) return x.calls_saved > y.calls_saved;
+      if (x.bytes_saved != y.bytes_saved) return x.bytes_saved > y.bytes_saved;
+      if (x.allocations != y.allocations) return x.allocations > y.allocations;
+      return x.stack_id < y.stack_id;
+    });
+    return out;
+  }
+
+ private:
+  struct Block {
+    uint32_t stack = 0;
+    uint32_t frame = 0;
+    uint64_t size = 0;
+  };
+  struct Acc {
+    SiteLifetime s;
+    uint64_t live_blocks = 0;
+    uint64_t live_bytes = 0;
+  };
+
+  Acc& At(uint32_t stack) { return sites_[stack]; }
+
+  // `counted`: a real FREE (an ALLOC over a live block is not a call the
+  // site made, but its block is gone all the same).
+  void Release(const Block& block, uint32_t frame, bool counted) {
+    Acc& a = At(block.stack);
+    a.live_blocks--;
+    a.live_bytes -= block.size;
+    if (counted) a.s.frees++;
+    uint32_t lifetime = frame > block.frame ? frame - block.frame : 0;
+    a.s.lifetime_frames_max = std::max(a.s.lifetime_frames_max, lifetime);
+    if (lifetime == 0) {
+      a.s.freed_same_frame++;
+    } else if (report_.has_teardown && frame > report_.last_ended_frame) {
+      a.s.lived_to_end++;
+    } else if (boundaries_.count(frame)) {
+      a.s.freed_at_boundary++;
+    }
+  }
+
+  static bool AtLeastShare(uint64_t part, uint64_t whole) {
+    return static_cast<double>(part) >= kLifetimeShare * static_cast<double>(whole) - 1e-9;
+  }
+
+  static void Classify(SiteLifetime& s) {
+    if (AtLeastShare(s.freed_same_frame, s.allocations)) {
+      s.lifetime = LifetimeClass::kFrame;
+    } else if (AtLeastShare(s.lived_to_end, s.allocations)) {
+      s.lifetime = LifetimeClass::kLongLived;
+    } else if (s.freed_at_boundary > 0 && AtLeastShare(s.freed_at_boundary + s.lived_to_end, s.allocations)) {
+      s.lifetime = LifetimeClass::kLevel;
+    } else if (s.size_min == s.size_max && s.allocations >= kPoolTurnover * s.peak_live_blocks) {
+      s.lifetime = LifetimeClass::kPool;
+    } else {
+      s.lifetime = LifetimeClass::kGeneral;
+    }
+    if (s.lifetime != LifetimeClass::kGeneral) {
+      s.calls_saved = s.allocations + s.frees;
+      s.bytes_saved = s.bytes;
+    }
+  }
+
+  const LifetimeReport& report_;
+  std::unordered_set<uint32_t> boundaries_;
+  std::unordered_map<uint64_t, Block> live_;
+  std::unordered_map<uint32_t, Acc> sites_;
+};
+
+}  // namespace
+
+LifetimeReport AnalyzeLifetimes(const Stream& stream) {
+  LifetimeReport report;
+  BoundaryPass boundaries;
+  Replay(stream, {&boundaries});
+  boundaries.Finish(&report);
+  SiteLifetimePass sites(report);
+  Replay(stream, {&sites});
+  report.sites = sites.Finish();
+  return report;
+}
+
+const char* LifetimeClassName(LifetimeClass c) {
+  switch (c) {
+    case LifetimeClass::kFrame: return "frame";
+    case LifetimeClass::kLongLived: return "long-lived";
+    case LifetimeClass::kLevel: return "level";
+    case LifetimeClass::kPool: return "pool";
+    case LifetimeClass::kGeneral: return "general";
+  }
+  return "?";
+}
+
+const char* LifetimeAdvice(LifetimeClass c) {
+  switch (c) {
+    case LifetimeClass::kFrame: return "frame arena: a linear allocator reset at the end of every frame";
+    case LifetimeClass::kLongLived: return "allocate once at start-up, from a permanent arena";
+    case LifetimeClass::kLevel: return "level allocator: a stack/linear allocator released at the phase boundary";
+    case LifetimeClass::kPool: return "fixed-size pool with a free list";
+    case LifetimeClass::kGeneral: return "keep on the general heap";
+  }
+  return "";
+}
+
+}  // namespace memframe::analysis

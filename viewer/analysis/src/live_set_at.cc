@@ -1,0 +1,109 @@
+#include "memframe/analysis/live_set_at.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "memframe/analysis/event_pass.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+// Applies ALLOC/FREE events to a live set up to the cut. Replay cannot stop
+// early, so the pass ignores what comes after the cut.
+class LiveSetPass : public EventPass {
+ public:
+  explicit LiveSetPass(const LiveSetCut& cut) : cut_(cut) {}
+
+  void OnEvent(const Event& e) override {
+    if (stopped_) return;
+    switch (cut_.kind) {
+      case LiveSetCut::Kind::kStart:
+        stopped_ = true;
+        return;
+      case LiveSetCut::Kind::kMarker:
+        if (e.kind() == EventKind::kMarker && e.size == cut_.marker_id) {
+          stopped_ = true;
+          return;
+        }
+        break;
+      case LiveSetCut::Kind::kEndOfFrame:
+        if (e.frame > cut_.frame) return;  // a later frame; an earlier one may still follow from another thread
+        break;
+      case LiveSetCut::Kind::kEnd:
+        break;
+    }
+    LiveBlock ignored;
+    if (e.kind() == EventKind::kAlloc) live_.Alloc(e, &ignored);
+    if (e.kind() == EventKind::kFree) live_.Free(e.address, &ignored);
+  }
+
+  LiveSet Take() { return std::move(live_); }
+
+ private:
+  LiveSetCut cut_;
+  LiveSet live_;
+  bool stopped_ = false;
+};
+
+bool ParseFrameNumber(const std::string& text, uint32_t* out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  errno = 0;
+  unsigned long long value = strtoull(text.c_str(), nullptr, 10);
+  if (errno || value > UINT32_MAX) return false;
+  *out = static_cast<uint32_t>(value);
+  return true;
+}
+
+}  // namespace
+
+std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& text, uint32_t last_frame,
+                                     std::string* error) {
+  LiveSetCut cut;
+  cut.text = text;
+  if (text == "start") {
+    cut.kind = LiveSetCut::Kind::kStart;
+    return cut;
+  }
+  if (text == "end") {
+    cut.kind = LiveSetCut::Kind::kEnd;
+    cut.frame = last_frame;
+    return cut;
+  }
+  if (ParseFrameNumber(text, &cut.frame)) {
+    if (cut.frame > last_frame) {
+      *error = "frame " + text + " is not in the capture (frames 0.." + std::to_string(last_frame) + ")";
+      return std::nullopt;
+    }
+    cut.kind = LiveSetCut::Kind::kEndOfFrame;
+    return cut;
+  }
+  // Several ids can carry one name (one per agent marker table entry); the
+  // first MARKER event with any of them is the cut.
+  for (const Event& e : stream.events) {
+    if (e.kind() != EventKind::kMarker) continue;
+    auto it = stream.markers.find(static_cast<uint32_t>(e.size));
+    if (it == stream.markers.end() || it->second != text) continue;
+    cut.kind = LiveSetCut::Kind::kMarker;
+    cut.marker_id = static_cast<uint32_t>(e.size);
+    cut.frame = e.frame;
+    return cut;
+  }
+  *error = "'" + text + "' is neither a frame number, 'start', 'end' nor the name of a marker in the capture";
+  return std::nullopt;
+}
+
+LiveSet LiveSetAt(const Stream& stream, const LiveSetCut& cut) {
+  LiveSetPass pass(cut);
+  Replay(stream, {&pass});
+  return pass.Take();
+}
+
+LiveSet LiveSetAtFrame(const Stream& stream, uint32_t frame) {
+  LiveSetCut cut;
+  cut.kind = LiveSetCut::Kind::kEndOfFrame;
+  cut.frame = frame;
+  return LiveSetAt(stream, cut);
+}
+
+}  // namespace memframe::analysis

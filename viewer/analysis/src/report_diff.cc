@@ -1,0 +1,120 @@
+// `diff A B`: the live heap at A against B, call stack by call stack.
+#include "memframe/analysis/live_set_at.h"
+#include "memframe/analysis/live_set_diff.h"
+#include "report_json_common.h"
+#include "report_text_common.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+constexpr size_t kStacksShown = 10;
+
+struct DiffResult {
+  LiveSetCut a, b;
+  LiveSetDiff diff;
+};
+
+LiveSetCut Resolve(const ReportInput& input, const std::string& text) {
+  const auto& frames = input.heap.frames.frames;
+  uint32_t last = frames.empty() ? 0 : static_cast<uint32_t>(frames.size() - 1);
+  std::string error;
+  auto cut = ResolveCut(input.capture.main, text, last, &error);
+  if (!cut) throw ReportError(error);
+  return *cut;
+}
+
+DiffResult Compute(const ReportInput& input) {
+  DiffResult r;
+  r.a = Resolve(input, input.options.operands.at(0));
+  r.b = Resolve(input, input.options.operands.at(1));
+  r.diff = DiffLiveSets(LiveSetAt(input.capture.main, r.a), LiveSetAt(input.capture.main, r.b));
+  return r;
+}
+
+const char* CutKind(const LiveSetCut& cut) {
+  switch (cut.kind) {
+    case LiveSetCut::Kind::kStart: return "start";
+    case LiveSetCut::Kind::kEndOfFrame: return "frame";
+    case LiveSetCut::Kind::kMarker: return "marker";
+    case LiveSetCut::Kind::kEnd: return "end";
+  }
+  return "?";
+}
+
+std::string CutText(const LiveSetCut& cut) {
+  switch (cut.kind) {
+    case LiveSetCut::Kind::kStart: return "the start";
+    case LiveSetCut::Kind::kEndOfFrame: return "the end of frame " + std::to_string(cut.frame);
+    case LiveSetCut::Kind::kMarker: return "marker '" + cut.text + "' (frame " + std::to_string(cut.frame) + ")";
+    case LiveSetCut::Kind::kEnd: return "the end";
+  }
+  return "";
+}
+
+json CutJson(const LiveSetCut& cut, uint64_t blocks, uint64_t bytes) {
+  json j = {{"cut", cut.text}, {"kind", CutKind(cut)}};
+  j["frame"] = cut.kind == LiveSetCut::Kind::kStart ? json(nullptr) : json(cut.frame);
+  j["blocks"] = blocks;
+  j["bytes"] = bytes;
+  return j;
+}
+
+}  // namespace
+
+void WriteDiffText(const ReportInput& input, std::ostream& out) {
+  DiffResult r = Compute(input);
+  const LiveSetDiff& d = r.diff;
+  out << "Live heap at " << CutText(r.a) << ": " << Plural(d.blocks_a, "block") << ", " << FormatBytes(d.bytes_a)
+      << '\n';
+  out << "Live heap at " << CutText(r.b) << ": " << Plural(d.blocks_b, "block") << ", " << FormatBytes(d.bytes_b)
+      << '\n';
+  out << "Change: " << FormatSignedBytes(static_cast<int64_t>(d.bytes_b) - static_cast<int64_t>(d.bytes_a)) << " in "
+      << FormatSignedCount(static_cast<int64_t>(d.blocks_b) - static_cast<int64_t>(d.blocks_a)) << " blocks, "
+      << Plural(d.rows.size(), "call stack") << " changed\n";
+  if (d.rows.empty()) return;
+  out << '\n';
+  TextTable table({{"#"}, {"change", true}, {"bytes"}, {"blocks"}, {"at A"}, {"at B"}, {"function", true},
+                   {"location", true}});
+  std::vector<SiteView> views;
+  for (const LiveSetDiffRow& row : d.rows) {
+    views.push_back(NameStack(row.stack_id, input));
+    table.AddRow({std::to_string(views.size()), ChangeName(row.change), FormatSignedBytes(row.delta_bytes()),
+                  FormatSignedCount(row.delta_blocks()), FormatBytes(row.bytes_a), FormatBytes(row.bytes_b),
+                  Shorten(FunctionOrPlaceholder(views.back())), views.back().location});
+  }
+  table.Write(out);
+  for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
+    out << "\n#" << i + 1 << " " << ChangeName(d.rows[i].change) << " " << FormatSignedBytes(d.rows[i].delta_bytes())
+        << " (stack " << d.rows[i].stack_id << ")\n";
+    WriteStack(views[i], out);
+  }
+}
+
+void WriteDiffJson(const ReportInput& input, std::ostream& out) {
+  DiffResult r = Compute(input);
+  const LiveSetDiff& d = r.diff;
+  json sites = json::array();
+  for (const LiveSetDiffRow& row : d.rows) {
+    json site = StackRefJson(NameStack(row.stack_id, input));
+    json stack = std::move(site["stack"]);
+    site.erase("stack");
+    site["change"] = ChangeName(row.change);
+    site["blocks_a"] = row.blocks_a;
+    site["bytes_a"] = row.bytes_a;
+    site["blocks_b"] = row.blocks_b;
+    site["bytes_b"] = row.bytes_b;
+    site["delta_blocks"] = row.delta_blocks();
+    site["delta_bytes"] = row.delta_bytes();
+    site["stack"] = std::move(stack);
+    sites.push_back(std::move(site));
+  }
+  Emit({{"a", CutJson(r.a, d.blocks_a, d.bytes_a)},
+        {"b", CutJson(r.b, d.blocks_b, d.bytes_b)},
+        {"delta_blocks", static_cast<int64_t>(d.blocks_b) - static_cast<int64_t>(d.blocks_a)},
+        {"delta_bytes", static_cast<int64_t>(d.bytes_b) - static_cast<int64_t>(d.bytes_a)},
+        {"sites", std::move(sites)}},
+       out);
+}
+
+}  // namespace memframe::analysis

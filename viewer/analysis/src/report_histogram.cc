@@ -1,0 +1,103 @@
+// `histogram`: allocation sizes in power-of-two bins over a frame range,
+// with the call sites that fill each bin.
+#include <algorithm>
+
+#include "memframe/analysis/size_bin_sites.h"
+#include "memframe/analysis/size_histogram.h"
+#include "report_json_common.h"
+#include "report_text_common.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+constexpr size_t kSitesPerBin = 10;
+constexpr size_t kBarWidth = 40;
+
+FrameRange HistogramRange(const ReportInput& input) {
+  if (input.options.frame) {
+    uint32_t frame = FrameOption(input);
+    return {frame, frame};
+  }
+  return AllFramesRange(input);
+}
+
+struct Histogram {
+  FrameRange range;
+  SizeHistogram totals;
+  SizeBinSites sites;
+};
+
+Histogram Compute(const ReportInput& input) {
+  Histogram h;
+  h.range = HistogramRange(input);
+  h.totals = SizeHistogramIndex::Build(input.capture.main).Range(h.range);
+  h.sites = SitesBySizeBin(input.capture.main, h.range);
+  return h;
+}
+
+std::string BinLabel(int bin) {
+  if (bin == 0) return "0 B";
+  return FormatBytes(SizeBinMin(bin)) + " .. " + FormatBytes(SizeBinMax(bin));
+}
+
+}  // namespace
+
+void WriteHistogramText(const ReportInput& input, std::ostream& out) {
+  Histogram h = Compute(input);
+  out << "Allocation sizes in " << RangeText(h.range) << ": " << Plural(h.totals.allocations, "allocation") << ", "
+      << FormatBytes(h.totals.bytes) << "\n\n";
+  if (h.totals.allocations == 0) {
+    out << "none\n";
+    return;
+  }
+  uint64_t most = 0;
+  for (int b = h.totals.first_bin; b <= h.totals.last_bin; ++b) most = std::max(most, h.totals.bins[b].allocations);
+  TextTable table({{"size", true}, {"allocs"}, {"bytes"}, {"", true}, {"top site", true}});
+  for (int b = h.totals.first_bin; b <= h.totals.last_bin; ++b) {
+    const SizeBinTotals& t = h.totals.bins[b];
+    size_t bar = most ? static_cast<size_t>((t.allocations * kBarWidth + most - 1) / most) : 0;
+    std::string top;
+    if (!h.sites[b].empty()) {
+      const SizeBinSite& s = h.sites[b].front();
+      SiteView v = NameStack(s.stack_id, input);
+      top = FormatCount(s.allocations) + " from " + Shorten(FunctionOrPlaceholder(v));
+      if (!v.location.empty()) top += " (" + v.location + ")";
+    }
+    table.AddRow({BinLabel(b), FormatCount(t.allocations), FormatBytes(t.bytes), std::string(bar, '#'), top});
+  }
+  table.Write(out);
+}
+
+void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
+  Histogram h = Compute(input);
+  json bins = json::array();
+  for (int b = h.totals.first_bin; b <= h.totals.last_bin; ++b) {
+    const SizeBinTotals& t = h.totals.bins[b];
+    if (t.allocations == 0) continue;
+    json sites = json::array();
+    for (size_t i = 0; i < h.sites[b].size() && i < kSitesPerBin; ++i) {
+      const SizeBinSite& s = h.sites[b][i];
+      SiteView v = NameStack(s.stack_id, input);
+      sites.push_back({{"stack_id", s.stack_id},
+                       {"function", v.function},
+                       {"location", v.location},
+                       {"allocations", s.allocations},
+                       {"bytes", s.bytes}});
+    }
+    bins.push_back({{"bin", b},
+                    {"size_min", SizeBinMin(b)},
+                    {"size_max", SizeBinMax(b)},
+                    {"allocations", t.allocations},
+                    {"bytes", t.bytes},
+                    {"site_count", h.sites[b].size()},
+                    {"sites", std::move(sites)}});
+  }
+  Emit({{"range", RangeJson(h.range)},
+        {"allocations", h.totals.allocations},
+        {"bytes", h.totals.bytes},
+        {"bins", std::move(bins)}},
+       out);
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,26 @@
+// JSON pieces every report shares (REPORTS.md "Site object"). Internal.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report_input.h"
+
+namespace memframe::analysis {
+
+// Keys in the order REPORTS.md lists them.
+using json = nlohmann::ordered_json;
+
+std::string Hex(uint64_t value);
+json SiteJson(const SiteView& view);
+json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites);
+// The short form for rows that are not site statistics (diff, lifetimes,
+// mismatches, histogram bins): stack_id, function, location, stack.
+json StackRefJson(const SiteView& view);
+json RangeJson(FrameRange r);
+void Emit(const json& j, std::ostream& out);
+
+}  // namespace memframe::analysis

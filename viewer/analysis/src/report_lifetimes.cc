@@ -1,0 +1,122 @@
+// `lifetimes`: each call site's class (lifetimes.h), the allocator that
+// would serve it, its capacity, and what it takes off the general heap.
+#include <array>
+
+#include "memframe/analysis/lifetimes.h"
+#include "report_json_common.h"
+#include "report_text_common.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+constexpr size_t kTextRows = 50;
+constexpr std::array<LifetimeClass, 5> kClasses = {LifetimeClass::kFrame, LifetimeClass::kLevel, LifetimeClass::kPool,
+                                                   LifetimeClass::kLongLived, LifetimeClass::kGeneral};
+
+struct ClassTotals {
+  uint64_t sites = 0, calls = 0, bytes = 0;
+};
+
+std::array<ClassTotals, 5> Totals(const LifetimeReport& r) {
+  std::array<ClassTotals, 5> totals{};
+  for (const SiteLifetime& s : r.sites) {
+    ClassTotals& t = totals[static_cast<size_t>(s.lifetime)];
+    t.sites++;
+    t.calls += s.allocations + s.frees;
+    t.bytes += s.bytes;
+  }
+  return totals;
+}
+
+std::string Capacity(const SiteLifetime& s) {
+  if (s.lifetime == LifetimeClass::kPool)
+    return FormatCount(s.peak_live_blocks) + " x " + FormatBytes(s.size_max);
+  return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
+}
+
+}  // namespace
+
+void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
+  LifetimeReport r = AnalyzeLifetimes(input.capture.main);
+  auto totals = Totals(r);
+  out << "Call sites by how long their blocks live (rules in REPORTS.md); phase boundaries: ";
+  if (r.boundary_frames.empty()) out << "none";
+  for (size_t i = 0; i < r.boundary_frames.size(); ++i) out << (i ? ", " : "frames ") << r.boundary_frames[i];
+  out << "\n\n";
+  TextTable summary({{"class", true}, {"sites"}, {"malloc+free calls"}, {"bytes"}, {"advice", true}});
+  for (LifetimeClass c : kClasses) {
+    const ClassTotals& t = totals[static_cast<size_t>(c)];
+    summary.AddRow({LifetimeClassName(c), FormatCount(t.sites), FormatCount(t.calls), FormatBytes(t.bytes),
+                    LifetimeAdvice(c)});
+  }
+  summary.Write(out);
+
+  out << "\nSites that belong off the general heap, by calls saved:\n\n";
+  TextTable table({{"#"}, {"class", true}, {"calls saved"}, {"bytes saved"}, {"capacity", true}, {"max life"},
+                   {"function", true}, {"location", true}});
+  size_t shown = 0, hidden = 0;
+  for (const SiteLifetime& s : r.sites) {
+    if (s.lifetime == LifetimeClass::kGeneral) continue;
+    if (shown == kTextRows) {
+      ++hidden;
+      continue;
+    }
+    SiteView v = NameStack(s.stack_id, input);
+    table.AddRow({std::to_string(++shown), LifetimeClassName(s.lifetime), FormatCount(s.calls_saved),
+                  FormatBytes(s.bytes_saved), Capacity(s), Plural(s.lifetime_frames_max, "frame"),
+                  Shorten(FunctionOrPlaceholder(v)), v.location});
+  }
+  if (shown == 0) {
+    out << "none\n";
+    return;
+  }
+  table.Write(out);
+  if (hidden) out << "... and " << FormatCount(hidden) << " more (--json lists every site)\n";
+}
+
+void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
+  LifetimeReport r = AnalyzeLifetimes(input.capture.main);
+  auto totals = Totals(r);
+  json classes = json::array();
+  for (LifetimeClass c : kClasses) {
+    const ClassTotals& t = totals[static_cast<size_t>(c)];
+    classes.push_back({{"class", LifetimeClassName(c)},
+                       {"advice", LifetimeAdvice(c)},
+                       {"sites", t.sites},
+                       {"calls", t.calls},
+                       {"bytes", t.bytes}});
+  }
+  json sites = json::array();
+  for (const SiteLifetime& s : r.sites) {
+    json site = StackRefJson(NameStack(s.stack_id, input));
+    json stack = std::move(site["stack"]);
+    site.erase("stack");
+    site["class"] = LifetimeClassName(s.lifetime);
+    site["advice"] = LifetimeAdvice(s.lifetime);
+    site["allocations"] = s.allocations;
+    site["frees"] = s.frees;
+    site["bytes"] = s.bytes;
+    site["size_min"] = s.size_min;
+    site["size_max"] = s.size_max;
+    site["freed_same_frame"] = s.freed_same_frame;
+    site["freed_at_boundary"] = s.freed_at_boundary;
+    site["lived_to_end"] = s.lived_to_end;
+    site["lifetime_frames_max"] = s.lifetime_frames_max;
+    site["peak_live_blocks"] = s.peak_live_blocks;
+    site["peak_live_bytes"] = s.peak_live_bytes;
+    site["calls_saved"] = s.calls_saved;
+    site["bytes_saved"] = s.bytes_saved;
+    site["stack"] = std::move(stack);
+    sites.push_back(std::move(site));
+  }
+  Emit({{"share", kLifetimeShare},
+        {"pool_turnover", kPoolTurnover},
+        {"boundary_frames", r.boundary_frames},
+        {"last_ended_frame", r.has_teardown ? json(r.last_ended_frame) : json(nullptr)},
+        {"classes", std::move(classes)},
+        {"sites", std::move(sites)}},
+       out);
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,74 @@
+// `mismatches`: frees that do not match their allocation (mismatches.h).
+#include "memframe/analysis/mismatches.h"
+#include "report_json_common.h"
+#include "report_text_common.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+std::string Describe(const Mismatch& m) {
+  switch (m.kind) {
+    case Mismatch::Kind::kFamily:
+      return std::string(AllocName(m.alloc_family)) + " freed with " + FreeName(m.free_family);
+    case Mismatch::Kind::kDoubleFree:
+      return std::string("double ") + FreeName(m.free_family) + " of a " + AllocName(m.alloc_family) + " block";
+    case Mismatch::Kind::kUnknownPointer:
+      return std::string(FreeName(m.free_family)) + " of a pointer never allocated";
+  }
+  return "";
+}
+
+const char* kNoFreeStacks =
+    "the capture has no free stacks (the agent records the allocating stack only); the free site is unknown";
+
+}  // namespace
+
+void WriteMismatchesText(const ReportInput& input, std::ostream& out) {
+  MismatchReport r = FindMismatches(input.capture.main);
+  uint64_t total = 0;
+  for (const Mismatch& m : r.mismatches) total += m.count;
+  out << Plural(total, "mismatched free") << " among " << Plural(r.frees, "free") << '\n';
+  if (r.mismatches.empty()) return;
+  if (r.frees_with_stack == 0) out << "note: " << kNoFreeStacks << '\n';
+  size_t rank = 0;
+  for (const Mismatch& m : r.mismatches) {
+    out << "\n#" << ++rank << " " << Describe(m) << ": " << Plural(m.count, "time");
+    if (m.bytes) out << ", " << FormatBytes(m.bytes);
+    out << ", first in frame " << m.first_frame << " at " << Hex(m.first_address) << '\n';
+    if (m.kind != Mismatch::Kind::kUnknownPointer) {
+      out << "    allocated at:\n";
+      WriteStack(NameStack(m.alloc_stack, input), out);
+    }
+    if (m.free_stack) {
+      out << "    freed at:\n";
+      WriteStack(NameStack(m.free_stack, input), out);
+    }
+  }
+}
+
+void WriteMismatchesJson(const ReportInput& input, std::ostream& out) {
+  MismatchReport r = FindMismatches(input.capture.main);
+  json list = json::array();
+  uint64_t total = 0;
+  for (const Mismatch& m : r.mismatches) {
+    total += m.count;
+    bool has_alloc = m.kind != Mismatch::Kind::kUnknownPointer;
+    list.push_back({{"kind", MismatchKindName(m.kind)},
+                    {"allocated_with", has_alloc ? json(AllocName(m.alloc_family)) : json(nullptr)},
+                    {"freed_with", FreeName(m.free_family)},
+                    {"count", m.count},
+                    {"bytes", m.bytes},
+                    {"first_frame", m.first_frame},
+                    {"first_address", Hex(m.first_address)},
+                    {"alloc_site", has_alloc ? StackRefJson(NameStack(m.alloc_stack, input)) : json(nullptr)},
+                    {"free_site", m.free_stack ? StackRefJson(NameStack(m.free_stack, input)) : json(nullptr)}});
+  }
+  Emit({{"frees", r.frees},
+        {"free_stacks_recorded", r.frees_with_stack > 0},
+        {"total", total},
+        {"mismatches", std::move(list)}},
+       out);
+}
+
+}  // namespace memframe::analysis

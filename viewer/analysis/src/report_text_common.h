@@ -1,0 +1,24 @@
+// Text pieces the human-readable reports share. Internal.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "report_input.h"
+#include "text_table.h"
+
+namespace memframe::analysis {
+
+// Long template names would push every other column off screen; the full
+// name is printed with the stack below the table.
+std::string Shorten(const std::string& s);
+std::string FunctionOrPlaceholder(const SiteView& v);
+std::string Plural(uint64_t count, const std::string& noun);
+std::string RangeText(FrameRange r);
+void WriteStack(const SiteView& v, std::ostream& out);
+// "+1.20 KiB" / "-812 B" / "0 B".
+std::string FormatSignedBytes(int64_t bytes);
+std::string FormatSignedCount(int64_t count);
+
+}  // namespace memframe::analysis

@@ -1,0 +1,74 @@
+#include "memframe/analysis/site_groups.h"
+
+#include <algorithm>
+#include <map>
+
+namespace memframe::analysis {
+
+namespace {
+
+// The raw addresses from the user frame outward; `id` alone when the stack
+// is unknown, so such stacks never merge.
+std::vector<uint64_t> GroupKey(uint32_t id, const Stream& stream, Symbolizer& symbolizer) {
+  auto it = stream.stacks.find(id);
+  if (it == stream.stacks.end() || it->second.empty()) return {~uint64_t{0}, id};
+  const std::vector<uint64_t>& raw = it->second;
+  std::vector<SourceFrame> expanded;
+  std::vector<size_t> raw_index;  // expanded frame -> index of its return address in `raw`
+  for (size_t i = 0; i < raw.size(); ++i) {
+    for (const SourceFrame& f : symbolizer.Symbolize(raw[i])) {
+      expanded.push_back(f);
+      raw_index.push_back(i);
+    }
+  }
+  size_t user = UserFrameIndex(expanded);
+  size_t from = user < expanded.size() ? raw_index[user] : 0;
+  return std::vector<uint64_t>(raw.begin() + static_cast<long>(from), raw.end());
+}
+
+void Merge(SiteHistory& into, const SiteHistory& site) {
+  into.allocations += site.allocations;
+  into.bytes += site.bytes;
+  into.size_min = std::min(into.size_min, site.size_min);
+  into.size_max = std::max(into.size_max, site.size_max);
+  std::vector<SiteFrame> merged;
+  merged.reserve(into.frames.size() + site.frames.size());
+  auto a = into.frames.cbegin();
+  auto b = site.frames.cbegin();
+  while (a != into.frames.cend() || b != site.frames.end()) {
+    if (b == site.frames.end() || (a != into.frames.cend() && a->frame < b->frame)) {
+      merged.push_back(*a++);
+    } else if (a == into.frames.cend() || b->frame < a->frame) {
+      merged.push_back(*b++);
+    } else {
+      merged.push_back({a->frame, a->allocations + b->allocations, a->bytes + b->bytes});
+      ++a;
+      ++b;
+    }
+  }
+  into.frames = std::move(merged);
+}
+
+}  // namespace
+
+GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer) {
+  // Sites come sorted by stack id, so the first of a group is its lowest id.
+  std::map<std::vector<uint64_t>, size_t> group_of;
+  std::vector<SiteHistory> merged;
+  GroupedSites out;
+  for (const SiteHistory& site : sites.sites()) {
+    auto [it, inserted] = group_of.try_emplace(GroupKey(site.stack_id, stream, symbolizer), merged.size());
+    if (inserted) {
+      merged.push_back(site);
+      out.members[site.stack_id] = {site.stack_id};
+    } else {
+      SiteHistory& group = merged[it->second];
+      Merge(group, site);
+      out.members[group.stack_id].push_back(site.stack_id);
+    }
+  }
+  out.index = CallSiteIndex(std::move(merged));
+  return out;
+}
+
+}  // namespace memframe::analysis

@@ -1,0 +1,81 @@
+#include "snapshots.h"
+
+#include <algorithm>
+
+namespace memframe::viewer {
+
+namespace {
+
+std::string Basename(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+DiffRanges DefaultDiffRanges(const analysis::FrameTable& table) {
+  const auto& frames = table.frames;
+  if (frames.empty()) return {};
+  const uint32_t last = static_cast<uint32_t>(frames.size() - 1);
+  uint32_t biggest = 0;
+  bool biggest_is_spike = false;
+  for (const analysis::FrameStats& f : frames) {
+    // A spike beats any ordinary frame; among equals, more bytes wins.
+    bool better = f.spike != biggest_is_spike ? f.spike : f.bytes_allocated > frames[biggest].bytes_allocated;
+    if (better) {
+      biggest = f.frame;
+      biggest_is_spike = f.spike;
+    }
+  }
+  uint32_t before = biggest > 0 ? biggest - 1 : 0;
+  return {{before, before}, {last, last}};
+}
+
+analysis::LiveSetDiff DiffAtFrames(const Session& session, uint32_t frame_a, uint32_t frame_b) {
+  const analysis::Stream& stream = session.capture().main;
+  analysis::LiveSet a = session.heap().live_sets.AtFrame(stream, frame_a);
+  analysis::LiveSet b = session.heap().live_sets.AtFrame(stream, frame_b);
+  return analysis::DiffLiveSets(a, b);
+}
+
+analysis::AddressSpace AddressSpaceAt(Session& session, uint32_t frame) {
+  analysis::AddressSpace space;
+  space.frame = frame;
+  analysis::LiveSet live = session.heap().live_sets.AtFrame(session.capture().main, frame);
+  for (const auto& [address, block] : live.blocks()) space.blocks.emplace(address, block);
+  for (const analysis::Event& e : session.MapEvents()) {
+    if (e.frame > frame) continue;  // another thread may still bring an earlier frame
+    if (e.kind() == analysis::EventKind::kMap) space.mapped.Map(e);
+    else space.mapped.Unmap(e.address, e.size);
+  }
+  return space;
+}
+
+std::vector<TreeFrame> UserStackFrames(Session& session, uint32_t stack_id) {
+  const auto& stack = session.Stack(stack_id);
+  std::vector<TreeFrame> frames;
+  for (size_t i = analysis::UserFrameIndex(stack); i < stack.size(); ++i) {
+    const analysis::SourceFrame& f = stack[i];
+    std::string location = f.file.empty() ? "" : Basename(f.file) + (f.line ? ":" + std::to_string(f.line) : "");
+    frames.push_back({f.function, std::move(location)});
+  }
+  return frames;
+}
+
+RegionTotals SumRegions(const std::vector<analysis::RegionLayout>& regions, bool mapped) {
+  RegionTotals total;
+  for (const analysis::RegionLayout& r : regions) {
+    if (r.mapped != mapped) continue;
+    total.regions++;
+    total.span += r.span();
+    total.blocks += r.blocks;
+    total.live_bytes += r.live_bytes;
+    total.holes += r.holes;
+    total.free_bytes += r.free_bytes;
+    total.largest_free_gap = std::max(total.largest_free_gap, r.largest_free_gap);
+  }
+  total.fragmentation = analysis::Fragmentation(total.largest_free_gap, total.free_bytes);
+  return total;
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,217 @@
+#include "views/diff_view.h"
+
+#include <cstdlib>
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "snapshots.h"
+#include "view_json.h"
+#include "widgets/stack_panel.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+using Change = analysis::LiveSetDiffRow::Change;
+
+// Growth is what a developer hunts: warm colours; what was released: cool.
+ImVec4 ChangeColour(Change c) {
+  switch (c) {
+    case Change::kNew: return ImVec4(1.0f, 0.62f, 0.30f, 1);
+    case Change::kGrew: return ImVec4(0.96f, 0.42f, 0.36f, 1);
+    case Change::kShrank: return ImVec4(0.45f, 0.80f, 0.62f, 1);
+    case Change::kGone: return ImVec4(0.45f, 0.70f, 0.85f, 1);
+  }
+  return palette::kDimText;
+}
+
+std::string SignedBytes(int64_t delta) {
+  std::string text = FormatBytes(static_cast<uint64_t>(std::llabs(delta)));
+  return delta > 0 ? "+" + text : delta < 0 ? "\xE2\x88\x92" + text : text;  // U+2212 minus
+}
+
+std::string SignedCount(int64_t delta) {
+  std::string text = FormatCount(static_cast<uint64_t>(std::llabs(delta)));
+  return delta > 0 ? "+" + text : delta < 0 ? "\xE2\x88\x92" + text : text;
+}
+
+enum Column { kFunction, kLocation, kDeltaBytes, kDeltaBlocks, kBytesA, kBytesB, kChange, kColumns };
+
+}  // namespace
+
+std::pair<uint32_t, uint32_t> DiffView::Frames(ViewContext& ctx) {
+  analysis::FrameRange all = ctx.session.AllFrames();
+  DiffRanges d = DefaultDiffRanges(ctx.session.frames());
+  analysis::FrameRange a = ctx.selection.range_a.value_or(d.a), b = ctx.selection.range_b.value_or(d.b);
+  return {std::min(a.to, all.to), std::min(b.to, all.to)};
+}
+
+void DiffView::Refresh(ViewContext& ctx) {
+  auto [a, b] = Frames(ctx);
+  if (has_diff_ && a == frame_a_ && b == frame_b_) return;
+  frame_a_ = a;
+  frame_b_ = b;
+  diff_ = DiffAtFrames(ctx.session, a, b);
+  trees_[0].reset();
+  trees_[1].reset();
+  selected_stack_.reset();
+  has_diff_ = true;
+}
+
+const CallTree& DiffView::Tree(ViewContext& ctx) {
+  std::optional<CallTree>& tree = trees_[static_cast<int>(order_)];
+  if (!tree) {
+    Session& session = ctx.session;
+    tree = CallTree::Build(diff_.rows, order_, [&](uint32_t id) { return UserStackFrames(session, id); });
+  }
+  return *tree;
+}
+
+void DiffView::Draw(ViewContext& ctx) {
+  Refresh(ctx);
+  DrawSummary();
+  float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.38f : 0;
+  ImGui::BeginChild("diff_tree", ImVec2(0, -stack_height), false);
+  DrawTree(ctx);
+  ImGui::EndChild();
+  if (selected_stack_) {
+    ImGui::BeginChild("diff_stack", ImVec2(0, 0), true);
+    DrawStackPanel(ctx.session, *selected_stack_, ctx.fonts);
+    ImGui::EndChild();
+  }
+}
+
+void DiffView::DrawSummary() {
+  auto snapshot = [](const char* name, ImU32 colour, uint32_t frame, uint64_t blocks, uint64_t bytes) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", name);
+    ImGui::SameLine();
+    ImGui::Text("end of frame %u: %s in %s blocks", frame, FormatBytes(bytes).c_str(), FormatCount(blocks).c_str());
+  };
+  snapshot("A", palette::kRangeA, frame_a_, diff_.blocks_a, diff_.bytes_a);
+  ImGui::SameLine(0, 24);
+  snapshot("B", palette::kRangeB, frame_b_, diff_.blocks_b, diff_.bytes_b);
+  ImGui::SameLine(0, 24);
+  int64_t delta = static_cast<int64_t>(diff_.bytes_b) - static_cast<int64_t>(diff_.bytes_a);
+  int64_t blocks = static_cast<int64_t>(diff_.blocks_b) - static_cast<int64_t>(diff_.blocks_a);
+  ImGui::TextColored(ChangeColour(delta >= 0 ? Change::kGrew : Change::kShrank), "%s (%s blocks)",
+                     SignedBytes(delta).c_str(), SignedCount(blocks).c_str());
+
+  if (ImGui::RadioButton("Bottom-up", order_ == CallTree::Order::kBottomUp)) order_ = CallTree::Order::kBottomUp;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Top-down", order_ == CallTree::Order::kTopDown)) order_ = CallTree::Order::kTopDown;
+  uint64_t count[4] = {};
+  for (const auto& row : diff_.rows) count[static_cast<int>(row.change)]++;
+  for (Change c : {Change::kNew, Change::kGrew, Change::kShrank, Change::kGone}) {
+    ImGui::SameLine(0, 18);
+    ImGui::TextColored(ChangeColour(c), "%s %s", FormatCount(count[static_cast<int>(c)]).c_str(),
+                       analysis::ChangeName(c));
+  }
+  ImGui::SameLine(0, 18);
+  ImGui::TextColored(palette::kDimText, "call stacks.  Shift-drag / ctrl-drag on the timeline picks A / B.");
+}
+
+void DiffView::DrawTree(ViewContext& ctx) {
+  if (diff_.rows.empty()) {
+    ImGui::TextColored(palette::kDimText, "The live heap is the same at the end of frames %u and %u.", frame_a_,
+                       frame_b_);
+    return;
+  }
+  const CallTree& tree = Tree(ctx);
+  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                          ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("diff", kColumns, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 140);
+  ImGui::TableSetupColumn("\xCE\x94 bytes", ImGuiTableColumnFlags_WidthFixed, 150);
+  ImGui::TableSetupColumn("\xCE\x94 blocks", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Bytes at A", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Bytes at B", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Change", ImGuiTableColumnFlags_WidthFixed, 60);
+  ImGui::TableHeadersRow();
+  for (uint32_t child : tree.root().children) DrawNode(tree, child);
+  ImGui::EndTable();
+}
+
+void DiffView::DrawNode(const CallTree& tree, uint32_t index) {
+  const CallTreeNode& n = tree.node(index);
+  const CallTreeNode& parent = tree.node(n.parent);
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_SpanFullWidth | ImGuiTreeNodeFlags_OpenOnArrow |
+                             ImGuiTreeNodeFlags_OpenOnDoubleClick;
+  if (n.children.empty()) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+  // Open the biggest change's path, and chains of one caller, so the answer
+  // is on screen without clicking.
+  if ((parent.children.front() == index && n.depth <= 4) || parent.children.size() == 1)
+    flags |= ImGuiTreeNodeFlags_DefaultOpen;
+  if (selected_stack_ && selected_node_ == index) flags |= ImGuiTreeNodeFlags_Selected;
+  ImGui::PushID(static_cast<int>(index));
+  bool open = ImGui::TreeNodeEx("##node", flags, "%s", n.function.c_str());
+  ImGui::PopID();
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) {
+    selected_node_ = index;
+    selected_stack_ = n.first_stack_id;
+  }
+  if (ImGui::IsItemHovered() && n.stacks > 1)
+    ImGui::SetTooltip("%u call stacks; the stack below is the one that changed most", n.stacks);
+  ImGui::TableNextColumn();
+  ImGui::TextColored(palette::kDimText, "%s", n.location.c_str());
+  ImGui::TableNextColumn();
+  const CallTreeNode& root = tree.root();
+  uint64_t scale = std::max(root.bytes_a, root.bytes_b);
+  float fraction = scale ? static_cast<float>(std::llabs(n.delta_bytes())) / scale : 0;
+  ImU32 bar = ImGui::ColorConvertFloat4ToU32(ChangeColour(n.change()));
+  BarCell(fraction, palette::WithAlpha(bar, 90), SignedBytes(n.delta_bytes()).c_str());
+  ImGui::TableNextColumn();
+  TextRight(SignedCount(n.delta_blocks()).c_str());
+  ImGui::TableNextColumn();
+  TextRight(FormatBytes(n.bytes_a).c_str());
+  ImGui::TableNextColumn();
+  TextRight(FormatBytes(n.bytes_b).c_str());
+  ImGui::TableNextColumn();
+  if (n.delta_bytes() == 0 && n.delta_blocks() == 0) {
+    // Stacks below it changed in opposite directions that cancel out.
+    ImGui::TextColored(palette::kDimText, "churn");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Blocks were freed and others allocated: the totals are equal");
+  } else {
+    ImGui::TextColored(ChangeColour(n.change()), "%s", analysis::ChangeName(n.change()));
+  }
+  if (open && !n.children.empty()) {
+    for (uint32_t child : n.children) DrawNode(tree, child);
+    ImGui::TreePop();
+  }
+}
+
+nlohmann::json DiffView::Data(ViewContext& ctx) {
+  Refresh(ctx);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const analysis::LiveSetDiffRow& r : diff_.rows) {
+    const SiteLabel& label = ctx.session.Label(r.stack_id);
+    rows.push_back({{"stack_id", r.stack_id}, {"function", label.function}, {"location", label.location},
+                    {"change", analysis::ChangeName(r.change)}, {"blocks_a", r.blocks_a}, {"bytes_a", r.bytes_a},
+                    {"blocks_b", r.blocks_b}, {"bytes_b", r.bytes_b}, {"delta_blocks", r.delta_blocks()},
+                    {"delta_bytes", r.delta_bytes()}, {"stack", StackJson(ctx.session, r.stack_id)}});
+  }
+  // The bottom-up tree's roots: what the view lists first.
+  order_ = CallTree::Order::kBottomUp;
+  const CallTree& tree = Tree(ctx);
+  nlohmann::json roots = nlohmann::json::array();
+  for (uint32_t i : tree.root().children) {
+    const CallTreeNode& n = tree.node(i);
+    roots.push_back({{"function", n.function}, {"location", n.location}, {"change", analysis::ChangeName(n.change())},
+                     {"bytes_a", n.bytes_a}, {"bytes_b", n.bytes_b}, {"delta_bytes", n.delta_bytes()},
+                     {"delta_blocks", n.delta_blocks()}, {"stacks", n.stacks}});
+  }
+  return {{"view", name()},
+          {"a", {{"frame", frame_a_}, {"blocks", diff_.blocks_a}, {"bytes", diff_.bytes_a}}},
+          {"b", {{"frame", frame_b_}, {"blocks", diff_.blocks_b}, {"bytes", diff_.bytes_b}}},
+          {"delta_bytes", static_cast<int64_t>(diff_.bytes_b) - static_cast<int64_t>(diff_.bytes_a)},
+          {"rows", rows},
+          {"bottom_up", roots}};
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,200 @@
+#include "views/fragmentation_view.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "widgets/stack_panel.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+std::string Percent(double fraction) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
+  return text;
+}
+
+ImU32 ToU32(analysis::Rgb c) { return IM_COL32(c.r, c.g, c.b, 255); }
+
+nlohmann::json TotalsJson(const RegionTotals& t) {
+  return {{"regions", t.regions}, {"span", t.span}, {"blocks", t.blocks}, {"live_bytes", t.live_bytes},
+          {"holes", t.holes}, {"free_bytes", t.free_bytes}, {"largest_free_gap", t.largest_free_gap},
+          {"fragmentation", t.fragmentation}};
+}
+
+}  // namespace
+
+void FragmentationView::Refresh(ViewContext& ctx) {
+  uint32_t frame = ctx.selection.FocusRange(ctx.session.AllFrames()).to;
+  if (has_space_ && frame == frame_) return;
+  frame_ = frame;
+  space_ = AddressSpaceAt(ctx.session, frame);
+  regions_ = analysis::LayoutRegions(space_);
+  heap_ = SumRegions(regions_, false);
+  mapped_ = SumRegions(regions_, true);
+  canvas_.Reset();
+  selected_region_.reset();
+  has_space_ = true;
+}
+
+void FragmentationView::Draw(ViewContext& ctx) {
+  Refresh(ctx);
+  // Figures on the left, the map on the right, each filling the height.
+  ImGui::BeginChild("figures", ImVec2(440, 0), false);
+  DrawFigures(ctx);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  DrawLegend();
+  if (regions_.empty()) {
+    ImGui::TextColored(palette::kDimText, "Nothing is live at the end of frame %u.", frame_);
+  } else {
+    ImGui::BeginChild("map", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    canvas_.Draw(ctx.session, space_, regions_, coloring_);
+    ImGui::EndChild();
+  }
+  ImGui::EndGroup();
+}
+
+void FragmentationView::DrawFigures(ViewContext& ctx) {
+  ImGui::Text("End of frame %u", frame_);
+  auto figure = [](const char* label, const std::string& value) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(palette::kDimText, "%s", label);
+    ImGui::TableNextColumn();
+    TextRight(value.c_str());
+  };
+  if (ImGui::BeginTable("totals", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    // The heap column is what a game's allocator controls; mappings are
+    // what mmap handed out (stacks, driver buffers, big blocks).
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn("Heap", ImGuiTableColumnFlags_WidthStretch, 1);
+    ImGui::TableSetupColumn("Mappings", ImGuiTableColumnFlags_WidthStretch, 1);
+    ImGui::TableHeadersRow();
+    auto both = [&](const char* label, const std::string& heap, const std::string& mapped) {
+      figure(label, heap);
+      ImGui::TableNextColumn();
+      TextRight(mapped.c_str());
+    };
+    both("Regions", FormatCount(heap_.regions), FormatCount(mapped_.regions));
+    both("Span", FormatBytes(heap_.span), FormatBytes(mapped_.span));
+    both("Live", FormatBytes(heap_.live_bytes), FormatBytes(mapped_.live_bytes));
+    both("Blocks", FormatCount(heap_.blocks), FormatCount(mapped_.blocks));
+    both("Holes", FormatCount(heap_.holes), FormatCount(mapped_.holes));
+    both("Free in holes", FormatBytes(heap_.free_bytes), FormatBytes(mapped_.free_bytes));
+    both("Largest free gap", FormatBytes(heap_.largest_free_gap), FormatBytes(mapped_.largest_free_gap));
+    both("Fragmentation", Percent(heap_.fragmentation), Percent(mapped_.fragmentation));
+    ImGui::EndTable();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A hole is a gap over %llu B between live blocks; fragmentation = 1 - largest hole / free.",
+                      static_cast<unsigned long long>(analysis::kHoleSlack));
+  ImGui::Spacing();
+  const float stack_height = canvas_.clicked_stack() ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
+  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                          ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("regions", 4, flags, ImVec2(0, -stack_height))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Region", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Span", 0, 70);
+    ImGui::TableSetupColumn("Live", 0, 70);
+    ImGui::TableSetupColumn("Frag.", 0, 48);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(regions_.size()));
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const analysis::RegionLayout& r = regions_[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        char label[64];
+        std::snprintf(label, sizeof label, "%s 0x%llx##%d", r.mapped ? "mmap" : "heap",
+                      static_cast<unsigned long long>(r.start), i);
+        if (ImGui::Selectable(label, selected_region_ == static_cast<size_t>(i), ImGuiSelectableFlags_SpanAllColumns)) {
+          selected_region_ = i;
+          canvas_.ShowRegion(i);
+        }
+        ImGui::TableNextColumn();
+        TextRight(FormatBytes(r.span()).c_str());
+        ImGui::TableNextColumn();
+        TextRight(FormatBytes(r.live_bytes).c_str());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s blocks, %s holes (%s free), largest gap %s", FormatCount(r.blocks).c_str(),
+                            FormatCount(r.holes).c_str(), FormatBytes(r.free_bytes).c_str(),
+                            FormatBytes(r.largest_free_gap).c_str());
+        ImGui::TableNextColumn();
+        TextRight(Percent(r.fragmentation).c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  if (auto stack = canvas_.clicked_stack()) {
+    ImGui::BeginChild("block_stack", ImVec2(0, 0), true);
+    DrawStackPanel(ctx.session, *stack, ctx.fonts);
+    ImGui::EndChild();
+  }
+}
+
+void FragmentationView::DrawLegend() {
+  if (ImGui::RadioButton("Colour by age", coloring_ == analysis::MapColoring::kAge)) coloring_ = analysis::MapColoring::kAge;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("by call site", coloring_ == analysis::MapColoring::kSite)) coloring_ = analysis::MapColoring::kSite;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetTextLineHeight();
+  auto swatch = [&](ImU32 colour, const char* text) {
+    ImGui::SameLine(0, 16);
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    draw->AddRectFilled(ImVec2(p.x, p.y + 3), ImVec2(p.x + h - 4, p.y + h - 1), colour);
+    ImGui::Dummy(ImVec2(h - 2, h));
+    ImGui::SameLine();
+    ImGui::TextColored(palette::kDimText, "%s", text);
+  };
+  if (coloring_ == analysis::MapColoring::kAge) {
+    // The age ramp as BlockColor paints it: frame 0 (oldest) to this frame.
+    ImGui::SameLine(0, 16);
+    ImGui::TextColored(palette::kDimText, "frame 0");
+    ImGui::SameLine();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    const int steps = 24;
+    for (int i = 0; i < steps; ++i) {
+      analysis::LiveBlock b;
+      b.frame = frame_ * i / (steps - 1);
+      draw->AddRectFilled(ImVec2(p.x + i * 5.0f, p.y + 3), ImVec2(p.x + i * 5.0f + 5, p.y + h - 1),
+                          ToU32(analysis::BlockColor(b, frame_, coloring_)));
+    }
+    ImGui::Dummy(ImVec2(steps * 5.0f, h));
+    ImGui::SameLine();
+    ImGui::TextColored(palette::kDimText, "frame %u", frame_);
+  } else {
+    ImGui::SameLine(0, 16);
+    ImGui::TextColored(palette::kDimText, "one colour per call site");
+  }
+  swatch(ToU32(analysis::kHeapFreeColor), "heap hole");
+  swatch(ToU32(analysis::kMappedFreeColor), "mapping, no block seen");
+  ImGui::TextColored(palette::kDimText, "1 px = %s   wheel: zoom   drag: pan   double-click: fit   click a block: its stack",
+                     FormatBytes(canvas_.bytes_per_pixel()).c_str());
+}
+
+nlohmann::json FragmentationView::Data(ViewContext& ctx) {
+  Refresh(ctx);
+  nlohmann::json regions = nlohmann::json::array();
+  for (const analysis::RegionLayout& r : regions_) {
+    regions.push_back({{"kind", r.mapped ? "mapped" : "heap"}, {"start", r.start}, {"end", r.end}, {"span", r.span()},
+                       {"blocks", r.blocks}, {"live_bytes", r.live_bytes}, {"holes", r.holes},
+                       {"free_bytes", r.free_bytes}, {"largest_free_gap", r.largest_free_gap},
+                       {"fragmentation", r.fragmentation}});
+  }
+  return {{"view", name()},
+          {"frame", frame_},
+          {"heap", TotalsJson(heap_)},
+          {"mapped", TotalsJson(mapped_)},
+          {"regions", regions},
+          {"live_bytes_at_frame", ctx.session.frames().frames.empty() ? 0 : ctx.session.frames().frames[frame_].live_bytes}};
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,41 @@
+// Fragmentation at the selected frame: every heap region and anonymous
+// mapping painted (live blocks coloured by age or by call site, holes dark),
+// with the figures of analysis/fragmentation.h beside it. The address space
+// is rebuilt only when the frame changes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "memframe/analysis/address_map_png.h"
+#include "memframe/analysis/fragmentation.h"
+#include "snapshots.h"
+#include "view.h"
+#include "views/address_map_canvas.h"
+
+namespace memframe::viewer {
+
+class FragmentationView : public View {
+ public:
+  const char* name() const override { return "fragmentation"; }
+  const char* title() const override { return "Fragmentation"; }
+  void Draw(ViewContext& ctx) override;
+  nlohmann::json Data(ViewContext& ctx) override;
+
+ private:
+  void Refresh(ViewContext& ctx);
+  void DrawFigures(ViewContext& ctx);
+  void DrawLegend();
+
+  bool has_space_ = false;
+  uint32_t frame_ = 0;
+  analysis::AddressSpace space_;
+  std::vector<analysis::RegionLayout> regions_;
+  RegionTotals heap_, mapped_;
+  analysis::MapColoring coloring_ = analysis::MapColoring::kAge;
+  AddressMapCanvas canvas_;
+  std::optional<size_t> selected_region_;
+};
+
+}  // namespace memframe::viewer

@@ -1,0 +1,184 @@
+#include "views/lifetimes_view.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "view_json.h"
+#include "widgets/stack_panel.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+using analysis::LifetimeClass;
+
+enum Column { kFunction, kLocation, kClass, kAdvice, kCapacity, kCalls, kBytes, kAllocations, kLongest, kColumns };
+
+// One colour per allocator, used in the class summary and the table.
+ImVec4 ClassColour(LifetimeClass c) {
+  switch (c) {
+    case LifetimeClass::kFrame: return ImVec4(0.96f, 0.78f, 0.30f, 1);
+    case LifetimeClass::kLevel: return ImVec4(0.40f, 0.72f, 1.00f, 1);
+    case LifetimeClass::kPool: return ImVec4(0.55f, 0.85f, 0.55f, 1);
+    case LifetimeClass::kLongLived: return ImVec4(0.80f, 0.60f, 0.95f, 1);
+    case LifetimeClass::kGeneral: return palette::kDimText;
+  }
+  return palette::kDimText;
+}
+
+// What an allocator for the site must hold.
+std::string Capacity(const analysis::SiteLifetime& s) {
+  if (s.lifetime == LifetimeClass::kPool)
+    return FormatCount(s.peak_live_blocks) + " \xC3\x97 " + FormatBytes(s.size_max);
+  if (s.lifetime == LifetimeClass::kGeneral) return "\xE2\x80\x94";
+  return FormatBytes(s.peak_live_bytes);
+}
+
+constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLevel, LifetimeClass::kPool,
+                                      LifetimeClass::kLongLived, LifetimeClass::kGeneral};
+
+}  // namespace
+
+const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
+  if (!report_) report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main);
+  return *report_;
+}
+
+void LifetimesView::Draw(ViewContext& ctx) {
+  DrawClasses(ctx);
+  bool changed = rows_general_ != show_general_;
+  if (changed) {
+    rows_.clear();
+    const auto& sites = Report(ctx).sites;
+    for (uint32_t i = 0; i < sites.size(); ++i)
+      if (show_general_ || sites[i].lifetime != LifetimeClass::kGeneral) rows_.push_back(i);
+    rows_general_ = show_general_;
+  }
+  float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
+  ImGui::BeginChild("lifetimes_table", ImVec2(0, -stack_height), false);
+  DrawTable(ctx, changed);
+  ImGui::EndChild();
+  if (selected_stack_) {
+    ImGui::BeginChild("lifetimes_stack", ImVec2(0, 0), true);
+    DrawStackPanel(ctx.session, *selected_stack_, ctx.fonts);
+    ImGui::EndChild();
+  }
+}
+
+void LifetimesView::DrawClasses(ViewContext& ctx) {
+  const analysis::LifetimeReport& report = Report(ctx);
+  uint64_t sites[5] = {}, calls[5] = {};
+  for (const auto& s : report.sites) {
+    sites[static_cast<int>(s.lifetime)]++;
+    calls[static_cast<int>(s.lifetime)] += s.allocations + s.frees;
+  }
+  bool first = true;
+  for (LifetimeClass c : kClasses) {
+    if (!first) ImGui::SameLine(0, 22);
+    first = false;
+    ImGui::TextColored(ClassColour(c), "%s", analysis::LifetimeClassName(c));
+    ImGui::SameLine();
+    ImGui::Text("%s sites, %s calls", FormatCount(sites[static_cast<int>(c)]).c_str(),
+                FormatCount(calls[static_cast<int>(c)]).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", analysis::LifetimeAdvice(c));
+  }
+  ImGui::SameLine(0, 22);
+  ImGui::Checkbox("Show general sites", &show_general_);
+  ImGui::TextColored(palette::kDimText, "Phase boundaries: %zu frame%s%s", report.boundary_frames.size(),
+                     report.boundary_frames.size() == 1 ? "" : "s", report.boundary_frames.empty() ? "" : " (");
+  for (size_t i = 0; i < report.boundary_frames.size() && i < 12; ++i) {
+    ImGui::SameLine(0, i ? 6 : 0);
+    ImGui::TextColored(palette::kDimText, "%u%s", report.boundary_frames[i],
+                       i + 1 == report.boundary_frames.size() ? ")" : (i == 11 ? " \xE2\x80\xA6)" : ","));
+  }
+}
+
+void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
+  const auto& sites = Report(ctx).sites;
+  ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
+                          ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                          ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("lifetimes", kColumns, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 120);
+  ImGui::TableSetupColumn("Class", ImGuiTableColumnFlags_WidthFixed, 75);
+  ImGui::TableSetupColumn("Advice", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_PreferSortDescending, 100);
+  ImGui::TableSetupColumn("Calls saved", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 95);
+  ImGui::TableSetupColumn("Bytes saved", ImGuiTableColumnFlags_PreferSortDescending, 95);
+  ImGui::TableSetupColumn("Allocations", ImGuiTableColumnFlags_PreferSortDescending, 92);
+  ImGui::TableSetupColumn("Longest life", ImGuiTableColumnFlags_PreferSortDescending, 95);
+  ImGui::TableHeadersRow();
+  Session& session = ctx.session;
+  const auto& order = order_.Update(rows_.size(), rows_changed, [&](uint32_t a, uint32_t b, int column) {
+    const analysis::SiteLifetime& x = sites[rows_[a]];
+    const analysis::SiteLifetime& y = sites[rows_[b]];
+    switch (column) {
+      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kClass:
+      case kAdvice: return Compare3(x.lifetime, y.lifetime);
+      case kCapacity: return Compare3(x.peak_live_bytes, y.peak_live_bytes);
+      case kCalls: return Compare3(x.calls_saved, y.calls_saved);
+      case kBytes: return Compare3(x.bytes_saved, y.bytes_saved);
+      case kAllocations: return Compare3(x.allocations, y.allocations);
+      case kLongest: return Compare3(x.lifetime_frames_max, y.lifetime_frames_max);
+    }
+    return 0;
+  });
+  if (!selected_stack_ && !order.empty()) selected_stack_ = sites[rows_[order[0]]].stack_id;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(order.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const analysis::SiteLifetime& s = sites[rows_[order[i]]];
+      const SiteLabel& label = session.Label(s.stack_id);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(s.stack_id));
+      const char* function = label.function.empty() ? "(no stack)" : label.function.c_str();
+      if (ImGui::Selectable(function, selected_stack_ == s.stack_id, ImGuiSelectableFlags_SpanAllColumns))
+        selected_stack_ = s.stack_id;
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(palette::kDimText, "%s", label.location.empty() ? label.module.c_str() : label.location.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextColored(ClassColour(s.lifetime), "%s", analysis::LifetimeClassName(s.lifetime));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(analysis::LifetimeAdvice(s.lifetime));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", analysis::LifetimeAdvice(s.lifetime));
+      ImGui::TableNextColumn();
+      TextRight(Capacity(s).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(s.calls_saved).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatBytes(s.bytes_saved).c_str());
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(s.allocations).c_str());
+      ImGui::TableNextColumn();
+      TextRight((std::to_string(s.lifetime_frames_max) + " frames").c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+nlohmann::json LifetimesView::Data(ViewContext& ctx) {
+  const analysis::LifetimeReport& report = Report(ctx);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const analysis::SiteLifetime& s : report.sites) {
+    const SiteLabel& label = ctx.session.Label(s.stack_id);
+    rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
+                    {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
+                    {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},
+                    {"size_min", s.size_min}, {"size_max", s.size_max}, {"lifetime_frames_max", s.lifetime_frames_max},
+                    {"peak_live_blocks", s.peak_live_blocks}, {"peak_live_bytes", s.peak_live_bytes},
+                    {"calls_saved", s.calls_saved}, {"bytes_saved", s.bytes_saved},
+                    {"stack", StackJson(ctx.session, s.stack_id)}});
+  }
+  return {{"view", name()}, {"boundary_frames", report.boundary_frames}, {"rows", rows}};
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,37 @@
+// Lifetime advice (analysis::AnalyzeLifetimes): each call site classed by
+// how its blocks live (frame, level, pool, long-lived, general) with the
+// allocator that would serve it, its capacity and what moving it saves.
+// Computed once per capture, when the tab is first shown.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "memframe/analysis/lifetimes.h"
+#include "view.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+class LifetimesView : public View {
+ public:
+  const char* name() const override { return "lifetimes"; }
+  const char* title() const override { return "Lifetime advice"; }
+  void Draw(ViewContext& ctx) override;
+  nlohmann::json Data(ViewContext& ctx) override;
+
+ private:
+  const analysis::LifetimeReport& Report(ViewContext& ctx);
+  void DrawClasses(ViewContext& ctx);
+  void DrawTable(ViewContext& ctx, bool rows_changed);
+
+  std::optional<analysis::LifetimeReport> report_;
+  std::vector<uint32_t> rows_;  // indices into report_->sites that are shown
+  bool show_general_ = false;
+  bool rows_general_ = true;    // show_general_ the rows were made with (differs at first: build them)
+  TableOrder order_;
+  std::optional<uint32_t> selected_stack_;
+};
+
+}  // namespace memframe::viewer

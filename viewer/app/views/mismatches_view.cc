@@ -1,0 +1,163 @@
+#include "views/mismatches_view.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "view_json.h"
+#include "widgets/stack_panel.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+enum Column { kKind, kAllocated, kFreed, kCount, kBytes, kFirstFrame, kSite, kColumns };
+
+const char* KindLabel(analysis::Mismatch::Kind kind) {
+  switch (kind) {
+    case analysis::Mismatch::Kind::kFamily: return "wrong family";
+    case analysis::Mismatch::Kind::kDoubleFree: return "double free";
+    case analysis::Mismatch::Kind::kUnknownPointer: return "unknown pointer";
+  }
+  return "";
+}
+
+nlohmann::json SiteJson(Session& session, uint32_t stack_id) {
+  if (stack_id == 0) return nullptr;
+  const SiteLabel& label = session.Label(stack_id);
+  return {{"stack_id", stack_id}, {"function", label.function}, {"location", label.location},
+          {"stack", StackJson(session, stack_id)}};
+}
+
+}  // namespace
+
+const analysis::MismatchReport& MismatchesView::Report(ViewContext& ctx) {
+  if (!report_) report_ = analysis::FindMismatches(ctx.session.capture().main);
+  return *report_;
+}
+
+void MismatchesView::Draw(ViewContext& ctx) {
+  const analysis::MismatchReport& report = Report(ctx);
+  if (report.mismatches.empty()) {
+    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1),
+                       "No mismatched frees: each of the %s frees matched its allocation (family, once, known block).",
+                       FormatCount(report.frees).c_str());
+    return;
+  }
+  uint64_t total = 0;
+  for (const auto& m : report.mismatches) total += m.count;
+  ImGui::TextColored(palette::kError, "%s mismatched frees", FormatCount(total).c_str());
+  ImGui::SameLine();
+  ImGui::Text("of %s, in %zu groups. Each is undefined behaviour that works with glibc until it does not.",
+              FormatCount(report.frees).c_str(), report.mismatches.size());
+  float stack_height = selected_ ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
+  ImGui::BeginChild("mismatch_table", ImVec2(0, -stack_height), false);
+  DrawTable(ctx);
+  ImGui::EndChild();
+  if (selected_) DrawStacks(ctx, report.mismatches[*selected_]);
+}
+
+void MismatchesView::DrawTable(ViewContext& ctx) {
+  const auto& rows = Report(ctx).mismatches;
+  ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
+                          ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                          ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("mismatches", kColumns, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Kind", ImGuiTableColumnFlags_WidthFixed, 120);
+  ImGui::TableSetupColumn("Allocated with", ImGuiTableColumnFlags_WidthFixed, 100);
+  ImGui::TableSetupColumn("Freed with", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 70);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_PreferSortDescending, 90);
+  ImGui::TableSetupColumn("First frame", 0, 80);
+  ImGui::TableSetupColumn("Allocated in", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  Session& session = ctx.session;
+  const auto& order = order_.Update(rows.size(), false, [&](uint32_t a, uint32_t b, int column) {
+    const analysis::Mismatch& x = rows[a];
+    const analysis::Mismatch& y = rows[b];
+    switch (column) {
+      case kKind: return Compare3(x.kind, y.kind);
+      case kAllocated: return Compare3(x.alloc_family, y.alloc_family);
+      case kFreed: return Compare3(x.free_family, y.free_family);
+      case kCount: return Compare3(x.count, y.count);
+      case kBytes: return Compare3(x.bytes, y.bytes);
+      case kFirstFrame: return Compare3(x.first_frame, y.first_frame);
+      case kSite: return session.Label(x.alloc_stack).function.compare(session.Label(y.alloc_stack).function);
+    }
+    return 0;
+  });
+  if (!selected_ && !order.empty()) selected_ = order[0];
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(order.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const analysis::Mismatch& m = rows[order[i]];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(order[i]));
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
+      if (ImGui::Selectable(KindLabel(m.kind), selected_ == order[i], ImGuiSelectableFlags_SpanAllColumns))
+        selected_ = order[i];
+      ImGui::PopStyleColor();
+      ImGui::PopID();
+      bool unknown = m.kind == analysis::Mismatch::Kind::kUnknownPointer;
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(unknown ? "\xE2\x80\x94" : analysis::AllocName(m.alloc_family));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(analysis::FreeName(m.free_family));
+      ImGui::TableNextColumn();
+      TextRight(FormatCount(m.count).c_str());
+      ImGui::TableNextColumn();
+      TextRight(unknown ? "\xE2\x80\x94" : FormatBytes(m.bytes).c_str());
+      ImGui::TableNextColumn();
+      TextRight(std::to_string(m.first_frame).c_str());
+      ImGui::TableNextColumn();
+      const SiteLabel& label = session.Label(m.alloc_stack);
+      ImGui::TextUnformatted(unknown ? "(never allocated in the capture)" : label.function.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+void MismatchesView::DrawStacks(ViewContext& ctx, const analysis::Mismatch& m) {
+  const bool free_stacks = Report(ctx).frees_with_stack > 0;
+  if (ImGui::BeginTable("both_stacks", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableNextColumn();
+    ImGui::TextColored(palette::kDimText, "Allocated (%s)", analysis::AllocName(m.alloc_family));
+    ImGui::BeginChild("alloc_stack", ImVec2(0, 0), true);
+    if (m.alloc_stack) DrawStackPanel(ctx.session, m.alloc_stack, ctx.fonts);
+    else ImGui::TextColored(palette::kDimText, "No allocation of this address was recorded.");
+    ImGui::EndChild();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(palette::kDimText, "Freed (%s) at 0x%llx", analysis::FreeName(m.free_family),
+                       static_cast<unsigned long long>(m.first_address));
+    ImGui::BeginChild("free_stack", ImVec2(0, 0), true);
+    if (m.free_stack) DrawStackPanel(ctx.session, m.free_stack, ctx.fonts);
+    else if (!free_stacks)
+      ImGui::TextWrapped("The agent did not record free stacks in this capture, so the freeing code is unknown.");
+    else ImGui::TextColored(palette::kDimText, "No stack was recorded for this free.");
+    ImGui::EndChild();
+    ImGui::EndTable();
+  }
+}
+
+nlohmann::json MismatchesView::Data(ViewContext& ctx) {
+  const analysis::MismatchReport& report = Report(ctx);
+  nlohmann::json rows = nlohmann::json::array();
+  uint64_t total = 0;
+  for (const analysis::Mismatch& m : report.mismatches) {
+    total += m.count;
+    bool unknown = m.kind == analysis::Mismatch::Kind::kUnknownPointer;
+    rows.push_back({{"kind", analysis::MismatchKindName(m.kind)},
+                    {"allocated_with", unknown ? nlohmann::json(nullptr) : analysis::AllocName(m.alloc_family)},
+                    {"freed_with", analysis::FreeName(m.free_family)}, {"count", m.count}, {"bytes", m.bytes},
+                    {"first_frame", m.first_frame}, {"alloc_site", SiteJson(ctx.session, m.alloc_stack)},
+                    {"free_site", SiteJson(ctx.session, m.free_stack)}});
+  }
+  return {{"view", name()}, {"frees", report.frees}, {"free_stacks_recorded", report.frees_with_stack > 0},
+          {"total", total}, {"rows", rows}};
+}
+
+}  // namespace memframe::viewer

@@ -1,0 +1,31 @@
+// Frees that do not match their allocation (analysis::FindMismatches): the
+// wrong family, double frees, unknown pointers. Computed once per capture,
+// when the tab is first shown; click a row for both stacks.
+#pragma once
+
+#include <optional>
+
+#include "memframe/analysis/mismatches.h"
+#include "view.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+class MismatchesView : public View {
+ public:
+  const char* name() const override { return "mismatches"; }
+  const char* title() const override { return "Mismatches"; }
+  void Draw(ViewContext& ctx) override;
+  nlohmann::json Data(ViewContext& ctx) override;
+
+ private:
+  const analysis::MismatchReport& Report(ViewContext& ctx);
+  void DrawTable(ViewContext& ctx);
+  void DrawStacks(ViewContext& ctx, const analysis::Mismatch& m);
+
+  std::optional<analysis::MismatchReport> report_;
+  TableOrder order_;
+  std::optional<size_t> selected_;
+};
+
+}  // namespace memframe::viewer
