@@ -133,6 +133,7 @@ int Run(const RunOptions& options) {
   if (options.drop_when_full) spec.env.emplace_back(wire::kEnvDropWhenFull, "1");
   if (options.follow_fork) spec.env.emplace_back(wire::kEnvFollowFork, "1");
   if (!options.follow_exec) spec.env.emplace_back(wire::kEnvFollowExec, "0");
+  if (options.free_stacks) spec.env.emplace_back(wire::kEnvFreeStacks, "1");
 
   SignalPolicy signal_policy;
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
@@ -208,6 +209,8 @@ void PrintRunUsage(std::ostream& out) {
          "                      drop events and count them (default: wait, lose nothing)\n"
          "  --follow-fork       record forked children too, each as its own stream\n"
          "  --no-follow-exec    programs PROGRAM execs run without the agent\n"
+         "  --free-stacks       capture the call stack of every free too (slower; the\n"
+         "                      mismatches report then shows where each block was freed)\n"
          "  --agent PATH        agent library (default: $MEMFRAME_AGENT, else\n"
          "                      ../lib/libmemframe_agent.so beside memframe)\n"
          "  -h, --help          show this help\n";
@@ -265,6 +268,8 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
       options->follow_fork = true;
     } else if (arg == "--no-follow-exec") {
       options->follow_exec = false;
+    } else if (arg == "--free-stacks") {
+      options->free_stacks = true;
     } else {
       *error = "unknown option '" + arg + "'";
       return RunParse::kError;

@@ -18,6 +18,7 @@ struct RunOptions {
   bool drop_when_full = false;       // drop (and count) events instead of slowing the program
   bool follow_fork = false;          // forked children record streams of their own
   bool follow_exec = true;           // exec'd programs keep the agent
+  bool free_stacks = false;          // capture the stack of every free too
   std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
   std::vector<std::string> command;  // PROGRAM and its arguments
 };

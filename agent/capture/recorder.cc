@@ -20,6 +20,7 @@ namespace {
 std::atomic<uint32_t> g_frame{0};
 int g_stack_depth = 32;
 bool g_stacks = true;
+bool g_free_stacks = false;  // off by default: a free's stack doubles the unwinding cost
 __thread uint32_t t_present_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 // Who ends frames: nobody yet (time slices), presents, or the game's marks.
@@ -54,7 +55,8 @@ uint32_t StackId() {
 uint32_t ClampDuration(uint64_t d) { return d > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(d); }
 }  // namespace
 
-void ConfigureCapture(int stack_depth, bool stacks) {
+void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks) {
+  g_free_stacks = free_stacks;
   if (stack_depth < 1) stack_depth = 1;
   if (stack_depth > kMaxStackDepth) stack_depth = kMaxStackDepth;
   g_stack_depth = stack_depth;
@@ -82,7 +84,7 @@ void RecordFree(const RecursionGuard&, const void* address, size_t size, uint32_
   e.ticks = ticks;
   e.address = reinterpret_cast<uint64_t>(address);
   e.size = size;
-  e.stack_id = 0;
+  e.stack_id = g_free_stacks ? StackId() : 0;
   e.frame = CurrentFrame();
   e.duration = ClampDuration(duration);
   e.kind = packed_kind;

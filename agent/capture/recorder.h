@@ -18,7 +18,7 @@ extern std::atomic<bool> g_recording;
 
 inline bool Recording() { return g_recording.load(std::memory_order_relaxed); }
 
-void ConfigureCapture(int stack_depth, bool stacks);
+void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks);
 
 void RecordAlloc(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
                  uint64_t ticks, uint64_t duration);

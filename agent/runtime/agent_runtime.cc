@@ -118,7 +118,7 @@ void SetUpCapture() {
   bool ok = g_config.socket_path != nullptr;
   if (!ok) Debug("MEMFRAME_SOCKET is not set; passive");
   if (ok) {
-    ConfigureCapture(g_config.stack_depth, g_config.stacks);
+    ConfigureCapture(g_config.stack_depth, g_config.stacks, g_config.free_stacks);
     InitStackCapture();
     ok = InitStackTable();
     if (!ok) Warn("cannot reserve memory for the stack table; not recording");

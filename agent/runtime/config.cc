@@ -20,6 +20,7 @@ Config ReadConfig() {
   if (const char* drop = getenv(wire::kEnvDropWhenFull)) c.drop_when_full = drop[0] == '1';
   if (const char* fork = getenv(wire::kEnvFollowFork)) c.follow_fork = fork[0] == '1';
   if (const char* exec = getenv(wire::kEnvFollowExec)) c.follow_exec = exec[0] != '0';
+  if (const char* frees = getenv(wire::kEnvFreeStacks)) c.free_stacks = frees[0] == '1';
   return c;
 }
 

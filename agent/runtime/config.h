@@ -12,7 +12,8 @@ struct Config {
   int time_slice_ms = 16;      // fallback frames until a present is seen; 0 = off
   bool drop_when_full = false; // lossless unless asked
   bool follow_fork = false;    // fork children: own stream, or untracked
-  bool follow_exec = true;     // exec'd programs keep the agent (a launcher script exec'ing the game)
+  bool follow_exec = true;
+  bool free_stacks = false;    // capture the stack of every free too (mismatch reports show both)     // exec'd programs keep the agent (a launcher script exec'ing the game)
 };
 
 // getenv only: safe before anything else is initialised.

@@ -104,5 +104,23 @@ TEST(RealPrograms, GxxCompilesASmallFile) {
   EXPECT_GE(summary["allocations"].get<uint64_t>(), 1000u);
 }
 
+// A program that frees with the wrong function, recorded with free stacks:
+// the mismatches report names both the allocating and the freeing function.
+TEST(MismatchReport, BothStacksWithFreeStacks) {
+  ScratchDirectory scratch("memframe-mismatch");
+  std::string capture = (scratch.path() / "m.mfc").string();
+  CommandResult run = RunCommand({MEMFRAME_CLI_PATH, "run", "--no-summary", "--free-stacks", "-o", capture, "--",
+                                  MEMFRAME_MISMATCH_TARGET},
+                                 120);
+  ASSERT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "mismatched\n");
+  nlohmann::json report =
+      ParseJsonOrDiscard(RunCommand({MEMFRAME_CLI_PATH, "report", capture, "mismatches", "--json"}, 120).standard_output);
+  ASSERT_FALSE(report.is_discarded());
+  std::string text = report.dump();
+  for (const char* function : {"MakeScores", "DropScores", "MakeBuffer", "DropBuffer"})
+    EXPECT_NE(text.find(function), std::string::npos) << function << " missing from " << text.substr(0, 2000);
+}
+
 }  // namespace
 }  // namespace memframe::e2e

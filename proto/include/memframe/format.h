@@ -41,5 +41,6 @@ constexpr const char* kEnvTimeSliceMs = "MEMFRAME_TIME_SLICE_MS";  // fallback f
 constexpr const char* kEnvDropWhenFull = "MEMFRAME_DROP";        // "1": drop (and count) events instead of waiting
 constexpr const char* kEnvFollowFork = "MEMFRAME_FOLLOW_FORK";   // "1": a forked child records its own stream
 constexpr const char* kEnvFollowExec = "MEMFRAME_FOLLOW_EXEC";   // "0": exec'd programs run without the agent
+constexpr const char* kEnvFreeStacks = "MEMFRAME_FREE_STACKS";   // "1": capture the stack of every free too
 
 }  // namespace memframe::wire

@@ -48,7 +48,9 @@ TEST(ParseRunArguments, CommandStartsAtTheFirstNonOption) {
 TEST(ParseRunArguments, AgentBehaviourOptions) {
   RunOptions options;
   std::string error;
-  ASSERT_EQ(ParseRunArguments({"--time-slice", "33", "--drop", "--follow-fork", "--no-follow-exec", "game"}, &options,
+  ASSERT_EQ(ParseRunArguments({"--time-slice", "33", "--drop", "--follow-fork", "--no-follow-exec", "--free-stacks",
+                               "game"},
+                              &options,
                               &error),
             RunParse::kRun)
       << error;
@@ -56,6 +58,7 @@ TEST(ParseRunArguments, AgentBehaviourOptions) {
   EXPECT_TRUE(options.drop_when_full);
   EXPECT_TRUE(options.follow_fork);
   EXPECT_FALSE(options.follow_exec);
+  EXPECT_TRUE(options.free_stacks);
   RunOptions defaults;
   ASSERT_EQ(ParseRunArguments({"game"}, &defaults, &error), RunParse::kRun);
   EXPECT_EQ(defaults.time_slice_ms, -1);

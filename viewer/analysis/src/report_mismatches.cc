@@ -20,7 +20,7 @@ std::string Describe(const Mismatch& m) {
 }
 
 const char* kNoFreeStacks =
-    "the capture has no free stacks (the agent records the allocating stack only); the free site is unknown";
+    "the capture has no free stacks, so the free site is unknown (record with `memframe run --free-stacks` to see it)";
 
 }  // namespace
 

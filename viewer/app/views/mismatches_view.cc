@@ -136,7 +136,7 @@ void MismatchesView::DrawStacks(ViewContext& ctx, const analysis::Mismatch& m) {
     ImGui::BeginChild("free_stack", ImVec2(0, 0), true);
     if (m.free_stack) DrawStackPanel(ctx.session, m.free_stack, ctx.fonts);
     else if (!free_stacks)
-      ImGui::TextWrapped("The agent did not record free stacks in this capture, so the freeing code is unknown.");
+      ImGui::TextWrapped("This capture has no free stacks, so the freeing code is unknown. Record with memframe run --free-stacks to see it.");
     else ImGui::TextColored(palette::kDimText, "No stack was recorded for this free.");
     ImGui::EndChild();
     ImGui::EndTable();
