@@ -4,6 +4,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
+  python3 git              # tests: real programs under memframe run, tests/bench/compare.py
   libunwind-dev            # agent: stack capture
   libimgui-dev libglfw3-dev libgl-dev   # viewer and demo game window
   libstb-dev               # viewer: stb_image_write for --screenshot PNGs (imgui.pc requires stb.pc too)
