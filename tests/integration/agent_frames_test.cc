@@ -48,5 +48,36 @@ TEST(AgentFrames, OutputIsUnchanged) {
   EXPECT_EQ(profiled.standard_output, native.standard_output);
 }
 
+#ifdef MEMFRAME_HAVE_EGL_GAME
+class EglFrames : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EglFrames, EglSwapFetchedByNameEndsEachFrame) {
+  AgentRun run = RunWithAgent({Target("egl_game"), GetParam()});
+  ASSERT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "eglSwapBuffers"), static_cast<uint64_t>(memframe::targets::kEglFrames));
+}
+
+INSTANTIATE_TEST_SUITE_P(Lookups, EglFrames, ::testing::Values("proc", "dlsym"));
+#endif
+
+#ifdef MEMFRAME_HAVE_SDL12_GAME
+TEST(AgentFrames, Sdl12SoftwareFlipEndsEachFrame) {
+  AgentRun run = RunWithAgent({Target("sdl12_game"), "flip"});
+  ASSERT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.streams.size(), 1u);
+  // SDL_Flip calls SDL_UpdateRect inside: one frame per flip.
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_Flip"), static_cast<uint64_t>(memframe::targets::kSdl12Frames));
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_UpdateRect"), 0u);
+}
+
+TEST(AgentFrames, Sdl12UpdateRectEndsEachFrame) {
+  AgentRun run = RunWithAgent({Target("sdl12_game"), "rect"});
+  ASSERT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_UpdateRect"), static_cast<uint64_t>(memframe::targets::kSdl12Frames));
+}
+#endif
+
 }  // namespace
 }  // namespace memframe::testing

@@ -73,11 +73,12 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
   bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
   listen(listener, 16);
 
-  int out_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) return run;
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) return run;
   pid_t pid = fork();
   if (pid == 0) {
     dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
     if (options.preload) setenv("LD_PRELOAD", MEMFRAME_AGENT_PATH, 1);
     if (options.preload && options.connect) setenv("MEMFRAME_SOCKET", socket_path.c_str(), 1);
     for (const auto& [name, value] : options.environment) setenv(name.c_str(), value.c_str(), 1);
@@ -88,7 +89,10 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
     _exit(127);
   }
   close(out_pipe[1]);
+  close(err_pipe[1]);
   fcntl(out_pipe[0], F_SETFL, O_NONBLOCK);  // poll decides; reads never block the recorder
+  fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
+  bool err_open = true;
 
   std::vector<Connection> connections;
   bool child_running = true, out_open = true;
@@ -98,7 +102,7 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
   for (;;) {
     bool any_open = std::any_of(connections.begin(), connections.end(), [](const Connection& c) { return c.open; });
     auto now = std::chrono::steady_clock::now();
-    if (!child_running && !out_open && (!any_open || now > child_exit_time + std::chrono::seconds(3))) break;
+    if (!child_running && !out_open && !err_open && (!any_open || now > child_exit_time + std::chrono::seconds(3))) break;
     if (now > deadline) {
       kill(pid, SIGKILL);
       if (child_running) waitpid(pid, &status, 0);
@@ -108,6 +112,7 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
     std::vector<pollfd> fds;
     fds.push_back({listener, POLLIN, 0});
     if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
+    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
     for (Connection& c : connections)
       if (c.open && now >= c.read_from) fds.push_back({c.fd, POLLIN, 0});
     poll(fds.data(), fds.size(), 20);
@@ -119,6 +124,12 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
       ssize_t n = read(out_pipe[0], buf, sizeof(buf));
       if (n > 0) run.standard_output.append(buf, static_cast<size_t>(n));
       else if (n == 0) out_open = false;
+    }
+    if (err_open) {
+      char buf[4096];
+      ssize_t n = read(err_pipe[0], buf, sizeof(buf));
+      if (n > 0) run.standard_error.append(buf, static_cast<size_t>(n));
+      else if (n == 0) err_open = false;
     }
     for (Connection& c : connections) {
       if (!c.open || std::chrono::steady_clock::now() < c.read_from) continue;
@@ -144,6 +155,7 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
     if (c.open) close(c.fd);
   close(listener);
   close(out_pipe[0]);
+  close(err_pipe[0]);
   std::filesystem::remove_all(dir);
 
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -43,6 +43,7 @@ struct AgentStream {
 struct AgentRun {
   int exit_code = -1;  // exit status, or 128 + signal
   std::string standard_output;
+  std::string standard_error;
   std::vector<AgentStream> streams;  // one per connection, accept order
 };
 

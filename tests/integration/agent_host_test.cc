@@ -113,6 +113,17 @@ TEST(AgentHost, RecorderDisappearingLeavesTheProgramRunning) {
   EXPECT_EQ(run.standard_output, "threads_churn done\n");
 }
 
+TEST(AgentHost, DiagnosticsSurviveAClosedStderrAndTheWriterBlocksSignals) {
+  AgentRun run = RunWithAgent({Target("quiet_host")}, {.close_after_hello = true});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "writer blocks signals: yes\n");
+  // The program closed fd 2 before the recorder went away; the agent kept
+  // its own copy of it.
+  EXPECT_NE(run.standard_error.find("the recorder went away"), std::string::npos) << run.standard_error;
+  AgentRun native = RunWithAgent({Target("quiet_host")}, {.preload = false});
+  EXPECT_EQ(native.standard_output, "writer blocks signals: absent\n");
+}
+
 TEST(AgentHost, DlsymRtldNextStaysRelativeToTheCallingLibrary) {
   AgentRun run = RunWithAgent({Target("dlsym_next")});
   EXPECT_EQ(run.exit_code, 0);

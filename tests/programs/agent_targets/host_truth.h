@@ -58,6 +58,10 @@ constexpr size_t kAnnotatedBlockSize = 4444;
 constexpr int kArenaBlocksPerFrame = 3;
 constexpr size_t kArenaBlockSize = 48 * 3;
 
+// egl_game and sdl12_game: frames presented.
+constexpr int kEglFrames = 30;
+constexpr int kSdl12Frames = 35;
+
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;
 

@@ -1,0 +1,32 @@
+// A software-rendered SDL 1.2 game: it never touches GL and presents with
+// SDL_Flip (argv[1] == "flip") or SDL_UpdateRect (argv[1] == "rect").
+#include <SDL/SDL.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "host_truth.h"
+
+int main(int argc, char** argv) {
+  bool flip = !(argc > 1 && strcmp(argv[1], "rect") == 0);
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    std::fprintf(stderr, "SDL_Init: %s\n", SDL_GetError());
+    return 2;
+  }
+  SDL_Surface* screen = SDL_SetVideoMode(160, 120, 32, SDL_SWSURFACE);
+  if (!screen) {
+    std::fprintf(stderr, "SDL_SetVideoMode: %s\n", SDL_GetError());
+    return 2;
+  }
+  for (int frame = 0; frame < memframe::targets::kSdl12Frames; ++frame) {
+    SDL_FillRect(screen, nullptr, SDL_MapRGB(screen->format, frame * 7, 40, 80));
+    if (flip) {
+      SDL_Flip(screen);
+    } else {
+      SDL_UpdateRect(screen, 0, 0, 0, 0);
+    }
+  }
+  SDL_Quit();
+  std::printf("sdl12 presented %d frames\n", memframe::targets::kSdl12Frames);
+  return 0;
+}
