@@ -134,6 +134,7 @@ int Run(const RunOptions& options) {
   if (options.follow_fork) spec.env.emplace_back(wire::kEnvFollowFork, "1");
   if (!options.follow_exec) spec.env.emplace_back(wire::kEnvFollowExec, "0");
   if (options.free_stacks) spec.env.emplace_back(wire::kEnvFreeStacks, "1");
+  if (!options.frame_source.empty()) spec.env.emplace_back(wire::kEnvFrameSource, options.frame_source);
 
   SignalPolicy signal_policy;
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
@@ -209,6 +210,9 @@ void PrintRunUsage(std::ostream& out) {
          "                      drop events and count them (default: wait, lose nothing)\n"
          "  --follow-fork       record forked children too, each as its own stream\n"
          "  --no-follow-exec    programs PROGRAM execs run without the agent\n"
+         "  --frame-source S    what ends a frame: auto (the outermost present of any\n"
+         "                      kind, default), slices (time slices only), or one\n"
+         "                      present by name, e.g. glXSwapBuffers, SDL_GL_SwapWindow\n"
          "  --free-stacks       capture the call stack of every free too (slower; the\n"
          "                      mismatches report then shows where each block was freed)\n"
          "  --agent PATH        agent library (default: $MEMFRAME_AGENT, else\n"
@@ -268,6 +272,8 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
       options->follow_fork = true;
     } else if (arg == "--no-follow-exec") {
       options->follow_exec = false;
+    } else if (arg == "--frame-source") {
+      if (!value(arg, &options->frame_source)) return RunParse::kError;
     } else if (arg == "--free-stacks") {
       options->free_stacks = true;
     } else {

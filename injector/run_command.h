@@ -19,6 +19,7 @@ struct RunOptions {
   bool follow_fork = false;          // forked children record streams of their own
   bool follow_exec = true;           // exec'd programs keep the agent
   bool free_stacks = false;          // capture the stack of every free too
+  std::string frame_source;          // "" = auto; "slices"; or a present's name
   std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
   std::vector<std::string> command;  // PROGRAM and its arguments
 };

@@ -26,6 +26,10 @@ __thread uint32_t t_present_depth __attribute__((tls_model("initial-exec"))) = 0
 // Who ends frames: nobody yet (time slices), presents, or the game's marks.
 enum FrameSource : uint32_t { kNoSourceYet = 0, kPresents = 1, kAnnotations = 2 };
 std::atomic<uint32_t> g_frame_source{kNoSourceYet};
+// MEMFRAME_FRAME_SOURCE: one entry point ends frames (0 = any outermost
+// present), or only time slices do.
+uint32_t g_forced_marker = 0;
+bool g_slices_only = false;
 
 // Advances the frame counter and records FRAME_END on the calling thread.
 void EndFrame(uint32_t marker) {
@@ -93,8 +97,24 @@ void RecordFree(const RecursionGuard&, const void* address, size_t size, uint32_
 
 void EnterPresent() { ++t_present_depth; }
 
+void ConfigureFrameSource(uint32_t forced_marker, bool slices_only) {
+  g_forced_marker = forced_marker;
+  g_slices_only = slices_only;
+}
+
 void LeavePresent(uint32_t entry_point_marker) {
-  if (t_present_depth == 0 || --t_present_depth != 0) return;
+  if (t_present_depth == 0) return;
+  --t_present_depth;
+  if (g_slices_only) return;
+  if (g_forced_marker) {
+    // A chosen entry point ends a frame at every call, nested or not.
+    if (entry_point_marker == g_forced_marker) {
+      g_frame_source.store(kPresents, std::memory_order_relaxed);
+      EndFrame(entry_point_marker);
+    }
+    return;
+  }
+  if (t_present_depth != 0) return;
   uint32_t source = g_frame_source.load(std::memory_order_relaxed);
   if (source == kAnnotations) return;
   if (source == kNoSourceYet) g_frame_source.store(kPresents, std::memory_order_relaxed);
@@ -111,7 +131,8 @@ void TimeSliceFrame() {
   // game's presents. A reader uses slices only when a capture has no
   // present at all (FORMAT.md).
   static uint64_t slices = 0;
-  if (g_frame_source.load(std::memory_order_relaxed) != kNoSourceYet || !Recording()) return;
+  bool presents_seen = g_frame_source.load(std::memory_order_relaxed) != kNoSourceYet;
+  if ((presents_seen && !g_slices_only) || !Recording()) return;
   RecursionGuard guard;
   Event e;
   e.ticks = OrderedTicks();

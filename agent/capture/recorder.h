@@ -25,6 +25,10 @@ void RecordAlloc(const RecursionGuard& proof, const void* address, size_t size, 
 void RecordFree(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
                 uint64_t ticks, uint64_t duration);
 
+// MEMFRAME_FRAME_SOURCE: frames end only at `forced_marker` (at every call
+// of it, nested or not), or (slices_only) only time slices cut the run.
+void ConfigureFrameSource(uint32_t forced_marker, bool slices_only);
+
 // Frames: presents nest (SDL calls GLX, glfwSwapBuffers calls glXSwapBuffers),
 // so only the outermost present on a thread ends a frame.
 void EnterPresent();

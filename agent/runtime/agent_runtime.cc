@@ -23,6 +23,7 @@
 #include "capture/recorder.h"
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
+#include "hooks/present_hooks.h"
 #include "hooks/real_functions.h"
 #include "runtime/agent_runtime.h"
 #include "runtime/config.h"
@@ -94,6 +95,22 @@ void AfterForkInChild() {
   }
 }
 
+// MEMFRAME_FRAME_SOURCE: "auto", "slices" or the name of one present.
+void ApplyFrameSource(const char* source) {
+  if (!source || !*source || strcmp(source, "auto") == 0) return;
+  if (strcmp(source, "slices") == 0) {
+    ConfigureFrameSource(0, true);
+    return;
+  }
+  for (uint32_t id = kMarkerGlfwSwapBuffers; id <= kMarkerVkQueuePresent; ++id) {
+    if (strcmp(FixedMarkerName(id), source) == 0) {
+      ConfigureFrameSource(id, false);
+      return;
+    }
+  }
+  Warn("unknown frame source '%s' (want auto, slices or a present such as glXSwapBuffers); using auto", source);
+}
+
 // 0: nothing done yet; 1: in progress; 2: capture set up (recording into the
 // thread buffers when a recorder was named); 3: passive.
 std::atomic<int> g_early_state{0};
@@ -119,6 +136,7 @@ void SetUpCapture() {
   if (!ok) Debug("MEMFRAME_SOCKET is not set; passive");
   if (ok) {
     ConfigureCapture(g_config.stack_depth, g_config.stacks, g_config.free_stacks);
+    ApplyFrameSource(g_config.frame_source);
     InitStackCapture();
     ok = InitStackTable();
     if (!ok) Warn("cannot reserve memory for the stack table; not recording");

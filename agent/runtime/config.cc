@@ -21,6 +21,7 @@ Config ReadConfig() {
   if (const char* fork = getenv(wire::kEnvFollowFork)) c.follow_fork = fork[0] == '1';
   if (const char* exec = getenv(wire::kEnvFollowExec)) c.follow_exec = exec[0] != '0';
   if (const char* frees = getenv(wire::kEnvFreeStacks)) c.free_stacks = frees[0] == '1';
+  c.frame_source = getenv(wire::kEnvFrameSource);
   return c;
 }
 

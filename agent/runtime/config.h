@@ -13,7 +13,8 @@ struct Config {
   bool drop_when_full = false; // lossless unless asked
   bool follow_fork = false;    // fork children: own stream, or untracked
   bool follow_exec = true;
-  bool free_stacks = false;    // capture the stack of every free too (mismatch reports show both)     // exec'd programs keep the agent (a launcher script exec'ing the game)
+  bool free_stacks = false;
+  const char* frame_source = nullptr;  // null/"auto", "slices", or a present's name (glXSwapBuffers, ...)    // capture the stack of every free too (mismatch reports show both)     // exec'd programs keep the agent (a launcher script exec'ing the game)
 };
 
 // getenv only: safe before anything else is initialised.

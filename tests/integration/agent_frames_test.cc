@@ -41,6 +41,24 @@ TEST(AgentFrames, SwapFetchedThroughDlsymAndGetProcAddressIsFound) {
   EXPECT_EQ(CountFrameEnds(run.streams[0], "glXSwapBuffers"), static_cast<uint64_t>(kSdlFrames));
 }
 
+TEST(AgentFrames, ChosenFrameSourceEndsFramesEvenWhenNested) {
+  AgentRun run = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"},
+                              {.environment = {{"MEMFRAME_FRAME_SOURCE", "glXSwapBuffers"}}});
+  ASSERT_EQ(run.exit_code, 0);
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "glXSwapBuffers"), static_cast<uint64_t>(kSdlFrames));
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_GL_SwapWindow"), 0u);
+}
+
+TEST(AgentFrames, SlicesOnlyIgnoresPresents) {
+  AgentRun run = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"},
+                              {.environment = {{"MEMFRAME_FRAME_SOURCE", "slices"}, {"MEMFRAME_TIME_SLICE_MS", "5"}}});
+  ASSERT_EQ(run.exit_code, 0);
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_GL_SwapWindow"), 0u);
+  EXPECT_GT(CountFrameEnds(run.streams[0], "time slice"), 0u);
+}
+
 TEST(AgentFrames, OutputIsUnchanged) {
   AgentRun native = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"}, {.preload = false});
   AgentRun profiled = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"});

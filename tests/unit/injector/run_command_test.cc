@@ -49,7 +49,7 @@ TEST(ParseRunArguments, AgentBehaviourOptions) {
   RunOptions options;
   std::string error;
   ASSERT_EQ(ParseRunArguments({"--time-slice", "33", "--drop", "--follow-fork", "--no-follow-exec", "--free-stacks",
-                               "game"},
+                               "--frame-source", "glXSwapBuffers", "game"},
                               &options,
                               &error),
             RunParse::kRun)
@@ -59,6 +59,7 @@ TEST(ParseRunArguments, AgentBehaviourOptions) {
   EXPECT_TRUE(options.follow_fork);
   EXPECT_FALSE(options.follow_exec);
   EXPECT_TRUE(options.free_stacks);
+  EXPECT_EQ(options.frame_source, "glXSwapBuffers");
   RunOptions defaults;
   ASSERT_EQ(ParseRunArguments({"game"}, &defaults, &error), RunParse::kRun);
   EXPECT_EQ(defaults.time_slice_ms, -1);
