@@ -19,6 +19,7 @@ packages=(
   libgl1-mesa-dri libglx-mesa0 mesa-utils
   libsdl2-dev              # SDL2 target program (frames via dlsym'd swap)
   libsdl1.2-dev libegl-dev # SDL 1.2 (SDL_Flip) and EGL target programs
+  libvulkan-dev mesa-vulkan-drivers libx11-dev   # Vulkan target program (lavapipe, software)
   heaptrack                # benchmark comparison
   clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)
   libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)

@@ -97,5 +97,16 @@ TEST(AgentFrames, Sdl12UpdateRectEndsEachFrame) {
 }
 #endif
 
+#ifdef MEMFRAME_HAVE_VULKAN_GAME
+TEST(AgentFrames, VulkanPresentFetchedWithGetDeviceProcAddrEndsEachFrame) {
+  AgentRun run = RunWithAgent({Target("vulkan_game")},
+                              {.environment = {{"VK_ICD_FILENAMES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"}}});
+  ASSERT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "vkQueuePresentKHR"),
+            static_cast<uint64_t>(memframe::targets::kVulkanFrames));
+}
+#endif
+
 }  // namespace
 }  // namespace memframe::testing

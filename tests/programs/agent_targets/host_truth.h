@@ -61,6 +61,7 @@ constexpr size_t kArenaBlockSize = 48 * 3;
 // egl_game and sdl12_game: frames presented.
 constexpr int kEglFrames = 30;
 constexpr int kSdl12Frames = 35;
+constexpr int kVulkanFrames = 20;
 
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;
