@@ -41,6 +41,19 @@ TEST(AgentFrames, SwapFetchedThroughDlsymAndGetProcAddressIsFound) {
   EXPECT_EQ(CountFrameEnds(run.streams[0], "glXSwapBuffers"), static_cast<uint64_t>(kSdlFrames));
 }
 
+class Sdl2WithoutGl : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(Sdl2WithoutGl, PresentEndsEachFrame) {
+  AgentRun run = RunWithAgent({Target("sdl2_game"), "--swap", GetParam().first});
+  ASSERT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], GetParam().second), static_cast<uint64_t>(kSdlFrames));
+}
+
+INSTANTIATE_TEST_SUITE_P(Presents, Sdl2WithoutGl,
+                         ::testing::Values(std::make_pair("render", "SDL_RenderPresent"),
+                                           std::make_pair("surface", "SDL_UpdateWindowSurface")));
+
 TEST(AgentFrames, ChosenFrameSourceEndsFramesEvenWhenNested) {
   AgentRun run = RunWithAgent({Target("sdl2_game"), "--swap", "sdl"},
                               {.environment = {{"MEMFRAME_FRAME_SOURCE", "glXSwapBuffers"}}});
@@ -87,6 +100,13 @@ TEST(AgentFrames, Sdl12SoftwareFlipEndsEachFrame) {
   // SDL_Flip calls SDL_UpdateRect inside: one frame per flip.
   EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_Flip"), static_cast<uint64_t>(memframe::targets::kSdl12Frames));
   EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_UpdateRect"), 0u);
+}
+
+TEST(AgentFrames, Sdl12GlSwapBuffersEndsEachFrame) {
+  AgentRun run = RunWithAgent({Target("sdl12_game"), "gl"});
+  ASSERT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountFrameEnds(run.streams[0], "SDL_GL_SwapBuffers"), static_cast<uint64_t>(memframe::targets::kSdl12Frames));
 }
 
 TEST(AgentFrames, Sdl12UpdateRectEndsEachFrame) {

@@ -1,5 +1,6 @@
-// A software-rendered SDL 1.2 game: it never touches GL and presents with
-// SDL_Flip (argv[1] == "flip") or SDL_UpdateRect (argv[1] == "rect").
+// An SDL 1.2 game. Software rendered, it never touches GL and presents with
+// SDL_Flip (argv[1] == "flip") or SDL_UpdateRect (argv[1] == "rect"); with
+// argv[1] == "gl" it opens an OpenGL video mode and calls SDL_GL_SwapBuffers.
 #include <SDL/SDL.h>
 
 #include <cstdio>
@@ -8,17 +9,23 @@
 #include "host_truth.h"
 
 int main(int argc, char** argv) {
-  bool flip = !(argc > 1 && strcmp(argv[1], "rect") == 0);
+  const char* mode = argc > 1 ? argv[1] : "flip";
+  bool flip = strcmp(mode, "flip") == 0;
+  bool gl = strcmp(mode, "gl") == 0;
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     std::fprintf(stderr, "SDL_Init: %s\n", SDL_GetError());
     return 2;
   }
-  SDL_Surface* screen = SDL_SetVideoMode(160, 120, 32, SDL_SWSURFACE);
+  SDL_Surface* screen = SDL_SetVideoMode(160, 120, 32, gl ? SDL_OPENGL : SDL_SWSURFACE);
   if (!screen) {
     std::fprintf(stderr, "SDL_SetVideoMode: %s\n", SDL_GetError());
     return 2;
   }
   for (int frame = 0; frame < memframe::targets::kSdl12Frames; ++frame) {
+    if (gl) {
+      SDL_GL_SwapBuffers();
+      continue;
+    }
     SDL_FillRect(screen, nullptr, SDL_MapRGB(screen->format, frame * 7, 40, 80));
     if (flip) {
       SDL_Flip(screen);
