@@ -118,7 +118,7 @@ BENCHMARK(BM_InternMiss)->Arg(16)->Iterations(200000);
 
 void ConfigureDepth(const benchmark::State& state) {
   InitAgentCore();
-  agent::ConfigureCapture(static_cast<int>(state.range(0)), true);
+  agent::ConfigureCapture(static_cast<int>(state.range(0)), true, false);
 }
 
 // What a malloc hook adds after the real call: capture + intern (a hit, the

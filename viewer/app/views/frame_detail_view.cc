@@ -8,6 +8,7 @@
 #include "format.h"
 #include "view_json.h"
 #include "views/histogram_chart.h"
+#include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
 namespace memframe::viewer {
@@ -156,18 +157,10 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = sites_[order[i]];
       const SiteLabel& label = session.Label(s.stack_id);
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(s.stack_id));
-      const char* function = label.function.empty() ? "(no stack)" : label.function.c_str();
-      if (ImGui::Selectable(function, has_selection_ && selected_stack_ == s.stack_id,
-                            ImGuiSelectableFlags_SpanAllColumns)) {
+      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
       }
-      ImGui::PopID();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(palette::kDimText, "%s", label.location.empty() ? label.module.c_str() : label.location.c_str());
       ImGui::TableNextColumn();
       TextRight(FormatCount(s.allocations).c_str());
       ImGui::TableNextColumn();

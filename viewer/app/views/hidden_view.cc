@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "view_json.h"
+#include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
 namespace memframe::viewer {
@@ -97,18 +98,10 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = rows_[order[i]];
       const SiteLabel& label = session.Label(s.stack_id);
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(s.stack_id));
-      bool selected = has_selection_ && selected_stack_ == s.stack_id;
-      const char* function = label.function.empty() ? "(no stack)" : label.function.c_str();
-      if (ImGui::Selectable(function, selected, ImGuiSelectableFlags_SpanAllColumns)) {
+      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
       }
-      ImGui::PopID();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(palette::kDimText, "%s", label.location.empty() ? label.module.c_str() : label.location.c_str());
       ImGui::TableNextColumn();
       float fraction = s.frames_in_range ? static_cast<float>(s.frames_with_allocations) / s.frames_in_range : 0;
       std::string pct = std::to_string(static_cast<int>(fraction * 100 + 0.5f)) + "%";

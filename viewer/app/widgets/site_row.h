@@ -1,0 +1,15 @@
+// The two cells every call-site table starts with: the function, as a
+// selectable spanning the whole row, and its location (dimmed; the module
+// when the location is unknown).
+#pragma once
+
+#include <cstdint>
+
+#include "session.h"
+
+namespace memframe::viewer {
+
+// Draws them in the current table row; returns true when the row was clicked.
+bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selected);
+
+}  // namespace memframe::viewer
