@@ -93,7 +93,9 @@ void App::DrawHeader() {
     ImGui::SameLine();
     ImGui::TextUnformatted(value.c_str());
   };
-  figure("frames", FormatCount(heap.frames.frames.size()));
+  // Frames rendered, as the CLI says it (the frame table also holds the
+  // partial frame after the last present).
+  figure("frames", FormatCount(heap.frames.frames_rendered));
   figure("allocations", FormatCount(heap.allocations) + " (" + FormatBytes(heap.bytes_allocated) + ")");
   figure("peak live", FormatBytes(heap.peak_live_bytes) + " in frame " + std::to_string(heap.peak_live_frame));
   figure("leaked", FormatBytes(heap.leaks.total_bytes));
