@@ -14,16 +14,8 @@ namespace {
 using testing::Alloc;
 using testing::FrameEnd;
 using testing::Free;
+using testing::Marker;
 using testing::ToEvent;
-
-Event Marker(uint64_t ticks, uint32_t frame, uint32_t id) {
-  Event e;
-  e.ticks = ticks;
-  e.frame = frame;
-  e.size = id;
-  e.packed_kind = static_cast<uint8_t>(EventKind::kMarker);
-  return e;
-}
 
 // Frames 0..11 end; frame 12 is the teardown.
 //   stack 1  every frame: 16 B allocated and freed in the same frame          -> frame
@@ -39,7 +31,7 @@ Stream ClassesStream() {
   auto add = [&](testing::TestEvent e) { s.events.push_back(ToEvent(e)); };
   add(Alloc(++t, 0, 0x4000, 4096, 4));
   for (uint32_t f = 0; f <= 11; ++f) {
-    if (f == 6) s.events.push_back(Marker(++t, f, 9));
+    if (f == 6) s.events.push_back(ToEvent(Marker(++t, f, 9)));
     if (f >= 2) add(Free(++t, f, 0x2000 + f - 2));
     add(Alloc(++t, f, 0x2000 + f, 48, 2));
     add(Alloc(++t, f, 0x1000, 16 + f, 1));

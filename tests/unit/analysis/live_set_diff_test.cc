@@ -13,16 +13,8 @@ namespace {
 using testing::Alloc;
 using testing::FrameEnd;
 using testing::Free;
+using testing::Marker;
 using testing::ToEvent;
-
-Event Marker(uint64_t ticks, uint32_t frame, uint32_t id) {
-  Event e;
-  e.ticks = ticks;
-  e.frame = frame;
-  e.size = id;
-  e.packed_kind = static_cast<uint8_t>(EventKind::kMarker);
-  return e;
-}
 
 // Frame 0: stack 1 allocates A (100 B). Frame 1: marker "level_load_begin",
 // A is freed, stack 2 allocates B (200 B) and C (50 B), marker
@@ -32,9 +24,9 @@ Stream LevelStream() {
   s.markers[7] = "level_load_begin";
   s.markers[8] = "level_load_end";
   s.events = {ToEvent(Alloc(1, 0, 0xA0, 100, 1)), ToEvent(FrameEnd(2, 0)),
-              Marker(3, 1, 7),                    ToEvent(Free(4, 1, 0xA0)),
+              ToEvent(Marker(3, 1, 7)),                    ToEvent(Free(4, 1, 0xA0)),
               ToEvent(Alloc(5, 1, 0xB0, 200, 2)), ToEvent(Alloc(6, 1, 0xC0, 50, 2)),
-              Marker(7, 1, 8),                    ToEvent(FrameEnd(8, 1)),
+              ToEvent(Marker(7, 1, 8)),                    ToEvent(FrameEnd(8, 1)),
               ToEvent(Free(9, 2, 0xB0)),          ToEvent(FrameEnd(10, 2)),
               ToEvent(Alloc(11, 3, 0xD0, 30, 1))};
   return s;

@@ -79,11 +79,11 @@ TestCapture LevelCapture() {
     events.push_back(Alloc(++t, f, 0x10000, 64, 1));
     events.push_back(Alloc(++t, f, 0x10100, 32, 2));
     if (f == 4) {
-      events.push_back({wire::PackKind(wire::EVENT_MARKER, 0, 0), 0, 2, 0, ++t, f, 0});
+      events.push_back(testing::Marker(++t, f, 2));
       events.push_back(Alloc(++t, f, 0x20000, 1000, 3, 0, 0, wire::FAMILY_NEW_ARRAY));
       events.push_back(Alloc(++t, f, 0x20400, 500, 3));
       events.push_back(Alloc(++t, f, 0x20600, 24, 3, 0, 0, wire::FAMILY_NEW));
-      events.push_back({wire::PackKind(wire::EVENT_MARKER, 0, 0), 0, 3, 0, ++t, f, 0});
+      events.push_back(testing::Marker(++t, f, 3));
     }
     if (f == 8) events.push_back(Free(++t, f, 0x20000, 0, 0, wire::FAMILY_NEW));
     events.push_back(Free(++t, f, 0x10000));

@@ -42,6 +42,11 @@ inline TestEvent FrameEnd(uint64_t ticks, uint32_t ended, uint32_t marker = 1) {
   return {wire::PackKind(wire::EVENT_FRAME_END, 0, 0), marker, ended, 0, ticks, ended, 0};
 }
 
+// MARKER with the given marker id (names come from the stream's markers).
+inline TestEvent Marker(uint64_t ticks, uint32_t frame, uint32_t id) {
+  return {wire::PackKind(wire::EVENT_MARKER, 0, 0), 0, id, 0, ticks, frame, 0};
+}
+
 // The same events as analysis::Event, for tests that build a Stream directly.
 inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) {
   analysis::Event e;
