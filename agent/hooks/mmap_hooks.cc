@@ -35,17 +35,12 @@ std::atomic<MmapFn> g_mmap{nullptr};
 std::atomic<MunmapFn> g_munmap{nullptr};
 std::atomic<MremapFn> g_mremap{nullptr};
 
-// The real functions; before they can be looked up (the loader and dlsym
-// map memory themselves), the raw system calls stand in.
+// The real functions; before the real allocator is resolved (the loader and
+// dlsym map memory themselves) dlsym is not usable yet and the raw system
+// calls stand in.
 template <typename Fn>
 Fn Real(std::atomic<Fn>& cache, const char* name) {
-  Fn fn = cache.load(std::memory_order_acquire);
-  if (!fn && RealFunctionsResolved()) {
-    RecursionGuard guard;
-    fn = reinterpret_cast<Fn>(NextSymbol(name));
-    cache.store(fn, std::memory_order_release);
-  }
-  return fn;
+  return RealFunctionsResolved() ? CachedNextSymbol(cache, name) : cache.load(std::memory_order_acquire);
 }
 
 void* CallMmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {

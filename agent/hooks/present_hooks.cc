@@ -14,23 +14,10 @@ using namespace memframe::agent;
 
 namespace {
 
-// Finds the real `name` on first use; dlsym may allocate, which must not be
-// charged to the game.
-void* RealOf(std::atomic<void*>& cache, const char* name) {
-  void* fn = cache.load(std::memory_order_acquire);
-  if (!fn) {
-    RecursionGuard guard;
-    fn = NextSymbol(name);
-    // A miss is not remembered: the library may be dlopen'ed later.
-    if (fn) cache.store(fn, std::memory_order_release);
-  }
-  return fn;
-}
-
 // Runs the real present between EnterPresent and LeavePresent.
 template <typename Result, typename... Args>
 Result Present(std::atomic<void*>& cache, PresentMarker marker, Args... args) {
-  auto* real = reinterpret_cast<Result (*)(Args...)>(RealOf(cache, FixedMarkerName(marker)));
+  auto* real = reinterpret_cast<Result (*)(Args...)>(CachedNextSymbol(cache, FixedMarkerName(marker)));
   EnterPresent();
   if constexpr (std::is_void_v<Result>) {
     if (real) real(args...);
@@ -50,7 +37,7 @@ std::atomic<void*> g_glx_proc, g_glx_proc_arb, g_egl_proc, g_sdl_proc, g_vk_inst
 // A GetProcAddress-style lookup: ask the real one, then intercept.
 template <typename... Context>
 void* Lookup(std::atomic<void*>& cache, const char* self, const char* name, Context... context) {
-  auto* real = reinterpret_cast<void* (*)(Context..., const char*)>(RealOf(cache, self));
+  auto* real = reinterpret_cast<void* (*)(Context..., const char*)>(CachedNextSymbol(cache, self));
   return real ? InterceptSymbol(name, real(context..., name)) : nullptr;
 }
 

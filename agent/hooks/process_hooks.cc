@@ -26,17 +26,6 @@ using namespace memframe::agent;
 
 namespace {
 
-template <typename Fn>
-Fn Real(std::atomic<Fn>& cache, const char* name) {
-  Fn fn = cache.load(std::memory_order_acquire);
-  if (!fn) {
-    RecursionGuard guard;
-    fn = reinterpret_cast<Fn>(NextSymbol(name));
-    cache.store(fn, std::memory_order_release);
-  }
-  return fn;
-}
-
 using ExecveFn = int (*)(const char*, char* const[], char* const[]);
 using ExecvpeFn = int (*)(const char*, char* const[], char* const[]);
 using FexecveFn = int (*)(int, char* const[], char* const[]);
@@ -116,17 +105,17 @@ constexpr int kMaxListArgs = 4096;
 }  // namespace
 
 MEMFRAME_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
-  ExecveFn real = Real(g_execve, "execve");
+  ExecveFn real = CachedNextSymbol(g_execve, "execve");
   return Exec(envp, [&](char* const* env) { return real(path, argv, env); });
 }
 
 MEMFRAME_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
-  ExecvpeFn real = Real(g_execvpe, "execvpe");
+  ExecvpeFn real = CachedNextSymbol(g_execvpe, "execvpe");
   return Exec(envp, [&](char* const* env) { return real(file, argv, env); });
 }
 
 MEMFRAME_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) {
-  FexecveFn real = Real(g_fexecve, "fexecve");
+  FexecveFn real = CachedNextSymbol(g_fexecve, "fexecve");
   return Exec(envp, [&](char* const* env) { return real(fd, argv, env); });
 }
 
@@ -191,6 +180,6 @@ MEMFRAME_EXPORT int dlclose(void* handle) noexcept {
     RecursionGuard guard;
     SyncWithWriter(100);
   }
-  DlcloseFn real = Real(g_dlclose, "dlclose");
+  DlcloseFn real = CachedNextSymbol(g_dlclose, "dlclose");
   return real ? real(handle) : -1;
 }

@@ -3,6 +3,7 @@
 // each hook compiles to one short function.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -16,6 +17,21 @@
 #define MEMFRAME_EXPORT_CXX __attribute__((visibility("default")))
 
 namespace memframe::agent {
+
+// The next definition of `name` after the agent, looked up on first use
+// (the library may be loaded late) and remembered once found; a miss is not
+// remembered, since the library may still be dlopen'ed. dlsym may allocate,
+// which must not be charged to the game: the guard is held.
+template <typename Fn>
+inline Fn CachedNextSymbol(std::atomic<Fn>& cache, const char* name) {
+  Fn fn = cache.load(std::memory_order_acquire);
+  if (!fn) {
+    RecursionGuard guard;
+    fn = reinterpret_cast<Fn>(NextSymbol(name));
+    if (fn) cache.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
 
 inline void EnsureRealFunctions() {
   if (__builtin_expect(!RealFunctionsResolved(), 0)) ResolveRealFunctions();
