@@ -26,6 +26,7 @@ namespace {
 constexpr int kMaxBatchEvents = 8192;
 constexpr uint64_t kModuleCheckNs = 100'000'000;
 constexpr uint64_t kSlowWorkNs = 1'000'000'000;  // clock sync, thread names
+constexpr uint64_t kBurstEvents = kRingEvents / 4;  // in one pass: come back soon
 
 SocketSink* g_sink = nullptr;
 pthread_t g_thread;
@@ -207,10 +208,12 @@ void* WriterMain(void*) {
       break;
     }
     g_sync_done.store(sync, std::memory_order_release);
-    // Idle: sleep longer. Busy, or someone waiting in SyncWithWriter: come
-    // back soon so producers never wait long.
+    // Every wake-up takes a core from the game (and wakes the recorder), so
+    // wake rarely: a ring holds 64 Ki events, 2 ms of events even at tens of
+    // millions a second. Come back sooner only for a burst that filled a
+    // good part of a ring, or for someone waiting in SyncWithWriter.
     bool waited_on = g_sync_requested.load(std::memory_order_relaxed) != sync;
-    SleepNs(taken == 0 && !waited_on ? 2'000'000 : 200'000);
+    SleepNs(waited_on || taken >= kBurstEvents ? 200'000 : 2'000'000);
   }
   if (g_sink->connected()) {
     DrainAll(false);

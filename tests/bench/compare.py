@@ -130,6 +130,68 @@ def heaptrack_events(run):
     return 2 * n - (int(leaked.group(1)) if leaked else 0)
 
 
+# ---- the demo game's frame times -------------------------------------------
+
+def parse_demo(text):
+    """`frame_time_us frames=N p50=.. p99=.. max=..` from the demo game, or None."""
+    m = re.search(r"frame_time_us frames=(\d+) p50=(\d+) p99=(\d+) max=(\d+)", text)
+    return None if not m else {"frames": int(m.group(1)), "p50": int(m.group(2)), "p99": int(m.group(3)),
+                               "max": int(m.group(4))}
+
+
+def run_demo(paths, tmp, frames, runs):
+    """{tool: [parsed]}: the demo game natively, under memframe and heaptrack, interleaved.
+
+    The game renders with Mesa's software rasteriser; without a display it
+    runs under xvfb-run. Its frame times are measured by the game itself
+    (swap to swap), so the tools' start-up and flush do not count.
+    """
+    wrapper = [] if os.environ.get("DISPLAY") else ["xvfb-run", "-a"]
+    if wrapper and not shutil.which("xvfb-run"):
+        print("warning: no DISPLAY and no xvfb-run: demo game not run", file=sys.stderr)
+        return {}
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1")
+    game = [paths["demo"], "--frames", str(frames), "--frame-times"]
+    results = {}
+    for i in range(runs):
+        for tool in TOOLS:
+            if tool == "native":
+                cmd = game
+            elif tool == "memframe":
+                cmd = [paths["memframe"], "run", "-o", os.path.join(tmp, "demo.mfc"), "--no-summary", "--"] + game
+            elif paths["heaptrack"]:
+                cmd = [paths["heaptrack"], "-o", os.path.join(tmp, "demo-heaptrack")] + game
+            else:
+                continue
+            run = run_command(wrapper + cmd, tmp, env)
+            parsed = parse_demo(run.stdout)
+            if run.status != 0 or parsed is None:
+                print("warning: demo game under %s failed (status %d): %s" % (tool, run.status, run.stderr[-500:]),
+                      file=sys.stderr)
+                continue
+            results.setdefault(tool, []).append(parsed)
+    return results
+
+
+def print_demo(results, frames):
+    if not results:
+        print("## Demo game frame times: not run\n")
+        return
+    print("## Demo game: memframe_demo_game --frames %d --frame-times (software GL)\n" % frames)
+    print("Frame time swap to swap, microseconds; median over the runs of each percentile.\n")
+    names = [t for t in TOOLS if t in results]
+    pick = lambda t, k: median([r[k] for r in results[t]])
+    rows = [[label] + [fmt(pick(t, k), "{:.0f}") for t in names]
+            for label, k in (("p50 (us)", "p50"), ("p99 (us)", "p99"), ("max (us)", "max"))]
+    rows.append(["runs"] + [str(len(results[t])) for t in names])
+    print_table(["", *names], rows)
+    nat = pick("native", "p99") if "native" in results else None
+    for t in ("memframe", "heaptrack"):
+        if t in results and nat:
+            print("- %s / native p99: %.2fx%s" % (t, pick(t, "p99") / nat, "  (goal <= 1.10x)" if t == "memframe" else ""))
+    print()
+
+
 # ---- hook_microbench -------------------------------------------------------
 
 def run_microbench(paths, tmp, quick, memframe_ok):
@@ -286,6 +348,7 @@ def find_paths(build):
         "microbench": os.path.join(build, "bin", "hook_microbench"),
         "memframe": os.path.join(build, "bin", "memframe"),
         "agent": os.path.join(build, "lib", "libmemframe_agent.so"),
+        "demo": os.path.join(build, "bin", "memframe_demo_game"),
         "heaptrack": shutil.which("heaptrack"),
     }
     return paths
@@ -302,6 +365,8 @@ def main():
     ap.add_argument("--report-timeout", type=float, default=60,
                     help="seconds `memframe report` may take to count events before the workload's count is used")
     ap.add_argument("--no-microbench", action="store_true")
+    ap.add_argument("--demo-frames", type=int,
+                    help="gameplay frames of the demo game's frame-time run (default 2000, --quick 300; 0 skips it)")
     ap.add_argument("--keep", action="store_true", help="keep the captures (their directory is printed)")
     args = ap.parse_args()
     args.runs = args.runs or (1 if args.quick else 5)
@@ -366,6 +431,10 @@ def main():
         for t in tools:
             for f in t.failures:
                 print("- %s failed: %s" % (t.name, f))
+
+        demo_frames = args.demo_frames if args.demo_frames is not None else (300 if args.quick else 2000)
+        if demo_frames > 0 and os.access(paths["demo"], os.X_OK) and mf_ok:
+            print_demo(run_demo(paths, tmp, demo_frames, args.runs), demo_frames)
 
         if not args.no_microbench:
             if os.access(paths["microbench"], os.X_OK):

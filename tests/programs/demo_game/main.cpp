@@ -2,13 +2,16 @@
 // reference target. It links nothing of memframe; its expected allocation
 // figures live in demo_truth.h, which the integration tests share.
 //
-//   memframe_demo_game [--frames N] [--quiet]
+//   memframe_demo_game [--frames N] [--quiet] [--frame-times]
 //
 // Phases, one glfwSwapBuffers per frame: title screen, level load, N
 // gameplay frames, level unload, exit (frame numbers in demo_truth.h).
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,13 +31,37 @@ constexpr long kMaxGameplayFrames = 1'000'000;
 struct Options {
   int gameplay_frames = kDefaultGameplayFrames;
   bool quiet = false;
+  bool frame_times = false;
 };
+
+// Gameplay frame times for --frame-times, in microseconds. A static array,
+// not a vector: measuring must not add an allocation to the figures in
+// demo_truth.h (the benchmark compares frame times with and without memframe).
+uint32_t g_frame_us[kMaxGameplayFrames];
+
+uint32_t Percentile(uint32_t* values, int count, double fraction) {
+  if (count == 0) return 0;
+  const int rank = std::min(count - 1, static_cast<int>(fraction * count));
+  std::nth_element(values, values + rank, values + count);
+  return values[rank];
+}
+
+// One line the benchmark parses (tests/bench/compare.py).
+void PrintFrameTimes(int count) {
+  const long max_at = std::max_element(g_frame_us, g_frame_us + count) - g_frame_us;
+  const uint32_t max = count == 0 ? 0 : g_frame_us[max_at];
+  const uint32_t p50 = Percentile(g_frame_us, count, 0.50);
+  const uint32_t p99 = Percentile(g_frame_us, count, 0.99);
+  std::printf("frame_time_us frames=%d p50=%" PRIu32 " p99=%" PRIu32 " max=%" PRIu32 " max_at_gameplay_frame=%ld\n",
+              count, p50, p99, max, max_at);
+}
 
 void PrintUsage(std::FILE* stream) {
   std::fprintf(stream,
-               "usage: memframe_demo_game [--frames N] [--quiet]\n"
-               "  --frames N  gameplay frames, 0..%ld (default %d)\n"
-               "  --quiet     print nothing on success\n",
+               "usage: memframe_demo_game [--frames N] [--quiet] [--frame-times]\n"
+               "  --frames N     gameplay frames, 0..%ld (default %d)\n"
+               "  --quiet        print nothing on success\n"
+               "  --frame-times  print gameplay frame-time percentiles (us) at exit\n",
                kMaxGameplayFrames, kDefaultGameplayFrames);
 }
 
@@ -43,6 +70,8 @@ bool ParseOptions(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quiet") == 0) {
       options.quiet = true;
+    } else if (std::strcmp(argv[i], "--frame-times") == 0) {
+      options.frame_times = true;
     } else if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
       const char* text = argv[++i];
       char* end = nullptr;
@@ -93,6 +122,9 @@ int RunGame(GLFWwindow* window, const Options& options) {
   // Closing the window is the one thing that can shorten a run (never in
   // tests); the level is still unloaded so the shutdown path stays the same.
   Entities entities;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point frame_start = Clock::now();
+  int timed_frames = 0;
   for (int gameplay_frame = 0;
        gameplay_frame < options.gameplay_frames && !glfwWindowShouldClose(window);
        ++gameplay_frame) {
@@ -103,7 +135,13 @@ int RunGame(GLFWwindow* window, const Options& options) {
       DrawGameplay(entities, hud_text);
     }
     EndFrame(window, frames_rendered);
+    // Swap to swap: the whole frame as the player sees it.
+    const Clock::time_point frame_end = Clock::now();
+    g_frame_us[timed_frames++] =
+        static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::microseconds>(frame_end - frame_start).count());
+    frame_start = frame_end;
   }
+  if (options.frame_times) PrintFrameTimes(timed_frames);
 
   DestroyAllEntities(entities);
   UnloadLevel(level);
