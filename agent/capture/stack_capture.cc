@@ -1,10 +1,18 @@
 #include "capture/stack_capture.h"
 
+#include "capture/fast_unwinder.h"
+
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <link.h>
 
 #include <cstring>
+#ifdef MEMFRAME_UNWIND_SELFCHECK
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#endif
 
 namespace memframe::agent {
 
@@ -29,20 +37,62 @@ int FindAgentText(dl_phdr_info* info, size_t, void* data) {
 }
 
 bool InAgent(uintptr_t ip) { return ip >= g_agent_begin && ip < g_agent_end; }
+
+bool g_fast_unwind = true;
 }  // namespace
 
 void InitStackCapture() {
   dl_iterate_phdr(FindAgentText, reinterpret_cast<void*>(&InitStackCapture));
   // Caching per thread makes repeated unwinds through the same code cheap.
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+  InitFastUnwinder();  // without it, FastBacktrace declines and libunwind does it all
 }
+
+void ModulesUnloaded() { InvalidateFastUnwinder(); }
+
+void SetFastUnwind(bool enabled) { g_fast_unwind = enabled; }
 
 int CaptureStack(uint64_t* frames, int max_depth) {
   // A few extra slots for the agent's own frames, which are dropped.
   constexpr int kAgentFramesSlack = 8;
   void* raw[kMaxStackDepth + kAgentFramesSlack];
   if (max_depth > kMaxStackDepth) max_depth = kMaxStackDepth;
-  int n = unw_backtrace(raw, max_depth + kAgentFramesSlack);
+  // Both give the same frames; the agent's own unwinder declines whatever
+  // it cannot follow exactly.
+  int n = g_fast_unwind ? FastBacktrace(raw, max_depth + kAgentFramesSlack) : -1;
+#ifdef MEMFRAME_UNWIND_SELFCHECK
+  // Development check on real programs: every answer against libunwind's
+  // (configure with -DCMAKE_CXX_FLAGS=-DMEMFRAME_UNWIND_SELFCHECK, run under
+  // `memframe run --agent`; mismatches and totals go to stderr).
+  static std::atomic<uint64_t> answered{0}, declined{0};
+  static struct Totals {
+    ~Totals() {
+      char line[120];
+      int len = snprintf(line, sizeof line, "memframe: fast unwinder answered %llu, declined %llu\n",
+                         static_cast<unsigned long long>(answered.load()),
+                         static_cast<unsigned long long>(declined.load()));
+      write(2, line, len);
+    }
+  } totals;
+  (n >= 0 ? answered : declined).fetch_add(1);
+  if (n >= 0) {
+    void* check[kMaxStackDepth + kAgentFramesSlack];
+    int m = unw_backtrace(check, max_depth + kAgentFramesSlack);
+    bool same = m == n;
+    for (int i = 1; same && i < n; ++i) same = check[i] == raw[i];
+    static int reported = 0;
+    if (!same && reported++ < 20) {
+      char line[160];
+      int len = snprintf(line, sizeof line, "memframe: UNWIND MISMATCH fast %d libunwind %d\n", n, m);
+      write(2, line, len);
+      for (int i = 0; i < (n > m ? n : m); ++i) {
+        len = snprintf(line, sizeof line, "  %2d %p %p\n", i, i < n ? raw[i] : nullptr, i < m ? check[i] : nullptr);
+        write(2, line, len);
+      }
+    }
+  }
+#endif
+  if (n < 0) n = unw_backtrace(raw, max_depth + kAgentFramesSlack);
   int skip = 0;
   while (skip < n && InAgent(reinterpret_cast<uintptr_t>(raw[skip]))) ++skip;
   int depth = n - skip;

@@ -1,4 +1,5 @@
-// Call stacks of the hooked call, with libunwind's cached fast path.
+// Call stacks of the hooked call: the agent's own cached unwinder
+// (fast_unwinder.h) where it answers, libunwind (cached per thread) otherwise.
 #pragma once
 
 #include <cstdint>
@@ -14,5 +15,11 @@ void InitStackCapture();
 // Fills frames[0..n) with return addresses, innermost first, starting at the
 // caller of the hooked function. Returns n (0 when unwinding failed).
 int CaptureStack(uint64_t* frames, int max_depth);
+
+// After a module was unloaded (dlclose): no cached unwind rule may outlive it.
+void ModulesUnloaded();
+
+// Tests and benchmarks: false makes CaptureStack use libunwind only.
+void SetFastUnwind(bool enabled);
 
 }  // namespace memframe::agent

@@ -5,7 +5,8 @@
 // - dlopen: RTLD_DEEPBIND is dropped, as heaptrack does, because a
 //   deep-bound library would call libc's malloc directly, past the hooks;
 // - dlclose: the module map is brought up to date first, so addresses in a
-//   library that is about to go can still be symbolized.
+//   library that is about to go can still be symbolized; afterwards the
+//   stack capture's cached unwind rules are dropped.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capture/stack_capture.h"
 #include "hooks/elf_symbols.h"
 #include "hooks/tracked_call.h"
 #include "runtime/agent_runtime.h"
@@ -181,5 +183,7 @@ MEMFRAME_EXPORT int dlclose(void* handle) noexcept {
     SyncWithWriter(100);
   }
   DlcloseFn real = CachedNextSymbol(g_dlclose, "dlclose");
-  return real ? real(handle) : -1;
+  int result = real ? real(handle) : -1;
+  ModulesUnloaded();  // cached unwind rules must not outlive the code they describe
+  return result;
 }

@@ -81,6 +81,16 @@ void BM_CaptureStack(benchmark::State& state) {
 }
 BENCHMARK(BM_CaptureStack)->Arg(4)->Arg(16)->Arg(32)->Arg(64);
 
+// The same with the agent's cached unwinder switched off: libunwind alone,
+// as before it (and as whenever the cached unwinder declines a stack).
+void BM_CaptureStackLibunwind(benchmark::State& state) {
+  InitAgentCore();
+  agent::SetFastUnwind(false);
+  BM_CaptureStack(state);
+  agent::SetFastUnwind(true);
+}
+BENCHMARK(BM_CaptureStackLibunwind)->Arg(16)->Arg(32);
+
 // ---- interning ------------------------------------------------------------
 
 // A made-up stack of code addresses: the table only hashes and compares.
@@ -142,6 +152,14 @@ BENCHMARK(BM_RecordAlloc)->Setup(ConfigureDepth)->Arg(4)->Arg(16)->Arg(32)->UseR
 // Two threads at once: interning hits only read shared memory and each
 // thread has its own ring, so the per-thread cost should not rise.
 BENCHMARK(BM_RecordAlloc)->Setup(ConfigureDepth)->Arg(16)->Threads(2)->UseRealTime();
+
+// BM_RecordAlloc/16 with libunwind alone.
+void BM_RecordAllocLibunwind(benchmark::State& state) {
+  agent::SetFastUnwind(false);
+  BM_RecordAlloc(state);
+  agent::SetFastUnwind(true);
+}
+BENCHMARK(BM_RecordAllocLibunwind)->Setup(ConfigureDepth)->Arg(16)->UseRealTime();
 
 // A free carries no stack: this is the floor of the recording step.
 void BM_RecordFree(benchmark::State& state) {

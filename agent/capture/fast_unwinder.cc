@@ -1,0 +1,609 @@
+#include "capture/fast_unwinder.h"
+
+#include <link.h>
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "buffer/page_allocator.h"
+
+namespace memframe::agent {
+
+#if defined(__x86_64__)
+
+namespace {
+
+// ---- the rule cache -------------------------------------------------------
+//
+// 2^16 slots of one 64-bit word each, shared by all threads. A word is
+// written and read whole (relaxed atomics), so it is always self-consistent:
+//
+//   bits  0..30  return address >> 16 (user addresses are below 2^47)
+//   bit   31     stored in the partner slot (index ^ 1), not the home slot
+//   bits 32..38  generation (bumped when a module is unloaded)
+//   bits 39..63  the rule (25 bits, below)
+//
+// The home slot is (ra ^ ra >> 16) & mask, so (slot, stored bits) give back
+// the whole address: a match is exact, never a hash collision. Two ways
+// (home and partner) keep two hot addresses with the same index apart.
+constexpr int kIndexBits = 16;
+constexpr uint64_t kSlots = 1ull << kIndexBits;
+constexpr uint64_t kIndexMask = kSlots - 1;
+constexpr uint64_t kPartnerBit = 1ull << 31;
+constexpr int kGenShift = 32;
+constexpr uint64_t kGenMask = 0x7f;
+constexpr int kRuleShift = 39;
+constexpr uint64_t kTagMask = (1ull << kRuleShift) - 1;
+
+// Rule (25 bits): kind (2), CFA from rbp (1), CFA offset (15), where the
+// caller's rbp is (7: 0 = unchanged, k = at CFA - 8k).
+enum RuleKind : uint32_t { kEmpty = 0, kStandard = 1, kLastFrame = 2, kUnsupported = 3 };
+constexpr uint32_t kCfaRbpBit = 1u << 2;
+constexpr int kCfaOffsetShift = 3;
+constexpr uint32_t kCfaOffsetMax = (1u << 15) - 1;
+constexpr int kRbpShift = 18;
+constexpr uint32_t kRbpSlotsMax = (1u << 7) - 1;
+
+constexpr uint32_t MakeStandard(bool cfa_rbp, uint32_t cfa_offset, uint32_t rbp_slots) {
+  return kStandard | (cfa_rbp ? kCfaRbpBit : 0) | (cfa_offset << kCfaOffsetShift) | (rbp_slots << kRbpShift);
+}
+// A function with a frame pointer, after its prologue: CFA = rbp + 16, the
+// caller's rbp at CFA - 16. Nearly every frame of code built with frame
+// pointers: tested first so the CPU can run ahead on the rbp chain.
+constexpr uint32_t kFramePointerRule = MakeStandard(true, 16, 2);
+
+std::atomic<std::atomic<uint64_t>*> g_table{nullptr};
+std::atomic<uint32_t> g_generation{1};
+
+// Below this, libunwind takes a return address as the end of the stack.
+constexpr uint64_t kMinReturnAddress = 0x4000;
+// A sanity bound on how far above our own frame the walk may read.
+constexpr uint64_t kMaxStackSpan = 1ull << 30;
+
+// ---- reading .eh_frame ----------------------------------------------------
+
+// A cursor over mapped bytes that fails (sticks at !ok) instead of reading
+// past `end`.
+struct Reader {
+  const uint8_t* p;
+  const uint8_t* end;
+  bool ok = true;
+
+  bool Need(uint64_t n) {
+    if (!ok || static_cast<uint64_t>(end - p) < n) ok = false;
+    return ok;
+  }
+  template <typename T>
+  T Fixed() {
+    T v{};
+    if (!Need(sizeof(T))) return v;
+    memcpy(&v, p, sizeof(T));
+    p += sizeof(T);
+    return v;
+  }
+  uint64_t Uleb() {
+    uint64_t v = 0;
+    for (int shift = 0; Need(1); shift += 7) {
+      uint8_t b = *p++;
+      if (shift < 64) v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+      if (shift > 63) ok = false;
+    }
+    return 0;
+  }
+  int64_t Sleb() {
+    uint64_t v = 0;
+    int shift = 0;
+    while (Need(1)) {
+      uint8_t b = *p++;
+      if (shift < 64) v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      shift += 7;
+      if (!(b & 0x80)) {
+        if (shift < 64 && (b & 0x40)) v |= ~0ull << shift;
+        return static_cast<int64_t>(v);
+      }
+      if (shift > 70) ok = false;
+    }
+    return 0;
+  }
+  void Skip(uint64_t n) {
+    if (Need(n)) p += n;
+  }
+};
+
+// DW_EH_PE encodings.
+constexpr uint8_t kPeOmit = 0xff;
+constexpr uint8_t kPeAbsptr = 0x00, kPeUleb = 0x01, kPeUdata2 = 0x02, kPeUdata4 = 0x03, kPeUdata8 = 0x04,
+                  kPeSleb = 0x09, kPeSdata2 = 0x0a, kPeSdata4 = 0x0b, kPeSdata8 = 0x0c;
+constexpr uint8_t kPePcrel = 0x10, kPeDatarel = 0x30;
+
+// Reads a value in format enc & 0x0f, then applies pcrel / datarel (the
+// only applications met in .eh_frame and .eh_frame_hdr). `apply` false:
+// the raw value (an FDE's address range).
+bool ReadEncoded(Reader& r, uint8_t enc, uintptr_t datarel_base, bool apply, uint64_t* out) {
+  if (enc == kPeOmit || (enc & 0x70) == 0x50) return false;  // omitted; aligned (never seen in practice)
+  uintptr_t field = reinterpret_cast<uintptr_t>(r.p);
+  uint64_t v = 0;
+  switch (enc & 0x0f) {
+    case kPeAbsptr: v = r.Fixed<uint64_t>(); break;
+    case kPeUleb: v = r.Uleb(); break;
+    case kPeUdata2: v = r.Fixed<uint16_t>(); break;
+    case kPeUdata4: v = r.Fixed<uint32_t>(); break;
+    case kPeUdata8: v = r.Fixed<uint64_t>(); break;
+    case kPeSleb: v = static_cast<uint64_t>(r.Sleb()); break;
+    case kPeSdata2: v = static_cast<uint64_t>(static_cast<int64_t>(r.Fixed<int16_t>())); break;
+    case kPeSdata4: v = static_cast<uint64_t>(static_cast<int64_t>(r.Fixed<int32_t>())); break;
+    case kPeSdata8: v = r.Fixed<uint64_t>(); break;
+    default: return false;
+  }
+  if (!r.ok) return false;
+  if (apply) {
+    switch (enc & 0x70) {
+      case 0: break;
+      case kPePcrel: v += field; break;
+      case kPeDatarel:
+        if (!datarel_base) return false;
+        v += datarel_base;
+        break;
+      default: return false;
+    }
+    if (enc & 0x80) return false;  // indirect: never used for code addresses here
+  }
+  *out = v;
+  return true;
+}
+
+// What the CFI says about one register we follow.
+struct RegRule {
+  enum Kind : uint8_t { kSame, kUndefined, kAtCfa, kOther } kind = kSame;
+  int64_t offset = 0;  // kAtCfa: saved at CFA + offset
+};
+
+// The row of the CFI table for one address, reduced to what we follow.
+struct Row {
+  uint64_t cfa_reg = 7;
+  int64_t cfa_offset = 8;
+  bool cfa_expression = false;
+  RegRule rbp, rsp, ra;
+};
+
+constexpr uint64_t kRegRbp = 6, kRegRsp = 7, kRegRa = 16;
+
+RegRule* Tracked(Row& row, uint64_t reg) {
+  if (reg == kRegRbp) return &row.rbp;
+  if (reg == kRegRsp) return &row.rsp;
+  if (reg == kRegRa) return &row.ra;
+  return nullptr;
+}
+
+// DW_CFA_restore: back to the rule the CIE left.
+void Restore(Row& row, const Row& initial, uint64_t reg) {
+  if (RegRule* rule = Tracked(row, reg)) *rule = *Tracked(const_cast<Row&>(initial), reg);
+}
+
+struct Cie {
+  uint64_t code_align = 1;
+  int64_t data_align = -8;
+  uint8_t fde_encoding = kPeAbsptr;
+  bool has_augmentation_data = false;
+  const uint8_t* instructions = nullptr;
+  const uint8_t* end = nullptr;
+};
+
+// Reads the entry length at r; sets `end` to the entry's end. False for the
+// terminator or a malformed entry.
+bool EntryBounds(Reader& r, const uint8_t** end) {
+  uint64_t length = r.Fixed<uint32_t>();
+  if (length == 0xffffffffu) length = r.Fixed<uint64_t>();
+  if (!r.ok || length == 0 || length > static_cast<uint64_t>(r.end - r.p)) return false;
+  *end = r.p + length;
+  return true;
+}
+
+bool ParseCie(const uint8_t* at, const uint8_t* limit, Cie* cie) {
+  Reader r{at, limit};
+  const uint8_t* end;
+  if (!EntryBounds(r, &end)) return false;
+  r.end = end;
+  if (r.Fixed<uint32_t>() != 0) return false;  // a CIE's id in .eh_frame is 0
+  uint8_t version = r.Fixed<uint8_t>();
+  if (!r.ok || (version != 1 && version != 3)) return false;
+  const char* aug = reinterpret_cast<const char*>(r.p);
+  size_t aug_len = strnlen(aug, static_cast<size_t>(r.end - r.p));
+  r.Skip(aug_len + 1);
+  if (!r.ok) return false;
+  cie->code_align = r.Uleb();
+  cie->data_align = r.Sleb();
+  uint64_t ra_reg = version == 1 ? r.Fixed<uint8_t>() : r.Uleb();
+  if (!r.ok || ra_reg != kRegRa || cie->code_align == 0) return false;
+  cie->has_augmentation_data = aug_len > 0 && aug[0] == 'z';
+  if (aug_len > 0 && !cie->has_augmentation_data) return false;  // "eh" and other old forms
+  if (cie->has_augmentation_data) {
+    uint64_t data_len = r.Uleb();
+    if (!r.Need(data_len)) return false;
+    Reader data{r.p, r.p + data_len};
+    for (size_t i = 1; i < aug_len; ++i) {
+      switch (aug[i]) {
+        case 'R': cie->fde_encoding = data.Fixed<uint8_t>(); break;
+        case 'L': data.Fixed<uint8_t>(); break;  // the LSDA's encoding; the FDE's data is skipped whole
+        case 'P': {
+          uint8_t enc = data.Fixed<uint8_t>();
+          uint64_t ignored;
+          if (!ReadEncoded(data, enc & 0x7f, 0, false, &ignored)) return false;
+          break;
+        }
+        default: return false;  // 'S' (signal frame), 'B', anything new
+      }
+      if (!data.ok) return false;
+    }
+    r.p += data_len;
+  }
+  cie->instructions = r.p;
+  cie->end = r.end;
+  return r.ok;
+}
+
+// Runs CFA instructions [p, end) while the location stays at or below
+// `target`. `initial` is the row after the CIE (for DW_CFA_restore), null
+// while running the CIE itself. False: something we do not follow.
+bool RunCfa(const uint8_t* p, const uint8_t* end, const Cie& cie, uint64_t* loc, uint64_t target, const Row* initial,
+            Row* row) {
+  constexpr int kMaxRemembered = 8;
+  Row remembered[kMaxRemembered];
+  int depth = 0;
+  Reader r{p, end};
+  while (r.ok && r.p < r.end) {
+    uint8_t op = r.Fixed<uint8_t>();
+    uint64_t advance = 0;
+    uint64_t reg = 0;
+    switch (op >> 6) {
+      case 1: advance = op & 0x3f; break;
+      case 2: {
+        reg = op & 0x3f;
+        int64_t off = static_cast<int64_t>(r.Uleb()) * cie.data_align;
+        if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
+        continue;
+      }
+      case 3:
+        if (!initial) return false;
+        Restore(*row, *initial, op & 0x3f);
+        continue;
+      default: break;
+    }
+    if (op >> 6 == 0) {
+      switch (op) {
+        case 0x00: continue;  // nop
+        case 0x02: advance = r.Fixed<uint8_t>(); break;
+        case 0x03: advance = r.Fixed<uint16_t>(); break;
+        case 0x04: advance = r.Fixed<uint32_t>(); break;
+        case 0x05: {  // offset_extended
+          reg = r.Uleb();
+          int64_t off = static_cast<int64_t>(r.Uleb()) * cie.data_align;
+          if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
+          continue;
+        }
+        case 0x11: {  // offset_extended_sf
+          reg = r.Uleb();
+          int64_t off = r.Sleb() * cie.data_align;
+          if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
+          continue;
+        }
+        case 0x2f: {  // GNU_negative_offset_extended
+          reg = r.Uleb();
+          int64_t off = -static_cast<int64_t>(r.Uleb()) * cie.data_align;
+          if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
+          continue;
+        }
+        case 0x06:  // restore_extended
+          if (!initial) return false;
+          Restore(*row, *initial, r.Uleb());
+          continue;
+        case 0x07:  // undefined
+          if (RegRule* rule = Tracked(*row, r.Uleb())) *rule = {RegRule::kUndefined, 0};
+          continue;
+        case 0x08:  // same_value
+          if (RegRule* rule = Tracked(*row, r.Uleb())) *rule = {RegRule::kSame, 0};
+          continue;
+        case 0x09:  // register
+          reg = r.Uleb();
+          r.Uleb();
+          if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kOther, 0};
+          continue;
+        case 0x14:  // val_offset
+        case 0x15:  // val_offset_sf
+          reg = r.Uleb();
+          if (op == 0x14) r.Uleb(); else r.Sleb();
+          if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kOther, 0};
+          continue;
+        case 0x10:  // expression
+        case 0x16:  // val_expression
+          reg = r.Uleb();
+          r.Skip(r.Uleb());
+          if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kOther, 0};
+          continue;
+        case 0x0a:  // remember_state (the CFA rule is part of the row, as libgcc and libunwind keep it)
+          if (depth == kMaxRemembered) return false;
+          remembered[depth++] = *row;
+          continue;
+        case 0x0b:  // restore_state
+          if (depth == 0) return false;
+          *row = remembered[--depth];
+          continue;
+        case 0x0c:  // def_cfa
+          row->cfa_reg = r.Uleb();
+          row->cfa_offset = static_cast<int64_t>(r.Uleb());
+          row->cfa_expression = false;
+          continue;
+        case 0x12:  // def_cfa_sf
+          row->cfa_reg = r.Uleb();
+          row->cfa_offset = r.Sleb() * cie.data_align;
+          row->cfa_expression = false;
+          continue;
+        case 0x0d:  // def_cfa_register
+          row->cfa_reg = r.Uleb();
+          continue;
+        case 0x0e:  // def_cfa_offset
+          row->cfa_offset = static_cast<int64_t>(r.Uleb());
+          continue;
+        case 0x13:  // def_cfa_offset_sf
+          row->cfa_offset = r.Sleb() * cie.data_align;
+          continue;
+        case 0x0f:  // def_cfa_expression
+          r.Skip(r.Uleb());
+          row->cfa_expression = true;
+          continue;
+        case 0x2e:  // GNU_args_size
+          r.Uleb();
+          continue;
+        default:  // set_loc, vendor extensions, anything new
+          return false;
+      }
+    }
+    // An advance: stop once the next row starts beyond the target.
+    if (!r.ok) return false;
+    uint64_t next = *loc + advance * cie.code_align;
+    if (next > target) return true;
+    *loc = next;
+  }
+  return r.ok;
+}
+
+// The rule for a return address from the row that covers ra - 1.
+uint32_t RuleFromRow(const Row& row) {
+  if (row.ra.kind == RegRule::kUndefined) return kLastFrame;
+  if (row.cfa_expression || (row.cfa_reg != kRegRsp && row.cfa_reg != kRegRbp)) return kUnsupported;
+  if (row.ra.kind != RegRule::kAtCfa || row.ra.offset != -8) return kUnsupported;
+  if (row.rsp.kind != RegRule::kSame) return kUnsupported;
+  if (row.cfa_offset <= 0 || row.cfa_offset > static_cast<int64_t>(kCfaOffsetMax)) return kUnsupported;
+  uint32_t rbp_slots = 0;
+  if (row.rbp.kind == RegRule::kAtCfa) {
+    int64_t off = row.rbp.offset;
+    if (off >= 0 || off % 8 != 0 || -off / 8 > static_cast<int64_t>(kRbpSlotsMax)) return kUnsupported;
+    rbp_slots = static_cast<uint32_t>(-off / 8);
+  } else if (row.rbp.kind != RegRule::kSame) {
+    return kUnsupported;
+  }
+  return MakeStandard(row.cfa_reg == kRegRbp, static_cast<uint32_t>(row.cfa_offset), rbp_slots);
+}
+
+// The rule at `pc` (= return address - 1) from a module's .eh_frame_hdr.
+uint32_t RuleFromEhFrameHdr(const uint8_t* hdr, uintptr_t pc) {
+  // .eh_frame_hdr: version, three encodings, then the pointers. Its size is
+  // not known here; the table's own count bounds the reads.
+  Reader r{hdr, hdr + 4 + 8 + 8};
+  uint8_t version = r.Fixed<uint8_t>();
+  uint8_t frame_ptr_enc = r.Fixed<uint8_t>();
+  uint8_t count_enc = r.Fixed<uint8_t>();
+  uint8_t table_enc = r.Fixed<uint8_t>();
+  uint64_t eh_frame = 0, count = 0;
+  auto base = reinterpret_cast<uintptr_t>(hdr);
+  if (!r.ok || version != 1 || !ReadEncoded(r, frame_ptr_enc, base, true, &eh_frame) ||
+      !ReadEncoded(r, count_enc, base, true, &count))
+    return kUnsupported;
+  // The binary search table: (initial location, FDE address) pairs of
+  // datarel sdata4, sorted by location. Anything else: let libunwind do it.
+  if (table_enc != (kPeDatarel | kPeSdata4) || count == 0 || count > (1ull << 32)) return kUnsupported;
+  struct Entry {
+    int32_t loc;
+    int32_t fde;
+  };
+  const auto* table = reinterpret_cast<const Entry*>(r.p);
+  // The last entry whose location is <= pc.
+  uint64_t lo = 0, hi = count;
+  while (hi - lo > 1) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    Entry e;
+    memcpy(&e, &table[mid], sizeof e);
+    if (base + static_cast<int64_t>(e.loc) <= pc)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  Entry e;
+  memcpy(&e, &table[lo], sizeof e);
+  if (base + static_cast<int64_t>(e.loc) > pc) return kUnsupported;
+  const auto* fde = reinterpret_cast<const uint8_t*>(base + static_cast<int64_t>(e.fde));
+
+  // The FDE. Its length bounds every read; the CIE is found through it.
+  constexpr uint64_t kMaxEntry = 1ull << 30;
+  Reader f{fde, fde + 12};
+  const uint8_t* fde_end;
+  {
+    Reader len{fde, fde + kMaxEntry};
+    if (!EntryBounds(len, &fde_end)) return kUnsupported;
+    f.p = len.p;
+    f.end = fde_end;
+  }
+  const uint8_t* cie_field = f.p;
+  uint32_t cie_offset = f.Fixed<uint32_t>();
+  if (!f.ok || cie_offset == 0) return kUnsupported;
+  Cie cie;
+  if (!ParseCie(cie_field - cie_offset, cie_field - cie_offset + kMaxEntry, &cie)) return kUnsupported;
+  uint64_t pc_begin = 0, pc_range = 0;
+  if (!ReadEncoded(f, cie.fde_encoding, 0, true, &pc_begin) ||
+      !ReadEncoded(f, cie.fde_encoding & 0x0f, 0, false, &pc_range))
+    return kUnsupported;
+  if (pc < pc_begin || pc - pc_begin >= pc_range) return kUnsupported;  // no CFI covers pc
+  if (cie.has_augmentation_data) f.Skip(f.Uleb());
+  if (!f.ok) return kUnsupported;
+
+  Row row;
+  uint64_t loc = pc_begin;
+  if (!RunCfa(cie.instructions, cie.end, cie, &loc, pc, nullptr, &row)) return kUnsupported;
+  loc = pc_begin;
+  Row initial = row;
+  if (!RunCfa(f.p, f.end, cie, &loc, pc, &initial, &row)) return kUnsupported;
+  return RuleFromRow(row);
+}
+
+// x86_64 rt_sigreturn trampoline: mov $15, %rax; syscall.
+constexpr uint8_t kSigreturnCode[] = {0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05};
+
+struct Lookup {
+  uintptr_t ra;
+  uint32_t rule = kUnsupported;
+};
+
+int FindRule(dl_phdr_info* info, size_t, void* data) {
+  auto* lookup = static_cast<Lookup*>(data);
+  uintptr_t pc = lookup->ra - 1;
+  const ElfW(Phdr)* text = nullptr;
+  const ElfW(Phdr)* eh_frame_hdr = nullptr;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD) {
+      uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+      if (pc >= begin && pc - begin < ph.p_memsz) text = &ph;
+    } else if (ph.p_type == PT_GNU_EH_FRAME) {
+      eh_frame_hdr = &ph;
+    }
+  }
+  if (!text) return 0;  // not this module
+  if (!(text->p_flags & PF_X) || !eh_frame_hdr) return 1;
+  // A return address at a signal trampoline belongs to a signal handler's
+  // frame: libunwind reads the interrupted registers from the signal frame.
+  uintptr_t text_end = info->dlpi_addr + text->p_vaddr + text->p_memsz;
+  if (lookup->ra + sizeof kSigreturnCode <= text_end &&
+      memcmp(reinterpret_cast<const void*>(lookup->ra), kSigreturnCode, sizeof kSigreturnCode) == 0)
+    return 1;
+  lookup->rule =
+      RuleFromEhFrameHdr(reinterpret_cast<const uint8_t*>(info->dlpi_addr + eh_frame_hdr->p_vaddr), pc);
+  return 1;
+}
+
+inline uint64_t HomeSlot(uint64_t ra) { return (ra ^ (ra >> 16)) & kIndexMask; }
+inline uint64_t Tag(uint64_t ra, uint64_t generation) { return (ra >> 16) | (generation << kGenShift); }
+
+// The rule for `ra`, computed from .eh_frame and cached.
+__attribute__((noinline)) uint32_t MissRule(std::atomic<uint64_t>* table, uint64_t ra, uint64_t generation) {
+  Lookup lookup{ra};
+  dl_iterate_phdr(FindRule, &lookup);
+  uint64_t home = HomeSlot(ra);
+  uint64_t word = Tag(ra, generation) | (static_cast<uint64_t>(lookup.rule) << kRuleShift);
+  // Home slot if it is free or stale, else the partner slot if it is, else
+  // evict the home slot's entry.
+  uint64_t current_gen = generation << kGenShift;
+  uint64_t at_home = table[home].load(std::memory_order_relaxed);
+  if (at_home != 0 && (at_home & (kGenMask << kGenShift)) == current_gen) {
+    uint64_t at_partner = table[home ^ 1].load(std::memory_order_relaxed);
+    if (at_partner == 0 || (at_partner & (kGenMask << kGenShift)) != current_gen) {
+      table[home ^ 1].store(word | kPartnerBit, std::memory_order_relaxed);
+      return lookup.rule;
+    }
+  }
+  table[home].store(word, std::memory_order_relaxed);
+  return lookup.rule;
+}
+
+inline uint32_t RuleFor(std::atomic<uint64_t>* table, uint64_t ra, uint64_t generation) {
+  uint64_t home = HomeSlot(ra);
+  uint64_t tag = Tag(ra, generation);
+  uint64_t word = table[home].load(std::memory_order_relaxed);
+  if (__builtin_expect((word & kTagMask) == tag, 1)) return static_cast<uint32_t>(word >> kRuleShift);
+  word = table[home ^ 1].load(std::memory_order_relaxed);
+  if ((word & kTagMask) == (tag | kPartnerBit)) return static_cast<uint32_t>(word >> kRuleShift);
+  return MissRule(table, ra, generation);
+}
+
+inline uint64_t LoadWord(uint64_t address) {
+  uint64_t v;
+  memcpy(&v, reinterpret_cast<const void*>(address), sizeof v);
+  return v;
+}
+
+}  // namespace
+
+bool InitFastUnwinder() {
+  if (g_table.load(std::memory_order_acquire)) return true;
+  auto* fresh = static_cast<std::atomic<uint64_t>*>(MapPages(kSlots * sizeof(uint64_t)));
+  if (!fresh) return false;
+  std::atomic<uint64_t>* expected = nullptr;
+  if (!g_table.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
+    UnmapPages(fresh, kSlots * sizeof(uint64_t));  // another thread was first
+  return true;
+}
+
+void InvalidateFastUnwinder() {
+  // A new generation first: an entry computed before the unload and stored
+  // after it never matches. Then drop the pages (they read back as zeros).
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  if (auto* table = g_table.load(std::memory_order_acquire)) madvise(table, kSlots * sizeof(uint64_t), MADV_DONTNEED);
+}
+
+__attribute__((noinline)) int FastBacktrace(void** raw, int size) {
+  std::atomic<uint64_t>* table = g_table.load(std::memory_order_acquire);
+  if (__builtin_expect(!table || size <= 0, 0)) return -1;
+  // Our own frame has a frame pointer (__builtin_frame_address forces one):
+  // the caller's registers follow from it exactly.
+  const auto* fp = static_cast<const uint64_t*>(__builtin_frame_address(0));
+  uint64_t rip = fp[1];
+  uint64_t rsp = reinterpret_cast<uint64_t>(fp) + 16;
+  uint64_t rbp = fp[0];
+  const uint64_t limit = rsp + kMaxStackSpan;
+  const uint64_t generation = g_generation.load(std::memory_order_relaxed) & kGenMask;
+  int n = 0;
+  for (;;) {
+    raw[n++] = reinterpret_cast<void*>(rip);
+    if (n == size) break;
+    if (__builtin_expect(rip >> 47, 0)) return -1;  // the cache's tag holds 47-bit addresses
+    uint32_t rule = RuleFor(table, rip, generation);
+    uint64_t cfa;
+    if (__builtin_expect(rule == kFramePointerRule, 1)) {
+      // Saved rbp and return address sit just below CFA = rbp + 16.
+      if (rbp < rsp || rbp >= limit) return -1;
+      cfa = rbp + 16;
+      rip = LoadWord(cfa - 8);
+      rbp = LoadWord(cfa - 16);
+    } else if ((rule & 3) == kStandard) {
+      uint64_t base = (rule & kCfaRbpBit) ? rbp : rsp;
+      cfa = base + ((rule >> kCfaOffsetShift) & kCfaOffsetMax);
+      if (cfa < rsp + 8 || cfa >= limit) return -1;
+      rip = LoadWord(cfa - 8);
+      uint64_t rbp_slots = rule >> kRbpShift;
+      if (rbp_slots) {
+        uint64_t at = cfa - 8 * rbp_slots;
+        if (at < rsp) return -1;
+        rbp = LoadWord(at);
+      }
+    } else if (rule == kLastFrame) {
+      break;
+    } else {
+      return -1;
+    }
+    rsp = cfa;
+    // libunwind stops without recording here; rare enough to leave to it.
+    if (__builtin_expect(rip < kMinReturnAddress, 0)) return -1;
+  }
+  return n;
+}
+
+#else  // not x86_64: always libunwind
+
+bool InitFastUnwinder() { return false; }
+void InvalidateFastUnwinder() {}
+int FastBacktrace(void**, int) { return -1; }
+
+#endif
+
+}  // namespace memframe::agent

@@ -1,0 +1,35 @@
+// A fast path for unw_backtrace on x86_64: a global cache from return
+// address to a compact unwind rule read from the module's .eh_frame, so a
+// warm unwind is a table probe and one or two stack loads per frame.
+//
+// It answers only for frames whose rule is simple (CFA = rsp or rbp plus an
+// offset, return address at CFA-8, caller's rbp unchanged or saved at a CFA
+// offset) and then gives exactly the frames unw_backtrace gives: the
+// return address of every frame, innermost first, up to the frame whose CFI
+// marks the return address undefined (_start, clone3). Anything else (no
+// CFI, DWARF expressions, signal frames, odd augmentations, a CFA that does
+// not move up the stack) makes it decline, and the caller uses libunwind.
+//
+// Never allocates, never locks on a hit. A miss runs dl_iterate_phdr (the
+// loader's lock, as libunwind does on its own misses) and parses the FDE in
+// place, allocation-free.
+#pragma once
+
+#include <cstdint>
+
+namespace memframe::agent {
+
+// Reserves the rule cache (mmap). Idempotent; false when it could not.
+bool InitFastUnwinder();
+
+// Like unw_backtrace(raw, size): raw[0] is the return address into the
+// caller of FastBacktrace, raw[1] the caller's return address, and so on.
+// Returns the number of frames, or -1 when it declines (nothing usable in
+// raw then): the caller must unwind with libunwind instead.
+int FastBacktrace(void** raw, int size);
+
+// Forgets every cached rule. Called after a module was unloaded, so no rule
+// outlives the code it describes.
+void InvalidateFastUnwinder();
+
+}  // namespace memframe::agent
