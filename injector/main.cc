@@ -8,6 +8,7 @@
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "export_command.h"
+#include "mark_command.h"
 #include "report_command.h"
 #endif
 
@@ -23,6 +24,7 @@ void PrintUsage(std::ostream& out) {
 #ifdef MEMFRAME_WITH_ANALYSIS
          "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
          "  export CAPTURE --format F -o FILE       write a capture as pprof or folded stacks\n"
+         "  mark SOCKET [NAME]                      place a named marker in a run being recorded\n"
 #endif
          "  help [COMMAND]                          show help\n"
          "  --version                               show the version\n"
@@ -49,6 +51,10 @@ int Help(const std::vector<std::string>& args) {
     memframe::injector::PrintExportUsage(std::cout);
     return 0;
   }
+  if (args[0] == "mark") {
+    memframe::injector::PrintMarkUsage(std::cout);
+    return 0;
+  }
 #endif
   std::cerr << "memframe: no help for unknown command '" << args[0] << "'\n";
   PrintUsage(std::cerr);
@@ -68,6 +74,7 @@ int main(int argc, char** argv) {
 #ifdef MEMFRAME_WITH_ANALYSIS
   if (command == "report") return memframe::injector::ReportCommand(args);
   if (command == "export") return memframe::injector::ExportCommand(args);
+  if (command == "mark") return memframe::injector::MarkCommand(args);
 #endif
   if (command == "help" || command == "-h" || command == "--help") return Help(args);
   if (command == "--version" || command == "version") {

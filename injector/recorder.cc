@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "live_server.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
 
@@ -93,6 +94,8 @@ void Recorder::PollOnce(int timeout_ms) {
   fds.reserve(connections_.size() + 1);
   fds.push_back({listen_fd_, POLLIN, 0});
   for (auto& connection : connections_) fds.push_back({connection->fd, POLLIN, 0});
+  const size_t live_first = fds.size();
+  if (live_) live_->AddPollFds(&fds);
 
   int ready = poll(fds.data(), fds.size(), timeout_ms);
   if (ready > 0) {
@@ -110,6 +113,8 @@ void Recorder::PollOnce(int timeout_ms) {
     connections_.resize(kept);
     if (fds[0].revents & POLLIN) AcceptPending();
   }
+  // Also when poll timed out: records arrived meanwhile wait in the queues.
+  if (live_) live_->Service(fds.data() + live_first, fds.size() - live_first);
   FlushIfDue(false);
 }
 
@@ -204,6 +209,24 @@ void Recorder::Record(uint32_t stream, PacketView packet) {
     return;
   }
   unflushed_ = true;
+  if (live_) live_->Publish(stream, packet.data, packet.size);
+}
+
+void Recorder::AttachLive(LiveServer* live) {
+  live_ = live;
+  if (!live_) return;
+  LiveServer::Host host;
+  host.sync_capture = [this] {
+    FlushIfDue(true);
+    return capture_->records();
+  };
+  host.record_snapshot = [this](const wire::Snapshot& snapshot) {
+    wire::Packet packet;
+    *packet.mutable_snapshot() = snapshot;
+    std::string bytes = packet.SerializeAsString();
+    Record(0, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+  };
+  live_->SetHost(std::move(host));
 }
 
 void Recorder::ReportCaptureFailure() {

@@ -19,6 +19,8 @@
 
 namespace memframe::injector {
 
+class LiveServer;
+
 // What a packet's first tag says it holds; read without parsing the packet,
 // because parsing every EventBatch with libprotobuf costs more than the whole
 // rest of the recorder.
@@ -41,6 +43,11 @@ class Recorder {
   // whatever is ready. Flushes the capture at least once a second while data
   // arrives (the wait is shortened so that a pending flush is never late).
   void PollOnce(int timeout_ms);
+
+  // Publishes every record to `live`'s viewers from now on, serves its
+  // socket in PollOnce and writes the snapshots its viewers ask for (not
+  // owned; null detaches).
+  void AttachLive(LiveServer* live);
 
   // Closes the connections that are still open and says which processes kept
   // them open; the packets they sent are kept.
@@ -76,6 +83,7 @@ class Recorder {
   bool capture_failed_ = false;
   bool unflushed_ = false;
   std::chrono::steady_clock::time_point last_flush_;
+  LiveServer* live_ = nullptr;
 };
 
 }  // namespace memframe::injector

@@ -1,16 +1,19 @@
 #include "run_command.h"
 
 #include <limits.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "cli_common.h"
 #include "launch.h"
+#include "live_server.h"
 #include "memframe/capture_file.h"
 #include "memframe/format.h"
 #include "memframe.pb.h"
@@ -75,6 +78,48 @@ bool ResolveAgent(const RunOptions& options, std::string* agent, std::string* er
     return false;
   }
   return true;
+}
+
+std::string AbsolutePath(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) return path;
+  return std::string(cwd) + "/" + path;
+}
+
+// The live socket sits beside the agents' one, in the run's private
+// directory, so that only this user can follow the run.
+std::unique_ptr<LiveServer> StartLiveServer(const AgentSocket& socket, const std::string& capture_path) {
+  const std::string& agent_path = socket.path();
+  std::string path = agent_path.substr(0, agent_path.rfind('/') + 1) + "live.sock";
+  std::string error;
+  // MEMFRAME_LIVE_QUEUE_BYTES: how far a viewer may fall behind before it is
+  // dropped (tests make it small).
+  const char* queue = getenv("MEMFRAME_LIVE_QUEUE_BYTES");
+  size_t max_queued = queue ? static_cast<size_t>(strtoull(queue, nullptr, 10)) : 0;
+  auto live = LiveServer::Create(path, AbsolutePath(capture_path), std::cerr, &error, max_queued);
+  if (!live) {
+    std::cerr << "memframe: no live view (" << error << ")\n";
+    return nullptr;
+  }
+  std::cerr << "memframe: live view: memframe-viewer --follow " << path << '\n';
+  return live;
+}
+
+// --live: memframe-viewer from beside this executable, following the run.
+// It is not waited for: it outlives the run to show the finished capture.
+void LaunchViewer(const std::string& socket_path) {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string viewer = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
+  viewer = viewer.substr(0, viewer.rfind('/') + 1) + "memframe-viewer";
+  std::vector<std::string> words = {viewer, "--follow", socket_path};
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int error = posix_spawn(&pid, viewer.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (error != 0) std::cerr << "memframe: cannot start " << viewer << ": " << strerror(error) << '\n';
 }
 
 // Records until the program has exited and every connection is closed (or
@@ -168,6 +213,11 @@ int Run(const RunOptions& options) {
 
   std::string note;
   Recorder recorder(socket->fd(), capture.get(), std::cerr);
+  std::unique_ptr<LiveServer> live = options.live_socket ? StartLiveServer(*socket, output) : nullptr;
+  if (live) {
+    recorder.AttachLive(live.get());
+    if (options.launch_viewer) LaunchViewer(live->socket_path());
+  }
   int status = Record(*child, recorder, &note);
   if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
   if (recorder.recorded_streams() == 0) {
@@ -179,6 +229,15 @@ int Run(const RunOptions& options) {
   info.set_finished(true);
   bool written = !recorder.capture_failed() && AppendRecorderInfo(capture.get(), info);
   written = capture->Close() && written;
+  if (live) {
+    // The closing record too, then the viewers see the end of the stream.
+    wire::Packet closing;
+    *closing.mutable_recorder() = info;
+    std::string bytes = closing.SerializeAsString();
+    if (written) live->Publish(0, bytes.data(), bytes.size());
+    recorder.AttachLive(nullptr);
+    live->Finish(1000);
+  }
   if (!written) {
     if (!recorder.capture_failed()) std::cerr << "memframe: cannot write " << output << ": " << capture->error() << '\n';
     return kExitMemframeError;
@@ -215,6 +274,9 @@ void PrintRunUsage(std::ostream& out) {
          "                      present by name, e.g. glXSwapBuffers, SDL_GL_SwapWindow\n"
          "  --free-stacks       capture the call stack of every free too (slower; the\n"
          "                      mismatches report then shows where each block was freed)\n"
+         "  --no-live           offer no live socket (see --live)\n"
+         "  --live              start memframe-viewer following the run; without it,\n"
+         "                      memframe prints the command that follows it\n"
          "  --agent PATH        agent library (default: $MEMFRAME_AGENT, else\n"
          "                      ../lib/libmemframe_agent.so beside memframe)\n"
          "  -h, --help          show this help\n";
@@ -276,6 +338,10 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
       if (!value(arg, &options->frame_source)) return RunParse::kError;
     } else if (arg == "--free-stacks") {
       options->free_stacks = true;
+    } else if (arg == "--no-live") {
+      options->live_socket = false;
+    } else if (arg == "--live") {
+      options->launch_viewer = true;
     } else {
       *error = "unknown option '" + arg + "'";
       return RunParse::kError;

@@ -17,7 +17,8 @@ std::atomic<bool> g_recording{false};
 
 namespace {
 // Written once per frame, read by every hook: no contention in practice.
-std::atomic<uint32_t> g_frame{0};
+// 64-bit: never wraps (events keep its low 56 bits, event.h).
+std::atomic<uint64_t> g_frame{0};
 int g_stack_depth = 32;
 bool g_stacks = true;
 bool g_free_stacks = false;  // off by default: a free's stack doubles the unwinding cost
@@ -33,7 +34,7 @@ bool g_slices_only = false;
 
 // Advances the frame counter and records FRAME_END on the calling thread.
 void EndFrame(uint32_t marker) {
-  uint32_t ended = g_frame.fetch_add(1, std::memory_order_relaxed);
+  uint64_t ended = g_frame.fetch_add(1, std::memory_order_relaxed);
   if (!Recording()) return;
   // The writer thread (time slices) is already inside memframe; a present
   // hook is not. Either way, nothing below is the game's allocation.
@@ -43,9 +44,8 @@ void EndFrame(uint32_t marker) {
   e.address = marker;
   e.size = ended;
   e.stack_id = 0;
-  e.frame = ended;
   e.duration = 0;
-  e.kind = wire::PackKind(wire::EVENT_FRAME_END, 0, 0);
+  e.frame_kind = PackFrameKind(ended, wire::PackKind(wire::EVENT_FRAME_END, 0, 0));
   PushEvent(e);
 }
 
@@ -67,7 +67,9 @@ void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks) {
   g_stacks = stacks;
 }
 
-uint32_t CurrentFrame() { return g_frame.load(std::memory_order_relaxed); }
+uint64_t CurrentFrame() { return g_frame.load(std::memory_order_relaxed); }
+
+void SetFrameCounterForTesting(uint64_t frame) { g_frame.store(frame, std::memory_order_relaxed); }
 
 void RecordAlloc(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
                  uint64_t duration) {
@@ -76,9 +78,8 @@ void RecordAlloc(const RecursionGuard&, const void* address, size_t size, uint32
   e.address = reinterpret_cast<uint64_t>(address);
   e.size = size;
   e.stack_id = StackId();
-  e.frame = CurrentFrame();
   e.duration = ClampDuration(duration);
-  e.kind = packed_kind;
+  e.frame_kind = PackFrameKind(CurrentFrame(), packed_kind);
   PushEvent(e);
 }
 
@@ -89,9 +90,8 @@ void RecordFree(const RecursionGuard&, const void* address, size_t size, uint32_
   e.address = reinterpret_cast<uint64_t>(address);
   e.size = size;
   e.stack_id = g_free_stacks ? StackId() : 0;
-  e.frame = CurrentFrame();
   e.duration = ClampDuration(duration);
-  e.kind = packed_kind;
+  e.frame_kind = PackFrameKind(CurrentFrame(), packed_kind);
   PushEvent(e);
 }
 
@@ -139,9 +139,8 @@ void TimeSliceFrame() {
   e.address = kMarkerTimeSlice;
   e.size = slices++;
   e.stack_id = 0;
-  e.frame = CurrentFrame();
   e.duration = 0;
-  e.kind = wire::PackKind(wire::EVENT_FRAME_END, 0, 0);
+  e.frame_kind = PackFrameKind(CurrentFrame(), wire::PackKind(wire::EVENT_FRAME_END, 0, 0));
   PushEvent(e);
 }
 
@@ -153,9 +152,8 @@ void RecordMarker(const RecursionGuard&, const char* name) {
   e.address = 0;
   e.size = id;
   e.stack_id = StackId();
-  e.frame = CurrentFrame();
   e.duration = 0;
-  e.kind = wire::PackKind(wire::EVENT_MARKER, 0, 0);
+  e.frame_kind = PackFrameKind(CurrentFrame(), wire::PackKind(wire::EVENT_MARKER, 0, 0));
   PushEvent(e);
 }
 

@@ -45,6 +45,9 @@ void TimeSliceFrame();
 // A named marker (EVENT_MARKER) at this point of the calling thread.
 void RecordMarker(const RecursionGuard& proof, const char* name);
 
-uint32_t CurrentFrame();
+// The frame counter: the number of the frame in progress. 64-bit, from 0.
+uint64_t CurrentFrame();
+// Tests only: start counting from `frame` (to see frames past 2^32).
+void SetFrameCounterForTesting(uint64_t frame);
 
 }  // namespace memframe::agent

@@ -91,13 +91,17 @@ void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count) {
   sink.EndPacket(w);
 }
 
-void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
+namespace {
+
+// One EventBatch packet of `count` events whose frame deltas all fit the
+// wire's uint32 column.
+void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
   using B = wire::EventBatch;
   ProtoWriter w = sink.BeginPacket(64 + kMaxBytesPerEvent * static_cast<size_t>(count));
   size_t body = w.BeginNested(P::kEventsFieldNumber);
   w.Varint(B::kThreadIdFieldNumber, tid);
   const uint64_t base_ticks = events[0].ticks;
-  const uint64_t base_frame = events[0].frame;
+  const uint64_t base_frame = events[0].frame();
   w.Varint(B::kBaseTicksFieldNumber, base_ticks);
   w.Varint(B::kBaseFrameFieldNumber, base_frame);
   if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
@@ -108,7 +112,7 @@ void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int c
     for (int i = 0; i < count; ++i) w.RawVarint(value_of(i));
     w.EndNested(packed);
   };
-  column(B::kKindFieldNumber, [&](int i) -> uint64_t { return events[i].kind; });
+  column(B::kKindFieldNumber, [&](int i) -> uint64_t { return events[i].kind(); });
   column(B::kAddressDeltaFieldNumber, [&](int i) -> uint64_t {
     uint64_t previous = i ? events[i - 1].address : 0;
     return wire::ZigZag(static_cast<int64_t>(events[i].address - previous));
@@ -121,12 +125,27 @@ void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int c
     return events[i].ticks >= previous ? events[i].ticks - previous : 0;
   });
   column(B::kFrameDeltaFieldNumber, [&](int i) -> uint64_t {
-    uint32_t previous = i ? events[i - 1].frame : static_cast<uint32_t>(base_frame);
-    return events[i].frame - previous;
+    // Within one thread frames never go backwards (one global counter).
+    uint64_t previous = i ? events[i - 1].frame() : base_frame;
+    return events[i].frame() - previous;
   });
   column(B::kDurationTicksFieldNumber, [&](int i) -> uint64_t { return events[i].duration; });
   w.EndNested(body);
   sink.EndPacket(w);
+}
+
+}  // namespace
+
+void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
+  // frame_delta is a uint32 column: where a thread's frame jumps by 2^32 or
+  // more between two events (a thread asleep for 2^32 frames, 50 days at
+  // 1000 fps), a new packet starts with that frame as its base.
+  int start = 0;
+  for (int i = 1; i <= count; ++i) {
+    if (i < count && events[i].frame() - events[i - 1].frame() <= UINT32_MAX) continue;
+    EncodeOneBatch(sink, tid, events + start, i - start, start == 0 ? dropped : 0);
+    start = i;
+  }
 }
 
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame,

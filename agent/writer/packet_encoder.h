@@ -28,7 +28,8 @@ void EncodeMarkerDefs(SocketSink& sink, uint32_t first, uint32_t end);
 void EncodeThreadInfo(SocketSink& sink, uint32_t tid, const char* name, uint64_t first_ticks, bool exited);
 // Defines the stacks with the given ids.
 void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count);
-// One thread's events, columnar and delta-coded.
+// One thread's events, columnar and delta-coded: one EventBatch packet, or
+// several when a frame delta would not fit the wire's uint32 column.
 void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped);
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason);
 

@@ -145,7 +145,10 @@ bool CaptureReader::Fill(size_t need) {
       buf_.erase(buf_.begin(), buf_.begin() + static_cast<long>(buf_pos_));
       buf_pos_ = 0;
     }
-    if (in_pos_ == in_size_) {
+    // A call that filled its whole output may hold more output back even
+    // with no input left: ask again before reading (or giving up at the end
+    // of a file that is still being written, as a live viewer reads it).
+    if (in_pos_ == in_size_ && !output_pending_) {
       if (eof_) return false;
       in_size_ = fread(in_.data(), 1, in_.size(), file_);
       in_pos_ = 0;
@@ -162,6 +165,7 @@ bool CaptureReader::Fill(size_t need) {
     ZSTD_outBuffer out{buf_.data() + old, chunk, 0};
     size_t ret = ZSTD_decompressStream(dctx, &out, &in);
     in_pos_ = in.pos;
+    output_pending_ = out.pos == chunk;
     buf_.resize(old + out.pos);
     if (ZSTD_isError(ret)) {
       error_ = std::string("capture is corrupt (zstd: ") + ZSTD_getErrorName(ret) + ")";

@@ -48,9 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!LoadCapture(*source, "fuzz input", &capture, &error) || !capture.has_main) return 0;
 
   HeapAnalysis heap = AnalyzeHeap(capture.main);
-  const uint32_t frames = static_cast<uint32_t>(heap.frames.frames.size());
-  // The live set at a few frames, through the checkpoints and without.
-  for (uint32_t frame : {0u, frames / 2, frames})
+  // The live set at a few frames (frame numbers are any 64-bit values),
+  // through the checkpoints and without.
+  const auto& rows = heap.frames.frames;
+  const uint64_t middle = rows.empty() ? 0 : rows[rows.size() / 2].frame;
+  for (uint64_t frame : {uint64_t{0}, middle, middle + 1, heap.frames.All().to, UINT64_MAX})
     (void)heap.live_sets.AtFrame(capture.main, frame).live_bytes();
   (void)heap.live_sets.AtPosition(capture.main, capture.main.events.size() / 2).live_bytes();
   // Every event read back once more, by index (the viewer's access path).

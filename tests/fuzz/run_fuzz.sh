@@ -57,9 +57,9 @@ fi
 fuzzer="$build_dir/bin/capture_fuzzer"
 [ -x "$fuzzer" ] || { echo "run_fuzz.sh: $fuzzer is not built" >&2; exit 2; }
 mkdir -p "$build_dir/corpus-new" "$build_dir/crashes"
-# -rss_limit_mb: a capture may ask for large tables legitimately (2^24
-# frames at most); anything past 2.5 GB is a bug. -timeout: one input must
-# never take seconds.
+# -rss_limit_mb: tables follow the events and frames present (no frame
+# number sizes anything), so anything past 2.5 GB is a bug. -timeout: one
+# input must never take seconds.
 set +e
 "$fuzzer" "$build_dir/corpus-new" "$source_dir/tests/fuzz/corpus" \
   -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=65536 \

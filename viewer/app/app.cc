@@ -13,8 +13,133 @@
 namespace memframe::viewer {
 
 App::App(const ViewerOptions& options, const Fonts& fonts) : options_(options), fonts_(fonts), views_(MakeViews()) {
-  if (!options.capture_path.empty()) Open(options.capture_path);
+  if (!options.follow_socket.empty()) {
+    Follow(options.follow_socket);
+  } else if (!options.capture_path.empty()) {
+    Open(options.capture_path);
+  }
 }
+
+namespace {
+// A refresh waits at least this long after the previous one, and at least
+// kRefreshBackoff times as long as that one took: rebuilding the run so far
+// then takes at most 1 / (1 + kRefreshBackoff) of a core, however long the
+// game runs (live_follow.h says why the model is rebuilt, not appended to).
+constexpr double kRefreshMinSeconds = 1.0;
+constexpr double kRefreshBackoff = 4.0;
+}  // namespace
+
+void App::Follow(const std::string& socket_path) {
+  loader_.reset();
+  session_.reset();
+  views_ = MakeViews();
+  selection_.Clear();
+  error_.clear();
+  follow_final_ = false;
+  built_records_ = 0;
+  follower_ = analysis::LiveFollower::Start(socket_path, &error_);
+  if (!follower_) {
+    status_ = Status::kFailed;
+    std::fprintf(stderr, "memframe-viewer: %s\n", error_.c_str());
+    return;
+  }
+  std::snprintf(open_path_, sizeof open_path_, "%s", follower_->capture_path().c_str());
+  status_ = Status::kLoading;
+  StartRefresh();
+}
+
+void App::StartRefresh() {
+  analysis::LiveFollower::Status s = follower_->status();
+  refresh_records_ = s.records;
+  follow_final_ = s.ended;  // this build holds the whole run
+  refresh_started_ = std::chrono::steady_clock::now();
+  loader_ = std::make_unique<SessionLoader>(follower_->capture_path(), follower_.get());
+}
+
+void App::PollFollow() {
+  auto now = std::chrono::steady_clock::now();
+  if (loader_) {
+    SessionLoader::State state = loader_->state();
+    if (state == SessionLoader::State::kLoading) return;
+    last_build_seconds_ = std::chrono::duration<double>(now - refresh_started_).count();
+    if (state == SessionLoader::State::kReady) {
+      // The old session stays alive until every view has let go of it.
+      std::unique_ptr<Session> old = std::move(session_);
+      session_ = loader_->Take();
+      for (auto& view : views_) view->OnSessionChanged();
+      if (!old) {
+        ApplyInitialSelection();
+        if (!session_->capture().damage.empty())
+          std::fprintf(stderr, "memframe-viewer: warning: %s\n", session_->capture().damage.c_str());
+      }
+      status_ = Status::kReady;
+      built_records_ = refresh_records_;
+      refreshed_at_ = now;
+      follow_note_.clear();
+    } else {
+      // Before the program's first events there is nothing to show yet;
+      // later, a failed refresh keeps the previous model on screen.
+      follow_note_ = loader_->error();
+      if (follow_final_ && !session_) {
+        error_ = follow_note_;
+        status_ = Status::kFailed;
+        std::fprintf(stderr, "memframe-viewer: %s\n", error_.c_str());
+      }
+    }
+    loader_.reset();
+    double wait = std::max(kRefreshMinSeconds, kRefreshBackoff * last_build_seconds_);
+    next_refresh_ = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(wait));
+    return;
+  }
+  if (follow_final_ && session_) return;
+  analysis::LiveFollower::Status s = follower_->status();
+  // The end of the run is shown at once: the user is waiting for it.
+  if ((now >= next_refresh_ || s.ended) && (s.records != built_records_ || s.ended)) StartRefresh();
+}
+
+void App::RequestSnapshot() {
+  if (!follower_) return;
+  std::string error;
+  if (follower_->status().ended) {
+    follow_note_ = "the run is over: nothing left to mark";
+  } else if (follower_->RequestSnapshot(snapshot_name_, &error)) {
+    ++snapshots_asked_;
+    follow_note_ = "marked: the snapshot appears in the capture and on the timeline at the next refresh";
+    snapshot_name_[0] = '\0';
+  } else {
+    follow_note_ = error;
+  }
+}
+
+void App::DrawFollowBar() {
+  analysis::LiveFollower::Status s = follower_->status();
+  if (s.ended) {
+    ImGui::TextColored(palette::kDimText, "run ended");
+  } else {
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1), "LIVE");
+  }
+  ImGui::SameLine();
+  double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - refreshed_at_).count();
+  ImGui::TextColored(palette::kDimText, "%s records, shown %.0f s ago (built in %.1f s)",
+                     FormatCount(s.records).c_str(), session_ ? age : 0.0, last_build_seconds_);
+  if (!s.ended) {
+    ImGui::SameLine(0, 20);
+    ImGui::SetNextItemWidth(160);
+    ImGui::InputTextWithHint("##snapshot_name", "snapshot name (auto)", snapshot_name_, sizeof snapshot_name_);
+    ImGui::SameLine();
+    // Ctrl+M: the GLFW backend indexes KeysDown by GLFW key codes, which are
+    // ASCII for letters (ImGui 1.86 has no named key for M).
+    bool shortcut = ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('M', false);
+    if (ImGui::Button("Snapshot now") || shortcut) RequestSnapshot();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Mark this moment (Ctrl+M); diff two marks with `memframe report CAPTURE diff A B`");
+  }
+  if (!s.error.empty() || !follow_note_.empty()) {
+    ImGui::SameLine(0, 20);
+    ImGui::TextColored(palette::kDimText, "%s", !s.error.empty() ? s.error.c_str() : follow_note_.c_str());
+  }
+}
+
 
 void App::Open(const std::string& path) {
   // The old loader (if any) stops and joins before the new one starts.
@@ -29,6 +154,10 @@ void App::Open(const std::string& path) {
 }
 
 void App::Poll() {
+  if (follower_) {
+    PollFollow();
+    return;
+  }
   if (status_ != Status::kLoading) return;
   switch (loader_->state()) {
     case SessionLoader::State::kLoading:
@@ -77,7 +206,9 @@ void App::DrawHeader() {
   ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1), "memframe");
   ImGui::SameLine();
   if (status_ != Status::kReady) {
-    ImGui::TextColored(palette::kDimText, "%s", options_.capture_path.empty() ? "no capture" : open_path_);
+    bool none = options_.capture_path.empty() && options_.follow_socket.empty();
+    ImGui::TextColored(palette::kDimText, "%s", none ? "no capture" : open_path_);
+    if (follower_) DrawFollowBar();
     ImGui::Separator();
     return;
   }
@@ -99,7 +230,9 @@ void App::DrawHeader() {
   figure("allocations", FormatCount(heap.allocations) + " (" + FormatBytes(heap.bytes_allocated) + ")");
   figure("peak live", FormatBytes(heap.peak_live_bytes) + " in frame " + std::to_string(heap.peak_live_frame));
   figure("leaked", FormatBytes(heap.leaks.total_bytes));
-  if (!capture.damage.empty()) {
+  if (follower_) {
+    DrawFollowBar();
+  } else if (!capture.damage.empty()) {
     ImGui::TextColored(palette::kWarning, "Damaged capture, showing everything before the damage: %s",
                        capture.damage.c_str());
   } else if (!capture.complete()) {
@@ -109,6 +242,11 @@ void App::DrawHeader() {
 }
 
 void App::DrawLoading() {
+  if (!loader_) {  // following a run whose program has sent nothing yet
+    ImGui::Spacing();
+    ImGui::TextUnformatted("Waiting for the program's first events\xE2\x80\xA6");
+    return;
+  }
   SessionLoader::Progress p = loader_->progress();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float width = std::min(520.0f, avail.x - 40);

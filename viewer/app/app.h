@@ -3,10 +3,12 @@
 // loaded session, the shared selection and the views.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "memframe/analysis/live_follow.h"
 #include "options.h"
 #include "selection.h"
 #include "session.h"
@@ -23,6 +25,9 @@ class App {
   App(const ViewerOptions& options, const Fonts& fonts);
 
   void Open(const std::string& path);
+  // Follows a run being recorded through its live socket: the views show
+  // the run so far and are refreshed in the background as it grows.
+  void Follow(const std::string& socket_path);
   // Shows only `view` (screenshots): the timeline alone, or the timeline
   // strip above that view's tab.
   void FocusView(const std::string& view) { focus_view_ = view; }
@@ -34,6 +39,10 @@ class App {
 
  private:
   void Poll();
+  void PollFollow();
+  void StartRefresh();
+  void DrawFollowBar();
+  void RequestSnapshot();
   void ApplyInitialSelection();
   void DrawHeader();
   void DrawLoading();
@@ -50,6 +59,17 @@ class App {
   std::vector<std::unique_ptr<View>> views_;
   std::string focus_view_;
   char open_path_[1024] = {};
+
+  // Following a run (--follow). loader_ is then the refresh in progress.
+  std::unique_ptr<analysis::LiveFollower> follower_;
+  std::chrono::steady_clock::time_point refresh_started_, next_refresh_, refreshed_at_;
+  double last_build_seconds_ = 0;
+  uint64_t built_records_ = 0;   // records the session on screen was built from
+  uint64_t refresh_records_ = 0;  // records when the refresh in progress started
+  bool follow_final_ = false;     // the run ended and the session holds all of it
+  std::string follow_note_;       // why the last refresh failed, or what a snapshot request said
+  char snapshot_name_[128] = {};
+  int snapshots_asked_ = 0;
 };
 
 }  // namespace memframe::viewer

@@ -145,6 +145,8 @@ void Backend::Render() {
   if (!fbo_) glfwSwapBuffers(window_);
 }
 
+void Backend::Finish() const { glFinish(); }
+
 bool Backend::ReadPixels(std::vector<uint8_t>* rgba, int* width, int* height) const {
   if (!fbo_) return false;
   const int w = config_.width, h = config_.height;

@@ -36,6 +36,9 @@ class Backend {
   void NewFrame(double idle_wait_seconds);
   // Renders the ImGui frame and presents it.
   void Render();
+  // Waits until the GL has drawn everything submitted (frame-time
+  // measurements: a software renderer may otherwise defer the work).
+  void Finish() const;
   // The last rendered frame, RGBA, top row first.
   bool ReadPixels(std::vector<uint8_t>* rgba, int* width, int* height) const;
 

@@ -19,5 +19,6 @@ int main(int argc, char** argv) {
   }
   if (!options.dump_view.empty()) return RunDumpViewData(options);
   if (!options.screenshot_path.empty()) return RunScreenshot(options);
+  if (options.measure_fps_seconds > 0) return RunMeasureFps(options);
   return RunInteractive(options);
 }

@@ -1,5 +1,7 @@
 #include "modes.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -85,6 +87,54 @@ int RunScreenshot(const ViewerOptions& options) {
     std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
     return 1;
   }
+  return 0;
+}
+
+int RunMeasureFps(const ViewerOptions& options) {
+  if (!CheckView(options.view)) return 2;
+  Backend backend;
+  std::string error;
+  BackendConfig config;
+  config.width = options.width;
+  config.height = options.height;
+  config.offscreen = true;
+  if (!backend.Init(config, &error)) {
+    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+    return 1;
+  }
+  Fonts fonts = SetUpStyle();
+  App app(options, fonts);
+  app.FocusView(options.view);
+  // Load (not measured), then settle the layout, then draw continuously.
+  int settled = 0;
+  while (settled < kSettleFrames) {
+    backend.NewFrame(app.status() == App::Status::kLoading ? 0.01 : 0);
+    app.Draw();
+    backend.Render();
+    if (app.status() == App::Status::kFailed) return 1;
+    if (app.status() == App::Status::kReady) settled++;
+  }
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> frame_ms;
+  const auto start = Clock::now();
+  const auto end = start + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(options.measure_fps_seconds));
+  for (auto last = start; last < end;) {
+    backend.NewFrame(0);
+    app.Draw();
+    backend.Render();
+    backend.Finish();
+    auto now = Clock::now();
+    frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::vector<double> sorted = frame_ms;
+  std::sort(sorted.begin(), sorted.end());
+  auto percentile = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))]; };
+  std::printf("view %s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+              options.view.c_str(), frame_ms.size(), seconds, frame_ms.size() / seconds, percentile(0.50),
+              percentile(0.99), sorted.back());
   return 0;
 }
 

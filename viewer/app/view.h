@@ -27,6 +27,10 @@ class View {
   virtual bool is_tab() const { return true; }
   virtual void Draw(ViewContext& ctx) = 0;
   virtual nlohmann::json Data(ViewContext& ctx) = 0;
+  // The session was replaced by a newer model of the same run (following a
+  // run live): drop what was computed from the old one, keep the user's
+  // picks (selected rows, sort, options).
+  virtual void OnSessionChanged() {}
 };
 
 }  // namespace memframe::viewer

@@ -77,6 +77,7 @@ class CaptureReader {
   size_t buf_pos_ = 0;
   bool eof_ = false;
   bool frame_complete_ = true;
+  bool output_pending_ = false;  // the last decompression filled its output
   uint64_t bytes_read_ = 0;
   uint64_t file_size_ = 0;
   std::string error_;

@@ -9,6 +9,9 @@
 #include <cstring>
 #include <vector>
 
+#include "buffer/thread_buffer.h"
+#include "capture/recorder.h"
+#include "capture/recursion_guard.h"
 #include "capture/stack_table.h"
 #include "memframe.pb.h"
 #include "memframe/format.h"
@@ -89,11 +92,11 @@ TEST_F(EncoderTest, HelloRoundTrips) {
 TEST_F(EncoderTest, EventBatchColumnsDecodeToTheEvents) {
   // Addresses going down as well as up, frames advancing, a large size.
   std::vector<Event> events = {
-      {1000, 0x7f0000001000, 48, 3, 10, 25, wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW, 0)},
-      {1005, 0x7f0000000800, 0, 0, 10, 9, wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0)},
-      {1300, 0x55aa00000000, 1ull << 40, 7, 11, 70000,
-       wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCalloc)},
-      {1301, 1, 11, 0, 12, 0, wire::PackKind(wire::EVENT_FRAME_END, 0, 0)},
+      {1000, 0x7f0000001000, 48, 3, 25, PackFrameKind(10, wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW, 0))},
+      {1005, 0x7f0000000800, 0, 0, 9, PackFrameKind(10, wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0))},
+      {1300, 0x55aa00000000, 1ull << 40, 7, 70000,
+       PackFrameKind(11, wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCalloc))},
+      {1301, 1, 11, 0, 0, PackFrameKind(12, wire::PackKind(wire::EVENT_FRAME_END, 0, 0))},
   };
   EncodeEventBatch(sink_, 777, events.data(), static_cast<int>(events.size()), 5);
   auto packets = Receive();
@@ -115,12 +118,104 @@ TEST_F(EncoderTest, EventBatchColumnsDecodeToTheEvents) {
     frame += b.frame_delta(i);
     EXPECT_EQ(address, events[i].address) << i;
     EXPECT_EQ(ticks, events[i].ticks) << i;
-    EXPECT_EQ(frame, events[i].frame) << i;
+    EXPECT_EQ(frame, events[i].frame()) << i;
     EXPECT_EQ(b.size(i), events[i].size) << i;
     EXPECT_EQ(b.stack_id(i), events[i].stack_id) << i;
-    EXPECT_EQ(b.kind(i), events[i].kind) << i;
+    EXPECT_EQ(b.kind(i), events[i].kind()) << i;
     EXPECT_EQ(b.duration_ticks(i), events[i].duration) << i;
   }
+}
+
+// The events of one thread, decoded from every EventBatch packet as a
+// reader does (frames from each batch's base).
+struct DecodedEvent {
+  uint64_t frame, ticks, size;
+  uint32_t kind;
+};
+std::vector<DecodedEvent> DecodeBatches(const std::vector<wire::Packet>& packets) {
+  std::vector<DecodedEvent> out;
+  for (const wire::Packet& p : packets) {
+    if (!p.has_events()) continue;
+    const wire::EventBatch& b = p.events();
+    uint64_t ticks = b.base_ticks(), frame = b.base_frame();
+    for (int i = 0; i < b.kind_size(); ++i) {
+      ticks += b.ticks_delta(i);
+      frame += b.frame_delta(i);
+      out.push_back({frame, ticks, b.size(i), b.kind(i)});
+    }
+  }
+  return out;
+}
+
+TEST_F(EncoderTest, FramesPast32BitsRoundTrip) {
+  const uint32_t alloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCustom);
+  const uint64_t high = (1ull << 40) + 5;
+  std::vector<Event> events = {
+      {1, 0x1000, 8, 0, 0, PackFrameKind(high, alloc)},
+      {2, 0x1000, 8, 0, 0, PackFrameKind(high + UINT32_MAX, alloc)},  // the largest delta that fits
+      {3, 0x1000, 8, 0, 0, PackFrameKind(high + UINT32_MAX + (1ull << 32), alloc)},  // one that does not
+      {4, 0x1000, 8, 0, 0, PackFrameKind(high + UINT32_MAX + (1ull << 32), alloc)},
+      {5, 0x1000, 8, 0, 0, PackFrameKind((1ull << 56) - 1, alloc)},  // the largest frame an Event holds
+  };
+  EXPECT_EQ(events[4].frame(), (1ull << 56) - 1);
+  EXPECT_EQ(events[4].kind(), alloc);
+  EncodeEventBatch(sink_, 9, events.data(), static_cast<int>(events.size()), 4);
+  auto packets = Receive();
+  // The uint32 frame_delta column cannot carry the jumps: three packets.
+  ASSERT_EQ(packets.size(), 3u);
+  EXPECT_EQ(packets[0].events().base_frame(), high);
+  EXPECT_EQ(packets[0].events().dropped(), 4u);
+  EXPECT_EQ(packets[0].events().kind_size(), 2);
+  EXPECT_EQ(packets[1].events().base_frame(), high + UINT32_MAX + (1ull << 32));
+  EXPECT_EQ(packets[1].events().kind_size(), 2);
+  EXPECT_EQ(packets[1].events().dropped(), 0u);
+  auto decoded = DecodeBatches(packets);
+  ASSERT_EQ(decoded.size(), events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(decoded[i].frame, events[i].frame()) << i;
+    EXPECT_EQ(decoded[i].ticks, events[i].ticks) << i;
+    EXPECT_EQ(decoded[i].kind, alloc) << i;
+  }
+}
+
+TEST_F(EncoderTest, RecorderFrameCounterPast32Bits) {
+  // The recorder's frame counter, set just below 2^32, ends two frames
+  // through the annotation API; the FRAME_ENDs and a marker of the calling
+  // thread go through its buffer and the encoder like the writer sends them.
+  ConfigureCapture(1, /*stacks=*/false, false);
+  const uint64_t start = (1ull << 32) - 1;
+  SetFrameCounterForTesting(start);
+  g_recording.store(true);
+  ThreadBuffer* buffer = CurrentThreadBuffer();
+  ASSERT_NE(buffer, nullptr);
+  const uint64_t head = buffer->tail.load();
+  AnnotatedFrameMark();  // ends 2^32 - 1
+  AnnotatedFrameMark();  // ends 2^32
+  {
+    RecursionGuard guard;
+    RecordMarker(guard, "past 32 bits");
+  }
+  g_recording.store(false);
+  EXPECT_EQ(CurrentFrame(), start + 2);
+  const uint64_t tail = buffer->tail.load();
+  ASSERT_EQ(tail - head, 3u);
+  std::vector<Event> events;
+  for (uint64_t i = head; i < tail; ++i) events.push_back(buffer->ring[i & (kRingEvents - 1)]);
+  buffer->head.store(tail);
+  EXPECT_EQ(events[0].frame(), start);
+  EXPECT_EQ(events[1].frame(), start + 1);
+  EXPECT_EQ(events[2].frame(), start + 2);
+
+  EncodeEventBatch(sink_, 1, events.data(), static_cast<int>(events.size()), 0);
+  auto decoded = DecodeBatches(Receive());
+  ASSERT_EQ(decoded.size(), 3u);
+  EXPECT_EQ(decoded[0].kind, wire::PackKind(wire::EVENT_FRAME_END, 0, 0));
+  EXPECT_EQ(decoded[0].frame, start);
+  EXPECT_EQ(decoded[0].size, start);  // FRAME_END's size: the number of the frame that ended
+  EXPECT_EQ(decoded[1].frame, start + 1);
+  EXPECT_EQ(decoded[1].size, start + 1);
+  EXPECT_EQ(decoded[2].kind, wire::PackKind(wire::EVENT_MARKER, 0, 0));
+  EXPECT_EQ(decoded[2].frame, start + 2);
 }
 
 TEST_F(EncoderTest, StackDefsCarryTheInternedFrames) {

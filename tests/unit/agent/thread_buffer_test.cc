@@ -17,7 +17,7 @@ TEST(ThreadBuffer, EventsArriveInOrderAndBufferIsReusedOnceTheThreadIsGone) {
   ThreadBuffer* seen = nullptr;
   uint32_t tid = 0;
   std::thread worker([&] {
-    for (uint64_t i = 0; i < 100; ++i) PushEvent(Event{i, 0x1000 + i, i, 0, 0, 0, 1});
+    for (uint64_t i = 0; i < 100; ++i) PushEvent(Event{i, 0x1000 + i, i, 0, 0, PackFrameKind(0, 1)});
     tid = CurrentThreadId();
     seen = BufferOfTid(tid);
   });
@@ -34,7 +34,7 @@ TEST(ThreadBuffer, EventsArriveInOrderAndBufferIsReusedOnceTheThreadIsGone) {
   ReleaseBuffer(seen);
   ThreadBuffer* reused = nullptr;
   std::thread next([&] {
-    PushEvent(Event{1, 2, 3, 0, 0, 0, 1});
+    PushEvent(Event{1, 2, 3, 0, 0, PackFrameKind(0, 1)});
     reused = BufferOfTid(CurrentThreadId());
   });
   next.join();
@@ -45,7 +45,7 @@ TEST(ThreadBuffer, FullRingWithoutWriterDropsAndCounts) {
   SetConsumerAlive(false);
   ThreadBuffer* b = nullptr;
   std::thread worker([&] {
-    for (uint64_t i = 0; i < kRingEvents + 10; ++i) PushEvent(Event{i, i, 1, 0, 0, 0, 1});
+    for (uint64_t i = 0; i < kRingEvents + 10; ++i) PushEvent(Event{i, i, 1, 0, 0, PackFrameKind(0, 1)});
     b = BufferOfTid(CurrentThreadId());
     ASSERT_NE(b, nullptr);
     EXPECT_EQ(b->tail.load() - b->head.load(), kRingEvents);

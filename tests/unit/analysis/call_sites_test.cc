@@ -48,7 +48,7 @@ TEST(CallSites, SummarizesASiteOverARange) {
   const SiteHistory* four = index.Find(4);
   ASSERT_NE(four, nullptr);
   EXPECT_EQ(four->allocations, 15u);
-  SiteStats s = SummarizeSite(*four, {0, 9});
+  SiteStats s = SummarizeSite(*four, {0, 9}, 10);
   EXPECT_EQ(s.allocations, 15u);
   EXPECT_EQ(s.bytes, 120u);
   EXPECT_EQ(s.frames_with_allocations, 5u);
@@ -60,13 +60,13 @@ TEST(CallSites, SummarizesASiteOverARange) {
   EXPECT_EQ(s.bytes_per_frame_max, 40u);
   EXPECT_EQ(s.bytes_per_frame_median, 24u);
 
-  SiteStats narrow = SummarizeSite(*four, {2, 3});
+  SiteStats narrow = SummarizeSite(*four, {2, 3}, 2);
   EXPECT_EQ(narrow.allocations, 7u);
   EXPECT_EQ(narrow.frames_with_allocations, 2u);
   EXPECT_EQ(narrow.frames_in_range, 2u);
   EXPECT_EQ(narrow.allocs_per_frame_median, 3u);  // lower middle of {3, 4}
 
-  SiteStats burst = SummarizeSite(*index.Find(3), {0, 10});
+  SiteStats burst = SummarizeSite(*index.Find(3), {0, 10}, 11);
   EXPECT_EQ(burst.size_min, 10u);
   EXPECT_EQ(burst.size_max, 50u);
   EXPECT_EQ(burst.bytes, 150u);
@@ -75,7 +75,7 @@ TEST(CallSites, SummarizesASiteOverARange) {
 
 TEST(CallSites, HiddenSitesAllocateInMostFrames) {
   CallSiteIndex index = BuildIndex();
-  auto hidden = FindHiddenSites(index, {0, 9}, 0.5);
+  auto hidden = FindHiddenSites(index, {0, 9}, 10, 0.5);
   ASSERT_EQ(hidden.size(), 2u);
   EXPECT_EQ(hidden[0].stack_id, 1u);
   EXPECT_EQ(hidden[0].allocations, 20u);
@@ -86,15 +86,15 @@ TEST(CallSites, HiddenSitesAllocateInMostFrames) {
   EXPECT_EQ(hidden[0].bytes_per_frame_median, 96u);
   EXPECT_EQ(hidden[1].stack_id, 4u);  // exactly 50% qualifies
 
-  auto stricter = FindHiddenSites(index, {0, 9}, 0.51);
+  auto stricter = FindHiddenSites(index, {0, 9}, 10, 0.51);
   ASSERT_EQ(stricter.size(), 1u);
   EXPECT_EQ(stricter[0].stack_id, 1u);
 
-  auto looser = FindHiddenSites(index, {0, 9}, 0.4);
+  auto looser = FindHiddenSites(index, {0, 9}, 10, 0.4);
   ASSERT_EQ(looser.size(), 3u);
   EXPECT_EQ(looser[2].stack_id, 2u);
 
-  auto late = FindHiddenSites(index, {5, 9}, 0.5);  // only stack 1 allocates there in most frames
+  auto late = FindHiddenSites(index, {5, 9}, 5, 0.5);  // only stack 1 allocates there in most frames
   ASSERT_EQ(late.size(), 1u);
   EXPECT_EQ(late[0].frames_in_range, 5u);
   EXPECT_EQ(late[0].allocations, 10u);
@@ -102,14 +102,14 @@ TEST(CallSites, HiddenSitesAllocateInMostFrames) {
 
 TEST(CallSites, SitesInRangeByBytes) {
   CallSiteIndex index = BuildIndex();
-  auto sites = SitesInRange(index, {0, 10});
+  auto sites = SitesInRange(index, {0, 10}, 11);
   ASSERT_EQ(sites.size(), 4u);
   EXPECT_EQ(sites[0].stack_id, 1u);  // 22 * 48 = 1056
   EXPECT_EQ(sites[0].bytes, 1056u);
   EXPECT_EQ(sites[1].stack_id, 2u);  // 400
   EXPECT_EQ(sites[2].stack_id, 3u);  // 150
   EXPECT_EQ(sites[3].stack_id, 4u);  // 120
-  EXPECT_EQ(SitesInRange(index, {7, 10}).size(), 1u);
+  EXPECT_EQ(SitesInRange(index, {7, 10}, 4).size(), 1u);
 }
 
 TEST(CallSites, OutOfOrderFramesFromTwoThreadsAreMerged) {

@@ -19,7 +19,7 @@ Event Varied(size_t i) {
   e.address = i % 5 == 0 ? UINT64_MAX - i : 0x7f0000000000ull + (i % 97) * 64;
   e.size = i % 11 == 0 ? UINT64_MAX : i % 300;
   e.stack_id = i % 13 == 0 ? UINT32_MAX : static_cast<uint32_t>(i % 50);
-  e.frame = i % 17 == 0 ? UINT32_MAX : static_cast<uint32_t>(i / 100);
+  e.frame = i % 17 == 0 ? UINT64_MAX : i % 29 == 0 ? (1ull << 40) + i : i / 100;
   e.duration_ticks = i % 19 == 0 ? UINT32_MAX : static_cast<uint32_t>(i % 400);
   e.thread = i % 23 == 0 ? UINT16_MAX : static_cast<uint16_t>(i % 4);
   e.packed_kind = static_cast<uint8_t>(wire::PackKind(1 + i % 6, i % 4, (i % 3 == 0 ? wire::kFlagRealloc : 0) |
@@ -100,19 +100,18 @@ TEST(EventStore, RewriteEditsAndDropsInOnePass) {
 }
 
 // A game-shaped stream (the same few sites every frame, temporaries freed
-// soon after) is what the store is sized for: far below the 40 bytes of a
+// soon after) is what the store is sized for: far below the 48 bytes of a
 // plain Event, and below the 16-byte budget (README.md).
-TEST(EventStore, GameShapedEventsTakeAFewBytesEach) {
+EventStore GameShaped(size_t n, uint64_t first_frame) {
   EventStore store;
   uint64_t ticks = 1'000'000, seed = 7;
   std::vector<uint64_t> live;
-  const size_t n = 1'000'000;
   for (size_t i = 0; i < n; ++i) {
     seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
     Event e;
     ticks += 200 + seed % 64;
     e.ticks = ticks;
-    e.frame = static_cast<uint32_t>(i / 8000);
+    e.frame = first_frame + i / 8000;
     e.duration_ticks = 60 + static_cast<uint32_t>(seed % 32);
     if (live.size() < 64 && (seed >> 8) % 2 == 0) {
       e.packed_kind = static_cast<uint8_t>(EventKind::kAlloc);
@@ -127,7 +126,26 @@ TEST(EventStore, GameShapedEventsTakeAFewBytesEach) {
     }
     store.push_back(e);
   }
+  return store;
+}
+
+TEST(EventStore, GameShapedEventsTakeAFewBytesEach) {
+  const size_t n = 1'000'000;
+  EventStore store = GameShaped(n, 0);
   EXPECT_LT(store.memory_bytes(), n * 8) << store.memory_bytes() / static_cast<double>(n) << " bytes an event";
+}
+
+// Frames are delta-coded: a capture whose frames are past 2^40 costs what
+// one counted from 0 does (a few bytes a chunk for the first delta).
+TEST(EventStore, FramesPast2To40CostNothingExtra) {
+  const size_t n = 200'000;
+  EventStore low = GameShaped(n, 0), high = GameShaped(n, (1ull << 40) + 12345);
+  EXPECT_LE(high.memory_bytes(), low.memory_bytes() + 16 * high.chunk_count());
+  size_t i = 0;
+  for (const Event& e : high) {
+    ASSERT_EQ(e.frame, (1ull << 40) + 12345 + i / 8000) << i;
+    ++i;
+  }
 }
 
 }  // namespace

@@ -97,10 +97,28 @@ TEST(Fragmentation, ClustersHolesAndMappings) {
   EXPECT_EQ(after.free_bytes, 28u + 64 + 3904 + 3840);
 }
 
+FrameTable TableOf(std::vector<uint64_t> frames) {
+  FrameTable t;
+  for (uint64_t f : frames) t.frames.push_back({.frame = f});
+  return t;
+}
+
 TEST(Fragmentation, SampleFramesSpreadsOverTheCapture) {
-  EXPECT_EQ(SampleFrames(3, 64), (std::vector<uint32_t>{0, 1, 2, 3}));
-  EXPECT_EQ(SampleFrames(100, 5), (std::vector<uint32_t>{0, 25, 50, 75, 100}));
-  EXPECT_EQ(SampleFrames(100, 1), (std::vector<uint32_t>{100}));
+  std::vector<uint64_t> hundred;
+  for (uint64_t f = 0; f <= 100; ++f) hundred.push_back(f);
+  FrameTable dense = TableOf(hundred);
+  EXPECT_EQ(SampleFrames(dense, 3, 64), (std::vector<uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(SampleFrames(dense, 100, 5), (std::vector<uint64_t>{0, 25, 50, 75, 100}));
+  EXPECT_EQ(SampleFrames(dense, 100, 1), (std::vector<uint64_t>{100}));
+  // Frames that start anywhere and have gaps: sampled by position, never
+  // a number the capture does not have.
+  const uint64_t base = 1ull << 40;
+  FrameTable sparse = TableOf({base, base + 1, base + 1'000'000'000, base + 1'000'000'001, base + 5'000'000'000});
+  EXPECT_EQ(SampleFrames(sparse, UINT64_MAX, 64), (std::vector<uint64_t>{base, base + 1, base + 1'000'000'000,
+                                                                         base + 1'000'000'001, base + 5'000'000'000}));
+  EXPECT_EQ(SampleFrames(sparse, UINT64_MAX, 3),
+            (std::vector<uint64_t>{base, base + 1'000'000'000, base + 5'000'000'000}));
+  EXPECT_EQ(SampleFrames(sparse, base + 1'000'000'000, 2), (std::vector<uint64_t>{base, base + 1'000'000'000}));
 }
 
 TEST(MappedRegions, PartialUnmapSplitsAndRemapMoves) {

@@ -72,7 +72,7 @@ TEST(Lifetimes, BoundariesAreMarkerFramesAndFreeBursts) {
   // Frees of older blocks per ended frame: 0, 0, then 1 (stack 2) except
   // frame 4 (3), frame 6 (3) and frame 8 (11). Median 1, MAD 0: threshold
   // 1 + 3 * 1 = 4, so frame 8 is a burst; frame 6 is a boundary by its marker.
-  EXPECT_EQ(r.boundary_frames, (std::vector<uint32_t>{6, 8}));
+  EXPECT_EQ(r.boundary_frames, (std::vector<uint64_t>{6, 8}));
   EXPECT_TRUE(r.has_teardown);
   EXPECT_EQ(r.last_ended_frame, 11u);
 }

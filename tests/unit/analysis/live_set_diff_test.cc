@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/live_set_at.h"
 #include "test_capture.h"
 
@@ -52,25 +53,27 @@ TEST(LiveSetAt, ALaterFrameFromAnotherThreadDoesNotLeakIntoTheCut) {
 
 TEST(LiveSetAt, CutsByNameStartAndEnd) {
   Stream s = LevelStream();
+  const FrameTable frames = AnalyzeHeap(s).frames;
   std::string error;
-  auto begin = ResolveCut(s, "level_load_begin", 3, &error);
+  auto begin = ResolveCut(s, "level_load_begin", frames, &error);
   ASSERT_TRUE(begin) << error;
   EXPECT_EQ(begin->kind, LiveSetCut::Kind::kMarker);
   EXPECT_EQ(begin->frame, 1u);
   EXPECT_EQ(LiveSetAt(s, *begin).live_bytes(), 100u);  // before the marker: A only
-  auto end_marker = ResolveCut(s, "level_load_end", 3, &error);
+  auto end_marker = ResolveCut(s, "level_load_end", frames, &error);
   ASSERT_TRUE(end_marker);
   EXPECT_EQ(LiveSetAt(s, *end_marker).live_bytes(), 250u);
-  EXPECT_EQ(LiveSetAt(s, *ResolveCut(s, "start", 3, &error)).live_blocks(), 0u);
-  EXPECT_EQ(LiveSetAt(s, *ResolveCut(s, "end", 3, &error)).live_bytes(), 80u);
+  EXPECT_EQ(LiveSetAt(s, *ResolveCut(s, "start", frames, &error)).live_blocks(), 0u);
+  EXPECT_EQ(LiveSetAt(s, *ResolveCut(s, "end", frames, &error)).live_bytes(), 80u);
 }
 
 TEST(LiveSetAt, UnknownCutsAreErrors) {
   Stream s = LevelStream();
+  const FrameTable frames = AnalyzeHeap(s).frames;
   std::string error;
-  EXPECT_FALSE(ResolveCut(s, "4", 3, &error));
+  EXPECT_FALSE(ResolveCut(s, "4", frames, &error));
   EXPECT_EQ(error, "frame 4 is not in the capture (frames 0..3)");
-  EXPECT_FALSE(ResolveCut(s, "boss_fight", 3, &error));
+  EXPECT_FALSE(ResolveCut(s, "boss_fight", frames, &error));
   EXPECT_EQ(error, "'boss_fight' is neither a frame number, 'start', 'end' nor the name of a marker in the capture");
 }
 

@@ -5,6 +5,7 @@
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/heap_analysis.h"
+#include "memframe/capture_file.h"
 #include "test_capture.h"
 
 namespace memframe::analysis {
@@ -24,19 +25,78 @@ Capture Load(const TestCapture& tc, const std::string& name) {
   return c;
 }
 
-TEST(Robustness, AFrameNumberPastKMaxFramesIsDamage) {
+TEST(Robustness, AFrameNumberThatWrapsPast2To64IsDamage) {
   TestCapture tc;
   tc.Batch(1, {Alloc(1, 0, 0x10, 8, 0), FrameEnd(2, 0)});
   tc.Batch(2, {Alloc(3, 1, 0x20, 8, 0)});
-  tc.Batch(1, {Alloc(4, 1, 0x30, 8, 0), Alloc(5, kMaxFrames, 0x40, 8, 0)});
+  wire::Packet wraps = TestCapture::BatchPacket(1, {Alloc(4, 0, 0x30, 8, 0), Alloc(5, 2, 0x40, 8, 0)});
+  wraps.mutable_events()->set_base_frame(UINT64_MAX - 1);  // + 2 wraps
+  tc.Add(wraps);
   tc.Batch(1, {Alloc(6, 2, 0x50, 8, 0)});
   Capture c = Load(tc, "frame_number");
-  EXPECT_EQ(c.damage, "stream 1: corrupt batch of thread 1: a frame number beyond " + std::to_string(kMaxFrames - 1));
+  EXPECT_EQ(c.damage, "stream 1: corrupt batch of thread 1: a frame number past 2^64 (base " +
+                          std::to_string(UINT64_MAX - 1) + ")");
   // Both threads' events before the bad batch, merged in order.
   ASSERT_EQ(c.main.events.size(), 3u);
   EXPECT_EQ(c.main.events[2].address, 0x20u);
   HeapAnalysis heap = AnalyzeHeap(c.main);
   EXPECT_EQ(heap.frames.frames.size(), 2u);
+}
+
+TEST(Robustness, HugeAndBackwardFrameNumbersAreNotDamage) {
+  // The largest frame number there is, and a thread whose frames go
+  // backwards between batches: odd, but nothing is wrong with the data.
+  TestCapture tc;
+  tc.Batch(1, {Alloc(1, 5, 0x10, 8, 0), FrameEnd(2, 5)});
+  wire::Packet last = TestCapture::BatchPacket(1, {Alloc(3, 0, 0x20, 16, 0)});
+  last.mutable_events()->set_base_frame(UINT64_MAX);
+  tc.Add(last);
+  tc.Batch(1, {Alloc(4, 3, 0x30, 32, 0)});
+  tc.End();
+  Capture c = Load(tc, "huge_frames");
+  EXPECT_EQ(c.damage, "");
+  ASSERT_EQ(c.main.events.size(), 4u);
+  EXPECT_EQ(c.main.events[2].frame, UINT64_MAX);
+  HeapAnalysis heap = AnalyzeHeap(c.main);
+  ASSERT_EQ(heap.frames.frames.size(), 3u);
+  EXPECT_EQ(heap.frames.frames[0].frame, 3u);
+  EXPECT_EQ(heap.frames.frames[1].frame, 5u);
+  EXPECT_EQ(heap.frames.frames[2].frame, UINT64_MAX);
+  EXPECT_EQ(heap.frames.frames[2].bytes_allocated, 16u);
+  EXPECT_EQ(heap.frames.frames[2].live_bytes, 56u);
+  EXPECT_EQ(heap.live_sets.AtFrame(c.main, UINT64_MAX).live_bytes(), 56u);
+  EXPECT_EQ(heap.live_sets.AtFrame(c.main, 4).live_bytes(), 32u);
+}
+
+// A live viewer reads the capture while the recorder writes it: after a
+// flush, every record written so far must come back, whatever the sizes
+// (the decompressor may hold output back when a call fills its buffer).
+TEST(Robustness, AFlushedButOpenCaptureGivesBackEveryRecord) {
+  uint64_t seed = 7;
+  auto next = [&seed] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull; };
+  for (int round = 0; round < 6; ++round) {
+    TempPath file("flushed");
+    std::string error;
+    auto writer = wire::CaptureWriter::Create(file.path(), &error);
+    ASSERT_TRUE(writer) << error;
+    std::vector<uint8_t> packet;
+    int written = 0;
+    for (size_t total = 0; total < (1u << 20) * (round + 1);) {
+      packet.resize(1 + next() % 40000);
+      // Half random, half repeated: some blocks compress, some do not.
+      for (size_t i = 0; i < packet.size(); ++i) packet[i] = i % 2 ? static_cast<uint8_t>(next() >> 56) : 0x55;
+      ASSERT_TRUE(writer->Append(1, packet.data(), packet.size()));
+      total += packet.size();
+      ++written;
+    }
+    ASSERT_TRUE(writer->Flush());
+    auto reader = wire::CaptureReader::Open(file.path(), &error);
+    ASSERT_TRUE(reader) << error;
+    wire::CaptureRecord record;
+    int read = 0;
+    while (reader->Next(&record)) ++read;
+    EXPECT_EQ(read, written) << "round " << round;
+  }
 }
 
 TEST(Robustness, AMemoryCaptureReadsLikeTheFile) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,25 +26,25 @@ struct TestEvent {
   uint64_t size = 0;
   uint32_t stack_id = 0;
   uint64_t ticks = 0;
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   uint32_t duration = 0;
 };
 
-inline TestEvent Alloc(uint64_t ticks, uint32_t frame, uint64_t address, uint64_t size, uint32_t stack,
+inline TestEvent Alloc(uint64_t ticks, uint64_t frame, uint64_t address, uint64_t size, uint32_t stack,
                        uint32_t duration = 0, uint32_t flags = 0, uint32_t family = wire::FAMILY_MALLOC) {
   return {wire::PackKind(wire::EVENT_ALLOC, family, flags), address, size, stack, ticks, frame, duration};
 }
-inline TestEvent Free(uint64_t ticks, uint32_t frame, uint64_t address, uint32_t duration = 0, uint32_t flags = 0,
+inline TestEvent Free(uint64_t ticks, uint64_t frame, uint64_t address, uint32_t duration = 0, uint32_t flags = 0,
                       uint32_t family = wire::FAMILY_MALLOC) {
   return {wire::PackKind(wire::EVENT_FREE, family, flags), address, 0, 0, ticks, frame, duration};
 }
 // FRAME_END of `ended`, carrying the marker id of the present entry point.
-inline TestEvent FrameEnd(uint64_t ticks, uint32_t ended, uint32_t marker = 1) {
+inline TestEvent FrameEnd(uint64_t ticks, uint64_t ended, uint32_t marker = 1) {
   return {wire::PackKind(wire::EVENT_FRAME_END, 0, 0), marker, ended, 0, ticks, ended, 0};
 }
 
 // MARKER with the given marker id (names come from the stream's markers).
-inline TestEvent Marker(uint64_t ticks, uint32_t frame, uint32_t id) {
+inline TestEvent Marker(uint64_t ticks, uint64_t frame, uint32_t id) {
   return {wire::PackKind(wire::EVENT_MARKER, 0, 0), 0, id, 0, ticks, frame, 0};
 }
 
@@ -117,23 +118,30 @@ class TestCapture {
   }
   // Encodes `events` of thread `tid` as one EventBatch, columns delta-coded
   // the way the agent does (address from 0, ticks and frame from the bases).
+  // Frame deltas must fit the wire's uint32 column (the agent starts a new
+  // batch where they do not): put larger jumps in separate batches. A frame
+  // below the previous one (the agent never writes one) is written as the
+  // uint32 wrap-around, as this helper always has (golden SlicesOnly's
+  // bytes); a reader takes it as a jump forward.
   static wire::Packet BatchPacket(uint32_t tid, const std::vector<TestEvent>& events) {
     wire::Packet p;
     wire::EventBatch* b = p.mutable_events();
     b->set_thread_id(tid);
     uint64_t base_ticks = events.empty() ? 0 : events[0].ticks;
-    uint32_t base_frame = events.empty() ? 0 : events[0].frame;
+    uint64_t base_frame = events.empty() ? 0 : events[0].frame;
     b->set_base_ticks(base_ticks);
     b->set_base_frame(base_frame);
     uint64_t address = 0, ticks = base_ticks;
-    uint32_t frame = base_frame;
+    uint64_t frame = base_frame;
     for (const TestEvent& e : events) {
       b->add_kind(e.packed_kind);
       b->add_address_delta(static_cast<int64_t>(e.address - address));
       b->add_size(e.size);
       b->add_stack_id(e.stack_id);
       b->add_ticks_delta(e.ticks - ticks);
-      b->add_frame_delta(e.frame - frame);
+      if (e.frame > frame && e.frame - frame > UINT32_MAX)
+        throw std::out_of_range("a frame delta past the uint32 column: split the batch");
+      b->add_frame_delta(static_cast<uint32_t>(e.frame - frame));
       b->add_duration_ticks(e.duration);
       address = e.address;
       ticks = e.ticks;

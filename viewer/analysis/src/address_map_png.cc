@@ -47,15 +47,16 @@ uint64_t RowsFor(uint64_t span, uint64_t bytes_per_pixel) {
 
 }  // namespace
 
-Rgb BlockColor(const LiveBlock& block, uint32_t map_frame, MapColoring coloring) {
+Rgb BlockColor(const LiveBlock& block, uint64_t map_frame, MapColoring coloring, uint64_t first_frame) {
   if (coloring == MapColoring::kSite) {
     uint64_t h = Mix(block.stack_id);
     // Keep every channel away from the dark free colours.
     return {static_cast<uint8_t>(96 + h % 160), static_cast<uint8_t>(96 + (h >> 8) % 160),
             static_cast<uint8_t>(96 + (h >> 16) % 160)};
   }
-  uint32_t age = map_frame > block.frame ? map_frame - block.frame : 0;
-  double t = map_frame ? static_cast<double>(age) / map_frame : 0.0;
+  uint64_t age = map_frame > block.frame ? map_frame - block.frame : 0;
+  uint64_t span = map_frame > first_frame ? map_frame - first_frame : 0;
+  double t = span ? std::min(1.0, static_cast<double>(age) / static_cast<double>(span)) : 0.0;
   return FromHue(240.0 * t);
 }
 
@@ -96,7 +97,7 @@ AddressMapImage RenderAddressMap(const AddressSpace& space, MapColoring coloring
       if ((space.mapped.Find(it->first) != nullptr) != r.mapped) continue;
       uint64_t first = (it->first - r.start) / bpp;
       uint64_t last = (it->first + std::max<uint64_t>(it->second.size, 1) - 1 - r.start) / bpp;
-      paint(row, first, std::min(last, pixels - 1), BlockColor(it->second, space.frame, coloring));
+      paint(row, first, std::min(last, pixels - 1), BlockColor(it->second, space.frame, coloring, space.first_frame));
     }
     row += rows + 1;  // the separator row stays black
   }

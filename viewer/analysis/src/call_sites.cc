@@ -66,14 +66,14 @@ CallSiteIndex CallSiteBuilder::Finish() {
   return CallSiteIndex(std::move(sites_));
 }
 
-SiteStats SummarizeSite(const SiteHistory& site, FrameRange range) {
+SiteStats SummarizeSite(const SiteHistory& site, FrameRange range, uint64_t frames_in_range) {
   SiteStats s;
   s.stack_id = site.stack_id;
-  s.frames_in_range = range.size();
+  s.frames_in_range = frames_in_range;
   s.size_min = site.size_min;
   s.size_max = site.size_max;
   auto first = std::lower_bound(site.frames.begin(), site.frames.end(), range.from,
-                                [](const SiteFrame& f, uint32_t frame) { return f.frame < frame; });
+                                [](const SiteFrame& f, uint64_t frame) { return f.frame < frame; });
   std::vector<uint64_t> allocs, bytes;
   for (auto it = first; it != site.frames.end() && it->frame <= range.to; ++it) {
     s.allocations += it->allocations;
@@ -81,7 +81,7 @@ SiteStats SummarizeSite(const SiteHistory& site, FrameRange range) {
     allocs.push_back(it->allocations);
     bytes.push_back(it->bytes);
   }
-  s.frames_with_allocations = static_cast<uint32_t>(allocs.size());
+  s.frames_with_allocations = allocs.size();
   if (allocs.empty()) return s;
   s.allocs_per_frame_min = *std::min_element(allocs.begin(), allocs.end());
   s.allocs_per_frame_max = *std::max_element(allocs.begin(), allocs.end());
@@ -92,10 +92,10 @@ SiteStats SummarizeSite(const SiteHistory& site, FrameRange range) {
   return s;
 }
 
-std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range) {
+std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range, uint64_t frames_in_range) {
   std::vector<SiteStats> out;
   for (const SiteHistory& site : index.sites()) {
-    SiteStats s = SummarizeSite(site, range);
+    SiteStats s = SummarizeSite(site, range, frames_in_range);
     if (s.allocations > 0) out.push_back(s);
   }
   std::sort(out.begin(), out.end(), [](const SiteStats& a, const SiteStats& b) {
@@ -106,12 +106,13 @@ std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range
   return out;
 }
 
-std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, FrameRange range, double min_fraction) {
+std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, FrameRange range, uint64_t frames_in_range,
+                                       double min_fraction) {
   std::vector<SiteStats> out;
   // The epsilon keeps "exactly half" (0.5 * 10) from failing on rounding.
-  const double needed = min_fraction * range.size() - 1e-9;
+  const double needed = min_fraction * static_cast<double>(frames_in_range) - 1e-9;
   for (const SiteHistory& site : index.sites()) {
-    SiteStats s = SummarizeSite(site, range);
+    SiteStats s = SummarizeSite(site, range, frames_in_range);
     if (s.frames_with_allocations > 0 && s.frames_with_allocations >= needed) out.push_back(s);
   }
   std::sort(out.begin(), out.end(), [](const SiteStats& a, const SiteStats& b) {

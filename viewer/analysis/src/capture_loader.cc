@@ -62,6 +62,10 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
         recorder_.exit_status = r.exit_status();
       }
     }
+    if (packet.has_snapshot()) {
+      const wire::Snapshot& snapshot = packet.snapshot();
+      recorder_.snapshots.push_back({snapshot.name(), snapshot.monotonic_ns(), snapshot.unix_ns()});
+    }
     return Status::kOk;
   }
   auto& builder = streams_[stream];
@@ -89,6 +93,7 @@ Capture CaptureBuilder::Finish(std::string damage, const LoadProgressFn& progres
         progress({LoadProgress::Phase::kOrdering, done, total});
       };
     }
+    main->AddSnapshotMarkers(recorder_.snapshots);
     capture.main = main->Finish(merged);
     capture.has_main = true;
   }

@@ -35,6 +35,12 @@ int64_t Clock::ToNs(uint64_t ticks) const {
   return static_cast<int64_t>(first_ns_) + static_cast<int64_t>(std::llround(offset));
 }
 
+uint64_t Clock::ToTicks(int64_t ns) const {
+  double offset = static_cast<double>(ns - static_cast<int64_t>(first_ns_)) / ns_per_tick();
+  int64_t ticks = static_cast<int64_t>(first_ticks_) + static_cast<int64_t>(std::llround(offset));
+  return ticks < 0 ? 0 : static_cast<uint64_t>(ticks);
+}
+
 uint64_t Clock::DurationNs(uint64_t ticks) const {
   return static_cast<uint64_t>(std::llround(static_cast<double>(ticks) * ns_per_tick()));
 }

@@ -1,7 +1,5 @@
 #include "event_decoder.h"
 
-#include "memframe/analysis/frame_stats.h"
-
 namespace memframe::analysis {
 
 namespace {
@@ -37,16 +35,17 @@ bool DecodeEventBatch(const wire::EventBatch& batch, uint16_t thread, uint64_t* 
     return false;
   }
   const int n = batch.kind_size();
-  // Frame numbers: the agent counts presents from 0, so a number past
-  // kMaxFrames (77 hours at 60 fps) is corruption; the per-frame tables
-  // would otherwise be sized by it.
+  // Frame numbers are any 64-bit values (the tables are keyed by the frames
+  // that occur, frame_range.h), and a thread's frames may even go backwards
+  // between batches without harming any analysis. What cannot be right is a
+  // number that wraps past 2^64 while the deltas are added up.
   {
-    uint32_t f = static_cast<uint32_t>(batch.base_frame());
-    bool absurd = batch.base_frame() >= kMaxFrames;
-    for (int i = 0; i < n && !absurd; ++i) absurd = (f += batch.frame_delta(i)) >= kMaxFrames;
-    if (absurd) {
-      *error = "corrupt batch of thread " + std::to_string(batch.thread_id()) + ": a frame number beyond " +
-               std::to_string(kMaxFrames - 1);
+    uint64_t f = batch.base_frame();
+    bool wraps = false;
+    for (int i = 0; i < n && !wraps; ++i) wraps = __builtin_add_overflow(f, uint64_t{batch.frame_delta(i)}, &f);
+    if (wraps) {
+      *error = "corrupt batch of thread " + std::to_string(batch.thread_id()) +
+               ": a frame number past 2^64 (base " + std::to_string(batch.base_frame()) + ")";
       return false;
     }
   }
@@ -54,8 +53,7 @@ bool DecodeEventBatch(const wire::EventBatch& batch, uint16_t thread, uint64_t* 
   // restart from the batch's bases.
   uint64_t address = 0;
   uint64_t ticks = batch.base_ticks();
-  // Frame numbers are 32 bits on the agent side and their deltas wrap.
-  uint32_t frame = static_cast<uint32_t>(batch.base_frame());
+  uint64_t frame = batch.base_frame();
   for (int i = 0; i < n; ++i) {
     address += static_cast<uint64_t>(batch.address_delta(i));
     ticks += batch.ticks_delta(i);

@@ -14,7 +14,7 @@ namespace memframe::analysis {
 // is raised to it so that sorting by ticks cannot reorder the thread's own
 // events, and *backwards counts those. Returns false with *error, appending
 // nothing, when the columns do not all have one entry per event or a frame
-// number is past kMaxFrames.
+// number wraps past 2^64.
 bool DecodeEventBatch(const wire::EventBatch& batch, uint16_t thread, uint64_t* last_ticks, uint64_t* backwards,
                       std::vector<Event>* out, std::string* error);
 

@@ -69,9 +69,10 @@ size_t EncodeColumns(const Event* events, size_t n, uint8_t* out) {
   for (size_t i = 0; i < n; ++i) p = WriteVarint(p, events[i].address);
   for (size_t i = 0; i < n; ++i) p = WriteVarint(p, events[i].size);
   for (size_t i = 0; i < n; ++i) p = WriteVarint(p, events[i].stack_id);
-  uint32_t prev_frame = 0;
+  // 64-bit frames cost nothing extra: deltas stay a byte (mostly 0).
+  uint64_t prev_frame = 0;
   for (size_t i = 0; i < n; ++i) {
-    p = WriteVarint(p, ZigZag(static_cast<int32_t>(events[i].frame - prev_frame)));
+    p = WriteVarint(p, ZigZag(static_cast<int64_t>(events[i].frame - prev_frame)));
     prev_frame = events[i].frame;
   }
   for (size_t i = 0; i < n; ++i) p = WriteVarint(p, events[i].duration_ticks);
@@ -99,8 +100,8 @@ void DecodeColumns(const uint8_t* p, const uint8_t* end, size_t n, Event* out) {
   for (size_t i = 0; i < n; ++i) out[i].address = Next(&p, end);
   for (size_t i = 0; i < n; ++i) out[i].size = Next(&p, end);
   for (size_t i = 0; i < n; ++i) out[i].stack_id = static_cast<uint32_t>(Next(&p, end));
-  uint32_t prev_frame = 0;
-  for (size_t i = 0; i < n; ++i) out[i].frame = prev_frame += static_cast<uint32_t>(UnZigZag(Next(&p, end)));
+  uint64_t prev_frame = 0;
+  for (size_t i = 0; i < n; ++i) out[i].frame = prev_frame += static_cast<uint64_t>(UnZigZag(Next(&p, end)));
   for (size_t i = 0; i < n; ++i) out[i].duration_ticks = static_cast<uint32_t>(Next(&p, end));
 }
 

@@ -50,16 +50,23 @@ class RegionBuilder {
 // Keeps the address space up to date event by event.
 class AddressSpacePass : public EventPass {
  public:
-  // Called with the frame that just ended before the first event of a
-  // later frame is applied, and once at the end for the last frame.
-  using OnFrameDone = std::function<bool(uint32_t frame, const AddressSpace&)>;
-  explicit AddressSpacePass(OnFrameDone on_done) : on_done_(std::move(on_done)) {}
+  // Called before the first event of a later frame is applied with the
+  // frames that just ended: `first` (the frame the events so far were in)
+  // up to `last`, the frame before the new one. Numbers in between had no
+  // events, so the space is the end of each of them (one call, however wide
+  // the gap). Called once at the end for the last frame. Returns false to
+  // stop the pass.
+  using OnFramesDone = std::function<bool(uint64_t first, uint64_t last, const AddressSpace&)>;
+  explicit AddressSpacePass(OnFramesDone on_done) : on_done_(std::move(on_done)) {}
 
   void OnEvent(const Event& e) override {
     if (stopped_) return;
+    if (!started_) {
+      started_ = true;
+      space_.first_frame = e.frame;
+    }
     if (e.frame > current_frame_) {
-      // Every frame in between ended too (frames without events).
-      for (uint32_t f = current_frame_; f < e.frame && !stopped_; ++f) stopped_ = !on_done_(f, space_);
+      stopped_ = !on_done_(current_frame_, e.frame - 1, space_);
       current_frame_ = e.frame;
       if (stopped_) return;
     }
@@ -74,14 +81,15 @@ class AddressSpacePass : public EventPass {
   }
 
   void Finish() {
-    if (!stopped_) on_done_(current_frame_, space_);
+    if (!stopped_) on_done_(current_frame_, current_frame_, space_);
   }
   AddressSpace Take() { return std::move(space_); }
 
  private:
-  OnFrameDone on_done_;
+  OnFramesDone on_done_;
   AddressSpace space_;
-  uint32_t current_frame_ = 0;
+  uint64_t current_frame_ = 0;
+  bool started_ = false;
   bool stopped_ = false;
 };
 
@@ -119,28 +127,27 @@ std::vector<RegionLayout> LayoutRegions(const AddressSpace& space) {
   return heap;
 }
 
-std::vector<uint32_t> SampleFrames(uint32_t last_frame, uint32_t max_samples) {
-  std::vector<uint32_t> frames;
-  const uint64_t count = uint64_t{last_frame} + 1;
-  if (max_samples == 0) return frames;
-  if (count <= max_samples || max_samples == 1) {
-    if (max_samples == 1) return {last_frame};
-    for (uint32_t f = 0; f <= last_frame; ++f) frames.push_back(f);
+std::vector<uint64_t> SampleFrames(const FrameTable& table, uint64_t last_frame, uint32_t max_samples) {
+  std::vector<uint64_t> frames;
+  const size_t count = table.RowsIn({0, last_frame}).second;  // rows up to last_frame
+  if (max_samples == 0 || count == 0) return frames;
+  if (max_samples == 1) return {table.frames[count - 1].frame};
+  if (count <= max_samples) {
+    for (size_t i = 0; i < count; ++i) frames.push_back(table.frames[i].frame);
     return frames;
   }
-  for (uint32_t i = 0; i < max_samples; ++i)
-    frames.push_back(static_cast<uint32_t>(uint64_t{last_frame} * i / (max_samples - 1)));
+  for (uint64_t i = 0; i < max_samples; ++i) frames.push_back(table.frames[(count - 1) * i / (max_samples - 1)].frame);
   return frames;
 }
 
-std::vector<FragmentationSample> FragmentationTimeline(const Stream& stream, const std::vector<uint32_t>& frames) {
+std::vector<FragmentationSample> FragmentationTimeline(const Stream& stream, const std::vector<uint64_t>& frames) {
   std::vector<FragmentationSample> samples;
   size_t next = 0;
-  AddressSpacePass pass([&](uint32_t frame, const AddressSpace& space) {
-    while (next < frames.size() && frames[next] < frame) ++next;  // frames the capture never reached
-    if (next < frames.size() && frames[next] == frame) {
-      samples.push_back({frame, LayoutRegions(space)});
-      ++next;
+  AddressSpacePass pass([&](uint64_t first, uint64_t last, const AddressSpace& space) {
+    while (next < frames.size() && frames[next] < first) ++next;  // frames the capture never reached
+    if (next < frames.size() && frames[next] <= last) {
+      std::vector<RegionLayout> regions = LayoutRegions(space);
+      for (; next < frames.size() && frames[next] <= last; ++next) samples.push_back({frames[next], regions});
     }
     return next < frames.size();
   });
@@ -149,8 +156,8 @@ std::vector<FragmentationSample> FragmentationTimeline(const Stream& stream, con
   return samples;
 }
 
-AddressSpace AddressSpaceAtFrame(const Stream& stream, uint32_t frame) {
-  AddressSpacePass pass([&](uint32_t done, const AddressSpace&) { return done < frame; });
+AddressSpace AddressSpaceAtFrame(const Stream& stream, uint64_t frame) {
+  AddressSpacePass pass([&](uint64_t, uint64_t last, const AddressSpace&) { return last < frame; });
   Replay(stream, {&pass});
   AddressSpace space = pass.Take();
   space.frame = frame;

@@ -33,7 +33,7 @@ std::string ResolveFrameSource(Stream& stream) {
 
   // One pass over the (compressed) events: drop the other FRAME_ENDs and
   // renumber the frames.
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   stream.events.Rewrite([&](Event& e) {
     if (e.kind() == EventKind::kFrameEnd && e.address != driver) return false;
     e.frame = frame;

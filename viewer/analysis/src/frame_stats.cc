@@ -27,13 +27,44 @@ SpikeThreshold ComputeThreshold(const std::vector<uint64_t>& values) {
 
 }  // namespace
 
-FrameStatsBuilder::Accumulator& FrameStatsBuilder::At(uint32_t frame) {
-  if (frame >= kMaxFrames) {
-    ++clamped_events_;
-    frame = kMaxFrames - 1;
-  }
-  if (frame >= frames_.size()) frames_.resize(static_cast<size_t>(frame) + 1);
-  return frames_[frame];
+const FrameStats* FrameTable::Find(uint64_t frame) const {
+  size_t row = LowerBound(frame);
+  return row < frames.size() && frames[row].frame == frame ? &frames[row] : nullptr;
+}
+
+size_t FrameTable::LowerBound(uint64_t frame) const {
+  auto it = std::lower_bound(frames.begin(), frames.end(), frame,
+                             [](const FrameStats& f, uint64_t n) { return f.frame < n; });
+  return static_cast<size_t>(it - frames.begin());
+}
+
+std::pair<size_t, size_t> FrameTable::RowsIn(FrameRange range) const {
+  if (range.to < range.from) return {0, 0};
+  return {LowerBound(range.from), range.to == UINT64_MAX ? frames.size() : LowerBound(range.to + 1)};
+}
+
+uint64_t FrameTable::CountIn(FrameRange range) const {
+  auto [first, end] = RowsIn(range);
+  return end - first;
+}
+
+FrameRange FrameTable::All() const {
+  if (frames.empty()) return {};
+  return {frames.front().frame, frames.back().frame};
+}
+
+std::string DescribeFrames(const FrameTable& table) {
+  FrameRange all = table.All();
+  if (table.frames.empty() || table.frames.size() == all.size())
+    return "frames " + std::to_string(all.from) + ".." + std::to_string(all.to);
+  return std::to_string(table.frames.size()) + " frames between " + std::to_string(all.from) + " and " +
+         std::to_string(all.to);
+}
+
+FrameRange FrameTable::Complete() const {
+  FrameRange all = All();
+  if (frames_rendered == 0) return all;
+  return {all.from, std::max(all.from, last_complete_frame)};
 }
 
 void FrameStatsBuilder::AddTime(Accumulator& a, const Event& e) {
@@ -67,8 +98,7 @@ void FrameStatsBuilder::OnUnknownFree(const Event& e) { AddTime(At(e.frame), e);
 
 void FrameStatsBuilder::OnFrameEnd(const Event& e) {
   ++frames_rendered_;
-  uint64_t ended = std::min<uint64_t>(e.size, kMaxFrames - 1);
-  At(static_cast<uint32_t>(ended)).stats.ended = true;
+  At(e.size).stats.ended = true;
   last_marker_ = e.address;
   has_marker_ = true;
 }
@@ -76,17 +106,16 @@ void FrameStatsBuilder::OnFrameEnd(const Event& e) {
 FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_map<uint32_t, std::string>& markers) {
   FrameTable table;
   table.frames_rendered = frames_rendered_;
-  table.clamped_events = clamped_events_;
   if (has_marker_) {
     auto it = markers.find(static_cast<uint32_t>(last_marker_));
     if (it != markers.end() && last_marker_ <= UINT32_MAX) table.frame_source = it->second;
   }
-  table.frames.reserve(frames_.size());
+  auto rows = frames_.TakeSorted();
+  table.frames.reserve(rows.size());
   uint64_t live = 0;
-  for (size_t i = 0; i < frames_.size(); ++i) {
-    Accumulator& a = frames_[i];
+  for (auto& [frame, a] : rows) {
     FrameStats s = a.stats;
-    s.frame = static_cast<uint32_t>(i);
+    s.frame = frame;
     uint64_t start = live;
     live = live + s.bytes_allocated - s.bytes_freed;
     s.live_bytes = live;
@@ -95,18 +124,20 @@ FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_ma
     s.slowest_alloc_ns = clock.DurationNs(a.slowest_ticks);
     table.frames.push_back(s);
   }
-  frames_.clear();
-  // Frames are numbered from 0 and end in order, so the complete ones are
-  // those up to the highest frame that saw a FRAME_END.
+  rows = {};
+  // Frames end in order, so the complete ones are those up to the highest
+  // frame that saw a FRAME_END.
+  size_t complete_rows = 0;
   for (size_t i = table.frames.size(); i-- > 0;) {
     if (table.frames[i].ended) {
-      table.last_complete_frame = static_cast<uint32_t>(i);
+      table.last_complete_frame = table.frames[i].frame;
+      complete_rows = i + 1;
       break;
     }
   }
-  if (frames_rendered_ > 0 && table.last_complete_frame + 1 >= kMinFramesForSpikes) {
+  if (frames_rendered_ > 0 && complete_rows >= kMinFramesForSpikes) {
     std::vector<uint64_t> allocs, bytes;
-    for (uint32_t i = 0; i <= table.last_complete_frame; ++i) {
+    for (size_t i = 0; i < complete_rows; ++i) {
       allocs.push_back(table.frames[i].allocations);
       bytes.push_back(table.frames[i].bytes_allocated);
     }

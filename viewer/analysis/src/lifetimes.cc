@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "memframe/analysis/event_pass.h"
+#include "memframe/analysis/frame_range.h"
 #include "memframe/analysis/frame_stats.h"
 
 namespace memframe::analysis {
@@ -31,13 +32,16 @@ uint64_t BurstThreshold(const std::vector<uint64_t>& values) {
 class BoundaryPass : public EventPass {
  public:
   void OnEvent(const Event& e) override {
+    // Every frame that occurs gets a row, so that frames without frees
+    // count as 0 in the median (the frame table's rows, frame_stats.h).
+    uint64_t& old_frees = old_frees_.At(e.frame);
     switch (e.kind()) {
       case EventKind::kAlloc:
         alloc_frame_[e.address] = e.frame;
         break;
       case EventKind::kFree:
         if (auto it = alloc_frame_.find(e.address); it != alloc_frame_.end()) {
-          if (it->second < e.frame) At(e.frame)++;
+          if (it->second < e.frame) old_frees++;
           alloc_frame_.erase(it);
         }
         break;
@@ -45,8 +49,9 @@ class BoundaryPass : public EventPass {
         markers_.insert(e.frame);
         break;
       case EventKind::kFrameEnd:
+        old_frees_.At(e.size);
         ended_ = true;
-        last_ended_ = std::max<uint32_t>(last_ended_, static_cast<uint32_t>(std::min<uint64_t>(e.size, UINT32_MAX)));
+        last_ended_ = std::max(last_ended_, e.size);
         break;
       default:
         break;
@@ -56,30 +61,29 @@ class BoundaryPass : public EventPass {
   void Finish(LifetimeReport* report) {
     report->has_teardown = ended_;
     report->last_ended_frame = last_ended_;
-    std::unordered_set<uint32_t> boundaries = markers_;
-    if (ended_ && last_ended_ + 1 >= kMinFramesForSpikes) {
-      std::vector<uint64_t> counts(old_frees_.begin(), old_frees_.begin() + std::min<size_t>(old_frees_.size(), last_ended_ + 1));
-      counts.resize(last_ended_ + 1, 0);
+    std::unordered_set<uint64_t> boundaries = markers_;
+    auto rows = old_frees_.TakeSorted();
+    // The ended frames: every row up to the last ended frame.
+    size_t ended_rows = 0;
+    while (ended_rows < rows.size() && rows[ended_rows].first <= last_ended_) ++ended_rows;
+    if (ended_ && ended_rows >= kMinFramesForSpikes) {
+      std::vector<uint64_t> counts;
+      counts.reserve(ended_rows);
+      for (size_t i = 0; i < ended_rows; ++i) counts.push_back(rows[i].second);
       uint64_t threshold = BurstThreshold(counts);
-      for (uint32_t f = 0; f < counts.size(); ++f)
-        if (counts[f] > threshold) boundaries.insert(f);
+      for (size_t i = 0; i < ended_rows; ++i)
+        if (rows[i].second > threshold) boundaries.insert(rows[i].first);
     }
     report->boundary_frames.assign(boundaries.begin(), boundaries.end());
     std::sort(report->boundary_frames.begin(), report->boundary_frames.end());
   }
 
  private:
-  uint64_t& At(uint32_t frame) {
-    frame = std::min(frame, kMaxFrames - 1);
-    if (frame >= old_frees_.size()) old_frees_.resize(frame + 1);
-    return old_frees_[frame];
-  }
-
-  std::unordered_map<uint64_t, uint32_t> alloc_frame_;
-  std::vector<uint64_t> old_frees_;
-  std::unordered_set<uint32_t> markers_;
+  std::unordered_map<uint64_t, uint64_t> alloc_frame_;  // live block address -> its frame
+  FrameRows<uint64_t> old_frees_;  // per frame: frees of blocks from earlier frames
+  std::unordered_set<uint64_t> markers_;
   bool ended_ = false;
-  uint32_t last_ended_ = 0;
+  uint64_t last_ended_ = 0;
 };
 
 // Pass 2: per site, how its blocks lived and died.
@@ -133,7 +137,7 @@ class SiteLifetimePass : public EventPass {
  private:
   struct Block {
     uint32_t stack = 0;
-    uint32_t frame = 0;
+    uint64_t frame = 0;
     uint64_t size = 0;
   };
   struct Acc {
@@ -146,12 +150,12 @@ class SiteLifetimePass : public EventPass {
 
   // `counted`: a real FREE (an ALLOC over a live block is not a call the
   // site made, but its block is gone all the same).
-  void Release(const Block& block, uint32_t frame, bool counted) {
+  void Release(const Block& block, uint64_t frame, bool counted) {
     Acc& a = At(block.stack);
     a.live_blocks--;
     a.live_bytes -= block.size;
     if (counted) a.s.frees++;
-    uint32_t lifetime = frame > block.frame ? frame - block.frame : 0;
+    uint64_t lifetime = frame > block.frame ? frame - block.frame : 0;
     a.s.lifetime_frames_max = std::max(a.s.lifetime_frames_max, lifetime);
     if (lifetime == 0) {
       a.s.freed_same_frame++;
@@ -185,7 +189,7 @@ class SiteLifetimePass : public EventPass {
   }
 
   const LifetimeReport& report_;
-  std::unordered_set<uint32_t> boundaries_;
+  std::unordered_set<uint64_t> boundaries_;
   std::unordered_map<uint64_t, Block> live_;
   std::unordered_map<uint32_t, Acc> sites_;
 };

@@ -46,19 +46,20 @@ class LiveSetPass : public EventPass {
   bool stopped_ = false;
 };
 
-bool ParseFrameNumber(const std::string& text, uint32_t* out) {
+bool ParseFrameNumber(const std::string& text, uint64_t* out) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
   errno = 0;
   unsigned long long value = strtoull(text.c_str(), nullptr, 10);
-  if (errno || value > UINT32_MAX) return false;
-  *out = static_cast<uint32_t>(value);
+  if (errno) return false;
+  *out = value;
   return true;
 }
 
 }  // namespace
 
-std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& text, uint32_t last_frame,
+std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& text, const FrameTable& frames,
                                      std::string* error) {
+  const uint64_t last_frame = frames.All().to;
   LiveSetCut cut;
   cut.text = text;
   if (text == "start") {
@@ -71,8 +72,10 @@ std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& te
     return cut;
   }
   if (ParseFrameNumber(text, &cut.frame)) {
-    if (cut.frame > last_frame) {
-      *error = "frame " + text + " is not in the capture (frames 0.." + std::to_string(last_frame) + ")";
+    // An empty capture still has the (empty) end of frame 0.
+    bool known = frames.frames.empty() ? cut.frame == 0 : frames.Find(cut.frame) != nullptr;
+    if (!known) {
+      *error = "frame " + text + " is not in the capture (" + DescribeFrames(frames) + ")";
       return std::nullopt;
     }
     cut.kind = LiveSetCut::Kind::kEndOfFrame;
@@ -99,7 +102,7 @@ LiveSet LiveSetAt(const Stream& stream, const LiveSetCut& cut) {
   return pass.Take();
 }
 
-LiveSet LiveSetAtFrame(const Stream& stream, uint32_t frame) {
+LiveSet LiveSetAtFrame(const Stream& stream, uint64_t frame) {
   LiveSetCut cut;
   cut.kind = LiveSetCut::Kind::kEndOfFrame;
   cut.frame = frame;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "memframe/analysis/frame_stats.h"
-
 namespace memframe::analysis {
 
 namespace {
@@ -39,11 +37,7 @@ void LiveSetIndex::Builder::Before(const Event& event, const LiveSet& live) {
     checkpoints_.push_back(std::move(checkpoint));
     since_checkpoint_ = 0;
   }
-  // Same clamp as FrameStatsBuilder: a corrupt frame number must not make
-  // the index allocate gigabytes.
-  uint32_t frame = std::min(event.frame, kMaxFrames - 1);
-  if (frame >= frame_end_.size()) frame_end_.resize(static_cast<size_t>(frame) + 1, 0);
-  frame_end_[frame] = position_ + 1;
+  frame_end_.At(event.frame) = position_ + 1;
   max_frame_ = std::max(max_frame_, event.frame);
   ++position_;
   ++since_checkpoint_;
@@ -53,8 +47,9 @@ LiveSetIndex LiveSetIndex::Builder::Finish() {
   LiveSetIndex index;
   // A frame's events end where the last event of it or of any earlier frame
   // is (stragglers of an earlier frame can come after a later frame began).
-  for (size_t f = 1; f < frame_end_.size(); ++f) frame_end_[f] = std::max(frame_end_[f], frame_end_[f - 1]);
-  index.frame_end_ = std::move(frame_end_);
+  index.frame_end_ = frame_end_.TakeSorted();
+  for (size_t f = 1; f < index.frame_end_.size(); ++f)
+    index.frame_end_[f].second = std::max(index.frame_end_[f].second, index.frame_end_[f - 1].second);
   index.checkpoints_ = std::move(checkpoints_);
   return index;
 }
@@ -69,12 +64,12 @@ LiveSetIndex LiveSetIndex::Build(const Stream& stream, uint64_t min_interval) {
   return builder.Finish();
 }
 
-const LiveSetIndex::Checkpoint* LiveSetIndex::Before(uint64_t position, uint32_t max_frame) const {
+const LiveSetIndex::Checkpoint* LiveSetIndex::Before(uint64_t position, uint64_t max_frame) const {
   // Both positions and max frames only grow along the checkpoints.
   auto by_position = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), position,
                                       [](uint64_t p, const Checkpoint& c) { return p < c.position; });
   auto by_frame = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), max_frame,
-                                   [](uint32_t f, const Checkpoint& c) { return f < c.max_frame; });
+                                   [](uint64_t f, const Checkpoint& c) { return f < c.max_frame; });
   auto end = std::min(by_position, by_frame);
   return end == checkpoints_.begin() ? nullptr : &*(end - 1);
 }
@@ -86,9 +81,12 @@ LiveSet LiveSetIndex::Restore(const Checkpoint* checkpoint) {
   return live;
 }
 
-LiveSet LiveSetIndex::AtFrame(const Stream& stream, uint32_t frame) const {
-  if (frame_end_.empty()) return LiveSet();
-  uint64_t end = frame_end_[std::min<size_t>(frame, frame_end_.size() - 1)];
+LiveSet LiveSetIndex::AtFrame(const Stream& stream, uint64_t frame) const {
+  // The last frame <= `frame`; none means no event is of such a frame.
+  auto after = std::upper_bound(frame_end_.begin(), frame_end_.end(), frame,
+                                [](uint64_t f, const std::pair<uint64_t, uint64_t>& e) { return f < e.first; });
+  if (after == frame_end_.begin()) return LiveSet();
+  uint64_t end = (after - 1)->second;
   end = std::min<uint64_t>(end, stream.events.size());
   const Checkpoint* checkpoint = Before(end, frame);
   LiveSet live = Restore(checkpoint);
@@ -101,7 +99,7 @@ LiveSet LiveSetIndex::AtFrame(const Stream& stream, uint32_t frame) const {
 
 LiveSet LiveSetIndex::AtPosition(const Stream& stream, uint64_t position) const {
   position = std::min<uint64_t>(position, stream.events.size());
-  const Checkpoint* checkpoint = Before(position, UINT32_MAX);
+  const Checkpoint* checkpoint = Before(position, UINT64_MAX);
   LiveSet live = Restore(checkpoint);
   uint64_t start = checkpoint ? checkpoint->position : 0;
   auto it = stream.events.begin() + static_cast<std::ptrdiff_t>(start);
@@ -110,7 +108,7 @@ LiveSet LiveSetIndex::AtPosition(const Stream& stream, uint64_t position) const 
 }
 
 size_t LiveSetIndex::memory_bytes() const {
-  size_t bytes = frame_end_.capacity() * sizeof(uint64_t) + checkpoints_.capacity() * sizeof(Checkpoint);
+  size_t bytes = frame_end_.capacity() * sizeof(frame_end_[0]) + checkpoints_.capacity() * sizeof(Checkpoint);
   for (const Checkpoint& c : checkpoints_) bytes += c.blocks.memory_bytes();
   return bytes;
 }

@@ -34,13 +34,13 @@ const std::map<std::string, ReportSyntax>& Syntax() {
   return syntax;
 }
 
-bool ParseFrame(const std::string& text, uint32_t* out) {
+bool ParseFrame(const std::string& text, uint64_t* out) {
   if (text.empty() || text[0] < '0' || text[0] > '9') return false;
   errno = 0;
   char* end = nullptr;
   unsigned long long value = strtoull(text.c_str(), &end, 10);
-  if (errno || *end || value > UINT32_MAX) return false;
-  *out = static_cast<uint32_t>(value);
+  if (errno || *end) return false;
+  *out = value;
   return true;
 }
 
@@ -76,7 +76,7 @@ bool ApplyOption(const std::string& option, const std::string& value, ReportOpti
     *error = "--color wants 'age' or 'site', not '" + value + "'";
     return false;
   }
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   if (!ParseFrame(value, &frame)) {
     *error = option + " wants a frame number, not '" + value + "'";
     return false;

@@ -16,10 +16,8 @@ struct DiffResult {
 };
 
 LiveSetCut Resolve(const ReportInput& input, const std::string& text) {
-  const auto& frames = input.heap.frames.frames;
-  uint32_t last = frames.empty() ? 0 : static_cast<uint32_t>(frames.size() - 1);
   std::string error;
-  auto cut = ResolveCut(input.capture.main, text, last, &error);
+  auto cut = ResolveCut(input.capture.main, text, input.heap.frames, &error);
   if (!cut) throw ReportError(error);
   return *cut;
 }

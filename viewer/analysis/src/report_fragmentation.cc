@@ -48,9 +48,10 @@ struct Result {
 
 Result Compute(const ReportInput& input) {
   Result r;
-  uint32_t frame = FrameOption(input);  // validates --frame
+  uint64_t frame = FrameOption(input);  // validates --frame
   r.one_frame = input.options.frame.has_value();
-  std::vector<uint32_t> frames = r.one_frame ? std::vector<uint32_t>{frame} : SampleFrames(frame, kTimelineSamples);
+  std::vector<uint64_t> frames =
+      r.one_frame ? std::vector<uint64_t>{frame} : SampleFrames(input.heap.frames, frame, kTimelineSamples);
   r.samples = FragmentationTimeline(input.capture.main, frames);
   if (!input.options.png.empty()) {
     r.image = RenderAddressMap(AddressSpaceAtFrame(input.capture.main, frame), input.options.coloring);

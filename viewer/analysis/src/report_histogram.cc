@@ -16,7 +16,7 @@ constexpr size_t kBarWidth = 40;
 
 FrameRange HistogramRange(const ReportInput& input) {
   if (input.options.frame) {
-    uint32_t frame = FrameOption(input);
+    uint64_t frame = FrameOption(input);
     return {frame, frame};
   }
   return AllFramesRange(input);

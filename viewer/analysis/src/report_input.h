@@ -21,9 +21,9 @@
 namespace memframe::analysis {
 
 struct ReportOptions {
-  std::optional<uint32_t> from;
-  std::optional<uint32_t> to;
-  std::optional<uint32_t> frame;  // histogram, fragmentation: one frame
+  std::optional<uint64_t> from;
+  std::optional<uint64_t> to;
+  std::optional<uint64_t> frame;  // histogram, fragmentation: one frame
   double min_fraction = 0.5;
   std::string png;                // fragmentation: write the address map here
   MapColoring coloring = MapColoring::kAge;
@@ -58,8 +58,10 @@ struct SiteView {
 
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);
 
-// Frames 0..last frame of the table, narrowed by --from / --to.
+// First to last frame of the table, narrowed by --from / --to.
 FrameRange AllFramesRange(const ReportInput& input);
+// How many of the capture's frames are in `range` (numbers may have gaps).
+uint64_t FramesIn(const ReportInput& input, FrameRange range);
 // The frames that ended with FRAME_END (all frames when none did), narrowed
 // by --from / --to: the default range of the hidden-site reports.
 FrameRange CompleteFramesRange(const ReportInput& input);
@@ -73,7 +75,7 @@ SiteView NameStack(uint32_t stack_id, const ReportInput& input);
 
 // The frame `--frame` names, or the last frame when it is absent; a frame
 // the capture does not have is a ReportError.
-uint32_t FrameOption(const ReportInput& input);
+uint64_t FrameOption(const ReportInput& input);
 
 // Loads and checks a capture; on failure writes the message and returns the
 // exit code to use (2), else -1.

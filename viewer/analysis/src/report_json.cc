@@ -117,7 +117,8 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
   const FrameTable& t = input.heap.frames;
   FrameRange range = AllFramesRange(input);
   json frames = json::array();
-  for (uint64_t i = range.from; i <= range.to && i < t.frames.size(); ++i) {
+  auto [first, end] = t.RowsIn(range);
+  for (size_t i = first; i < end; ++i) {
     const FrameStats& f = t.frames[i];
     frames.push_back({{"frame", f.frame},
                       {"allocations", f.allocations},
@@ -143,10 +144,11 @@ void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
 void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
   const LeakReport& leaks = input.heap.leaks;
   FrameRange all = AllFramesRange(input);
+  const uint64_t all_frames = FramesIn(input, all);
   json sites = json::array();
   for (const LeakSite& leak : leaks.sites) {
     const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
-    SiteStats stats = history ? SummarizeSite(*history, all) : SiteStats{};
+    SiteStats stats = history ? SummarizeSite(*history, all, all_frames) : SiteStats{};
     stats.stack_id = leak.stack_id;
     json site = SiteJson(MakeSiteView(stats, input));
     site["blocks"] = leak.blocks;
@@ -157,7 +159,8 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteSitesJson(const ReportInput& input, std::ostream& out) {
-  Emit({{"sites", SitesJson(input, SitesInRange(input.heap.sites, AllFramesRange(input)))}}, out);
+  FrameRange all = AllFramesRange(input);
+  Emit({{"sites", SitesJson(input, SitesInRange(input.heap.sites, all, FramesIn(input, all)))}}, out);
 }
 
 }  // namespace memframe::analysis

@@ -120,7 +120,8 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
   FrameRange range = AllFramesRange(input);
   TextTable table({{"frame"}, {"allocs"}, {"frees"}, {"bytes alloc"}, {"bytes freed"}, {"live bytes"},
                    {"alloc time"}, {"", true}});
-  for (uint64_t i = range.from; i <= range.to && i < t.frames.size(); ++i) {
+  auto [first, end] = t.RowsIn(range);
+  for (size_t i = first; i < end; ++i) {
     const FrameStats& f = t.frames[i];
     table.AddRow({std::to_string(f.frame), FormatCount(f.allocations), FormatCount(f.frees),
                   FormatBytes(f.bytes_allocated), FormatBytes(f.bytes_freed), FormatBytes(f.live_bytes),
@@ -137,7 +138,8 @@ void WriteHiddenText(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
   auto views = HiddenSiteViews(input, range, SIZE_MAX);
   out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << RangeText(range) << " (" << FormatCount(range.size()) << " frames); per-frame figures are medians over the "
+      << RangeText(range) << " (" << FormatCount(FramesIn(input, range))
+      << " frames); per-frame figures are medians over the "
       << "frames with allocations\n\n";
   if (views.empty()) {
     out << "none\n";
@@ -170,9 +172,10 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
   TextTable table({{"#"}, {"blocks"}, {"bytes"}, {"function", true}, {"location", true}});
   std::vector<SiteView> views;
   FrameRange all = AllFramesRange(input);
+  const uint64_t all_frames = FramesIn(input, all);
   for (const LeakSite& leak : leaks.sites) {
     const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
-    SiteStats stats = history ? SummarizeSite(*history, all) : SiteStats{};
+    SiteStats stats = history ? SummarizeSite(*history, all, all_frames) : SiteStats{};
     stats.stack_id = leak.stack_id;
     views.push_back(MakeSiteView(stats, input));
     table.AddRow({std::to_string(views.size()), FormatCount(leak.blocks), FormatBytes(leak.bytes),
@@ -188,7 +191,7 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
 
 void WriteSitesText(const ReportInput& input, std::ostream& out) {
   FrameRange range = AllFramesRange(input);
-  auto sites = SitesInRange(input.heap.sites, range);
+  auto sites = SitesInRange(input.heap.sites, range, FramesIn(input, range));
   out << FormatCount(sites.size()) << " call sites allocated in " << RangeText(range) << "\n\n";
   TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"function", true}, {"location", true}});
   size_t rank = 0;

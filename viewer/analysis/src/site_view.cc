@@ -34,21 +34,17 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
   return view;
 }
 
-FrameRange AllFramesRange(const ReportInput& input) {
-  const auto& frames = input.heap.frames.frames;
-  uint32_t last = frames.empty() ? 0 : static_cast<uint32_t>(frames.size() - 1);
-  return Narrow({0, last}, input.options);
-}
+FrameRange AllFramesRange(const ReportInput& input) { return Narrow(input.heap.frames.All(), input.options); }
 
 FrameRange CompleteFramesRange(const ReportInput& input) {
-  const FrameTable& table = input.heap.frames;
-  if (table.frames_rendered == 0) return AllFramesRange(input);
-  return Narrow({0, table.last_complete_frame}, input.options);
+  return Narrow(input.heap.frames.Complete(), input.options);
 }
+
+uint64_t FramesIn(const ReportInput& input, FrameRange range) { return input.heap.frames.CountIn(range); }
 
 std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range, size_t count) {
   if (!input.groups) input.groups = GroupSitesByUserStack(input.heap.sites, input.capture.main, input.symbolizer);
-  auto sites = FindHiddenSites(input.groups->index, range, input.options.min_fraction);
+  auto sites = FindHiddenSites(input.groups->index, range, FramesIn(input, range), input.options.min_fraction);
   if (sites.size() > count) sites.resize(count);
   std::vector<SiteView> views;
   views.reserve(sites.size());
@@ -66,14 +62,15 @@ SiteView NameStack(uint32_t stack_id, const ReportInput& input) {
   return MakeSiteView(stats, input);
 }
 
-uint32_t FrameOption(const ReportInput& input) {
-  const auto& frames = input.heap.frames.frames;
-  uint32_t last = frames.empty() ? 0 : static_cast<uint32_t>(frames.size() - 1);
-  if (!input.options.frame) return last;
-  if (*input.options.frame > last)
-    throw ReportError("frame " + std::to_string(*input.options.frame) + " is not in the capture (frames 0.." +
-                      std::to_string(last) + ")");
-  return *input.options.frame;
+uint64_t FrameOption(const ReportInput& input) {
+  const FrameTable& table = input.heap.frames;
+  if (!input.options.frame) return table.All().to;
+  const uint64_t frame = *input.options.frame;
+  // An empty table still answers for frame 0 (everything is empty there).
+  bool known = table.frames.empty() ? frame == 0 : table.Find(frame) != nullptr;
+  if (!known)
+    throw ReportError("frame " + std::to_string(frame) + " is not in the capture (" + DescribeFrames(table) + ")");
+  return frame;
 }
 
 }  // namespace memframe::analysis

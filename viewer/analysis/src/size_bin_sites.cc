@@ -4,7 +4,6 @@
 #include <unordered_map>
 
 #include "memframe/analysis/event_pass.h"
-#include "memframe/analysis/frame_stats.h"
 
 namespace memframe::analysis {
 
@@ -16,9 +15,7 @@ class SizeBinSitesPass : public EventPass {
 
   void OnEvent(const Event& e) override {
     if (e.kind() != EventKind::kAlloc) return;
-    // The same frame clamp as SizeHistogramIndex, so the two always agree.
-    uint32_t frame = std::min(e.frame, kMaxFrames - 1);
-    if (frame < range_.from || frame > range_.to) return;
+    if (!range_.Contains(e.frame)) return;
     SizeBinSite& site = bins_[SizeBin(e.size)][e.stack_id];
     site.stack_id = e.stack_id;
     site.allocations++;

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <bit>
 
-#include "memframe/analysis/frame_stats.h"
-
 namespace memframe::analysis {
 
 int SizeBin(uint64_t size) { return std::bit_width(size); }
@@ -18,37 +16,38 @@ uint64_t SizeBinMax(int bin) {
 }
 
 SizeHistogramIndex SizeHistogramIndex::Build(const Stream& stream) {
-  // Dense per frame while building: events are in tick order, and threads
-  // straddling a frame boundary make frame numbers only almost sorted.
-  std::vector<std::array<SizeBinTotals, kSizeBins>> dense;
+  // All bins of a frame while building: events are in tick order, and
+  // threads straddling a frame boundary make frame numbers only almost
+  // sorted.
+  FrameRows<std::array<SizeBinTotals, kSizeBins>> per_frame;
   for (const Event& e : stream.events) {
     if (e.kind() != EventKind::kAlloc) continue;
-    // Same clamp as FrameStatsBuilder: a corrupt frame number must not make
-    // us allocate gigabytes.
-    uint32_t frame = std::min(e.frame, kMaxFrames - 1);
-    if (frame >= dense.size()) dense.resize(frame + 1);
-    SizeBinTotals& t = dense[frame][SizeBin(e.size)];
+    SizeBinTotals& t = per_frame.At(e.frame)[SizeBin(e.size)];
     t.allocations++;
     t.bytes += e.size;
   }
   SizeHistogramIndex index;
-  index.frame_begin_.reserve(dense.size() + 1);
-  for (const auto& bins : dense) {
-    index.frame_begin_.push_back(static_cast<uint32_t>(index.entries_.size()));
+  auto rows = per_frame.TakeSorted();
+  index.frames_.reserve(rows.size());
+  index.frame_begin_.reserve(rows.size() + 1);
+  for (const auto& [frame, bins] : rows) {
+    index.frames_.push_back(frame);
+    index.frame_begin_.push_back(index.entries_.size());
     for (int b = 0; b < kSizeBins; ++b) {
       if (bins[b].allocations) index.entries_.push_back({static_cast<uint8_t>(b), bins[b]});
     }
   }
-  index.frame_begin_.push_back(static_cast<uint32_t>(index.entries_.size()));
+  index.frame_begin_.push_back(index.entries_.size());
   return index;
 }
 
 SizeHistogram SizeHistogramIndex::Range(FrameRange range) const {
   SizeHistogram h;
-  uint32_t frames = frame_count();
-  if (frames == 0 || range.from > range.to || range.from >= frames) return h;
-  uint32_t to = std::min(range.to, frames - 1);
-  for (uint32_t i = frame_begin_[range.from]; i < frame_begin_[to + 1]; ++i) {
+  if (range.from > range.to) return h;
+  size_t first = static_cast<size_t>(std::lower_bound(frames_.begin(), frames_.end(), range.from) - frames_.begin());
+  size_t end = static_cast<size_t>(std::upper_bound(frames_.begin(), frames_.end(), range.to) - frames_.begin());
+  if (first >= end) return h;
+  for (uint64_t i = frame_begin_[first]; i < frame_begin_[end]; ++i) {
     const Entry& e = entries_[i];
     h.bins[e.bin].allocations += e.totals.allocations;
     h.bins[e.bin].bytes += e.totals.bytes;

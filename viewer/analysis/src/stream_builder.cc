@@ -1,5 +1,7 @@
 #include "stream_builder.h"
 
+#include <algorithm>
+
 #include "memframe/analysis/frame_source.h"
 
 #include "event_decoder.h"
@@ -110,14 +112,62 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       stream_.end_reason = packet.end().reason();
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere
+    case wire::Packet::kSnapshot:
+    case wire::Packet::kLiveStart:
     case wire::Packet::BODY_NOT_SET:  // a newer writer's message: skip it
       return CaptureBuilder::Status::kOk;
   }
   return CaptureBuilder::Status::kOk;
 }
 
+void StreamBuilder::AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snapshots) {
+  // A marker belongs to a thread; the first one (the main thread, as the
+  // agent starts there) is as good as any, and no thread run is touched: the
+  // markers are a run of their own, merged like a thread's (run index is
+  // not thread index), arriving after every batch for equal ticks.
+  if (snapshots.empty() || stream_.threads.empty()) return;
+  uint32_t id = 0xffff0000u;  // agents number markers from 1 upwards
+  ThreadRun run;
+  uint64_t last_ticks = 0;
+  for (const RecorderSnapshot& snapshot : snapshots) {
+    while (stream_.markers.count(id)) ++id;
+    stream_.markers[id] = snapshot.name;
+    snapshot_marker_ids_.push_back(id);
+    Event e;
+    // Snapshots are written in the order they were taken; a run must not go
+    // backwards even if the clock mapping wobbles.
+    e.ticks = last_ticks = std::max(last_ticks, stream_.clock.ToTicks(static_cast<int64_t>(snapshot.monotonic_ns)));
+    e.size = id++;
+    e.packed_kind = static_cast<uint8_t>(EventKind::kMarker);
+    e.thread = 0;
+    run.events.push_back(e);
+  }
+  run.batches.push_back({0, batches_++});
+  runs_.push_back(std::move(run));
+}
+
 Stream StreamBuilder::Finish(const MergeProgress& progress) {
   stream_.events = MergeThreadRuns(runs_, progress);
+  if (!snapshot_marker_ids_.empty()) {
+    // A snapshot happened in the frame of the event before it, or in the
+    // next one after a FRAME_END (time slices do not advance the count).
+    decltype(Event::frame) frame = 0;
+    stream_.events.Rewrite([this, &frame](Event& e) {
+      bool snapshot = e.kind() == EventKind::kMarker && e.size >= snapshot_marker_ids_.front() &&
+                      std::binary_search(snapshot_marker_ids_.begin(), snapshot_marker_ids_.end(),
+                                         static_cast<uint32_t>(e.size));
+      if (snapshot) {
+        e.frame = frame;
+      } else if (e.kind() == EventKind::kFrameEnd) {
+        auto marker = stream_.markers.find(static_cast<uint32_t>(e.address));
+        bool slice = marker != stream_.markers.end() && marker->second == kTimeSliceMarker;
+        frame = slice ? e.frame : e.frame + 1;
+      } else {
+        frame = e.frame;
+      }
+      return true;
+    });
+  }
   ResolveFrameSource(stream_);
   return std::move(stream_);
 }

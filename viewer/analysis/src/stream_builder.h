@@ -25,6 +25,11 @@ class StreamBuilder {
   // Adds one packet; unless kOk, *error says why and nothing of it is kept.
   CaptureBuilder::Status Add(const wire::Packet& packet, std::string* error);
 
+  // Recorder snapshots become MARKER events named after them, placed by
+  // time among this stream's events (its clock maps CLOCK_MONOTONIC to
+  // ticks) and counted in the frame they fall in. Call before Finish.
+  void AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snapshots);
+
   uint64_t event_count() const { return event_count_; }
   // Puts the events in global order and hands the stream over. `progress`
   // (may be empty) hears how many events were merged so far.
@@ -45,6 +50,7 @@ class StreamBuilder {
   uint64_t batches_ = 0;         // arrival number of the next batch
   uint64_t event_count_ = 0;
   std::set<std::pair<std::string, uint64_t>> module_keys_;
+  std::vector<uint32_t> snapshot_marker_ids_;  // AddSnapshotMarkers' ids, ascending
 };
 
 }  // namespace memframe::analysis

@@ -67,7 +67,8 @@ void AddressMap::Paint(const analysis::AddressSpace& space, analysis::MapColorin
       if (end <= a0) continue;
       const int x0 = static_cast<int>((std::max(start, a0) - a0) / bpp);
       const int x1 = static_cast<int>((std::min(end, a1) - 1 - a0) / bpp);
-      std::fill(line + x0, line + x1 + 1, Rgba(analysis::BlockColor(it->second, space.frame, coloring)));
+      const uint32_t colour = Rgba(analysis::BlockColor(it->second, space.frame, coloring, space.first_frame));
+      std::fill(line + x0, line + x1 + 1, colour);
     }
   }
 }

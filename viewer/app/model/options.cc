@@ -13,10 +13,16 @@ bool ParseU32(std::string_view text, uint32_t* out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+bool ParseU64(std::string_view text, uint64_t* out) {
+  if (text.empty()) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
 bool ParseRange(std::string_view text, analysis::FrameRange* range) {
   size_t colon = text.find(':');
   if (colon == std::string_view::npos) return false;
-  return ParseU32(text.substr(0, colon), &range->from) && ParseU32(text.substr(colon + 1), &range->to) &&
+  return ParseU64(text.substr(0, colon), &range->from) && ParseU64(text.substr(colon + 1), &range->to) &&
          range->from <= range->to;
 }
 
@@ -57,9 +63,9 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
       if (!value(&v)) return false;
       o->dump_view = v;
     } else if (arg == "--frame") {
-      uint32_t f = 0;
+      uint64_t f = 0;
       if (!value(&v)) return false;
-      if (!ParseU32(v, &f)) {
+      if (!ParseU64(v, &f)) {
         *error = "--frame needs a frame number, got '" + std::string(v) + "'";
         return false;
       }
@@ -72,6 +78,17 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
         return false;
       }
       (arg == "--range" ? o->range : o->range_b) = r;
+    } else if (arg == "--follow") {
+      if (!value(&v)) return false;
+      o->follow_socket = v;
+    } else if (arg == "--measure-fps") {
+      uint32_t seconds = 0;
+      if (!value(&v)) return false;
+      if (!ParseU32(v, &seconds) || seconds == 0 || seconds > 3600) {
+        *error = "--measure-fps needs a number of seconds from 1 to 3600, got '" + std::string(v) + "'";
+        return false;
+      }
+      o->measure_fps_seconds = seconds;
     } else if (arg == "--size") {
       if (!value(&v)) return false;
       if (!ParseSize(v, &o->width, &o->height)) {
@@ -88,12 +105,17 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
       return false;
     }
   }
-  if ((!o->screenshot_path.empty() || !o->dump_view.empty()) && o->capture_path.empty()) {
-    *error = "--screenshot and --dump-view-data need a capture file";
+  if (!o->follow_socket.empty() && (!o->capture_path.empty() || !o->dump_view.empty())) {
+    *error = "--follow takes the place of a capture file (and has no --dump-view-data)";
     return false;
   }
-  if (!o->screenshot_path.empty() && o->view.empty()) {
-    *error = "--screenshot needs --view NAME";
+  bool has_input = !o->capture_path.empty() || !o->follow_socket.empty();
+  if ((!o->screenshot_path.empty() || !o->dump_view.empty() || o->measure_fps_seconds > 0) && !has_input) {
+    *error = "--screenshot, --dump-view-data and --measure-fps need a capture file";
+    return false;
+  }
+  if ((!o->screenshot_path.empty() || o->measure_fps_seconds > 0) && o->view.empty()) {
+    *error = "--screenshot and --measure-fps need --view NAME";
     return false;
   }
   return true;
@@ -103,7 +125,10 @@ std::string ViewerUsage() {
   return "usage: memframe-viewer [CAPTURE]\n"
          "       memframe-viewer CAPTURE --screenshot FILE.png --view NAME [--frame N | --range A:B]\n"
          "                       [--range-b A:B] [--size WxH]\n"
-         "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]\n";
+         "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]\n"
+         "       memframe-viewer --follow SOCKET [--screenshot FILE.png --view NAME]\n"
+         "       memframe-viewer CAPTURE --measure-fps SECONDS --view NAME [--size WxH]\n"
+         "CAPTURE can be --follow SOCKET wherever it appears: the live socket `memframe run` prints.\n";
 }
 
 }  // namespace memframe::viewer

@@ -14,9 +14,11 @@ struct ViewerOptions {
   std::string screenshot_path;  // --screenshot FILE: render, write a PNG, exit
   std::string view;             // --view NAME
   std::string dump_view;        // --dump-view-data NAME: JSON on stdout, no window
-  std::optional<uint32_t> frame;               // --frame N
+  std::optional<uint64_t> frame;               // --frame N
   std::optional<analysis::FrameRange> range;   // --range A:B (selects range A)
   std::optional<analysis::FrameRange> range_b;  // --range-b A:B
+  std::string follow_socket;    // --follow SOCKET: a run being recorded, kept current
+  double measure_fps_seconds = 0;  // --measure-fps SECONDS: render --view for that long, print frame times
   int width = 1280;   // --size WxH
   int height = 800;
   bool help = false;

@@ -13,13 +13,13 @@ namespace memframe::viewer {
 struct Selection {
   enum class Focus { kAll, kFrame, kRangeA, kRangeB };
 
-  std::optional<uint32_t> frame;
+  std::optional<uint64_t> frame;
   std::optional<analysis::FrameRange> range_a;
   std::optional<analysis::FrameRange> range_b;
   // The most recent pick: the frame detail follows it.
   Focus focus = Focus::kAll;
 
-  void SelectFrame(uint32_t f) {
+  void SelectFrame(uint64_t f) {
     frame = f;
     focus = Focus::kFrame;
   }

@@ -18,15 +18,9 @@ Session::Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysi
       sizes_(std::move(sizes)),
       symbolizer_(std::move(symbolizer)) {}
 
-analysis::FrameRange Session::AllFrames() const {
-  const auto& frames = heap_.frames.frames;
-  return {0, frames.empty() ? 0 : static_cast<uint32_t>(frames.size() - 1)};
-}
+analysis::FrameRange Session::AllFrames() const { return heap_.frames.All(); }
 
-analysis::FrameRange Session::CompleteFrames() const {
-  if (heap_.frames.frames_rendered == 0) return AllFrames();
-  return {0, heap_.frames.last_complete_frame};
-}
+analysis::FrameRange Session::CompleteFrames() const { return heap_.frames.Complete(); }
 
 const std::vector<analysis::SourceFrame>& Session::Stack(uint32_t stack_id) {
   auto cached = stacks_.find(stack_id);

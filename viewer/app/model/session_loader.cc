@@ -15,6 +15,11 @@ SessionLoader::SessionLoader(std::string path) : path_(std::move(path)) {
   thread_ = std::thread([this] { Run(); });
 }
 
+SessionLoader::SessionLoader(std::string path, analysis::LiveFollower* follower)
+    : path_(std::move(path)), follower_(follower) {
+  thread_ = std::thread([this] { Run(); });
+}
+
 SessionLoader::~SessionLoader() {
   stop_ = true;
   if (thread_.joinable()) thread_.join();
@@ -55,7 +60,8 @@ void SessionLoader::Run() {
   state_.store(ok ? State::kReady : State::kFailed, std::memory_order_release);
 }
 
-bool SessionLoader::Load(std::string* error) {
+bool SessionLoader::Read(analysis::Capture* capture, std::string* error) {
+  if (follower_) return follower_->Build(capture, error, &stop_);
   // The same steps as analysis::LoadCapture, spelled out so that progress
   // can be reported per record and a closed window can stop a long read.
   auto source = analysis::OpenCaptureFile(path_, error);
@@ -89,7 +95,13 @@ bool SessionLoader::Load(std::string* error) {
     }
   }
   if (damage.empty()) damage = source->error();
-  analysis::Capture capture = builder.Finish(std::move(damage));
+  *capture = builder.Finish(std::move(damage));
+  return true;
+}
+
+bool SessionLoader::Load(std::string* error) {
+  analysis::Capture capture;
+  if (!Read(&capture, error)) return false;
   if (!capture.has_main) {
     *error = path_ + ": the capture holds no program data (did the program start under memframe run?)" +
              (capture.damage.empty() ? "" : " — " + capture.damage);

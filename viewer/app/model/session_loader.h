@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "memframe/analysis/live_follow.h"
 #include "session.h"
 
 namespace memframe::viewer {
@@ -28,6 +29,10 @@ class SessionLoader {
   };
 
   explicit SessionLoader(std::string path);
+  // Builds from a run being followed (its Build(): the capture file so far
+  // plus the live records); `follower` must outlive the loader. `path` names
+  // it in messages.
+  SessionLoader(std::string path, analysis::LiveFollower* follower);
   ~SessionLoader();  // asks the thread to stop and joins it
   SessionLoader(const SessionLoader&) = delete;
   SessionLoader& operator=(const SessionLoader&) = delete;
@@ -45,9 +50,11 @@ class SessionLoader {
  private:
   void Run();
   bool Load(std::string* error);
+  bool Read(analysis::Capture* capture, std::string* error);
   void SetPhase(Phase phase);
 
   std::string path_;
+  analysis::LiveFollower* follower_ = nullptr;
   std::atomic<State> state_{State::kLoading};
   std::atomic<bool> stop_{false};
   mutable std::mutex mutex_;  // guards progress_, error_, session_

@@ -16,31 +16,34 @@ std::string Basename(const std::string& path) {
 DiffRanges DefaultDiffRanges(const analysis::FrameTable& table) {
   const auto& frames = table.frames;
   if (frames.empty()) return {};
-  const uint32_t last = static_cast<uint32_t>(frames.size() - 1);
-  uint32_t biggest = 0;
+  const uint64_t last = frames.back().frame;
+  size_t biggest = 0;  // row
   bool biggest_is_spike = false;
-  for (const analysis::FrameStats& f : frames) {
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const analysis::FrameStats& f = frames[i];
     // A spike beats any ordinary frame; among equals, more bytes wins.
     bool better = f.spike != biggest_is_spike ? f.spike : f.bytes_allocated > frames[biggest].bytes_allocated;
     if (better) {
-      biggest = f.frame;
+      biggest = i;
       biggest_is_spike = f.spike;
     }
   }
-  uint32_t before = biggest > 0 ? biggest - 1 : 0;
+  // The frame before it: the previous row (frame numbers may have gaps).
+  uint64_t before = frames[biggest > 0 ? biggest - 1 : 0].frame;
   return {{before, before}, {last, last}};
 }
 
-analysis::LiveSetDiff DiffAtFrames(const Session& session, uint32_t frame_a, uint32_t frame_b) {
+analysis::LiveSetDiff DiffAtFrames(const Session& session, uint64_t frame_a, uint64_t frame_b) {
   const analysis::Stream& stream = session.capture().main;
   analysis::LiveSet a = session.heap().live_sets.AtFrame(stream, frame_a);
   analysis::LiveSet b = session.heap().live_sets.AtFrame(stream, frame_b);
   return analysis::DiffLiveSets(a, b);
 }
 
-analysis::AddressSpace AddressSpaceAt(Session& session, uint32_t frame) {
+analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame) {
   analysis::AddressSpace space;
   space.frame = frame;
+  space.first_frame = session.frames().All().from;
   analysis::LiveSet live = session.heap().live_sets.AtFrame(session.capture().main, frame);
   for (const auto& [address, block] : live.blocks()) space.blocks.emplace(address, block);
   for (const analysis::Event& e : session.MapEvents()) {

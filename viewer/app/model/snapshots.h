@@ -26,12 +26,12 @@ DiffRanges DefaultDiffRanges(const analysis::FrameTable& frames);
 
 // Snapshot A is the live heap at the end of range A's last frame, B at the
 // end of range B's last frame.
-analysis::LiveSetDiff DiffAtFrames(const Session& session, uint32_t frame_a, uint32_t frame_b);
+analysis::LiveSetDiff DiffAtFrames(const Session& session, uint64_t frame_a, uint64_t frame_b);
 
 // Blocks from the live-set index, mappings from the session's MAP/UNMAP
 // events: the same address space as analysis::AddressSpaceAtFrame (with one
 // thread, exactly; with several, this cut is "every event of frames <= F").
-analysis::AddressSpace AddressSpaceAt(Session& session, uint32_t frame);
+analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame);
 
 // A stack from its user frame outwards, as the call tree names it.
 std::vector<TreeFrame> UserStackFrames(Session& session, uint32_t stack_id);

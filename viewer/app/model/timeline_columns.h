@@ -14,6 +14,9 @@ struct TimelineSeries {
   std::vector<uint64_t> value;    // per frame: allocations or bytes
   std::vector<uint64_t> time_ns;  // per frame: time inside the allocator
   std::vector<uint8_t> spike;     // per frame: 1 = spike
+  // Per frame: its number (frame numbers may start anywhere and have gaps;
+  // the timeline's x is the position in the series). Empty = the position.
+  std::vector<uint64_t> frame;
   size_t size() const { return value.size(); }
 };
 

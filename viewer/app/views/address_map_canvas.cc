@@ -129,8 +129,9 @@ void AddressMapCanvas::Tooltip(Session& session, const analysis::AddressSpace& s
   } else {
     const analysis::LiveBlock& b = block->second;
     const SiteLabel& label = session.Label(b.stack_id);
-    ImGui::Text("%s block, made in frame %u (%u frames old)", FormatBytes(b.size).c_str(), b.frame,
-                space.frame - std::min(space.frame, b.frame));
+    ImGui::Text("%s block, made in frame %llu (%llu frames old)", FormatBytes(b.size).c_str(),
+                static_cast<unsigned long long>(b.frame),
+                static_cast<unsigned long long>(space.frame - std::min(space.frame, b.frame)));
     ImGui::TextColored(palette::kDimText, "0x%llx", static_cast<unsigned long long>(block->first));
     ImGui::Separator();
     const auto& stack = session.Stack(b.stack_id);

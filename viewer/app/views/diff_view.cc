@@ -42,7 +42,7 @@ enum Column { kFunction, kLocation, kDeltaBytes, kDeltaBlocks, kBytesA, kBytesB,
 
 }  // namespace
 
-std::pair<uint32_t, uint32_t> DiffView::Frames(ViewContext& ctx) {
+std::pair<uint64_t, uint64_t> DiffView::Frames(ViewContext& ctx) {
   analysis::FrameRange all = ctx.session.AllFrames();
   DiffRanges d = DefaultDiffRanges(ctx.session.frames());
   analysis::FrameRange a = ctx.selection.range_a.value_or(d.a), b = ctx.selection.range_b.value_or(d.b);
@@ -85,10 +85,11 @@ void DiffView::Draw(ViewContext& ctx) {
 }
 
 void DiffView::DrawSummary() {
-  auto snapshot = [](const char* name, ImU32 colour, uint32_t frame, uint64_t blocks, uint64_t bytes) {
+  auto snapshot = [](const char* name, ImU32 colour, uint64_t frame, uint64_t blocks, uint64_t bytes) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", name);
     ImGui::SameLine();
-    ImGui::Text("end of frame %u: %s in %s blocks", frame, FormatBytes(bytes).c_str(), FormatCount(blocks).c_str());
+    ImGui::Text("end of frame %llu: %s in %s blocks", static_cast<unsigned long long>(frame), FormatBytes(bytes).c_str(),
+                FormatCount(blocks).c_str());
   };
   snapshot("A", palette::kRangeA, frame_a_, diff_.blocks_a, diff_.bytes_a);
   ImGui::SameLine(0, 24);
@@ -115,8 +116,8 @@ void DiffView::DrawSummary() {
 
 void DiffView::DrawTree(ViewContext& ctx) {
   if (diff_.rows.empty()) {
-    ImGui::TextColored(palette::kDimText, "The live heap is the same at the end of frames %u and %u.", frame_a_,
-                       frame_b_);
+    ImGui::TextColored(palette::kDimText, "The live heap is the same at the end of frames %llu and %llu.",
+                       static_cast<unsigned long long>(frame_a_), static_cast<unsigned long long>(frame_b_));
     return;
   }
   const CallTree& tree = Tree(ctx);

@@ -19,11 +19,16 @@ class DiffView : public View {
   const char* title() const override { return "Snapshot diff"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override {
+    has_diff_ = false;
+    trees_[0].reset();
+    trees_[1].reset();
+  }
 
  private:
   // The two frames whose ends are compared, from the selection or the
   // default (DefaultDiffRanges).
-  static std::pair<uint32_t, uint32_t> Frames(ViewContext& ctx);
+  static std::pair<uint64_t, uint64_t> Frames(ViewContext& ctx);
   void Refresh(ViewContext& ctx);
   const CallTree& Tree(ViewContext& ctx);
   void DrawSummary();
@@ -31,7 +36,7 @@ class DiffView : public View {
   void DrawNode(const CallTree& tree, uint32_t index);
 
   bool has_diff_ = false;
-  uint32_t frame_a_ = 0, frame_b_ = 0;
+  uint64_t frame_a_ = 0, frame_b_ = 0;
   analysis::LiveSetDiff diff_;
   CallTree::Order order_ = CallTree::Order::kBottomUp;
   std::optional<CallTree> trees_[2];  // by Order, built on first use

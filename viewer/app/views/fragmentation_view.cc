@@ -1,5 +1,6 @@
 #include "views/fragmentation_view.h"
 
+#include <algorithm>
 #include <string>
 
 #include <imgui.h>
@@ -29,7 +30,7 @@ nlohmann::json TotalsJson(const RegionTotals& t) {
 }  // namespace
 
 void FragmentationView::Refresh(ViewContext& ctx) {
-  uint32_t frame = ctx.selection.FocusRange(ctx.session.AllFrames()).to;
+  uint64_t frame = ctx.selection.FocusRange(ctx.session.AllFrames()).to;
   if (has_space_ && frame == frame_) return;
   frame_ = frame;
   space_ = AddressSpaceAt(ctx.session, frame);
@@ -51,7 +52,8 @@ void FragmentationView::Draw(ViewContext& ctx) {
   ImGui::BeginGroup();
   DrawLegend();
   if (regions_.empty()) {
-    ImGui::TextColored(palette::kDimText, "Nothing is live at the end of frame %u.", frame_);
+    ImGui::TextColored(palette::kDimText, "Nothing is live at the end of frame %llu.",
+                       static_cast<unsigned long long>(frame_));
   } else {
     ImGui::BeginChild("map", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     canvas_.Draw(ctx.session, space_, regions_, coloring_);
@@ -61,7 +63,7 @@ void FragmentationView::Draw(ViewContext& ctx) {
 }
 
 void FragmentationView::DrawFigures(ViewContext& ctx) {
-  ImGui::Text("End of frame %u", frame_);
+  ImGui::Text("End of frame %llu", static_cast<unsigned long long>(frame_));
   auto figure = [](const char* label, const std::string& value) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -155,21 +157,23 @@ void FragmentationView::DrawLegend() {
     ImGui::TextColored(palette::kDimText, "%s", text);
   };
   if (coloring_ == analysis::MapColoring::kAge) {
-    // The age ramp as BlockColor paints it: frame 0 (oldest) to this frame.
+    // The age ramp as BlockColor paints it: the capture's first frame
+    // (oldest) to this frame.
+    const uint64_t first = std::min(space_.first_frame, frame_);
     ImGui::SameLine(0, 16);
-    ImGui::TextColored(palette::kDimText, "frame 0");
+    ImGui::TextColored(palette::kDimText, "frame %llu", static_cast<unsigned long long>(first));
     ImGui::SameLine();
     ImVec2 p = ImGui::GetCursorScreenPos();
     const int steps = 24;
     for (int i = 0; i < steps; ++i) {
       analysis::LiveBlock b;
-      b.frame = frame_ * i / (steps - 1);
+      b.frame = first + static_cast<uint64_t>(static_cast<unsigned __int128>(frame_ - first) * i / (steps - 1));
       draw->AddRectFilled(ImVec2(p.x + i * 5.0f, p.y + 3), ImVec2(p.x + i * 5.0f + 5, p.y + h - 1),
-                          ToU32(analysis::BlockColor(b, frame_, coloring_)));
+                          ToU32(analysis::BlockColor(b, frame_, coloring_, first)));
     }
     ImGui::Dummy(ImVec2(steps * 5.0f, h));
     ImGui::SameLine();
-    ImGui::TextColored(palette::kDimText, "frame %u", frame_);
+    ImGui::TextColored(palette::kDimText, "frame %llu", static_cast<unsigned long long>(frame_));
   } else {
     ImGui::SameLine(0, 16);
     ImGui::TextColored(palette::kDimText, "one colour per call site");
@@ -182,6 +186,7 @@ void FragmentationView::DrawLegend() {
 
 nlohmann::json FragmentationView::Data(ViewContext& ctx) {
   Refresh(ctx);
+  const analysis::FrameStats* frame_stats = ctx.session.frames().Find(frame_);
   nlohmann::json regions = nlohmann::json::array();
   for (const analysis::RegionLayout& r : regions_) {
     regions.push_back({{"kind", r.mapped ? "mapped" : "heap"}, {"start", r.start}, {"end", r.end}, {"span", r.span()},
@@ -194,7 +199,7 @@ nlohmann::json FragmentationView::Data(ViewContext& ctx) {
           {"heap", TotalsJson(heap_)},
           {"mapped", TotalsJson(mapped_)},
           {"regions", regions},
-          {"live_bytes_at_frame", ctx.session.frames().frames.empty() ? 0 : ctx.session.frames().frames[frame_].live_bytes}};
+          {"live_bytes_at_frame", frame_stats ? frame_stats->live_bytes : 0}};
 }
 
 }  // namespace memframe::viewer

@@ -22,6 +22,7 @@ class FragmentationView : public View {
   const char* title() const override { return "Fragmentation"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override { has_space_ = false; }
 
  private:
   void Refresh(ViewContext& ctx);
@@ -29,7 +30,7 @@ class FragmentationView : public View {
   void DrawLegend();
 
   bool has_space_ = false;
-  uint32_t frame_ = 0;
+  uint64_t frame_ = 0;
   analysis::AddressSpace space_;
   std::vector<analysis::RegionLayout> regions_;
   RegionTotals heap_, mapped_;

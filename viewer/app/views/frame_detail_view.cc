@@ -24,7 +24,8 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
   range_ = range;
   totals_ = {};
   const auto& frames = ctx.session.frames().frames;
-  for (uint32_t f = range.from; f <= range.to && f < frames.size(); ++f) {
+  auto [first, end] = ctx.session.frames().RowsIn(range);
+  for (size_t f = first; f < end; ++f) {
     totals_.allocations += frames[f].allocations;
     totals_.frees += frames[f].frees;
     totals_.bytes_allocated += frames[f].bytes_allocated;
@@ -33,7 +34,7 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
     totals_.live_bytes_at_end = frames[f].live_bytes;
   }
   histogram_ = ctx.session.sizes().Range(range);
-  sites_ = analysis::SitesInRange(ctx.session.heap().sites, range);
+  sites_ = analysis::SitesInRange(ctx.session.heap().sites, range, ctx.session.frames().CountIn(range));
   // A new range usually has other sites: keep the stack only if its site
   // is still there.
   has_selection_ = has_selection_ && std::any_of(sites_.begin(), sites_.end(), [&](const analysis::SiteStats& s) {

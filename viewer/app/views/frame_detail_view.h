@@ -19,6 +19,7 @@ class FrameDetailView : public View {
   const char* title() const override { return "Frame detail"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override { has_range_ = false; }
 
  private:
   // Totals of the frame table over the range.

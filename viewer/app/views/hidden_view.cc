@@ -27,7 +27,8 @@ bool HiddenView::Refresh(ViewContext& ctx) {
   if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_) return false;
   range_ = range;
   rows_percent_ = min_percent_;
-  rows_ = analysis::FindHiddenSites(ctx.session.heap().sites, range_, min_percent_ / 100.0);
+  rows_ = analysis::FindHiddenSites(ctx.session.heap().sites, range_, ctx.session.frames().CountIn(range_),
+                                    min_percent_ / 100.0);
   has_rows_ = true;
   return true;
 }
@@ -39,8 +40,9 @@ void HiddenView::Draw(ViewContext& ctx) {
   ImGui::Checkbox("Only the selected frames", &follow_selection_);
   bool changed = Refresh(ctx);
   ImGui::SameLine();
-  ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of frames %u\xE2\x80\x93%u",
-                     rows_.size(), min_percent_, range_.from, range_.to);
+  ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of frames %llu\xE2\x80\x93%llu",
+                     rows_.size(), min_percent_, static_cast<unsigned long long>(range_.from),
+                     static_cast<unsigned long long>(range_.to));
 
   float stack_height = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
   ImGui::BeginChild("hidden_table", ImVec2(0, -stack_height), false);
@@ -107,7 +109,8 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       std::string pct = std::to_string(static_cast<int>(fraction * 100 + 0.5f)) + "%";
       BarCell(fraction, palette::WithAlpha(palette::kBar, 110), pct.c_str());
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%u of %u frames", s.frames_with_allocations, s.frames_in_range);
+        ImGui::SetTooltip("%llu of %llu frames", static_cast<unsigned long long>(s.frames_with_allocations),
+                          static_cast<unsigned long long>(s.frames_in_range));
       ImGui::TableNextColumn();
       TextRight(FormatCount(s.allocs_per_frame_median).c_str());
       ImGui::TableNextColumn();

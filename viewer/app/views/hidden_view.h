@@ -17,6 +17,7 @@ class HiddenView : public View {
   const char* title() const override { return "Hidden per-frame allocations"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override { has_rows_ = false; }
 
  private:
   // Recomputes rows_ when the inputs changed; true when it did.

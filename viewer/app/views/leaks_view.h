@@ -15,6 +15,7 @@ class LeaksView : public View {
   const char* title() const override { return "Leaks"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override { order_.Invalidate(); }
 
  private:
   void DrawTable(ViewContext& ctx);

@@ -90,7 +90,7 @@ void LifetimesView::DrawClasses(ViewContext& ctx) {
                      report.boundary_frames.size() == 1 ? "" : "s", report.boundary_frames.empty() ? "" : " (");
   for (size_t i = 0; i < report.boundary_frames.size() && i < 12; ++i) {
     ImGui::SameLine(0, i ? 6 : 0);
-    ImGui::TextColored(palette::kDimText, "%u%s", report.boundary_frames[i],
+    ImGui::TextColored(palette::kDimText, "%llu%s", static_cast<unsigned long long>(report.boundary_frames[i]),
                        i + 1 == report.boundary_frames.size() ? ")" : (i == 11 ? " \xE2\x80\xA6)" : ","));
   }
 }

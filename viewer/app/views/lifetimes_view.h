@@ -20,6 +20,10 @@ class LifetimesView : public View {
   const char* title() const override { return "Lifetime advice"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override {
+    report_.reset();
+    rows_general_ = !show_general_;  // rebuild the rows
+  }
 
  private:
   const analysis::LifetimeReport& Report(ViewContext& ctx);

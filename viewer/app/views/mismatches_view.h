@@ -17,6 +17,10 @@ class MismatchesView : public View {
   const char* title() const override { return "Mismatches"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  void OnSessionChanged() override {
+    report_.reset();
+    order_.Invalidate();
+  }
 
  private:
   const analysis::MismatchReport& Report(ViewContext& ctx);

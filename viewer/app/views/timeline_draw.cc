@@ -53,15 +53,19 @@ void DrawValueAxis(ImDrawList* draw, const PlotRect& p, const ValueScale& scale,
   }
 }
 
-void DrawFrameAxis(ImDrawList* draw, const PlotRect& p, const TimelineViewport& view, size_t frames) {
-  uint64_t step = FrameStep(view.frames_per_pixel, 80);
+void DrawFrameAxis(ImDrawList* draw, const PlotRect& p, const TimelineViewport& view, const TimelineSeries& series) {
+  const size_t frames = series.size();
+  // Labels at least 80 px apart, more when the numbers are long (a capture
+  // whose frames are counted past 10^12).
+  std::string widest = std::to_string(series.frame.empty() ? frames : series.frame.back());
+  uint64_t step = FrameStep(view.frames_per_pixel, std::max(80.0f, ImGui::CalcTextSize(widest.c_str()).x + 16));
   double first = std::max(0.0, view.first_frame);
   double last = std::min(static_cast<double>(frames), view.FrameAt(p.width()));
   for (uint64_t f = static_cast<uint64_t>(std::ceil(first / step)) * step; f < last; f += step) {
     // Ticks point at a frame's centre when a frame is wider than a pixel.
     float x = p.min.x + static_cast<float>(view.XOf(f + 0.5));
     draw->AddLine(ImVec2(x, p.max.y), ImVec2(x, p.max.y + 4), palette::kAxisText);
-    std::string label = std::to_string(f);
+    std::string label = std::to_string(f < series.frame.size() ? series.frame[f] : f);
     float w = ImGui::CalcTextSize(label.c_str()).x;
     draw->AddText(ImVec2(x - w / 2, p.max.y + 4), palette::kAxisText, label.c_str());
   }
@@ -122,7 +126,7 @@ void DrawTimeline(ImDrawList* draw, const PlotRect& p, const TimelineSeries& ser
     max_time = std::max(max_time, b.time_ns);
   }
   DrawValueAxis(draw, p, scale, look.bytes);
-  DrawFrameAxis(draw, p, view, n);
+  DrawFrameAxis(draw, p, view, series);
 
   draw->PushClipRect(p.min, p.max, true);
   for (const Bar& b : bars) {

@@ -28,6 +28,25 @@ void LegendSwatch(ImU32 colour, const char* text) {
   ImGui::SameLine(0, 14);
 }
 
+// The timeline draws one bar per row of the frame table, while the selection
+// holds frame numbers, which may start anywhere and have gaps: these convert.
+uint64_t FrameOfRow(const analysis::FrameTable& table, size_t row) {
+  return table.frames.empty() ? 0 : table.frames[std::min(row, table.frames.size() - 1)].frame;
+}
+
+analysis::FrameRange RowsOf(const analysis::FrameTable& table, analysis::FrameRange range) {
+  auto [first, end] = table.RowsIn(range);
+  return {first, end > first ? end - 1 : first};
+}
+
+Selection InRows(const Selection& selection, const analysis::FrameTable& table) {
+  Selection rows = selection;
+  if (rows.frame) rows.frame = table.LowerBound(*rows.frame);
+  if (rows.range_a) rows.range_a = RowsOf(table, *rows.range_a);
+  if (rows.range_b) rows.range_b = RowsOf(table, *rows.range_b);
+  return rows;
+}
+
 }  // namespace
 
 void TimelineView::RebuildSeries(Session& session) {
@@ -37,7 +56,9 @@ void TimelineView::RebuildSeries(Session& session) {
   series_.value.resize(frames.size());
   series_.time_ns.resize(frames.size());
   series_.spike.resize(frames.size());
+  series_.frame.resize(frames.size());
   for (size_t i = 0; i < frames.size(); ++i) {
+    series_.frame[i] = frames[i].frame;
     series_.value[i] = look_.bytes ? frames[i].bytes_allocated : frames[i].allocations;
     series_.time_ns[i] = frames[i].alloc_time_ns;
     series_.spike[i] = frames[i].spike;
@@ -89,7 +110,8 @@ void TimelineView::Draw(ViewContext& ctx) {
 
   ImGui::InvisibleButton("timeline_canvas", canvas_size);
   HandleInput(ctx, plot);
-  DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_, ctx.selection);
+  DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
+               InRows(ctx.selection, ctx.session.frames()));
   if (ImGui::IsItemHovered() && drag_ == Drag::kNone) DrawHoverTooltip(ctx, plot);
 }
 
@@ -114,8 +136,9 @@ void TimelineView::HandleInput(ViewContext& ctx, const PlotRect& plot) {
   }
   if (ImGui::IsItemActive() && drag_ != Drag::kNone) {
     drag_distance_ += std::fabs(io.MouseDelta.x) + std::fabs(io.MouseDelta.y);
+    const analysis::FrameTable& table = ctx.session.frames();
     uint32_t a = static_cast<uint32_t>(drag_start_frame_), b = frame_under_mouse();
-    analysis::FrameRange range{std::min(a, b), std::max(a, b)};
+    analysis::FrameRange range{FrameOfRow(table, std::min(a, b)), FrameOfRow(table, std::max(a, b))};
     if (drag_ == Drag::kPan && drag_distance_ >= kClickSlop) {
       viewport_.first_frame -= io.MouseDelta.x * viewport_.frames_per_pixel;
       viewport_ = ClampViewport(viewport_, series_.size(), kMinFramesPerPixel);
@@ -126,14 +149,20 @@ void TimelineView::HandleInput(ViewContext& ctx, const PlotRect& plot) {
     }
   }
   if (ImGui::IsItemDeactivated()) {
-    if (drag_ == Drag::kPan && drag_distance_ < kClickSlop) ctx.selection.SelectFrame(frame_under_mouse());
+    if (drag_ == Drag::kPan && drag_distance_ < kClickSlop)
+      ctx.selection.SelectFrame(FrameOfRow(ctx.session.frames(), frame_under_mouse()));
     drag_ = Drag::kNone;
   }
   // Arrow keys step the selected frame while the mouse is over the timeline.
   if (ImGui::IsItemHovered() && ctx.selection.frame) {
-    uint32_t f = *ctx.selection.frame;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && f > 0) ctx.selection.SelectFrame(f - 1);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && f + 1 < n) ctx.selection.SelectFrame(f + 1);
+    const analysis::FrameTable& table = ctx.session.frames();
+    size_t row = table.LowerBound(*ctx.selection.frame);  // the frame's row, or the next frame's
+    bool on_row = row < table.frames.size() && table.frames[row].frame == *ctx.selection.frame;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && row > 0)
+      ctx.selection.SelectFrame(table.frames[row - 1].frame);
+    size_t next = on_row ? row + 1 : row;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && next < table.frames.size())
+      ctx.selection.SelectFrame(table.frames[next].frame);
   }
 }
 
@@ -148,13 +177,18 @@ void TimelineView::DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot) {
   ImGui::GetWindowDrawList()->AddLine(ImVec2(mouse.x, plot.min.y), ImVec2(mouse.x, plot.max.y), palette::kGrid);
   // When a pixel holds several frames, describe the largest of them: it is
   // the one whose bar is drawn.
-  uint32_t frame = static_cast<uint32_t>(first);
-  for (uint32_t f = frame; f <= last; ++f)
-    if (series_.value[f] > series_.value[frame]) frame = f;
-  const analysis::FrameStats& s = ctx.session.frames().frames[frame];
+  // Rows, not frame numbers.
+  size_t row = static_cast<size_t>(first);
+  for (size_t r = row; r <= static_cast<size_t>(last); ++r)
+    if (series_.value[r] > series_.value[row]) row = r;
+  const analysis::FrameTable& table = ctx.session.frames();
+  const analysis::FrameStats& s = table.frames[row];
   ImGui::BeginTooltip();
-  if (last > first) ImGui::TextColored(palette::kDimText, "frames %.0f\xE2\x80\x93%.0f, largest:", first, last);
-  ImGui::Text("Frame %u%s", frame, s.spike ? "  \xE2\x96\xB2 spike" : "");
+  if (last > first)
+    ImGui::TextColored(palette::kDimText, "frames %llu\xE2\x80\x93%llu, largest:",
+                       static_cast<unsigned long long>(FrameOfRow(table, static_cast<size_t>(first))),
+                       static_cast<unsigned long long>(FrameOfRow(table, static_cast<size_t>(last))));
+  ImGui::Text("Frame %llu%s", static_cast<unsigned long long>(s.frame), s.spike ? "  \xE2\x96\xB2 spike" : "");
   ImGui::Separator();
   ImGui::Text("Allocated  %s in %s blocks", FormatBytes(s.bytes_allocated).c_str(), FormatCount(s.allocations).c_str());
   ImGui::Text("Freed      %s in %s blocks", FormatBytes(s.bytes_freed).c_str(), FormatCount(s.frees).c_str());

@@ -17,6 +17,9 @@ class TableOrder {
   // sorted again only when the user changed the sort or `rows_changed`.
   const std::vector<uint32_t>& Update(size_t rows, bool rows_changed, const RowCompare& compare);
   const std::vector<uint32_t>& order() const { return order_; }
+  // The rows changed behind the table's back (a refreshed session): the
+  // next Update sorts again with the same keys.
+  void Invalidate() { order_.clear(); }
 
  private:
   std::vector<uint32_t> order_;

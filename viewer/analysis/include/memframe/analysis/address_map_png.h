@@ -35,9 +35,9 @@ constexpr Rgb kMappedFreeColor{32, 40, 72};
 constexpr Rgb kSeparatorColor{0, 0, 0};
 
 // Age: a block allocated in the map's frame is red, one as old as the
-// capture (frame 0) blue, hue in between by age / frame. Site: a fixed
-// colour per stack id.
-Rgb BlockColor(const LiveBlock& block, uint32_t map_frame, MapColoring coloring);
+// capture (its first frame, AddressSpace::first_frame) blue, hue in between
+// by age / (map_frame - first_frame). Site: a fixed colour per stack id.
+Rgb BlockColor(const LiveBlock& block, uint64_t map_frame, MapColoring coloring, uint64_t first_frame = 0);
 
 struct AddressMapImage {
   int width = 0, height = 0;

@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/frame_range.h"
 
 namespace memframe::analysis {
 
 // What one site allocated in one frame (only frames with allocations).
 struct SiteFrame {
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   uint32_t allocations = 0;
   uint64_t bytes = 0;
 };
@@ -49,36 +50,33 @@ class CallSiteBuilder {
   std::unordered_map<uint32_t, size_t> index_;  // stack id -> sites_ slot
 };
 
-// Inclusive range of frame numbers.
-struct FrameRange {
-  uint32_t from = 0;
-  uint32_t to = 0;
-  uint32_t size() const { return to >= from ? to - from + 1 : 0; }
-};
-
 // A site over a range of frames. The per-frame figures are taken over the
 // frames in which the site allocated; medians are the lower middle value.
+// `frames_in_range` is the number of the capture's frames in the range
+// (FrameTable::CountIn), not of frame numbers: a capture's numbers may have
+// gaps.
 struct SiteStats {
   uint32_t stack_id = 0;
   uint64_t allocations = 0;
   uint64_t bytes = 0;
-  uint32_t frames_with_allocations = 0;
-  uint32_t frames_in_range = 0;
+  uint64_t frames_with_allocations = 0;
+  uint64_t frames_in_range = 0;
   uint64_t allocs_per_frame_min = 0, allocs_per_frame_max = 0, allocs_per_frame_median = 0;
   uint64_t bytes_per_frame_min = 0, bytes_per_frame_max = 0, bytes_per_frame_median = 0;
   uint64_t size_min = 0, size_max = 0;  // over the whole capture
 };
 
-SiteStats SummarizeSite(const SiteHistory& site, FrameRange range);
+SiteStats SummarizeSite(const SiteHistory& site, FrameRange range, uint64_t frames_in_range);
 
 // Sites with at least one allocation in `range`, by bytes (then allocations)
 // descending, then stack id.
-std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range);
+std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range, uint64_t frames_in_range);
 
-// Sites that allocate in at least `min_fraction` of the frames of `range`
-// (frames_with_allocations >= min_fraction * frames_in_range), ranked by
-// frames with allocations, then allocations, then bytes (descending), then
-// stack id.
-std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, FrameRange range, double min_fraction);
+// Sites that allocate in at least `min_fraction` of the `frames_in_range`
+// frames of `range` (frames_with_allocations >= min_fraction *
+// frames_in_range), ranked by frames with allocations, then allocations,
+// then bytes (descending), then stack id.
+std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, FrameRange range, uint64_t frames_in_range,
+                                       double min_fraction);
 
 }  // namespace memframe::analysis

@@ -76,6 +76,15 @@ struct StreamSummary {
   uint64_t events = 0;
 };
 
+// A named moment a viewer asked the recorder for while following the run
+// (a Snapshot record on stream 0). The loader also makes it a MARKER event
+// of that name in the main stream, at its place in time.
+struct RecorderSnapshot {
+  std::string name;
+  uint64_t monotonic_ns = 0;
+  uint64_t unix_ns = 0;
+};
+
 // What stream 0 (the recorder) said.
 struct RecorderInfo {
   bool seen = false;
@@ -84,6 +93,7 @@ struct RecorderInfo {
   bool finished = false;  // the closing record was written
   int32_t exit_status = 0;  // valid when finished
   std::string recorder_version;
+  std::vector<RecorderSnapshot> snapshots;  // in the order they were taken
 };
 
 struct Capture {

@@ -22,6 +22,8 @@ class Clock {
 
   // CLOCK_MONOTONIC time of `ticks` (0-based ticks when no pair was seen).
   int64_t ToNs(uint64_t ticks) const;
+  // The inverse: the tick of CLOCK_MONOTONIC time `ns` (clamped at 0).
+  uint64_t ToTicks(int64_t ns) const;
   // Length of a span of `ticks`, rounded to the nearest nanosecond.
   uint64_t DurationNs(uint64_t ticks) const;
 

@@ -15,8 +15,8 @@ struct Event {
   uint64_t ticks = 0;
   uint64_t address = 0;   // FRAME_END: marker id of the present entry point
   uint64_t size = 0;      // FRAME_END: number of the frame that ended; MARKER: marker id
+  uint64_t frame = 0;     // the frame the event happened in (frame_range.h: any 64-bit number)
   uint32_t stack_id = 0;  // 0 = no stack
-  uint32_t frame = 0;     // the frame the event happened in
   uint32_t duration_ticks = 0;
   uint16_t thread = 0;    // index into Stream::threads
   uint8_t packed_kind = 0;  // EventKind | Family << 3 | flags, exactly as on the wire (format.h)
@@ -26,6 +26,8 @@ struct Event {
   bool is_realloc() const { return packed_kind & (1u << 5); }
   bool is_calloc() const { return packed_kind & (1u << 6); }
 };
-static_assert(sizeof(Event) <= 40, "decoded chunks hold kChunkEvents of these per reader; keep it small");
+// 48 bytes with the 64-bit frame; only decoded chunks and batches are plain
+// Events, the store keeps them column-coded (event_store.h).
+static_assert(sizeof(Event) <= 48, "decoded chunks hold kChunkEvents of these per reader; keep it small");
 
 }  // namespace memframe::analysis

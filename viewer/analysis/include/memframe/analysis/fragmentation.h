@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/live_set.h"
 #include "memframe/analysis/mapped_regions.h"
 
@@ -45,7 +46,8 @@ struct RegionLayout {
 
 // The address space at one cut: live blocks in address order, live mappings.
 struct AddressSpace {
-  uint32_t frame = 0;
+  uint64_t frame = 0;
+  uint64_t first_frame = 0;  // of the capture: the oldest a block can be
   std::map<uint64_t, LiveBlock> blocks;
   MappedRegions mapped;
 };
@@ -56,22 +58,23 @@ std::vector<RegionLayout> LayoutRegions(const AddressSpace& space);
 double Fragmentation(uint64_t largest_free_gap, uint64_t free_bytes);
 
 struct FragmentationSample {
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   std::vector<RegionLayout> regions;  // LayoutRegions at the end of the frame
 };
 
-// The frames to sample: every frame when there are at most `max_samples`,
-// else `max_samples` frames evenly spread over 0..last_frame, both ends
-// included.
-std::vector<uint32_t> SampleFrames(uint32_t last_frame, uint32_t max_samples);
+// The frames to sample among the capture's frames (FrameTable rows, in
+// order) up to `last_frame`: every one when there are at most
+// `max_samples`, else `max_samples` of them evenly spread by position, the
+// first and the last included.
+std::vector<uint64_t> SampleFrames(const FrameTable& table, uint64_t last_frame, uint32_t max_samples);
 
 // The layout at the end of each of `frames` (ascending). "End of frame F"
 // is the address space just before the first event of a later frame (or at
 // the end of the capture): with one thread this is exactly every event of
 // frames <= F.
-std::vector<FragmentationSample> FragmentationTimeline(const Stream& stream, const std::vector<uint32_t>& frames);
+std::vector<FragmentationSample> FragmentationTimeline(const Stream& stream, const std::vector<uint64_t>& frames);
 
 // The whole address space at the end of `frame` (same cut as above).
-AddressSpace AddressSpaceAtFrame(const Stream& stream, uint32_t frame);
+AddressSpace AddressSpaceAtFrame(const Stream& stream, uint64_t frame);
 
 }  // namespace memframe::analysis

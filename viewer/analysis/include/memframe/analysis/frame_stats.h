@@ -3,6 +3,8 @@
 //
 // An event belongs to the frame number it carries (FORMAT.md: the agent
 // numbers frames from 0 and tags each event with the frame it happened in).
+// The table has a row for each frame that occurs, not for each number up to
+// the last one (frame_range.h).
 #pragma once
 
 #include <cstdint>
@@ -11,17 +13,18 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/frame_range.h"
 
 namespace memframe::analysis {
 
 struct FrameStats {
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   uint64_t allocations = 0;
   uint64_t frees = 0;            // frees of known blocks (and blocks replaced by an ALLOC at their address)
   uint64_t bytes_allocated = 0;
   uint64_t bytes_freed = 0;
-  // Live heap bytes once every event of frames 0..frame is applied:
-  // live_bytes[i] = live_bytes[i-1] + bytes_allocated[i] - bytes_freed[i].
+  // Live heap bytes once every event of frames up to this one is applied:
+  // row i's live_bytes = row i-1's + bytes_allocated - bytes_freed.
   uint64_t live_bytes = 0;
   // Highest live total seen while this frame's events were applied (at least
   // the live total the frame started with).
@@ -41,26 +44,42 @@ struct SpikeThreshold {
 };
 
 struct FrameTable {
-  std::vector<FrameStats> frames;  // index = frame number, 0..last frame any event carried
+  // One row per frame that occurs (an event carries its number, or a
+  // FRAME_END names it), by frame number. Rows are not indexed by frame
+  // number: use Find, RowsIn, CountIn.
+  std::vector<FrameStats> frames;
   uint64_t frames_rendered = 0;    // FRAME_END events
   std::string frame_source;        // marker name of the present entry point, "" if unknown
-  // Frames 0..last_complete_frame ended with FRAME_END; meaningless when
-  // frames_rendered is 0.
-  uint32_t last_complete_frame = 0;
+  // The frames up to last_complete_frame ended with FRAME_END; meaningless
+  // when frames_rendered is 0.
+  uint64_t last_complete_frame = 0;
   // Spikes: over the complete frames (at least kMinFramesForSpikes of them),
   // a frame is a spike when its allocation count or its allocated bytes
   // exceed median + 3 * max(MAD, median / 10, 1). The floor keeps perfectly
   // steady games from flagging a one-allocation jitter.
   SpikeThreshold allocation_spike;
   SpikeThreshold bytes_spike;
-  // Events whose frame number was beyond kMaxFrames (corrupt data) and were
-  // counted in the last frame instead.
-  uint64_t clamped_events = 0;
+
+  // The row of `frame`, or null when the capture has no such frame.
+  const FrameStats* Find(uint64_t frame) const;
+  // First row whose frame is >= `frame` (frames.size() if none).
+  size_t LowerBound(uint64_t frame) const;
+  // The rows of the frames in `range`: [first, second) into `frames`.
+  std::pair<size_t, size_t> RowsIn(FrameRange range) const;
+  // How many of the capture's frames are in `range`.
+  uint64_t CountIn(FrameRange range) const;
+  // First to last frame; {0, 0} when there is none.
+  FrameRange All() const;
+  // The frames that ended (first frame .. last_complete_frame), or All()
+  // when no frame ended.
+  FrameRange Complete() const;
 };
 
 constexpr size_t kMinFramesForSpikes = 8;
-// More frames than this (77 hours at 60 fps) means a corrupt frame number.
-constexpr uint32_t kMaxFrames = 1u << 24;
+
+// "frames A..B", or "N frames between A and B" when the numbers have gaps:
+// what a message about a frame the capture does not have names.
+std::string DescribeFrames(const FrameTable& table);
 
 // Fed one event at a time, in global order, by AnalyzeHeap.
 class FrameStatsBuilder {
@@ -82,15 +101,14 @@ class FrameStatsBuilder {
     uint64_t slowest_ticks = 0;
     bool touched = false;  // at least one event updated the peak
   };
-  Accumulator& At(uint32_t frame);
+  Accumulator& At(uint64_t frame) { return frames_.At(frame); }
   void AddTime(Accumulator& a, const Event& e);
   void TouchPeak(Accumulator& a, uint64_t live_before, uint64_t live_after);
 
-  std::vector<Accumulator> frames_;
+  FrameRows<Accumulator> frames_;
   uint64_t frames_rendered_ = 0;
   uint64_t last_marker_ = 0;
   bool has_marker_ = false;
-  uint64_t clamped_events_ = 0;
 };
 
 }  // namespace memframe::analysis

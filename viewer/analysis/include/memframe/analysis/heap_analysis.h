@@ -30,7 +30,7 @@ struct HeapAnalysis {
   uint64_t bytes_allocated = 0;
   uint64_t bytes_freed = 0;
   uint64_t peak_live_bytes = 0;
-  uint32_t peak_live_frame = 0;  // frame of the event that first reached the peak
+  uint64_t peak_live_frame = 0;  // frame of the event that first reached the peak
   // The live set at any frame without another full replay (diff,
   // fragmentation, the viewer's frame selection).
   LiveSetIndex live_sets;

@@ -19,7 +19,9 @@
 // free burst: with at least kMinFramesForSpikes ended frames, a frame whose
 // count of frees of blocks from earlier frames exceeds
 // median + 3 * max(MAD, median / 10, 1) over the ended frames (the rule of
-// the frames report's spikes).
+// the frames report's spikes). The frames counted are those that occur (an
+// event carries the number, or a FRAME_END names it), as in the frames
+// report: a gap in the numbers is no frame.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +46,7 @@ struct SiteLifetime {
   uint64_t freed_same_frame = 0;   // lifetime 0 frames
   uint64_t freed_at_boundary = 0;  // freed in a boundary frame, in a later frame than allocated
   uint64_t lived_to_end = 0;       // still live at the end, or freed in the teardown
-  uint32_t lifetime_frames_max = 0;  // over the freed blocks
+  uint64_t lifetime_frames_max = 0;  // over the freed blocks (frame numbers apart)
   // What an allocator for the class must hold: the most blocks and bytes of
   // the site live at one time.
   uint64_t peak_live_blocks = 0;
@@ -56,10 +58,10 @@ struct SiteLifetime {
 };
 
 struct LifetimeReport {
-  std::vector<uint32_t> boundary_frames;  // ascending
+  std::vector<uint64_t> boundary_frames;  // ascending
   // Frames after this one are the teardown (no FRAME_END); meaningless
   // without ended frames (has_teardown false).
-  uint32_t last_ended_frame = 0;
+  uint64_t last_ended_frame = 0;
   bool has_teardown = false;
   // By calls saved, then bytes saved, then allocations (descending), then stack id.
   std::vector<SiteLifetime> sites;

@@ -12,7 +12,7 @@ struct LiveBlock {
   uint64_t size = 0;
   uint64_t ticks = 0;  // when it was allocated
   uint32_t stack_id = 0;
-  uint32_t frame = 0;
+  uint64_t frame = 0;
   // Kept so that a later pass can report new/free and new[]/delete mismatches.
   Family family = Family::kMalloc;
 };

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/live_set.h"
 
 namespace memframe::analysis {
@@ -18,15 +19,15 @@ namespace memframe::analysis {
 struct LiveSetCut {
   enum class Kind { kStart, kEndOfFrame, kMarker, kEnd };
   Kind kind = Kind::kEnd;
-  uint32_t frame = 0;       // kEndOfFrame: the frame; kMarker: filled in by ResolveCut
+  uint64_t frame = 0;       // kEndOfFrame: the frame; kMarker: filled in by ResolveCut
   uint32_t marker_id = 0;   // kMarker
   std::string text;         // as the user wrote it, for messages
 };
 
 // Parses "start", "end", a frame number or a marker name (the first MARKER
 // event with that name in the capture). Returns nullopt with *error when the
-// frame does not exist or no MARKER event has that name.
-std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& text, uint32_t last_frame,
+// frame is not one of `frames` or no MARKER event has that name.
+std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& text, const FrameTable& frames,
                                      std::string* error);
 
 // kEndOfFrame F: every ALLOC and FREE whose frame is <= F, in global order
@@ -36,6 +37,6 @@ std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& te
 LiveSet LiveSetAt(const Stream& stream, const LiveSetCut& cut);
 
 // Shorthand for the end of frame `frame`.
-LiveSet LiveSetAtFrame(const Stream& stream, uint32_t frame);
+LiveSet LiveSetAtFrame(const Stream& stream, uint64_t frame);
 
 }  // namespace memframe::analysis

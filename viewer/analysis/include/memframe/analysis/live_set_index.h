@@ -7,7 +7,8 @@
 //     block) and replaying from it cost about the same, and the copies stay
 //     a small fraction of the events' own memory (they are compressed like
 //     the events: ALLOC events in an EventStore);
-//   - a frame index: for each frame, the position just past the last event
+//   - a frame index: for each frame that occurs (sorted by number, not
+//     indexed by it: frame_range.h), the position just past the last event
 //     of that frame or an earlier one, and for each checkpoint the highest
 //     frame before it.
 //
@@ -25,6 +26,7 @@
 
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/event_store.h"
+#include "memframe/analysis/frame_range.h"
 #include "memframe/analysis/live_set.h"
 
 namespace memframe::analysis {
@@ -32,7 +34,7 @@ namespace memframe::analysis {
 class LiveSetIndex {
   struct Checkpoint {
     uint64_t position = 0;   // events applied
-    uint32_t max_frame = 0;  // highest frame among them
+    uint64_t max_frame = 0;  // highest frame among them
     EventStore blocks;       // one ALLOC event per live block, by address
   };
 
@@ -50,11 +52,11 @@ class LiveSetIndex {
     LiveSetIndex Finish();
 
    private:
-    std::vector<uint64_t> frame_end_;  // per frame: 1 + index of its last event
+    FrameRows<uint64_t> frame_end_;  // per frame: 1 + index of its last event
     std::vector<Checkpoint> checkpoints_;
     uint64_t position_ = 0;
     uint64_t since_checkpoint_ = 0;
-    uint32_t max_frame_ = 0;
+    uint64_t max_frame_ = 0;
     uint64_t min_interval_;
   };
 
@@ -62,9 +64,10 @@ class LiveSetIndex {
   // side effect; use this when no HeapAnalysis is at hand).
   static LiveSetIndex Build(const Stream& stream, uint64_t min_interval = kMinCheckpointEvents);
 
-  // The live set once every ALLOC and FREE of frames 0..frame is applied
-  // (a frame past the last one gives the live set at the end).
-  LiveSet AtFrame(const Stream& stream, uint32_t frame) const;
+  // The live set once every ALLOC and FREE of frames <= frame is applied
+  // (a frame past the last one gives the live set at the end, one in a gap
+  // the live set at the end of the frame before it).
+  LiveSet AtFrame(const Stream& stream, uint64_t frame) const;
   // The live set after the first `position` events (a prefix of the
   // global order, e.g. up to a MARKER event).
   LiveSet AtPosition(const Stream& stream, uint64_t position) const;
@@ -76,10 +79,12 @@ class LiveSetIndex {
  private:
   // Last checkpoint at or before `position` whose events all have a frame
   // <= max_frame; null for "start from nothing".
-  const Checkpoint* Before(uint64_t position, uint32_t max_frame) const;
+  const Checkpoint* Before(uint64_t position, uint64_t max_frame) const;
   static LiveSet Restore(const Checkpoint* checkpoint);
 
-  std::vector<uint64_t> frame_end_;
+  // Sorted by frame: (frame, position just past the last event of it or of
+  // an earlier frame).
+  std::vector<std::pair<uint64_t, uint64_t>> frame_end_;
   std::vector<Checkpoint> checkpoints_;
 };
 

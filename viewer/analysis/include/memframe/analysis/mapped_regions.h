@@ -16,7 +16,7 @@ struct MappedRegion {
   uint64_t start = 0;
   uint64_t end = 0;  // one past the last byte
   uint32_t stack_id = 0;
-  uint32_t frame = 0;  // frame of the MAP event
+  uint64_t frame = 0;  // frame of the MAP event
 };
 
 class MappedRegions {

@@ -22,7 +22,7 @@ struct Mismatch {
   uint32_t free_stack = 0;
   uint64_t count = 0;
   uint64_t bytes = 0;  // size of the blocks concerned (0 for kUnknownPointer)
-  uint32_t first_frame = 0;
+  uint64_t first_frame = 0;
   uint64_t first_address = 0;
 };
 

@@ -41,17 +41,20 @@ class SizeHistogramIndex {
   static SizeHistogramIndex Build(const Stream& stream);
 
   SizeHistogram Range(FrameRange range) const;
-  uint32_t frame_count() const { return frame_begin_.empty() ? 0 : static_cast<uint32_t>(frame_begin_.size() - 1); }
+  // Frames with at least one allocation.
+  size_t frame_count() const { return frames_.size(); }
 
  private:
   struct Entry {
     uint8_t bin = 0;
     SizeBinTotals totals;
   };
-  // Entries of frame f are entries_[frame_begin_[f] .. frame_begin_[f+1]).
-  // Sparse because a frame allocates in a handful of bins.
+  // The frames with allocations, ascending; the entries of frames_[i] are
+  // entries_[frame_begin_[i] .. frame_begin_[i+1]). Sparse both ways: a
+  // frame allocates in a handful of bins, and frame numbers may have gaps.
   std::vector<Entry> entries_;
-  std::vector<uint32_t> frame_begin_;
+  std::vector<uint64_t> frames_;
+  std::vector<uint64_t> frame_begin_;
 };
 
 }  // namespace memframe::analysis
