@@ -109,7 +109,7 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
   // One packed column at a time: each column compresses well on its own.
   auto column = [&](uint32_t field, auto value_of) {
     size_t packed = w.BeginNested(field);
-    for (int i = 0; i < count; ++i) w.RawVarint(value_of(i));
+    w.RawVarints(count, value_of);
     w.EndNested(packed);
   };
   column(B::kKindFieldNumber, [&](int i) -> uint64_t { return events[i].kind(); });

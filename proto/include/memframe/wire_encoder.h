@@ -56,6 +56,17 @@ class ProtoWriter {
   void RawVarint(uint64_t value) {
     if (Room(kMaxVarintBytes)) pos_ = WriteVarint(pos_, value);
   }
+  // value_of(0..count-1) as raw varints (a packed column): one room check and
+  // a local write pointer. RawVarint in a loop re-reads pos_ after every byte
+  // stored (a uint8_t store may alias the writer itself): the agent's writer
+  // thread spent 184 instructions an event that way (callgrind).
+  template <typename ValueOf>
+  void RawVarints(int count, ValueOf value_of) {
+    if (count <= 0 || !Room(kMaxVarintBytes * static_cast<size_t>(count))) return;
+    uint8_t* p = pos_;
+    for (int i = 0; i < count; ++i) p = WriteVarint(p, value_of(i));
+    pos_ = p;
+  }
   void Raw(const void* data, size_t size) {
     if (Room(size)) {
       memcpy(pos_, data, size);

@@ -12,9 +12,16 @@ int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "flip";
   bool flip = strcmp(mode, "flip") == 0;
   bool gl = strcmp(mode, "gl") == 0;
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-    std::fprintf(stderr, "SDL_Init: %s\n", SDL_GetError());
-    return 2;
+  // SDL 1.2 sometimes fails to open the X display when the machine is busy
+  // (11 of 60 runs with two spinning processes, without memframe), so the
+  // game tries again before giving up, as a player would restart it.
+  int attempts = 0;
+  while (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    if (++attempts == 10) {
+      std::fprintf(stderr, "SDL_Init: %s\n", SDL_GetError());
+      return 2;
+    }
+    SDL_Delay(100);
   }
   SDL_Surface* screen = SDL_SetVideoMode(160, 120, 32, gl ? SDL_OPENGL : SDL_SWSURFACE);
   if (!screen) {
