@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <sstream>
 
 #include "self_module.h"
@@ -17,6 +18,8 @@ __attribute__((noinline)) uint64_t SpawnDamageLabel() { uint64_t a = memframe::t
 
 constexpr int kLoadLine = __LINE__ + 1;
 __attribute__((noinline)) uint64_t LoadLevel() { uint64_t a = memframe::testing::CallerReturnAddress(); asm volatile("" ::: "memory"); return a; }
+
+__attribute__((noinline)) uint64_t DrawHud() { uint64_t a = memframe::testing::CallerReturnAddress(); asm volatile("" ::: "memory"); return a; }
 
 }  // namespace report_test
 
@@ -275,6 +278,41 @@ TEST(Report, TruncatedCaptureReportsWhatWasReadAndExitsOne) {
     Result any = RunCli(cut.path(), "hidden", {}, false);
     EXPECT_TRUE(any.code == 1 || any.code == 2) << "cut at " << size << ": " << any.err;
   }
+}
+
+// Two hidden sites in the same function, reached from different callers (a
+// stripped game drawing through one function): the rows must not look alike.
+TEST(ReportLookAlikes, RowsWithTheSameFunctionNameTheCallerThatTellsThemApart) {
+  TestCapture tc = GameCapture();
+  tc.Stack(3, {report_test::SpawnDamageLabel(), report_test::LoadLevel()});
+  tc.Stack(4, {report_test::SpawnDamageLabel(), report_test::DrawHud()});
+  std::vector<TestEvent> events;
+  uint64_t tick = 5000;
+  for (uint32_t frame = 0; frame < 10; ++frame) {
+    events.push_back(Alloc(++tick, frame, 0x200000, 32, 3, 10));
+    events.push_back(Free(++tick, frame, 0x200000, 5));
+    events.push_back(Alloc(++tick, frame, 0x300000, 16, 4, 10));
+    events.push_back(Free(++tick, frame, 0x300000, 5));
+  }
+  tc.Batch(501, events);
+  TempPath file("lookalikes");
+  ASSERT_TRUE(tc.Write(file.path()));
+
+  Result text = RunCli(file.path(), "hidden", {}, false);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("report_test::SpawnDamageLabel() <- report_test::LoadLevel()"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("report_test::SpawnDamageLabel() <- report_test::DrawHud()"), std::string::npos)
+      << text.out;
+
+  Result j = RunCli(file.path(), "hidden", {}, true);
+  ASSERT_EQ(j.code, 0) << j.err;
+  std::map<uint64_t, std::string> via;
+  const json parsed = j.Json();
+  for (const json& site : parsed["sites"]) via[site["stack_id"].get<uint64_t>()] = site["via"].get<std::string>();
+  EXPECT_EQ(via[1], "");  // stack 1 has no caller to name
+  EXPECT_EQ(via[3], "report_test::LoadLevel()");
+  EXPECT_EQ(via[4], "report_test::DrawHud()");
 }
 
 }  // namespace

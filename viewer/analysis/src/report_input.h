@@ -54,7 +54,13 @@ struct SiteView {
   std::string function;            // of the user frame; "" when the site has no stack
   std::string location;            // "basename:line" of the user frame; "" if unknown
   std::vector<uint32_t> stack_ids; // hidden sites: every stack of the group (site_groups.h)
+  std::string via;                 // a caller that tells look-alike rows apart; "" when not needed
 };
+
+// Rows whose user frame has the same name and location would print as the
+// same line (a stripped game draws from several places through one
+// function): names, in `via`, the first caller outward that tells each apart.
+void NameCallersOfLookAlikes(std::vector<SiteView>& views);
 
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);
 

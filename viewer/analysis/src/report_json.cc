@@ -40,6 +40,7 @@ json SiteJson(const SiteView& v) {
   const SiteStats& s = v.stats;
   json j = {{"stack_id", s.stack_id},
           {"function", v.function},
+          {"via", v.via},
           {"location", v.location},
           {"allocations", s.allocations},
           {"bytes", s.bytes},

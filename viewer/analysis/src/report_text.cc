@@ -23,6 +23,13 @@ std::string FunctionOrPlaceholder(const SiteView& v) {
   return v.stats.stack_id == 0 ? "(no stack captured)" : "(stack " + std::to_string(v.stats.stack_id) + ")";
 }
 
+// A table cell: the function, and the caller that tells look-alike rows
+// apart (site_view.cc), each shortened on its own so neither is cut away.
+std::string SiteLabel(const SiteView& v) {
+  std::string label = Shorten(FunctionOrPlaceholder(v));
+  return v.via.empty() ? label : label + " <- " + Shorten(v.via);
+}
+
 std::string Plural(uint64_t count, const std::string& noun) {
   return FormatCount(count) + " " + noun + (count == 1 ? "" : "s");
 }
@@ -60,7 +67,7 @@ void WriteHiddenTable(const std::vector<SiteView>& views, std::ostream& out, con
   for (size_t i = 0; i < views.size(); ++i) {
     const SiteStats& s = views[i].stats;
     double fraction = s.frames_in_range ? static_cast<double>(s.frames_with_allocations) / s.frames_in_range : 0;
-    table.AddRow({std::to_string(i + 1), Shorten(FunctionOrPlaceholder(views[i])), views[i].location,
+    table.AddRow({std::to_string(i + 1), SiteLabel(views[i]), views[i].location,
                   FormatCount(s.allocs_per_frame_median), FormatBytes(s.bytes_per_frame_median),
                   FormatPercent(fraction)});
   }

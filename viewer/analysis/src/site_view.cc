@@ -53,7 +53,39 @@ std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range
     auto members = input.groups->members.find(s.stack_id);
     if (members != input.groups->members.end()) views.back().stack_ids = members->second;
   }
+  NameCallersOfLookAlikes(views);
   return views;
+}
+
+void NameCallersOfLookAlikes(std::vector<SiteView>& views) {
+  constexpr size_t kMaxCallersNamed = 3;
+  auto caller = [](const SiteView& v, size_t outward) -> const std::string* {
+    size_t index = UserFrameIndex(v.stack) + outward;
+    return index < v.stack.size() ? &v.stack[index].function : nullptr;
+  };
+  for (size_t i = 0; i < views.size(); ++i) {
+    if (views[i].function.empty()) continue;
+    // How far out the callers must go before this row differs from every
+    // look-alike: the deepest of the pairwise first differences.
+    size_t needed = 0;
+    for (size_t j = 0; j < views.size(); ++j) {
+      if (j == i || views[j].function != views[i].function || views[j].location != views[i].location) continue;
+      for (size_t outward = 1;; ++outward) {
+        const std::string* mine = caller(views[i], outward);
+        const std::string* theirs = caller(views[j], outward);
+        if (!mine) break;  // they differ only further out, or below the user frame
+        if (!theirs || *theirs != *mine) {
+          needed = std::max(needed, outward);
+          break;
+        }
+      }
+    }
+    for (size_t outward = 1; outward <= std::min(needed, kMaxCallersNamed); ++outward) {
+      if (outward > 1) views[i].via += " <- ";
+      views[i].via += *caller(views[i], outward);
+    }
+    if (needed > kMaxCallersNamed) views[i].via += " <- ...";
+  }
 }
 
 SiteView NameStack(uint32_t stack_id, const ReportInput& input) {
