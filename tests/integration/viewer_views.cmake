@@ -19,3 +19,17 @@ if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET m
            COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_views_test>)
   set_tests_properties(viewer.views_e2e PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 600)
 endif()
+
+# Named markers in the viewer against `memframe report diff`, on a synthetic
+# capture (test_capture.h): --dump-view-data only, no display needed.
+if(TARGET memframe-viewer AND TARGET memframe)
+  add_executable(viewer_views_markers_test viewer_views_markers_test.cc)
+  target_include_directories(viewer_views_markers_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
+  target_link_libraries(viewer_views_markers_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_views_markers_test PRIVATE
+    MEMFRAME_CLI_PATH="$<TARGET_FILE:memframe>"
+    MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
+  add_dependencies(viewer_views_markers_test memframe memframe-viewer)
+  gtest_discover_tests(viewer_views_markers_test TEST_PREFIX viewer.markers. DISCOVERY_TIMEOUT 30)
+endif()

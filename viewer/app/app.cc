@@ -182,6 +182,8 @@ void App::ApplyInitialSelection() {
   if (options_.range_b) selection_.SelectRangeB(*options_.range_b);
   if (options_.range) selection_.SelectRangeA(*options_.range);
   if (options_.frame) selection_.SelectFrame(*options_.frame);
+  if (!options_.diff_a.empty()) selection_.marker_a = options_.diff_a;
+  if (!options_.diff_b.empty()) selection_.marker_b = options_.diff_b;
 }
 
 void App::Draw() {
@@ -189,8 +191,10 @@ void App::Draw() {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
+  // No background: Backend::Render clears to the same colour, and filling
+  // the whole window once more costs a software renderer a full-screen pass.
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                           ImGuiWindowFlags_NoBringToFrontOnFocus;
+                           ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground;
   ImGui::Begin("memframe", nullptr, flags);
   DrawHeader();
   switch (status_) {
@@ -229,7 +233,9 @@ void App::DrawHeader() {
   figure("frames", FormatCount(heap.frames.frames_rendered));
   figure("allocations", FormatCount(heap.allocations) + " (" + FormatBytes(heap.bytes_allocated) + ")");
   figure("peak live", FormatBytes(heap.peak_live_bytes) + " in frame " + std::to_string(heap.peak_live_frame));
-  figure("leaked", FormatBytes(heap.leaks.total_bytes));
+  // While the game runs, what is not freed yet is not a leak: only the end
+  // of the run can say that.
+  figure(follower_ && !follow_final_ ? "live now" : "leaked", FormatBytes(heap.leaks.total_bytes));
   if (follower_) {
     DrawFollowBar();
   } else if (!capture.damage.empty()) {

@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <imgui.h>
 
 #include "app.h"
+#include "memframe/analysis/live_set_at.h"
 #include "backend.h"
 #include "png_writer.h"
 #include "session_loader.h"
@@ -90,6 +93,17 @@ int RunScreenshot(const ViewerOptions& options) {
   return 0;
 }
 
+namespace {
+// CPU time of the whole process (every thread: a software renderer's too),
+// which a busy machine disturbs less than the wall clock.
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+}  // namespace
+
 int RunMeasureFps(const ViewerOptions& options) {
   if (!CheckView(options.view)) return 2;
   Backend backend;
@@ -116,6 +130,8 @@ int RunMeasureFps(const ViewerOptions& options) {
   }
   using Clock = std::chrono::steady_clock;
   std::vector<double> frame_ms;
+  uint64_t vertices = 0;  // what a GPU would be sent
+  const double cpu_start = ProcessCpuSeconds();
   const auto start = Clock::now();
   const auto end = start + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(options.measure_fps_seconds));
@@ -124,17 +140,21 @@ int RunMeasureFps(const ViewerOptions& options) {
     app.Draw();
     backend.Render();
     backend.Finish();
+    vertices += static_cast<uint64_t>(ImGui::GetDrawData()->TotalVtxCount);
     auto now = Clock::now();
     frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
     last = now;
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double cpu_ms_per_frame = (ProcessCpuSeconds() - cpu_start) * 1000 / frame_ms.size();
   std::vector<double> sorted = frame_ms;
   std::sort(sorted.begin(), sorted.end());
   auto percentile = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))]; };
-  std::printf("view %s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+  std::printf("view %s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms, "
+              "cpu %.2f ms/frame (all threads), %llu vertices/frame\n",
               options.view.c_str(), frame_ms.size(), seconds, frame_ms.size() / seconds, percentile(0.50),
-              percentile(0.99), sorted.back());
+              percentile(0.99), sorted.back(), cpu_ms_per_frame,
+              static_cast<unsigned long long>(vertices / frame_ms.size()));
   return 0;
 }
 
@@ -150,6 +170,17 @@ int RunDumpViewData(const ViewerOptions& options) {
   if (options.range_b) selection.SelectRangeB(*options.range_b);
   if (options.range) selection.SelectRangeA(*options.range);
   if (options.frame) selection.SelectFrame(*options.frame);
+  // A marker that is not in the capture is a usage error, as in the CLI.
+  for (const std::string* marker : {&options.diff_a, &options.diff_b}) {
+    if (marker->empty()) continue;
+    std::string error;
+    if (!analysis::ResolveCut(session->capture().main, *marker, session->frames(), &error)) {
+      std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  if (!options.diff_a.empty()) selection.marker_a = options.diff_a;
+  if (!options.diff_b.empty()) selection.marker_b = options.diff_b;
   Fonts no_fonts;
   ViewContext ctx{*session, selection, no_fonts};
   for (auto& view : MakeViews()) {

@@ -18,6 +18,8 @@ inline constexpr ImU32 kBytes = IM_COL32(102, 187, 122, 255);
 inline constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 230);
 inline constexpr ImU32 kRangeA = IM_COL32(70, 150, 255, 255);
 inline constexpr ImU32 kRangeB = IM_COL32(235, 130, 235, 255);
+// Named markers (snapshots, game markers) on the timeline.
+inline constexpr ImU32 kMarker = IM_COL32(120, 220, 170, 255);
 inline constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 28);
 inline constexpr ImU32 kAxisText = IM_COL32(160, 166, 178, 255);
 inline const ImVec4 kDimText = ImVec4(0.62f, 0.65f, 0.70f, 1);

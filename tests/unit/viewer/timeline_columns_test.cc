@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 namespace memframe::viewer {
 namespace {
 
@@ -97,6 +100,68 @@ TEST(Viewport, ClampsZoomAndPan) {
   EXPECT_DOUBLE_EQ(ClampViewport(view, 1000, 1.0 / 40).first_frame, 0);
   view.first_frame = 5000;
   EXPECT_DOUBLE_EQ(ClampViewport(view, 1000, 1.0 / 40).first_frame, 900);
+}
+
+// Unit-width bars 0..n-1 of the given whole-pixel heights (0 = no bar).
+std::vector<BarRect> UnitBars(const std::vector<int>& heights) {
+  std::vector<BarRect> bars;
+  for (size_t x = 0; x < heights.size(); ++x)
+    if (heights[x] > 0) bars.push_back({float(x), float(x + 1), 0, float(heights[x])});
+  return bars;
+}
+
+// How many rectangles cover each unit pixel of a width x height grid.
+std::vector<int> Coverage(const std::vector<BarRect>& rects, int width, int height) {
+  std::vector<int> cover(static_cast<size_t>(width) * height, 0);
+  for (const BarRect& r : rects)
+    for (int x = static_cast<int>(r.x0); x < static_cast<int>(r.x1); ++x)
+      for (int y = static_cast<int>(r.bottom); y < static_cast<int>(r.top); ++y) cover[y * width + x]++;
+  return cover;
+}
+
+TEST(MergeBars, EqualNeighboursBecomeOneRectangle) {
+  auto rects = MergeBars(UnitBars({5, 5, 5, 5}));
+  ASSERT_EQ(rects.size(), 1u);
+  EXPECT_EQ(rects[0].x0, 0);
+  EXPECT_EQ(rects[0].x1, 4);
+  EXPECT_EQ(rects[0].bottom, 0);
+  EXPECT_EQ(rects[0].top, 5);
+}
+
+TEST(MergeBars, SharedBaseIsOneWideRectangle) {
+  // A peak on a plateau: the plateau's full width, then the peak above it.
+  auto rects = MergeBars(UnitBars({3, 3, 9, 3}));
+  ASSERT_EQ(rects.size(), 2u);
+  EXPECT_EQ(rects[0].x0, 2);  // the peak closes first
+  EXPECT_EQ(rects[0].bottom, 3);
+  EXPECT_EQ(rects[0].top, 9);
+  EXPECT_EQ(rects[1].x0, 0);
+  EXPECT_EQ(rects[1].x1, 4);
+  EXPECT_EQ(rects[1].top, 3);
+}
+
+TEST(MergeBars, GapsAreNotBridged) {
+  auto rects = MergeBars(UnitBars({4, 0, 4}));
+  ASSERT_EQ(rects.size(), 2u);
+  EXPECT_EQ(rects[0].x1, 1);
+  EXPECT_EQ(rects[1].x0, 2);
+  // Bars that do not touch (zoomed in, one pixel apart) are not joined either.
+  std::vector<BarRect> apart = {{0, 3, 0, 4}, {4, 7, 0, 4}};
+  EXPECT_EQ(MergeBars(apart).size(), 2u);
+}
+
+TEST(MergeBars, CoversExactlyTheBarsPixelsOnce) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 200; ++round) {
+    const int width = 1 + static_cast<int>(random() % 60), height = 1 + static_cast<int>(random() % 20);
+    std::vector<int> heights(width);
+    for (int& h : heights) h = random() % 4 == 0 ? 0 : static_cast<int>(random() % (height + 1));
+    std::vector<BarRect> bars = UnitBars(heights);
+    std::vector<BarRect> rects = MergeBars(bars);
+    EXPECT_LE(rects.size(), bars.size());
+    std::vector<int> want = Coverage(bars, width, height), got = Coverage(rects, width, height);
+    ASSERT_EQ(got, want) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -83,13 +83,21 @@ std::optional<LiveSetCut> ResolveCut(const Stream& stream, const std::string& te
   }
   // Several ids can carry one name (one per agent marker table entry); the
   // first MARKER event with any of them is the cut.
+  uint64_t position = 0;
   for (const Event& e : stream.events) {
-    if (e.kind() != EventKind::kMarker) continue;
+    if (e.kind() != EventKind::kMarker) {
+      ++position;
+      continue;
+    }
     auto it = stream.markers.find(static_cast<uint32_t>(e.size));
-    if (it == stream.markers.end() || it->second != text) continue;
+    if (it == stream.markers.end() || it->second != text) {
+      ++position;
+      continue;
+    }
     cut.kind = LiveSetCut::Kind::kMarker;
     cut.marker_id = static_cast<uint32_t>(e.size);
     cut.frame = e.frame;
+    cut.position = position;
     return cut;
   }
   *error = "'" + text + "' is neither a frame number, 'start', 'end' nor the name of a marker in the capture";
@@ -100,6 +108,30 @@ LiveSet LiveSetAt(const Stream& stream, const LiveSetCut& cut) {
   LiveSetPass pass(cut);
   Replay(stream, {&pass});
   return pass.Take();
+}
+
+LiveSet LiveSetAt(const Stream& stream, const LiveSetIndex& index, const LiveSetCut& cut) {
+  switch (cut.kind) {
+    case LiveSetCut::Kind::kStart: return LiveSet();
+    case LiveSetCut::Kind::kEndOfFrame: return index.AtFrame(stream, cut.frame);
+    case LiveSetCut::Kind::kMarker: return index.AtPosition(stream, cut.position);  // the events before it
+    case LiveSetCut::Kind::kEnd: return index.AtPosition(stream, stream.events.size());
+  }
+  return LiveSet();
+}
+
+std::vector<MarkerEvent> FindMarkerEvents(const Stream& stream) {
+  std::vector<MarkerEvent> markers;
+  uint64_t position = 0;
+  for (const Event& e : stream.events) {
+    if (e.kind() == EventKind::kMarker) {
+      auto it = stream.markers.find(static_cast<uint32_t>(e.size));
+      markers.push_back({it == stream.markers.end() ? std::string() : it->second, static_cast<uint32_t>(e.size),
+                         e.frame, e.ticks, position});
+    }
+    ++position;
+  }
+  return markers;
 }
 
 LiveSet LiveSetAtFrame(const Stream& stream, uint64_t frame) {

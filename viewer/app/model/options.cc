@@ -78,6 +78,13 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
         return false;
       }
       (arg == "--range" ? o->range : o->range_b) = r;
+    } else if (arg == "--diff-a" || arg == "--diff-b") {
+      if (!value(&v)) return false;
+      if (v.empty()) {
+        *error = std::string(arg) + " needs a marker name";
+        return false;
+      }
+      (arg == "--diff-a" ? o->diff_a : o->diff_b) = v;
     } else if (arg == "--follow") {
       if (!value(&v)) return false;
       o->follow_socket = v;
@@ -128,7 +135,8 @@ std::string ViewerUsage() {
          "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]\n"
          "       memframe-viewer --follow SOCKET [--screenshot FILE.png --view NAME]\n"
          "       memframe-viewer CAPTURE --measure-fps SECONDS --view NAME [--size WxH]\n"
-         "CAPTURE can be --follow SOCKET wherever it appears: the live socket `memframe run` prints.\n";
+         "CAPTURE can be --follow SOCKET wherever it appears: the live socket `memframe run` prints.\n"
+         "--diff-a MARKER / --diff-b MARKER (with any mode) set the snapshot diff's A / B to a named marker.\n";
 }
 
 }  // namespace memframe::viewer

@@ -17,6 +17,7 @@ struct ViewerOptions {
   std::optional<uint64_t> frame;               // --frame N
   std::optional<analysis::FrameRange> range;   // --range A:B (selects range A)
   std::optional<analysis::FrameRange> range_b;  // --range-b A:B
+  std::string diff_a, diff_b;   // --diff-a / --diff-b MARKER: the diff's A / B at a named marker
   std::string follow_socket;    // --follow SOCKET: a run being recorded, kept current
   double measure_fps_seconds = 0;  // --measure-fps SECONDS: render --view for that long, print frame times
   int width = 1280;   // --size WxH

@@ -16,6 +16,10 @@ struct Selection {
   std::optional<uint64_t> frame;
   std::optional<analysis::FrameRange> range_a;
   std::optional<analysis::FrameRange> range_b;
+  // The diff's A or B as a named marker (a snapshot or a game marker)
+  // instead of the end of range A or B. Picking a range clears it.
+  std::optional<std::string> marker_a;
+  std::optional<std::string> marker_b;
   // The most recent pick: the frame detail follows it.
   Focus focus = Focus::kAll;
 
@@ -25,10 +29,12 @@ struct Selection {
   }
   void SelectRangeA(analysis::FrameRange r) {
     range_a = r;
+    marker_a.reset();
     focus = Focus::kRangeA;
   }
   void SelectRangeB(analysis::FrameRange r) {
     range_b = r;
+    marker_b.reset();
     focus = Focus::kRangeB;
   }
   void Clear() { *this = Selection(); }

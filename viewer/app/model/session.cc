@@ -16,7 +16,14 @@ Session::Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysi
     : capture_(std::move(capture)),
       heap_(std::move(heap)),
       sizes_(std::move(sizes)),
-      symbolizer_(std::move(symbolizer)) {}
+      symbolizer_(std::move(symbolizer)),
+      markers_(analysis::FindMarkerEvents(capture_.main)) {}
+
+uint64_t Session::NsSinceStart(uint64_t ticks) const {
+  const analysis::Stream& s = capture_.main;
+  int64_t ns = s.clock.ToNs(ticks) - (s.events.empty() ? 0 : s.clock.ToNs(s.events[0].ticks));
+  return ns > 0 ? static_cast<uint64_t>(ns) : 0;
+}
 
 analysis::FrameRange Session::AllFrames() const { return heap_.frames.All(); }
 

@@ -12,6 +12,7 @@
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/analysis/symbolizer.h"
 
@@ -39,6 +40,12 @@ class Session {
   analysis::FrameRange AllFrames() const;
   analysis::FrameRange CompleteFrames() const;
 
+  // Every MARKER event (snapshots and game markers), in global order;
+  // gathered when the session is built, on the loader's thread.
+  const std::vector<analysis::MarkerEvent>& markers() const { return markers_; }
+  // Nanoseconds from the start of the run to `ticks`.
+  uint64_t NsSinceStart(uint64_t ticks) const;
+
   // Symbolized on first use and cached.
   const SiteLabel& Label(uint32_t stack_id);
   const std::vector<analysis::SourceFrame>& Stack(uint32_t stack_id);
@@ -51,6 +58,7 @@ class Session {
   analysis::HeapAnalysis heap_;
   analysis::SizeHistogramIndex sizes_;
   std::unique_ptr<analysis::Symbolizer> symbolizer_;
+  std::vector<analysis::MarkerEvent> markers_;
   std::unordered_map<uint32_t, SiteLabel> labels_;
   std::unordered_map<uint32_t, std::vector<analysis::SourceFrame>> stacks_;
   std::vector<analysis::Event> map_events_;

@@ -40,6 +40,12 @@ analysis::LiveSetDiff DiffAtFrames(const Session& session, uint64_t frame_a, uin
   return analysis::DiffLiveSets(a, b);
 }
 
+analysis::LiveSetDiff DiffAtCuts(const Session& session, const analysis::LiveSetCut& a, const analysis::LiveSetCut& b) {
+  const analysis::Stream& stream = session.capture().main;
+  return analysis::DiffLiveSets(analysis::LiveSetAt(stream, session.heap().live_sets, a),
+                                analysis::LiveSetAt(stream, session.heap().live_sets, b));
+}
+
 analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame) {
   analysis::AddressSpace space;
   space.frame = frame;

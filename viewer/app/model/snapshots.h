@@ -11,6 +11,7 @@
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/fragmentation.h"
 #include "memframe/analysis/frame_stats.h"
+#include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/live_set_diff.h"
 #include "session.h"
 
@@ -27,6 +28,11 @@ DiffRanges DefaultDiffRanges(const analysis::FrameTable& frames);
 // Snapshot A is the live heap at the end of range A's last frame, B at the
 // end of range B's last frame.
 analysis::LiveSetDiff DiffAtFrames(const Session& session, uint64_t frame_a, uint64_t frame_b);
+
+// The live heap at two cuts (the end of a frame, a named marker, ...; the
+// analysis' ResolveCut makes them) compared, each taken from the live-set
+// index: the figures `memframe report CAPTURE diff A B` prints.
+analysis::LiveSetDiff DiffAtCuts(const Session& session, const analysis::LiveSetCut& a, const analysis::LiveSetCut& b);
 
 // Blocks from the live-set index, mappings from the session's MAP/UNMAP
 // events: the same address space as analysis::AddressSpaceAtFrame (with one

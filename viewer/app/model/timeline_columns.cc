@@ -35,6 +35,36 @@ std::vector<TimelineColumn> AggregateColumns(const TimelineSeries& series, const
   return columns;
 }
 
+std::vector<BarRect> MergeBars(std::span<const BarRect> bars) {
+  std::vector<BarRect> out;
+  // Open rectangles, heights strictly increasing from the bottom of the stack.
+  struct Open {
+    float x0, top;
+  };
+  std::vector<Open> open;
+  // Every bar from x on has height `top`: close what is taller, open what is new.
+  auto step_to = [&](float x, float top) {
+    float start = x;
+    while (!open.empty() && open.back().top > top) {
+      Open o = open.back();
+      open.pop_back();
+      float bottom = std::max(top, open.empty() ? 0.0f : open.back().top);
+      if (x > o.x0) out.push_back({o.x0, x, bottom, o.top});
+      start = o.x0;
+    }
+    if (top > 0 && (open.empty() || open.back().top < top)) open.push_back({start, top});
+  };
+  float end = 0;
+  for (const BarRect& b : bars) {
+    if (b.x1 <= b.x0) continue;
+    if (!open.empty() && b.x0 > end) step_to(end, 0);  // a gap between bars
+    step_to(b.x0, b.top);
+    end = b.x1;
+  }
+  step_to(end, 0);
+  return out;
+}
+
 TimelineViewport ClampViewport(TimelineViewport view, size_t frame_count, double min_frames_per_pixel) {
   if (view.width <= 0) return view;
   double n = static_cast<double>(std::max<size_t>(frame_count, 1));

@@ -1,5 +1,6 @@
 #include "views/diff_view.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -49,12 +50,33 @@ std::pair<uint64_t, uint64_t> DiffView::Frames(ViewContext& ctx) {
   return {std::min(a.to, all.to), std::min(b.to, all.to)};
 }
 
+analysis::LiveSetCut DiffView::CutOf(ViewContext& ctx, const std::optional<std::string>& marker, uint64_t frame) {
+  if (marker) {
+    std::string error;
+    auto cut = analysis::ResolveCut(ctx.session.capture().main, *marker, ctx.session.frames(), &error);
+    if (cut) return *cut;
+    error_ = error;
+  }
+  analysis::LiveSetCut cut;
+  cut.kind = analysis::LiveSetCut::Kind::kEndOfFrame;
+  cut.frame = frame;
+  cut.text = std::to_string(frame);
+  return cut;
+}
+
 void DiffView::Refresh(ViewContext& ctx) {
   auto [a, b] = Frames(ctx);
-  if (has_diff_ && a == frame_a_ && b == frame_b_) return;
+  if (has_diff_ && a == frame_a_ && b == frame_b_ && marker_a_ == ctx.selection.marker_a &&
+      marker_b_ == ctx.selection.marker_b)
+    return;
   frame_a_ = a;
   frame_b_ = b;
-  diff_ = DiffAtFrames(ctx.session, a, b);
+  marker_a_ = ctx.selection.marker_a;
+  marker_b_ = ctx.selection.marker_b;
+  error_.clear();
+  cut_a_ = CutOf(ctx, marker_a_, a);
+  cut_b_ = CutOf(ctx, marker_b_, b);
+  diff_ = DiffAtCuts(ctx.session, cut_a_, cut_b_);
   trees_[0].reset();
   trees_[1].reset();
   selected_stack_.reset();
@@ -72,9 +94,9 @@ const CallTree& DiffView::Tree(ViewContext& ctx) {
 
 void DiffView::Draw(ViewContext& ctx) {
   Refresh(ctx);
-  DrawSummary();
+  DrawSummary(ctx);
   float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.38f : 0;
-  ImGui::BeginChild("diff_tree", ImVec2(0, -stack_height), false);
+  ImGui::BeginChild("diff_tree", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTree(ctx);
   ImGui::EndChild();
   if (selected_stack_) {
@@ -84,21 +106,62 @@ void DiffView::Draw(ViewContext& ctx) {
   }
 }
 
-void DiffView::DrawSummary() {
-  auto snapshot = [](const char* name, ImU32 colour, uint64_t frame, uint64_t blocks, uint64_t bytes) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", name);
+namespace {
+
+std::string CutLabel(const analysis::LiveSetCut& cut) {
+  if (cut.kind == analysis::LiveSetCut::Kind::kMarker)
+    return "marker '" + cut.text + "' (frame " + std::to_string(cut.frame) + ")";
+  return "end of frame " + std::to_string(cut.frame);
+}
+
+}  // namespace
+
+void DiffView::DrawCutPicker(ViewContext& ctx, const char* label, bool is_a) {
+  std::optional<std::string>& marker = is_a ? ctx.selection.marker_a : ctx.selection.marker_b;
+  const uint64_t frame = is_a ? frame_a_ : frame_b_;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(is_a ? palette::kRangeA : palette::kRangeB), "%s", label);
+  ImGui::SameLine();
+  std::string range_item = std::string("end of range ") + label + " (frame " + std::to_string(frame) + ")";
+  const analysis::LiveSetCut& cut = is_a ? cut_a_ : cut_b_;
+  std::string preview = marker ? "marker " + *marker + " (frame " + std::to_string(cut.frame) + ")" : range_item;
+  ImGui::SetNextItemWidth(std::max(260.0f, ImGui::CalcTextSize(preview.c_str()).x + 40));
+  ImGui::PushID(label);
+  if (ImGui::BeginCombo("##cut", preview.c_str())) {
+    if (ImGui::Selectable(range_item.c_str(), !marker)) marker.reset();
+    // One entry per name: a name stands for its first marker, as in the CLI.
+    std::vector<const std::string*> names;
+    for (const analysis::MarkerEvent& m : ctx.session.markers()) {
+      if (m.name.empty()) continue;
+      if (std::any_of(names.begin(), names.end(), [&](const std::string* n) { return *n == m.name; })) continue;
+      names.push_back(&m.name);
+      std::string item = "marker " + m.name + "  (frame " + std::to_string(m.frame) + ")";
+      ImGui::PushID(static_cast<int>(names.size()));
+      if (ImGui::Selectable(item.c_str(), marker && *marker == m.name)) marker = m.name;
+      ImGui::PopID();
+    }
+    if (names.empty()) ImGui::TextColored(palette::kDimText, "no named markers in this capture");
+    ImGui::EndCombo();
+  }
+  ImGui::PopID();
+}
+
+void DiffView::DrawSummary(ViewContext& ctx) {
+  // One line each: A and B are often long marker names.
+  auto snapshot = [](uint64_t blocks, uint64_t bytes) {
     ImGui::SameLine();
-    ImGui::Text("end of frame %llu: %s in %s blocks", static_cast<unsigned long long>(frame), FormatBytes(bytes).c_str(),
-                FormatCount(blocks).c_str());
+    ImGui::Text("%s in %s blocks", FormatBytes(bytes).c_str(), FormatCount(blocks).c_str());
   };
-  snapshot("A", palette::kRangeA, frame_a_, diff_.blocks_a, diff_.bytes_a);
-  ImGui::SameLine(0, 24);
-  snapshot("B", palette::kRangeB, frame_b_, diff_.blocks_b, diff_.bytes_b);
+  DrawCutPicker(ctx, "A", true);
+  snapshot(diff_.blocks_a, diff_.bytes_a);
+  DrawCutPicker(ctx, "B", false);
+  snapshot(diff_.blocks_b, diff_.bytes_b);
   ImGui::SameLine(0, 24);
   int64_t delta = static_cast<int64_t>(diff_.bytes_b) - static_cast<int64_t>(diff_.bytes_a);
   int64_t blocks = static_cast<int64_t>(diff_.blocks_b) - static_cast<int64_t>(diff_.blocks_a);
   ImGui::TextColored(ChangeColour(delta >= 0 ? Change::kGrew : Change::kShrank), "%s (%s blocks)",
                      SignedBytes(delta).c_str(), SignedCount(blocks).c_str());
+  if (!error_.empty()) ImGui::TextColored(palette::kError, "%s", error_.c_str());
 
   if (ImGui::RadioButton("Bottom-up", order_ == CallTree::Order::kBottomUp)) order_ = CallTree::Order::kBottomUp;
   ImGui::SameLine();
@@ -111,13 +174,13 @@ void DiffView::DrawSummary() {
                        analysis::ChangeName(c));
   }
   ImGui::SameLine(0, 18);
-  ImGui::TextColored(palette::kDimText, "call stacks.  Shift-drag / ctrl-drag on the timeline picks A / B.");
+  ImGui::TextColored(palette::kDimText, "call stacks.  Shift-drag / ctrl-drag on the timeline picks A / B, or pick a marker.");
 }
 
 void DiffView::DrawTree(ViewContext& ctx) {
   if (diff_.rows.empty()) {
-    ImGui::TextColored(palette::kDimText, "The live heap is the same at the end of frames %llu and %llu.",
-                       static_cast<unsigned long long>(frame_a_), static_cast<unsigned long long>(frame_b_));
+    ImGui::TextColored(palette::kDimText, "The live heap is the same at %s and at %s.", CutLabel(cut_a_).c_str(),
+                       CutLabel(cut_b_).c_str());
     return;
   }
   const CallTree& tree = Tree(ctx);
@@ -187,6 +250,17 @@ void DiffView::DrawNode(const CallTree& tree, uint32_t index) {
   }
 }
 
+namespace {
+
+// As the diff report's JSON names a cut ("kind" frame or marker).
+nlohmann::json CutJson(const analysis::LiveSetCut& cut, uint64_t blocks, uint64_t bytes) {
+  bool marker = cut.kind == analysis::LiveSetCut::Kind::kMarker;
+  return {{"cut", cut.text}, {"kind", marker ? "marker" : "frame"}, {"frame", cut.frame}, {"blocks", blocks},
+          {"bytes", bytes}};
+}
+
+}  // namespace
+
 nlohmann::json DiffView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
@@ -208,8 +282,9 @@ nlohmann::json DiffView::Data(ViewContext& ctx) {
                      {"delta_blocks", n.delta_blocks()}, {"stacks", n.stacks}});
   }
   return {{"view", name()},
-          {"a", {{"frame", frame_a_}, {"blocks", diff_.blocks_a}, {"bytes", diff_.bytes_a}}},
-          {"b", {{"frame", frame_b_}, {"blocks", diff_.blocks_b}, {"bytes", diff_.bytes_b}}},
+          {"a", CutJson(cut_a_, diff_.blocks_a, diff_.bytes_a)},
+          {"b", CutJson(cut_b_, diff_.blocks_b, diff_.bytes_b)},
+          {"error", error_},
           {"delta_bytes", static_cast<int64_t>(diff_.bytes_b) - static_cast<int64_t>(diff_.bytes_a)},
           {"rows", rows},
           {"bottom_up", roots}};

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "call_tree.h"
 #include "memframe/analysis/live_set_diff.h"
@@ -30,13 +31,21 @@ class DiffView : public View {
   // default (DefaultDiffRanges).
   static std::pair<uint64_t, uint64_t> Frames(ViewContext& ctx);
   void Refresh(ViewContext& ctx);
+  // A or B at `marker` (resolved by the analysis' ResolveCut) or else at the
+  // end of `frame`; a marker that does not resolve sets error_.
+  analysis::LiveSetCut CutOf(ViewContext& ctx, const std::optional<std::string>& marker, uint64_t frame);
   const CallTree& Tree(ViewContext& ctx);
-  void DrawSummary();
+  void DrawSummary(ViewContext& ctx);
+  // "A: [end of range A | marker name ...]"
+  void DrawCutPicker(ViewContext& ctx, const char* label, bool is_a);
   void DrawTree(ViewContext& ctx);
   void DrawNode(const CallTree& tree, uint32_t index);
 
   bool has_diff_ = false;
-  uint64_t frame_a_ = 0, frame_b_ = 0;
+  uint64_t frame_a_ = 0, frame_b_ = 0;            // the ranges' ends, the cuts when no marker is picked
+  std::optional<std::string> marker_a_, marker_b_;  // as in the selection when the diff was made
+  analysis::LiveSetCut cut_a_, cut_b_;
+  std::string error_;
   analysis::LiveSetDiff diff_;
   CallTree::Order order_ = CallTree::Order::kBottomUp;
   std::optional<CallTree> trees_[2];  // by Order, built on first use

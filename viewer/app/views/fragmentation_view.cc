@@ -45,7 +45,7 @@ void FragmentationView::Refresh(ViewContext& ctx) {
 void FragmentationView::Draw(ViewContext& ctx) {
   Refresh(ctx);
   // Figures on the left, the map on the right, each filling the height.
-  ImGui::BeginChild("figures", ImVec2(440, 0), false);
+  ImGui::BeginChild("figures", ImVec2(440, 0), false, ImGuiWindowFlags_NoBackground);
   DrawFigures(ctx);
   ImGui::EndChild();
   ImGui::SameLine();

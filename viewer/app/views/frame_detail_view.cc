@@ -49,16 +49,18 @@ void FrameDetailView::Draw(ViewContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float left_w = std::max(320.0f, avail.x * 0.40f);
 
-  ImGui::BeginChild("detail_left", ImVec2(left_w, 0), false);
+  // The panes lie on the tab's own background: drawing theirs again would
+  // only fill the same pixels once more.
+  ImGui::BeginChild("detail_left", ImVec2(left_w, 0), false, ImGuiWindowFlags_NoBackground);
   const float chart_h = std::max(150.0f, ImGui::GetContentRegionAvail().y * 0.5f);
   DrawHistogramChart(histogram_, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
   DrawBinsTable();
   ImGui::EndChild();
 
   ImGui::SameLine();
-  ImGui::BeginChild("detail_right", ImVec2(0, 0), false);
+  ImGui::BeginChild("detail_right", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   float stack_h = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
-  ImGui::BeginChild("detail_sites", ImVec2(0, -stack_h), false);
+  ImGui::BeginChild("detail_sites", ImVec2(0, -stack_h), false, ImGuiWindowFlags_NoBackground);
   DrawSitesTable(ctx, changed);
   ImGui::EndChild();
   if (has_selection_) {

@@ -45,7 +45,7 @@ void HiddenView::Draw(ViewContext& ctx) {
                      static_cast<unsigned long long>(range_.to));
 
   float stack_height = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
-  ImGui::BeginChild("hidden_table", ImVec2(0, -stack_height), false);
+  ImGui::BeginChild("hidden_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx, changed);
   ImGui::EndChild();
   if (has_selection_) {

@@ -29,7 +29,7 @@ void DrawHistogramChart(const analysis::SizeHistogram& h, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("histogram_chart", size);
   const bool hovered = ImGui::IsItemHovered();
-  draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), ImGui::GetColorU32(ImGuiCol_ChildBg));
+  // No background of its own: the chart lies on its pane's.
   if (h.allocations == 0) {
     const char* text = "No allocations in the selected frames";
     ImVec2 t = ImGui::CalcTextSize(text);

@@ -29,7 +29,7 @@ void LeaksView::Draw(ViewContext& ctx) {
     ImGui::TextColored(palette::kWarning, "(the capture did not end cleanly: some of these were freed later)");
   }
   float stack_height = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
-  ImGui::BeginChild("leaks_table", ImVec2(0, -stack_height), false);
+  ImGui::BeginChild("leaks_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx);
   ImGui::EndChild();
   if (has_selection_) {

@@ -57,7 +57,7 @@ void LifetimesView::Draw(ViewContext& ctx) {
     rows_general_ = show_general_;
   }
   float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
-  ImGui::BeginChild("lifetimes_table", ImVec2(0, -stack_height), false);
+  ImGui::BeginChild("lifetimes_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx, changed);
   ImGui::EndChild();
   if (selected_stack_) {

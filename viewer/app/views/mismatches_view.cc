@@ -52,7 +52,7 @@ void MismatchesView::Draw(ViewContext& ctx) {
   ImGui::Text("of %s, in %zu groups. Each is undefined behaviour that works with glibc until it does not.",
               FormatCount(report.frees).c_str(), report.mismatches.size());
   float stack_height = selected_ ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
-  ImGui::BeginChild("mismatch_table", ImVec2(0, -stack_height), false);
+  ImGui::BeginChild("mismatch_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx);
   ImGui::EndChild();
   if (selected_) DrawStacks(ctx, report.mismatches[*selected_]);

@@ -92,31 +92,31 @@ PlotRect PlotRectIn(ImVec2 canvas_min, ImVec2 canvas_max) {
           ImVec2(canvas_max.x - kRightAxis, canvas_max.y - kBottomAxis)};
 }
 
-void DrawTimeline(ImDrawList* draw, const PlotRect& p, const TimelineSeries& series, const TimelineViewport& view,
-                  const TimelineLook& look, const Selection& selection) {
-  draw->AddRectFilled(p.min, p.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
-  const size_t n = series.size();
-  if (n == 0) return;
+namespace {
 
-  // What is on screen, as columns (zoomed out) or as frames (zoomed in).
+// The bars on screen, as columns (zoomed out) or as frames (zoomed in),
+// merged into rectangles, and the time line's points.
+void BuildGeometry(const PlotRect& p, const TimelineSeries& series, const TimelineViewport& view,
+                   const TimelineLook& look, TimelineGeometry::Parts* g) {
   struct Bar {
     float x0, x1;
     uint64_t value, time_ns;
     bool spike;
   };
   std::vector<Bar> bars;
+  const size_t n = series.size();
   if (view.frames_per_pixel >= 1) {
     for (const TimelineColumn& c : AggregateColumns(series, view))
-      bars.push_back({p.min.x + c.x, p.min.x + c.x + 1, c.max_value, c.max_time_ns, c.spike});
+      bars.push_back({static_cast<float>(c.x), static_cast<float>(c.x + 1), c.max_value, c.max_time_ns, c.spike});
   } else {
     const double px_per_frame = 1 / view.frames_per_pixel;
     const float gap = px_per_frame > 4 ? 1.0f : 0.0f;  // separate bars once they are wide enough to see
     size_t first = static_cast<size_t>(std::max(0.0, std::floor(view.first_frame)));
     size_t last = std::min(n, static_cast<size_t>(std::ceil(view.FrameAt(p.width()))) + 1);
     for (size_t f = first; f < last; ++f) {
-      float x0 = p.min.x + static_cast<float>(view.XOf(static_cast<double>(f)));
-      float x1 = p.min.x + static_cast<float>(view.XOf(f + 1.0)) - gap;
-      bars.push_back({std::max(x0, p.min.x), std::min(x1, p.max.x), series.value[f], series.time_ns[f], series.spike[f] != 0});
+      float x0 = static_cast<float>(view.XOf(static_cast<double>(f)));
+      float x1 = static_cast<float>(view.XOf(f + 1.0)) - gap;
+      bars.push_back({std::max(x0, 0.0f), std::min(x1, p.width()), series.value[f], series.time_ns[f], series.spike[f] != 0});
     }
   }
   ValueScale scale{1, look.log_scale};
@@ -125,22 +125,59 @@ void DrawTimeline(ImDrawList* draw, const PlotRect& p, const TimelineSeries& ser
     scale.max = std::max<double>(scale.max, static_cast<double>(b.value));
     max_time = std::max(max_time, b.time_ns);
   }
+  // Whole pixels: neighbours of nearly equal value share one rectangle.
+  // Spikes get their own colour, so each colour is merged on its own.
+  std::vector<BarRect> normal, spikes;
+  for (const Bar& b : bars) {
+    if (b.value == 0 || b.x1 <= b.x0) continue;
+    float h = std::max(1.0f, std::round(p.height() * static_cast<float>(scale.Of(static_cast<double>(b.value)))));
+    (b.spike ? spikes : normal).push_back({b.x0, b.x1, 0, h});
+  }
+  g->bars = MergeBars(normal);
+  g->spikes = MergeBars(spikes);
+  g->max_value = scale.max;
+  g->max_time_ns = max_time;
+  g->time_line.clear();
+  for (const Bar& b : bars)
+    g->time_line.push_back(ImVec2((b.x0 + b.x1) / 2, p.height() * 0.95f * static_cast<float>(b.time_ns) / max_time));
+}
+
+void FillRects(ImDrawList* draw, const PlotRect& p, const std::vector<BarRect>& rects, ImU32 colour) {
+  for (const BarRect& r : rects)
+    draw->AddRectFilled(ImVec2(p.min.x + r.x0, p.max.y - r.top), ImVec2(p.min.x + r.x1, p.max.y - r.bottom), colour);
+}
+
+}  // namespace
+
+void DrawTimeline(ImDrawList* draw, const PlotRect& p, const TimelineSeries& series, const TimelineViewport& view,
+                  const TimelineLook& look, const Selection& selection, TimelineGeometry* geometry) {
+  draw->AddRectFilled(p.min, p.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
+  if (series.size() == 0) return;
+  TimelineGeometry& g = *geometry;
+  if (!g.valid_ || g.first_frame_ != view.first_frame || g.frames_per_pixel_ != view.frames_per_pixel ||
+      g.width_ != p.width() || g.height_ != p.height() || g.log_scale_ != look.log_scale) {
+    BuildGeometry(p, series, view, look, &g.parts_);
+    g.valid_ = true;
+    g.first_frame_ = view.first_frame;
+    g.frames_per_pixel_ = view.frames_per_pixel;
+    g.width_ = p.width();
+    g.height_ = p.height();
+    g.log_scale_ = look.log_scale;
+  }
+  const TimelineGeometry::Parts& parts = g.parts_;
+  ValueScale scale{parts.max_value, look.log_scale};
+  const uint64_t max_time = parts.max_time_ns;
   DrawValueAxis(draw, p, scale, look.bytes);
   DrawFrameAxis(draw, p, view, series);
 
   draw->PushClipRect(p.min, p.max, true);
-  for (const Bar& b : bars) {
-    if (b.value == 0 || b.x1 <= b.x0) continue;
-    float h = std::max(1.0f, p.height() * static_cast<float>(scale.Of(static_cast<double>(b.value))));
-    draw->AddRectFilled(ImVec2(b.x0, p.max.y - h), ImVec2(b.x1, p.max.y), b.spike ? palette::kSpike : palette::kBar);
-  }
-  if (look.show_time && bars.size() > 1) {
+  FillRects(draw, p, parts.bars, palette::kBar);
+  FillRects(draw, p, parts.spikes, palette::kSpike);
+  if (look.show_time && parts.time_line.size() > 1) {
     // Linear, scaled to its own maximum (right axis): time is compared
     // between frames, not against the bars.
-    std::vector<ImVec2> points;
-    points.reserve(bars.size());
-    for (const Bar& b : bars)
-      points.push_back(ImVec2((b.x0 + b.x1) / 2, p.max.y - p.height() * 0.95f * b.time_ns / max_time));
+    std::vector<ImVec2> points(parts.time_line);
+    for (ImVec2& v : points) v = ImVec2(p.min.x + v.x, p.max.y - v.y);
     draw->AddPolyline(points.data(), static_cast<int>(points.size()), palette::kTime, 0, 1.5f);
   }
   if (selection.range_a) DrawRange(draw, p, view, *selection.range_a, palette::kRangeA, "A");

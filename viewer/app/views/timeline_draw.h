@@ -3,6 +3,9 @@
 // the selection, and both axes. No input handling here.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include <imgui.h>
 
 #include "selection.h"
@@ -24,7 +27,32 @@ struct PlotRect {
 };
 PlotRect PlotRectIn(ImVec2 canvas_min, ImVec2 canvas_max);
 
+// What DrawTimeline derives from the series for one viewport, plot and look
+// (the bars on screen, merged into rectangles, the allocator-time line):
+// rebuilt only when one of those changes, not per drawn frame. Coordinates
+// are relative to the plot's bottom-left corner.
+class TimelineGeometry {
+ public:
+  void Invalidate() { valid_ = false; }
+
+  struct Parts {
+    double max_value = 1;  // the value scale's top
+    uint64_t max_time_ns = 1;
+    std::vector<BarRect> bars, spikes;  // merged (MergeBars), y up from the plot's bottom
+    std::vector<ImVec2> time_line;      // y up from the plot's bottom
+  };
+
+ private:
+  friend void DrawTimeline(ImDrawList*, const PlotRect&, const TimelineSeries&, const TimelineViewport&,
+                           const TimelineLook&, const Selection&, TimelineGeometry*);
+  bool valid_ = false;
+  double first_frame_ = 0, frames_per_pixel_ = 0;
+  float width_ = 0, height_ = 0;
+  bool log_scale_ = false;
+  Parts parts_;
+};
+
 void DrawTimeline(ImDrawList* draw, const PlotRect& plot, const TimelineSeries& series, const TimelineViewport& view,
-                  const TimelineLook& look, const Selection& selection);
+                  const TimelineLook& look, const Selection& selection, TimelineGeometry* geometry);
 
 }  // namespace memframe::viewer

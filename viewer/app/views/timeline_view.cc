@@ -52,6 +52,7 @@ Selection InRows(const Selection& selection, const analysis::FrameTable& table) 
 void TimelineView::RebuildSeries(Session& session) {
   series_session_ = &session;
   series_bytes_ = look_.bytes;
+  geometry_.Invalidate();
   const auto& frames = session.frames().frames;
   series_.value.resize(frames.size());
   series_.time_ns.resize(frames.size());
@@ -111,8 +112,15 @@ void TimelineView::Draw(ViewContext& ctx) {
   ImGui::InvisibleButton("timeline_canvas", canvas_size);
   HandleInput(ctx, plot);
   DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
-               InRows(ctx.selection, ctx.session.frames()));
-  if (ImGui::IsItemHovered() && drag_ == Drag::kNone) DrawHoverTooltip(ctx, plot);
+               InRows(ctx.selection, ctx.session.frames()), &geometry_);
+  int marker = DrawMarkers(ctx, plot);
+  if (ImGui::IsItemHovered() && drag_ == Drag::kNone) {
+    if (marker >= 0) {
+      DrawMarkerTooltip(ctx, marker);
+    } else {
+      DrawHoverTooltip(ctx, plot);
+    }
+  }
 }
 
 void TimelineView::HandleInput(ViewContext& ctx, const PlotRect& plot) {
@@ -166,6 +174,57 @@ void TimelineView::HandleInput(ViewContext& ctx, const PlotRect& plot) {
   }
 }
 
+int TimelineView::DrawMarkers(ViewContext& ctx, const PlotRect& plot) {
+  const auto& markers = ctx.session.markers();
+  if (markers.empty()) return -1;
+  constexpr float kHoverSlop = 3;
+  const analysis::FrameTable& table = ctx.session.frames();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float mouse_x = ImGui::GetIO().MousePos.x, mouse_y = ImGui::GetIO().MousePos.y;
+  const bool mouse_in = mouse_y >= plot.min.y && mouse_y <= plot.max.y;
+  int hovered = -1;
+  float hovered_distance = kHoverSlop + 1;
+  // Names in up to three rows (below the range tags), each the first row
+  // they fit in; a name that fits in none is left to the tooltip.
+  constexpr int kLabelRows = 3;
+  float last_line = -1e9f, row_end[kLabelRows] = {-1e9f, -1e9f, -1e9f};
+  const float row_height = ImGui::GetTextLineHeight() + 1;
+  draw->PushClipRect(plot.min, plot.max, true);
+  for (size_t i = 0; i < markers.size(); ++i) {
+    // Marker frames are frame numbers; the timeline's x is the row.
+    size_t row = table.LowerBound(markers[i].frame);
+    float x = std::floor(plot.min.x + static_cast<float>(viewport_.XOf(row + 0.5))) + 0.5f;
+    if (x < plot.min.x || x > plot.max.x) continue;
+    if (mouse_in && std::fabs(mouse_x - x) < hovered_distance) {
+      hovered = static_cast<int>(i);
+      hovered_distance = std::fabs(mouse_x - x);
+    }
+    if (x != last_line) draw->AddLine(ImVec2(x, plot.min.y), ImVec2(x, plot.max.y), palette::kMarker);  // one per column
+    last_line = x;
+    const char* name = markers[i].name.empty() ? "(unnamed)" : markers[i].name.c_str();
+    for (int r = 0; r < kLabelRows; ++r) {
+      if (x + 3 <= row_end[r]) continue;
+      draw->AddText(ImVec2(x + 3, plot.min.y + 18 + r * row_height), palette::kMarker, name);
+      row_end[r] = x + 3 + ImGui::CalcTextSize(name).x + 6;
+      break;
+    }
+  }
+  draw->PopClipRect();
+  return hovered;
+}
+
+void TimelineView::DrawMarkerTooltip(ViewContext& ctx, int marker) {
+  const analysis::MarkerEvent& m = ctx.session.markers()[static_cast<size_t>(marker)];
+  ImGui::BeginTooltip();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kMarker), "Marker");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(m.name.empty() ? "(unnamed)" : m.name.c_str());
+  ImGui::Text("frame %llu, %s after the start", static_cast<unsigned long long>(m.frame),
+              FormatDuration(ctx.session.NsSinceStart(m.ticks)).c_str());
+  ImGui::TextColored(palette::kDimText, "Pick it as A or B in the Snapshot diff tab.");
+  ImGui::EndTooltip();
+}
+
 void TimelineView::DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (mouse.x < plot.min.x || mouse.x >= plot.max.x || series_.size() == 0) return;
@@ -210,6 +269,9 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
                       {"spike", s.spike}});
     if (s.spike) spikes.push_back(s.frame);
   }
+  nlohmann::json markers = nlohmann::json::array();
+  for (const analysis::MarkerEvent& m : ctx.session.markers())
+    markers.push_back({{"name", m.name}, {"frame", m.frame}, {"ns_since_start", ctx.session.NsSinceStart(m.ticks)}});
   nlohmann::json selection = nlohmann::json::object();
   if (ctx.selection.frame) selection["frame"] = *ctx.selection.frame;
   if (ctx.selection.range_a) selection["range_a"] = {{"from", ctx.selection.range_a->from}, {"to", ctx.selection.range_a->to}};
@@ -220,6 +282,7 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"frame_source", table.frame_source},
           {"spike_threshold", {{"allocations", table.allocation_spike.threshold}, {"bytes", table.bytes_spike.threshold}}},
           {"spikes", spikes},
+          {"markers", markers},
           {"selection", selection},
           {"frames", frames}};
 }

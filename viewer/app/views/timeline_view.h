@@ -27,9 +27,14 @@ class TimelineView : public View {
   void DrawToolbar(ViewContext& ctx);
   void HandleInput(ViewContext& ctx, const PlotRect& plot);
   void DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot);
+  // A thin line and the name at each marker's frame; returns the index (in
+  // Session::markers) of the one under the mouse, or -1.
+  int DrawMarkers(ViewContext& ctx, const PlotRect& plot);
+  void DrawMarkerTooltip(ViewContext& ctx, int marker);
 
   TimelineLook look_;
   TimelineSeries series_;
+  TimelineGeometry geometry_;  // what is drawn, kept until the viewport, size or series change
   const Session* series_session_ = nullptr;  // the session series_ was built from
   bool series_bytes_ = false;
   TimelineViewport viewport_;
