@@ -142,8 +142,9 @@ def parse_demo(text):
 def run_demo(paths, tmp, frames, runs):
     """{tool: [parsed]}: the demo game natively, under memframe and heaptrack, interleaved.
 
-    The game renders with Mesa's software rasteriser; without a display it
-    runs under xvfb-run. Its frame times are measured by the game itself
+    The game renders with Mesa's software rasteriser; without a display each
+    run gets its own xvfb-run, so run the script under one X server
+    (tests/integration/with_xvfb.sh) for steadier percentiles. Its frame times are measured by the game itself
     (swap to swap), so the tools' start-up and flush do not count.
     """
     wrapper = [] if os.environ.get("DISPLAY") else ["xvfb-run", "-a"]
@@ -365,6 +366,7 @@ def main():
     ap.add_argument("--report-timeout", type=float, default=60,
                     help="seconds `memframe report` may take to count events before the workload's count is used")
     ap.add_argument("--no-microbench", action="store_true")
+    ap.add_argument("--no-workload", action="store_true", help="skip game_loop_workload (demo game and microbench only)")
     ap.add_argument("--demo-frames", type=int,
                     help="gameplay frames of the demo game's frame-time run (default 2000, --quick 300; 0 skips it)")
     ap.add_argument("--keep", action="store_true", help="keep the captures (their directory is printed)")
@@ -386,7 +388,7 @@ def main():
 
     tmp = tempfile.mkdtemp(prefix="memframe-bench-")
     try:
-        for i in range(args.runs):
+        for i in range(0 if args.no_workload else args.runs):
             for t in tools:
                 if not t.available:
                     continue
@@ -427,7 +429,8 @@ def main():
 
         native_wall = median([r.wall for r, w, _ in tools[0].runs if w])
         summary = summarise(tools, native_wall)
-        print_results(tools, summary, args)
+        if not args.no_workload:
+            print_results(tools, summary, args)
         for t in tools:
             for f in t.failures:
                 print("- %s failed: %s" % (t.name, f))
