@@ -551,6 +551,10 @@ void InvalidateFastUnwinder() {
   if (auto* table = g_table.load(std::memory_order_acquire)) madvise(table, kSlots * sizeof(uint64_t), MADV_DONTNEED);
 }
 
+void PrefaultFastUnwinder() {
+  if (auto* table = g_table.load(std::memory_order_acquire)) PrefaultPages(table, kSlots * sizeof(uint64_t));
+}
+
 __attribute__((noinline)) int FastBacktrace(void** raw, int size) {
   std::atomic<uint64_t>* table = g_table.load(std::memory_order_acquire);
   if (__builtin_expect(!table || size <= 0, 0)) return -1;
@@ -602,6 +606,7 @@ __attribute__((noinline)) int FastBacktrace(void** raw, int size) {
 
 bool InitFastUnwinder() { return false; }
 void InvalidateFastUnwinder() {}
+void PrefaultFastUnwinder() {}
 int FastBacktrace(void**, int) { return -1; }
 
 #endif

@@ -32,4 +32,8 @@ int FastBacktrace(void** raw, int size);
 // outlives the code it describes.
 void InvalidateFastUnwinder();
 
+// Writer side: commits the rule cache's pages (page_allocator.h), so the
+// game's threads never fault on it.
+void PrefaultFastUnwinder();
+
 }  // namespace memframe::agent

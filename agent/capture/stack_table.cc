@@ -134,6 +134,16 @@ const uint64_t* StackFrames(uint32_t id, int* depth) {
   return g_arena + r.offset;
 }
 
+bool PrefaultStackTableChunk(uint64_t bytes) {
+  static uint64_t done = 0;  // writer thread only
+  constexpr uint64_t kTableBytes = sizeof(Slot) * kSlots;
+  if (!g_slots || done >= kTableBytes) return false;
+  uint64_t chunk = bytes < kTableBytes - done ? bytes : kTableBytes - done;
+  PrefaultPages(reinterpret_cast<char*>(g_slots) + done, chunk);
+  done += chunk;
+  return true;
+}
+
 uint32_t StackCount() { return g_next_id.load(std::memory_order_acquire); }
 uint64_t StacksOverflowed() { return g_overflowed.load(std::memory_order_relaxed); }
 

@@ -21,6 +21,10 @@ uint32_t InternStack(const uint64_t* frames, int depth);
 // first event that uses them is pushed).
 const uint64_t* StackFrames(uint32_t id, int* depth);
 uint32_t StackCount();        // ids handed out so far (1 + highest id)
+
+// Writer side: commits the next `bytes` of the hash table (page_allocator.h,
+// PrefaultPages); false once all of it is committed.
+bool PrefaultStackTableChunk(uint64_t bytes);
 uint64_t StacksOverflowed();  // stacks that got id 0 because the table was full
 
 }  // namespace memframe::agent

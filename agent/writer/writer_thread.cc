@@ -12,6 +12,7 @@
 #include "buffer/page_allocator.h"
 #include "buffer/thread_buffer.h"
 #include "capture/clock.h"
+#include "capture/fast_unwinder.h"
 #include "capture/recorder.h"
 #include "capture/marker_table.h"
 #include "capture/stack_table.h"
@@ -27,6 +28,7 @@ constexpr int kMaxBatchEvents = 8192;
 constexpr uint64_t kModuleCheckNs = 100'000'000;
 constexpr uint64_t kSlowWorkNs = 1'000'000'000;  // clock sync, thread names
 constexpr uint64_t kBurstEvents = kRingEvents / 4;  // in one pass: come back soon
+constexpr uint64_t kPrefaultChunkBytes = 4ull << 20;
 
 SocketSink* g_sink = nullptr;
 pthread_t g_thread;
@@ -183,7 +185,12 @@ void* WriterMain(void*) {
   t_inside_memframe = true;  // nothing this thread allocates is the game's
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
+  PrefaultFastUnwinder();
+  bool prefaulting = true;
   while (!g_stop.load(std::memory_order_acquire)) {
+    // The stack table's pages, 4 MiB (~1 ms) a pass so that draining the
+    // rings never waits long for it (page_allocator.h says why).
+    if (prefaulting) prefaulting = PrefaultStackTableChunk(kPrefaultChunkBytes);
     uint64_t now = MonotonicNs();
     uint64_t sync = g_sync_requested.load(std::memory_order_acquire);
     if (sync != g_sync_done.load(std::memory_order_relaxed)) next_module_check = 0;
