@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "capture/event.h"
+#include "capture/recent_stacks.h"
 
 namespace memframe::agent {
 
@@ -31,6 +32,8 @@ struct alignas(64) ThreadBuffer {
   alignas(64) std::atomic<uint64_t> tail{0};
   uint64_t cached_head = 0;     // producer's last look at head
   std::atomic<uint64_t> dropped{0};
+  RecentStacks recent_stacks;   // producer's: stacks it interned last (ids are global, so they
+                                // stay right for a thread that reuses the buffer)
 
   alignas(64) std::atomic<uint32_t> state{static_cast<uint32_t>(BufferState::kFree)};
   std::atomic<uint32_t> tid{0};

@@ -53,7 +53,9 @@ uint32_t StackId() {
   if (!g_stacks) return 0;
   uint64_t frames[kMaxStackDepth];
   int depth = CaptureStack(frames, g_stack_depth);
-  return depth > 0 ? InternStack(frames, depth) : 0;
+  if (depth <= 0) return 0;
+  ThreadBuffer* buffer = CurrentThreadBuffer();
+  return buffer ? InternStackRecent(buffer->recent_stacks, frames, depth) : InternStack(frames, depth);
 }
 
 uint32_t ClampDuration(uint64_t d) { return d > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(d); }
