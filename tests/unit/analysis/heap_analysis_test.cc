@@ -141,6 +141,37 @@ TEST(HeapAnalysis, SpikesStandOutFromSteadyFrames) {
   for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 7) << "frame " << f.frame;
 }
 
+// 2,000 frames: 10 allocations each until frame 1,500, then 20 (a busier
+// level), with real spikes at frames 300 and 1,700 (3x their neighbours).
+// By the whole capture's median every frame of the busier level would
+// spike; judged against the frames around them, frame 1,700 does and the
+// rest of the level does not (only the first frames after the change, where
+// the window still sits mostly in the quiet part, may).
+TEST(HeapAnalysis, SpikesAreJudgedAgainstTheFramesAroundThem) {
+  std::vector<TestEvent> events;
+  uint64_t tick = 0;
+  constexpr uint32_t kFrames = 2000;
+  for (uint32_t frame = 0; frame < kFrames; ++frame) {
+    int allocations = frame < 1500 ? 10 : 20;
+    if (frame == 300 || frame == 1700) allocations *= 3;
+    for (int i = 0; i < allocations; ++i) {
+      events.push_back(Alloc(++tick, frame, 0x1000, 32, 1));
+      events.push_back(Free(++tick, frame, 0x1000));
+    }
+    events.push_back(FrameEnd(++tick, frame));
+  }
+  FrameTable t = AnalyzeHeap(MakeStream(events)).frames;
+  ASSERT_EQ(t.frames.size(), kFrames);
+  EXPECT_EQ(t.allocation_spike.threshold, 13u);  // the whole capture's: 10 + 3 * 1
+  for (const FrameStats& f : t.frames) {
+    if (f.frame == 300 || f.frame == 1700) {
+      EXPECT_TRUE(f.spike) << "frame " << f.frame;
+    } else if (f.frame < 1500 || f.frame >= 1500 + kSpikeBlock) {
+      EXPECT_FALSE(f.spike) << "frame " << f.frame;
+    }
+  }
+}
+
 TEST(HeapAnalysis, TooFewFramesForSpikes) {
   FrameTable t = AnalyzeHeap(MakeStream({Alloc(1, 0, 0x10, 8, 1), FrameEnd(2, 0), Alloc(3, 1, 0x20, 800, 1),
                                          FrameEnd(4, 1)}))

@@ -25,6 +25,34 @@ SpikeThreshold ComputeThreshold(const std::vector<uint64_t>& values) {
   return t;
 }
 
+std::vector<uint64_t> Column(const std::vector<FrameStats>& frames, size_t from, size_t to,
+                             uint64_t FrameStats::*field) {
+  std::vector<uint64_t> values;
+  values.reserve(to - from);
+  for (size_t i = from; i < to; ++i) values.push_back(frames[i].*field);
+  return values;
+}
+
+// A frame is judged against the complete frames around it (its block of
+// kSpikeBlock and one block either side), not against the whole capture: a
+// game whose per-frame figures drift (a buffer that grows a little every
+// frame, a busier level) would otherwise turn every later frame into a
+// spike. A capture of up to three blocks is one window, i.e. the whole.
+// Frames after the last complete one take the last block's thresholds.
+void MarkSpikes(std::vector<FrameStats>& frames, size_t complete_rows) {
+  const size_t blocks = (complete_rows + kSpikeBlock - 1) / kSpikeBlock;
+  for (size_t b = 0; b < blocks; ++b) {
+    size_t from = b == 0 ? 0 : (b - 1) * kSpikeBlock;
+    size_t to = std::min(complete_rows, (b + 2) * kSpikeBlock);
+    if (blocks <= 3) from = 0, to = complete_rows;
+    SpikeThreshold allocs = ComputeThreshold(Column(frames, from, to, &FrameStats::allocations));
+    SpikeThreshold bytes = ComputeThreshold(Column(frames, from, to, &FrameStats::bytes_allocated));
+    size_t end = b + 1 == blocks ? frames.size() : (b + 1) * kSpikeBlock;
+    for (size_t i = b * kSpikeBlock; i < end; ++i)
+      frames[i].spike = frames[i].allocations > allocs.threshold || frames[i].bytes_allocated > bytes.threshold;
+  }
+}
+
 }  // namespace
 
 const FrameStats* FrameTable::Find(uint64_t frame) const {
@@ -136,16 +164,9 @@ FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_ma
     }
   }
   if (frames_rendered_ > 0 && complete_rows >= kMinFramesForSpikes) {
-    std::vector<uint64_t> allocs, bytes;
-    for (size_t i = 0; i < complete_rows; ++i) {
-      allocs.push_back(table.frames[i].allocations);
-      bytes.push_back(table.frames[i].bytes_allocated);
-    }
-    table.allocation_spike = ComputeThreshold(allocs);
-    table.bytes_spike = ComputeThreshold(bytes);
-    for (FrameStats& f : table.frames) {
-      f.spike = f.allocations > table.allocation_spike.threshold || f.bytes_allocated > table.bytes_spike.threshold;
-    }
+    table.allocation_spike = ComputeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::allocations));
+    table.bytes_spike = ComputeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::bytes_allocated));
+    MarkSpikes(table.frames, complete_rows);
   }
   return table;
 }

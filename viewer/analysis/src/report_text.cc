@@ -136,8 +136,16 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
   }
   out << FormatCount(t.frames_rendered) << " frames rendered";
   if (!t.frame_source.empty()) out << " (" << t.frame_source << ")";
-  out << "; spike = more than " << FormatCount(t.allocation_spike.threshold) << " allocations or "
-      << FormatBytes(t.bytes_spike.threshold) << " in a frame\n\n";
+  if (t.frames.size() > 3 * kSpikeBlock) {
+    // Long captures judge each frame against the frames around it (frame_stats.h).
+    out << "; spike = more than median + 3 MADs of the " << 3 * kSpikeBlock
+        << " frames around it, in allocations or bytes (over the whole capture: "
+        << FormatCount(t.allocation_spike.threshold) << " allocations or " << FormatBytes(t.bytes_spike.threshold)
+        << ")\n\n";
+  } else {
+    out << "; spike = more than " << FormatCount(t.allocation_spike.threshold) << " allocations or "
+        << FormatBytes(t.bytes_spike.threshold) << " in a frame\n\n";
+  }
   table.Write(out);
 }
 

@@ -53,10 +53,13 @@ struct FrameTable {
   // The frames up to last_complete_frame ended with FRAME_END; meaningless
   // when frames_rendered is 0.
   uint64_t last_complete_frame = 0;
-  // Spikes: over the complete frames (at least kMinFramesForSpikes of them),
-  // a frame is a spike when its allocation count or its allocated bytes
-  // exceed median + 3 * max(MAD, median / 10, 1). The floor keeps perfectly
-  // steady games from flagging a one-allocation jitter.
+  // Spikes (at least kMinFramesForSpikes complete frames): a frame is a
+  // spike when its allocation count or its allocated bytes exceed
+  // median + 3 * max(MAD, median / 10, 1) of the complete frames around it:
+  // its block of kSpikeBlock frames and one block either side, the whole
+  // capture when it has at most 3 * kSpikeBlock. The floor keeps perfectly
+  // steady games from flagging a one-allocation jitter. These two are the
+  // thresholds over all complete frames (those of a short capture).
   SpikeThreshold allocation_spike;
   SpikeThreshold bytes_spike;
 
@@ -76,6 +79,7 @@ struct FrameTable {
 };
 
 constexpr size_t kMinFramesForSpikes = 8;
+constexpr size_t kSpikeBlock = 256;
 
 // "frames A..B", or "N frames between A and B" when the numbers have gaps:
 // what a message about a frame the capture does not have names.
