@@ -172,6 +172,26 @@ TEST(HeapAnalysis, SpikesAreJudgedAgainstTheFramesAroundThem) {
   }
 }
 
+// The timeline colours the metric on screen: a frame with the usual count
+// of bigger blocks spikes in bytes only.
+TEST(HeapAnalysis, SpikesSayWhichFigureSpiked) {
+  std::vector<TestEvent> events;
+  uint64_t tick = 0;
+  for (uint32_t frame = 0; frame < 12; ++frame) {
+    for (int i = 0; i < 10; ++i) {
+      events.push_back(Alloc(++tick, frame, 0x1000, frame == 4 ? 4096 : 32, 1));
+      events.push_back(Free(++tick, frame, 0x1000));
+    }
+    events.push_back(FrameEnd(++tick, frame));
+  }
+  FrameTable t = AnalyzeHeap(MakeStream(events)).frames;
+  for (const FrameStats& f : t.frames) {
+    EXPECT_FALSE(f.allocations_spike) << "frame " << f.frame;
+    EXPECT_EQ(f.bytes_spike, f.frame == 4) << "frame " << f.frame;
+    EXPECT_EQ(f.spike, f.frame == 4) << "frame " << f.frame;
+  }
+}
+
 TEST(HeapAnalysis, TooFewFramesForSpikes) {
   FrameTable t = AnalyzeHeap(MakeStream({Alloc(1, 0, 0x10, 8, 1), FrameEnd(2, 0), Alloc(3, 1, 0x20, 800, 1),
                                          FrameEnd(4, 1)}))

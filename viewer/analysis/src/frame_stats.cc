@@ -48,8 +48,12 @@ void MarkSpikes(std::vector<FrameStats>& frames, size_t complete_rows) {
     SpikeThreshold allocs = ComputeThreshold(Column(frames, from, to, &FrameStats::allocations));
     SpikeThreshold bytes = ComputeThreshold(Column(frames, from, to, &FrameStats::bytes_allocated));
     size_t end = b + 1 == blocks ? frames.size() : (b + 1) * kSpikeBlock;
-    for (size_t i = b * kSpikeBlock; i < end; ++i)
-      frames[i].spike = frames[i].allocations > allocs.threshold || frames[i].bytes_allocated > bytes.threshold;
+    for (size_t i = b * kSpikeBlock; i < end; ++i) {
+      FrameStats& f = frames[i];
+      f.allocations_spike = f.allocations > allocs.threshold;
+      f.bytes_spike = f.bytes_allocated > bytes.threshold;
+      f.spike = f.allocations_spike || f.bytes_spike;
+    }
   }
 }
 

@@ -62,7 +62,9 @@ void TimelineView::RebuildSeries(Session& session) {
     series_.frame[i] = frames[i].frame;
     series_.value[i] = look_.bytes ? frames[i].bytes_allocated : frames[i].allocations;
     series_.time_ns[i] = frames[i].alloc_time_ns;
-    series_.spike[i] = frames[i].spike;
+    // Red where the metric on screen spikes: a frame that only spikes in
+    // bytes is no outlier among allocation counts.
+    series_.spike[i] = look_.bytes ? frames[i].bytes_spike : frames[i].allocations_spike;
   }
 }
 

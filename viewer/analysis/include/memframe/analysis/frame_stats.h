@@ -34,7 +34,9 @@ struct FrameStats {
   uint64_t alloc_time_ns = 0;
   uint64_t slowest_alloc_ns = 0;
   bool ended = false;  // a FRAME_END for this frame was seen
-  bool spike = false;  // see FrameTable::spike_rule
+  bool spike = false;  // spikes in allocations or in bytes (FrameTable's spike rule)
+  bool allocations_spike = false;  // its allocation count alone spikes
+  bool bytes_spike = false;        // its allocated bytes alone spike
 };
 
 struct SpikeThreshold {
