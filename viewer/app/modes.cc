@@ -33,6 +33,32 @@ bool CheckView(const std::string& name) {
 // layout before the picture is taken.
 constexpr int kSettleFrames = 4;
 
+// An offscreen framebuffer of the asked size (--screenshot, --measure-fps);
+// false after saying why.
+bool InitOffscreen(const ViewerOptions& options, Backend& backend) {
+  BackendConfig config;
+  config.width = options.width;
+  config.height = options.height;
+  config.offscreen = true;
+  std::string error;
+  if (backend.Init(config, &error)) return true;
+  std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+  return false;
+}
+
+// Draws until the capture is loaded and the layout has settled; false if
+// loading failed (App already said why on stderr).
+bool LoadAndSettle(App& app, Backend& backend) {
+  for (int settled = 0; settled < kSettleFrames;) {
+    backend.NewFrame(app.status() == App::Status::kLoading ? 0.01 : 0);
+    app.Draw();
+    backend.Render();
+    if (app.status() == App::Status::kFailed) return false;
+    if (app.status() == App::Status::kReady) settled++;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunInteractive(const ViewerOptions& options) {
@@ -60,26 +86,12 @@ int RunInteractive(const ViewerOptions& options) {
 int RunScreenshot(const ViewerOptions& options) {
   if (!CheckView(options.view)) return 2;
   Backend backend;
-  std::string error;
-  BackendConfig config;
-  config.width = options.width;
-  config.height = options.height;
-  config.offscreen = true;
-  if (!backend.Init(config, &error)) {
-    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
-    return 1;
-  }
+  if (!InitOffscreen(options, backend)) return 1;
   Fonts fonts = SetUpStyle();
   App app(options, fonts);
   app.FocusView(options.view);
-  int settled = 0;
-  while (settled < kSettleFrames) {
-    backend.NewFrame(app.status() == App::Status::kLoading ? 0.01 : 0);
-    app.Draw();
-    backend.Render();
-    if (app.status() == App::Status::kFailed) return 1;  // App already said why on stderr
-    if (app.status() == App::Status::kReady) settled++;
-  }
+  if (!LoadAndSettle(app, backend)) return 1;
+  std::string error;
   std::vector<uint8_t> pixels;
   int width = 0, height = 0;
   if (!backend.ReadPixels(&pixels, &width, &height)) {
@@ -107,27 +119,12 @@ double ProcessCpuSeconds() {
 int RunMeasureFps(const ViewerOptions& options) {
   if (!CheckView(options.view)) return 2;
   Backend backend;
-  std::string error;
-  BackendConfig config;
-  config.width = options.width;
-  config.height = options.height;
-  config.offscreen = true;
-  if (!backend.Init(config, &error)) {
-    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
-    return 1;
-  }
+  if (!InitOffscreen(options, backend)) return 1;
   Fonts fonts = SetUpStyle();
   App app(options, fonts);
   app.FocusView(options.view);
   // Load (not measured), then settle the layout, then draw continuously.
-  int settled = 0;
-  while (settled < kSettleFrames) {
-    backend.NewFrame(app.status() == App::Status::kLoading ? 0.01 : 0);
-    app.Draw();
-    backend.Render();
-    if (app.status() == App::Status::kFailed) return 1;
-    if (app.status() == App::Status::kReady) settled++;
-  }
+  if (!LoadAndSettle(app, backend)) return 1;
   using Clock = std::chrono::steady_clock;
   std::vector<double> frame_ms;
   uint64_t vertices = 0;  // what a GPU would be sent

@@ -12,6 +12,7 @@
 #include "memframe/analysis/lifetimes.h"
 #include "memframe/analysis/report.h"
 #include "memframe/analysis/size_histogram.h"
+#include "report_run.h"
 #include "test_capture.h"
 
 namespace memframe::analysis {
@@ -75,24 +76,14 @@ TestCapture BigFramesCapture() {
   return tc;
 }
 
-struct Result {
-  int code = 0;
-  std::string out, err;
-  json Json() const { return json::parse(out); }
-};
+using Result = testing::ReportResult;
 
 class FrameNumbersTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(BigFramesCapture().Write(file_.path())); }
 
   Result Run(const std::string& report, std::vector<std::string> args, bool as_json) {
-    ReportRequest request{file_.path(), report, std::move(args), as_json};
-    std::ostringstream out, err;
-    Result r;
-    r.code = RunReport(request, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return testing::RunReportCli(file_.path(), report, std::move(args), as_json);
   }
   Capture Load() {
     Capture c;

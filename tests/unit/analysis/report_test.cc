@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "report_run.h"
 #include "self_module.h"
 #include "test_capture.h"
 
@@ -70,20 +71,10 @@ TestCapture GameCapture() {
   return tc;
 }
 
-struct Result {
-  int code = 0;
-  std::string out, err;
-  json Json() const { return json::parse(out); }
-};
+using Result = testing::ReportResult;
 
 Result RunCli(const std::string& path, const std::string& report, std::vector<std::string> args, bool as_json) {
-  ReportRequest request{path, report, std::move(args), as_json};
-  std::ostringstream out, err;
-  Result r;
-  r.code = RunReport(request, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+  return testing::RunReportCli(path, report, std::move(args), as_json);
 }
 
 class ReportTest : public ::testing::Test {

@@ -10,6 +10,7 @@
 #include "memframe/analysis/export.h"
 #include "memframe/analysis/report.h"
 #include "profile.pb.h"
+#include "report_run.h"
 #include "self_module.h"
 #include "test_capture.h"
 
@@ -96,24 +97,14 @@ TestCapture LevelCapture() {
   return tc;
 }
 
-struct Result {
-  int code = 0;
-  std::string out, err;
-  json Json() const { return json::parse(out); }
-};
+using Result = testing::ReportResult;
 
 class ReportsCliTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(LevelCapture().Write(file_.path())); }
 
   Result Run(const std::string& report, std::vector<std::string> args, bool as_json = true) {
-    ReportRequest request{file_.path(), report, std::move(args), as_json};
-    std::ostringstream out, err;
-    Result r;
-    r.code = RunReport(request, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return testing::RunReportCli(file_.path(), report, std::move(args), as_json);
   }
   Result Export(const std::string& format, const std::string& output) {
     std::ostringstream out, err;
