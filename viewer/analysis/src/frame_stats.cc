@@ -33,27 +33,38 @@ std::vector<uint64_t> Column(const std::vector<FrameStats>& frames, size_t from,
   return values;
 }
 
+// Marks frames [from, to) against these thresholds.
+void MarkSpikes(std::vector<FrameStats>& frames, size_t from, size_t to, const SpikeThreshold& allocs,
+                const SpikeThreshold& bytes) {
+  for (size_t i = from; i < to; ++i) {
+    FrameStats& f = frames[i];
+    f.allocations_spike = f.allocations > allocs.threshold;
+    f.bytes_spike = f.bytes_allocated > bytes.threshold;
+    f.spike = f.allocations_spike || f.bytes_spike;
+  }
+}
+
 // A frame is judged against the complete frames around it (its block of
 // kSpikeBlock and one block either side), not against the whole capture: a
 // game whose per-frame figures drift (a buffer that grows a little every
 // frame, a busier level) would otherwise turn every later frame into a
-// spike. A capture of up to three blocks is one window, i.e. the whole.
+// spike. A capture of up to three blocks is judged as a whole, with the
+// table's own thresholds.
 // Frames after the last complete one take the last block's thresholds.
-void MarkSpikes(std::vector<FrameStats>& frames, size_t complete_rows) {
+void MarkSpikes(FrameTable& table, size_t complete_rows) {
+  std::vector<FrameStats>& frames = table.frames;
+  if (!SpikesJudgedLocally(complete_rows)) {
+    MarkSpikes(frames, 0, frames.size(), table.allocation_spike, table.bytes_spike);
+    return;
+  }
   const size_t blocks = (complete_rows + kSpikeBlock - 1) / kSpikeBlock;
   for (size_t b = 0; b < blocks; ++b) {
     size_t from = b == 0 ? 0 : (b - 1) * kSpikeBlock;
     size_t to = std::min(complete_rows, (b + 2) * kSpikeBlock);
-    if (blocks <= 3) from = 0, to = complete_rows;
     SpikeThreshold allocs = ComputeThreshold(Column(frames, from, to, &FrameStats::allocations));
     SpikeThreshold bytes = ComputeThreshold(Column(frames, from, to, &FrameStats::bytes_allocated));
     size_t end = b + 1 == blocks ? frames.size() : (b + 1) * kSpikeBlock;
-    for (size_t i = b * kSpikeBlock; i < end; ++i) {
-      FrameStats& f = frames[i];
-      f.allocations_spike = f.allocations > allocs.threshold;
-      f.bytes_spike = f.bytes_allocated > bytes.threshold;
-      f.spike = f.allocations_spike || f.bytes_spike;
-    }
+    MarkSpikes(frames, b * kSpikeBlock, end, allocs, bytes);
   }
 }
 
@@ -170,7 +181,7 @@ FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_ma
   if (frames_rendered_ > 0 && complete_rows >= kMinFramesForSpikes) {
     table.allocation_spike = ComputeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::allocations));
     table.bytes_spike = ComputeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::bytes_allocated));
-    MarkSpikes(table.frames, complete_rows);
+    MarkSpikes(table, complete_rows);
   }
   return table;
 }

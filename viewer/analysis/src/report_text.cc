@@ -136,7 +136,7 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
   }
   out << FormatCount(t.frames_rendered) << " frames rendered";
   if (!t.frame_source.empty()) out << " (" << t.frame_source << ")";
-  if (t.frames.size() > 3 * kSpikeBlock) {
+  if (SpikesJudgedLocally(t.CountIn(t.Complete()))) {
     // Long captures judge each frame against the frames around it (frame_stats.h).
     out << "; spike = more than median + 3 MADs of the " << 3 * kSpikeBlock
         << " frames around it, in allocations or bytes (over the whole capture: "

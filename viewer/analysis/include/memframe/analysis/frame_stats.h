@@ -82,6 +82,9 @@ struct FrameTable {
 
 constexpr size_t kMinFramesForSpikes = 8;
 constexpr size_t kSpikeBlock = 256;
+// Whether spikes are judged against the frames around them (more complete
+// frames than three blocks) or against the whole capture.
+inline bool SpikesJudgedLocally(uint64_t complete_frames) { return complete_frames > 3 * kSpikeBlock; }
 
 // "frames A..B", or "N frames between A and B" when the numbers have gaps:
 // what a message about a frame the capture does not have names.
