@@ -26,7 +26,10 @@ DiffResult Compute(const ReportInput& input) {
   DiffResult r;
   r.a = Resolve(input, input.options.operands.at(0));
   r.b = Resolve(input, input.options.operands.at(1));
-  r.diff = DiffLiveSets(LiveSetAt(input.capture.main, r.a), LiveSetAt(input.capture.main, r.b));
+  // From the heap analysis's checkpoints: a replay of at most one interval
+  // per cut, not of the whole capture (live_set_at tests check the two agree).
+  const LiveSetIndex& index = input.heap.live_sets;
+  r.diff = DiffLiveSets(LiveSetAt(input.capture.main, index, r.a), LiveSetAt(input.capture.main, index, r.b));
   return r;
 }
 

@@ -203,7 +203,8 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
     return {base};
   }
   base.module = debug->module.path;
-  base.function = Basename(debug->module.path) + "+" + Hex(return_address - debug->module.load_bias);
+  base.module_offset = return_address - debug->module.load_bias;
+  base.function = Basename(debug->module.path) + "+" + Hex(base.module_offset);
   Dwfl_Module* m = debug->Open();
   if (!m) return {base};
 

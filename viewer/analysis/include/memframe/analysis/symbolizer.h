@@ -22,6 +22,7 @@ struct SourceFrame {
   std::string file;      // source path as the debug info names it; "" if unknown
   uint32_t line = 0;     // 0 if unknown
   std::string module;    // path of the module holding the address; "" if none
+  uint64_t module_offset = 0;  // address - the module's load bias (stable across runs); 0 if no module
   bool inlined = false;  // a call inlined into the next frame
 };
 
