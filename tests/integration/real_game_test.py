@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""A game nobody here wrote, from Debian's packages, under `memframe run`.
+
+    real_game_test.py --memframe PATH --viewer PATH --frame-source NAME [--seconds S] -- GAME [ARGS...]
+
+Runs inside a virtual X server (with_xvfb.sh) with Mesa's software renderer
+and no audio. The game sits in its menu for --seconds, then gets SIGTERM as
+a window manager would send it; a game that ignores it gets SIGKILL. We do
+not know such a game's allocations, so the test checks what must hold for
+any program, and would fail if the agent missed calls or frames:
+
+- frames were found through the game's own present (--frame-source), and
+  there are enough of them for the time it ran;
+- every free matches an allocation memframe saw (no unknown frees) and no
+  allocation lands on a block still live (no missed frees), nothing dropped;
+- the reports name the sites (every hidden site has a stack), and the viewer
+  opens the capture and draws it.
+
+Exit status 77 (ctest SKIP_RETURN_CODE) when the game is not installed.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fail(message):
+    print("real_game_test: FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def children_of(pid):
+    """Pids whose parent is `pid` (the game is memframe's child)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: fields follow the last ')'.
+        fields = stat[stat.rfind(")") + 2:].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def record(args, capture, log):
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
+    cmd = [args.memframe, "run", "--no-live", "--no-summary", "-o", capture, "--"] + args.game
+    recorder = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    time.sleep(args.seconds)
+    if recorder.poll() is not None:
+        fail("the game ended by itself within %d s (exit %d); see %s" % (args.seconds, recorder.returncode, log.name))
+    games = children_of(recorder.pid)
+    if not games:
+        fail("memframe run has no child process")
+    for pid in games:
+        os.kill(pid, signal.SIGTERM)
+    try:
+        recorder.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        for pid in children_of(recorder.pid):
+            os.kill(pid, signal.SIGKILL)
+        try:
+            recorder.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            recorder.kill()
+            fail("memframe run did not finish after the game was killed")
+    return recorder.returncode
+
+
+def report(args, capture, name):
+    result = subprocess.run([args.memframe, "report", capture, name, "--json"], capture_output=True, text=True,
+                            timeout=300)
+    # 1: the capture is incomplete (the game was killed), which a game that
+    # dies of SIGTERM leaves; the report still covers everything recorded.
+    if result.returncode not in (0, 1):
+        fail("memframe report %s exited %d: %s" % (name, result.returncode, result.stderr))
+    return json.loads(result.stdout)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--memframe", required=True)
+    parser.add_argument("--viewer", required=True)
+    parser.add_argument("--frame-source", required=True)
+    parser.add_argument("--seconds", type=int, default=12)
+    parser.add_argument("--min-fps", type=float, default=2.0)
+    parser.add_argument("game", nargs="+")
+    args = parser.parse_args()
+    if not os.access(args.game[0], os.X_OK):
+        print("real_game_test: %s is not installed (scripts/setup.sh installs it): skipped" % args.game[0])
+        return 77
+
+    with tempfile.TemporaryDirectory(prefix="memframe-real-game-") as tmp:
+        capture = os.path.join(tmp, "game.mfc")
+        with open(os.path.join(tmp, "run.log"), "w+") as log:
+            status = record(args, capture, log)
+            log.seek(0)
+            output = log.read()
+        print("memframe run exited %d" % status)
+        if not os.path.exists(capture):
+            fail("no capture written; memframe run said:\n" + output)
+
+        summary = report(args, capture, "summary")
+        print(json.dumps({k: v for k, v in summary.items() if not isinstance(v, (dict, list))}))
+        if summary["frame_source"] != args.frame_source:
+            fail("frames came from %r, not the game's %r" % (summary["frame_source"], args.frame_source))
+        if summary["frames"] < args.min_fps * args.seconds:
+            fail("%d frames in %d s" % (summary["frames"], args.seconds))
+        if summary["allocations"] < 1000:
+            fail("only %d allocations" % summary["allocations"])
+        for key in ("unknown_frees", "allocs_over_live", "dropped_events"):
+            if summary[key] != 0:
+                fail("%s = %d: the agent missed calls" % (key, summary[key]))
+        if summary["threads"] < 1:
+            fail("no threads")
+
+        hidden = report(args, capture, "hidden")
+        if not hidden["sites"]:
+            fail("no call site allocates in most frames")
+        for site in hidden["sites"]:
+            if not site["stack"]:
+                fail("hidden site %s has no stack" % site["stack_id"])
+        print("hidden sites: %d, first: %s" % (len(hidden["sites"]), hidden["sites"][0]["function"]))
+
+        png = os.path.join(tmp, "timeline.png")
+        shot = subprocess.run([args.viewer, capture, "--screenshot", png, "--view", "timeline"],
+                              capture_output=True, text=True, timeout=300)
+        if shot.returncode != 0 or not os.path.exists(png) or os.path.getsize(png) < 1000:
+            fail("the viewer could not draw the capture (exit %d): %s" % (shot.returncode, shot.stderr))
+    print("real_game_test: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
