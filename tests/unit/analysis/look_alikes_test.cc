@@ -1,10 +1,10 @@
-// NameCallersOfLookAlikes on stacks as a game shipped without debug info
+// NameLookAlikes on stacks as a game shipped without debug info
 // gives them (seen on Extreme Tux Racer's SFML audio thread): rows whose
 // frames have the same names all the way out and differ only in where,
 // inside one function, a call was made. The rows must still read apart.
 #include <gtest/gtest.h>
 
-#include "report_input.h"
+#include "memframe/analysis/look_alikes.h"
 
 namespace memframe::analysis {
 namespace {
@@ -22,57 +22,97 @@ SourceFrame Frame(const char* function, uint64_t module_offset, const char* file
   return f;
 }
 
-SiteView View(std::vector<SourceFrame> stack) {
-  SiteView v;
-  v.stack = std::move(stack);
-  v.function = v.stack.front().function;
-  return v;
+using Stack = std::vector<SourceFrame>;
+
+std::vector<LookAlikeName> Name(const std::vector<Stack>& stacks) {
+  std::vector<const Stack*> pointers;
+  for (const Stack& s : stacks) pointers.push_back(&s);
+  return NameLookAlikes(pointers);
 }
 
 TEST(LookAlikes, CallersOfTheSameNameAreToldApartByWhereTheCallIs) {
   // Same function, same first caller; the second callers share a name but
   // call from two places (no line information).
-  std::vector<SiteView> views = {
-      View({Frame("libsfml-audio.so.2.5+0xa76b", 0xa76b), Frame("sf::SoundSource::getStatus() const", 0xf24e),
+  const std::vector<Stack> stacks = {
+      Stack({Frame("libsfml-audio.so.2.5+0xa76b", 0xa76b), Frame("sf::SoundSource::getStatus() const", 0xf24e),
             Frame("sf::SoundStream::streamData()", 0x10493)}),
-      View({Frame("libsfml-audio.so.2.5+0xa76b", 0xa76b), Frame("sf::SoundSource::getStatus() const", 0xf24e),
+      Stack({Frame("libsfml-audio.so.2.5+0xa76b", 0xa76b), Frame("sf::SoundSource::getStatus() const", 0xf24e),
             Frame("sf::SoundStream::streamData()", 0x105ba)}),
-      View({Frame("libsfml-audio.so.2.5+0xa76b", 0xa76b), Frame("sf::SoundStream::streamData()", 0x104bd)}),
+      Stack({Frame("libsfml-audio.so.2.5+0xa76b", 0xa76b), Frame("sf::SoundStream::streamData()", 0x104bd)}),
   };
-  NameCallersOfLookAlikes(views);
-  EXPECT_EQ(views[0].via, "sf::SoundSource::getStatus() const <- sf::SoundStream::streamData() (libsfml-audio.so.2.5+0x10493)");
-  EXPECT_EQ(views[1].via, "sf::SoundSource::getStatus() const <- sf::SoundStream::streamData() (libsfml-audio.so.2.5+0x105ba)");
-  EXPECT_EQ(views[2].via, "sf::SoundStream::streamData()");
-  EXPECT_EQ(views[0].location, "");
+  std::vector<LookAlikeName> names = Name(stacks);
+  EXPECT_EQ(names[0].via, "sf::SoundSource::getStatus() const <- sf::SoundStream::streamData() (libsfml-audio.so.2.5+0x10493)");
+  EXPECT_EQ(names[1].via, "sf::SoundSource::getStatus() const <- sf::SoundStream::streamData() (libsfml-audio.so.2.5+0x105ba)");
+  EXPECT_EQ(names[2].via, "sf::SoundStream::streamData()");
+  EXPECT_EQ(names[0].location, "");
 }
 
 TEST(LookAlikes, OneFunctionAllocatingFromTwoPlacesGetsItsPlaceAsLocation) {
-  std::vector<SiteView> views = {
-      View({Frame("sf::SoundStream::streamData()", 0x10493), Frame("worker", 0x2000)}),
-      View({Frame("sf::SoundStream::streamData()", 0x105ba), Frame("worker", 0x2000)}),
+  const std::vector<Stack> stacks = {
+      Stack({Frame("sf::SoundStream::streamData()", 0x10493), Frame("worker", 0x2000)}),
+      Stack({Frame("sf::SoundStream::streamData()", 0x105ba), Frame("worker", 0x2000)}),
   };
-  NameCallersOfLookAlikes(views);
-  EXPECT_EQ(views[0].location, "libsfml-audio.so.2.5+0x10493");
-  EXPECT_EQ(views[1].location, "libsfml-audio.so.2.5+0x105ba");
-  EXPECT_EQ(views[0].via, "");
-  EXPECT_EQ(views[1].via, "");
+  std::vector<LookAlikeName> names = Name(stacks);
+  EXPECT_EQ(names[0].location, "libsfml-audio.so.2.5+0x10493");
+  EXPECT_EQ(names[1].location, "libsfml-audio.so.2.5+0x105ba");
+  EXPECT_EQ(names[0].via, "");
+  EXPECT_EQ(names[1].via, "");
 }
 
 TEST(LookAlikes, WithLinesTheLineTellsAndAddressesOfOneLineDoNot) {
   // Two calls on one line are one place to a reader: no look-alike there.
-  std::vector<SiteView> views = {
-      View({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x200, "main.cpp", 10)}),
-      View({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x230, "main.cpp", 12)}),
-      View({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x240, "main.cpp", 12),
+  const std::vector<Stack> stacks = {
+      Stack({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x200, "main.cpp", 10)}),
+      Stack({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x230, "main.cpp", 12)}),
+      Stack({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x240, "main.cpp", 12),
             Frame("Loop()", 0x300, "main.cpp", 50)}),
   };
-  for (SiteView& v : views) v.location = "render.cpp:40";
-  NameCallersOfLookAlikes(views);
-  EXPECT_EQ(views[0].via, "Frame() (main.cpp:10)");
+  std::vector<LookAlikeName> names = Name(stacks);
+  EXPECT_EQ(names[0].via, "Frame() (main.cpp:10)");
   // Rows 1 and 2 are the same place at depth 1, then row 1 has no frame:
   // its via stops at what it has.
-  EXPECT_EQ(views[1].via, "Frame() (main.cpp:12)");
-  EXPECT_EQ(views[2].via, "Frame() (main.cpp:12) <- Loop()");
+  EXPECT_EQ(names[1].via, "Frame() (main.cpp:12)");
+  EXPECT_EQ(names[2].via, "Frame() (main.cpp:12) <- Loop()");
+  EXPECT_EQ(names[0].location, "render.cpp:40");
+}
+
+TEST(LookAlikes, OnlyRowsThatWouldPrintAlikeGetCallers) {
+  const std::vector<Stack> stacks = {
+      {},
+      Stack({Frame("Draw()", 0x100, "render.cpp", 40), Frame("Frame()", 0x200, "main.cpp", 10)}),
+      Stack({Frame("Load()", 0x500, "level.cpp", 7), Frame("Frame()", 0x200, "main.cpp", 10)}),
+      // Same as row 1 for three callers, apart at the fourth.
+      Stack({Frame("Tick()", 0x600), Frame("A()", 0x610), Frame("B()", 0x620), Frame("C()", 0x630),
+             Frame("D()", 0x640)}),
+      Stack({Frame("Tick()", 0x600), Frame("A()", 0x610), Frame("B()", 0x620), Frame("C()", 0x630),
+             Frame("E()", 0x650)}),
+  };
+  std::vector<LookAlikeName> names = Name(stacks);
+  EXPECT_EQ(names[0].location, "");
+  EXPECT_EQ(names[0].via, "");
+  EXPECT_EQ(names[1].location, "render.cpp:40");
+  EXPECT_EQ(names[1].via, "");
+  EXPECT_EQ(names[2].via, "");
+  EXPECT_EQ(names[3].via, "A() <- B() <- C() <- ...");
+  EXPECT_EQ(names[4].via, "A() <- B() <- C() <- ...");
+}
+
+TEST(LookAlikes, ShortenViaKeepsTheCallerThatTellsAtEveryLength) {
+  const std::string via = "sf::SoundSource::getStatus() const <- sf::SoundStream::streamData() (lib.so+0x10493)";
+  const std::string last = "sf::SoundStream::streamData() (lib.so+0x10493)";  // 46 characters
+  EXPECT_EQ(ShortenVia(via, via.size()), via);
+  EXPECT_EQ(ShortenVia(via, 60), "... <- " + last);
+  EXPECT_EQ(ShortenVia(via, 53), "... <- " + last);
+  for (size_t max = 16; max < via.size(); ++max) {
+    std::string shown = ShortenVia(via, max);
+    EXPECT_LE(shown.size(), max) << max;
+    // The end of the caller that tells, its place, is always there.
+    EXPECT_EQ(shown.substr(shown.size() - 8), "0x10493)") << max;
+  }
+  // One caller: its end, with the place, stays.
+  EXPECT_EQ(ShortenVia(last, 20), "... (lib.so+0x10493)");
+  // Past three callers the telling one is not named: the start is kept.
+  EXPECT_EQ(ShortenVia("A() <- B() <- C() <- ...", 16), "A() <- B() <-...");
 }
 
 }  // namespace

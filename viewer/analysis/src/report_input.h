@@ -52,17 +52,13 @@ struct SiteView {
   SiteStats stats;
   std::vector<SourceFrame> stack;  // innermost first, inlined frames expanded
   std::string function;            // of the user frame; "" when the site has no stack
-  std::string location;            // "basename:line" of the user frame; "" if unknown, or
-                                   // "module+0xoffset" when that alone tells look-alikes apart
+  std::string location;            // "basename:line" of the user frame; "" if unknown (or
+                                   // "module+0xoffset": look_alikes.h)
   std::vector<uint32_t> stack_ids; // hidden sites: every stack of the group (site_groups.h)
-  std::string via;                 // a caller that tells look-alike rows apart; "" when not needed
+  std::string via;                 // the callers that tell look-alike rows apart; "" when not needed
 };
 
-// Rows whose user frame has the same name and location would print as the
-// same line (a stripped game draws from several places through one
-// function): names, in `via`, the callers outward up to the one that tells
-// each apart, with its place (file:line, or module+offset without debug
-// info) where a look-alike has a frame of the same name elsewhere.
+// Sets location and via of rows that would print alike (look_alikes.h).
 void NameCallersOfLookAlikes(std::vector<SiteView>& views);
 
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);

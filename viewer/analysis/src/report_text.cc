@@ -3,6 +3,8 @@
 
 #include "report_text_common.h"
 
+#include "memframe/analysis/look_alikes.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -23,22 +25,11 @@ std::string FunctionOrPlaceholder(const SiteView& v) {
   return v.stats.stack_id == 0 ? "(no stack captured)" : "(stack " + std::to_string(v.stats.stack_id) + ")";
 }
 
-// The callers that tell look-alike rows apart, shortened from the front:
-// the last one named is where the rows part, so it stays whole.
-std::string ShortenVia(const std::string& via) {
-  if (via.size() <= kMaxFunctionColumn) return via;
-  size_t last = via.rfind(" <- ");
-  if (last == std::string::npos || via.compare(last, std::string::npos, " <- ...") == 0) return Shorten(via);
-  std::string tail = via.substr(last + 4);
-  if (tail.size() + 7 > kMaxFunctionColumn) return "..." + tail.substr(tail.size() - (kMaxFunctionColumn - 3));
-  return "... <- " + tail;
-}
-
 // A table cell: the function, and the callers that tell look-alike rows
 // apart (site_view.cc), each shortened on its own so neither is cut away.
 std::string SiteLabel(const SiteView& v) {
   std::string label = Shorten(FunctionOrPlaceholder(v));
-  return v.via.empty() ? label : label + " <- " + ShortenVia(v.via);
+  return v.via.empty() ? label : label + " <- " + ShortenVia(v.via, kMaxFunctionColumn);
 }
 
 std::string Plural(uint64_t count, const std::string& noun) {

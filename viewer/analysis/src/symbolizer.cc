@@ -204,7 +204,7 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   }
   base.module = debug->module.path;
   base.module_offset = return_address - debug->module.load_bias;
-  base.function = Basename(debug->module.path) + "+" + Hex(base.module_offset);
+  base.function = ModuleLocation(base);
   Dwfl_Module* m = debug->Open();
   if (!m) return {base};
 
@@ -316,6 +316,16 @@ size_t UserFrameIndex(const std::vector<SourceFrame>& stack) {
   }
   if (outside_runtime != stack.size()) return outside_runtime;
   return 0;  // every frame is runtime code (or the stack is empty)
+}
+
+std::string LineLocation(const SourceFrame& frame) {
+  if (frame.file.empty() || frame.line == 0) return "";
+  return Basename(frame.file) + ":" + std::to_string(frame.line);
+}
+
+std::string ModuleLocation(const SourceFrame& frame) {
+  if (frame.module.empty()) return Hex(frame.address);
+  return Basename(frame.module) + "+" + Hex(frame.module_offset);
 }
 
 }  // namespace memframe::analysis

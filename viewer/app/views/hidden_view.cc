@@ -29,8 +29,21 @@ bool HiddenView::Refresh(ViewContext& ctx) {
   rows_percent_ = min_percent_;
   rows_ = analysis::FindHiddenSites(ctx.session.heap().sites, range_, ctx.session.frames().CountIn(range_),
                                     min_percent_ / 100.0);
+  std::vector<const std::vector<analysis::SourceFrame>*> stacks;
+  stacks.reserve(rows_.size());
+  for (const analysis::SiteStats& s : rows_) stacks.push_back(&ctx.session.Stack(s.stack_id));
+  names_ = analysis::NameLookAlikes(stacks);
   has_rows_ = true;
   return true;
+}
+
+SiteLabel HiddenView::RowLabel(ViewContext& ctx, size_t i) const {
+  SiteLabel label = ctx.session.Label(rows_[i].stack_id);
+  // As `memframe report hidden` prints it; the whole via is in the tooltip.
+  constexpr size_t kViaChars = 44;
+  if (!names_[i].via.empty()) label.function += " <- " + analysis::ShortenVia(names_[i].via, kViaChars);
+  if (!names_[i].location.empty()) label.location = names_[i].location;
+  return label;
 }
 
 void HiddenView::Draw(ViewContext& ctx) {
@@ -78,7 +91,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
     const analysis::SiteStats& y = rows_[b];
     switch (column) {
       case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
-      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kLocation: return names_[a].location.compare(names_[b].location);
       case kFrames: return Compare3(x.frames_with_allocations, y.frames_with_allocations);
       case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
       case kBytesPerFrame: return Compare3(x.bytes_per_frame_median, y.bytes_per_frame_median);
@@ -99,8 +112,10 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = rows_[order[i]];
-      const SiteLabel& label = session.Label(s.stack_id);
-      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
+      const SiteLabel label = RowLabel(ctx, order[i]);
+      const std::string& via = names_[order[i]].via;
+      std::string whole = via.empty() ? "" : ctx.session.Label(s.stack_id).function + "\n  <- " + via;
+      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id, whole)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
       }
@@ -133,7 +148,12 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
   nlohmann::json rows = nlohmann::json::array();
   // Without a window the order is the analysis' ranking, which is also the
   // default sort (frames descending, ties kept in ranking order).
-  for (const auto& s : rows_) rows.push_back(SiteStatsJson(ctx.session, s));
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    nlohmann::json row = SiteStatsJson(ctx.session, rows_[i]);
+    row["location"] = names_[i].location;
+    row["via"] = names_[i].via;
+    rows.push_back(std::move(row));
+  }
   return {{"view", name()}, {"range", RangeJson(range_)}, {"min_fraction", min_percent_ / 100.0}, {"rows", rows}};
 }
 

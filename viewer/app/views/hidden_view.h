@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/look_alikes.h"
 #include "view.h"
 #include "widgets/table_order.h"
 
@@ -20,9 +21,12 @@ class HiddenView : public View {
   void OnSessionChanged() override { has_rows_ = false; }
 
  private:
-  // Recomputes rows_ when the inputs changed; true when it did.
+  // Recomputes rows_ (and names_) when the inputs changed; true when it did.
   bool Refresh(ViewContext& ctx);
   void DrawTable(ViewContext& ctx, bool rows_changed);
+  // Row i's label as the table prints it: the user frame, with the callers
+  // and place that tell look-alike rows apart (look_alikes.h).
+  SiteLabel RowLabel(ViewContext& ctx, size_t i) const;
 
   int min_percent_ = 50;  // the CLI's default threshold, 0.5
   bool follow_selection_ = false;
@@ -30,6 +34,7 @@ class HiddenView : public View {
   int rows_percent_ = -1;
   bool has_rows_ = false;
   std::vector<analysis::SiteStats> rows_;
+  std::vector<analysis::LookAlikeName> names_;  // per row: what tells rows that print alike apart
   TableOrder order_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;

@@ -26,6 +26,12 @@ struct SourceFrame {
   bool inlined = false;  // a call inlined into the next frame
 };
 
+// "file.cpp:46" of a frame with a line, else "".
+std::string LineLocation(const SourceFrame& frame);
+// "libfoo.so+0x1234", where the frame is in its module (stable across runs);
+// the address in hex for a frame outside every module.
+std::string ModuleLocation(const SourceFrame& frame);
+
 class Symbolizer {
  public:
   explicit Symbolizer(std::vector<Module> modules);
