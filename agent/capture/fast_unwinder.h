@@ -10,7 +10,8 @@
 // CFI, DWARF expressions, signal frames, odd augmentations, a CFA that does
 // not move up the stack) makes it decline, and the caller uses libunwind.
 //
-// Never allocates, never locks on a hit. A miss runs dl_iterate_phdr (the
+// Never allocates, never locks on a hit. A miss finds the module with
+// _dl_find_object (lock-free; before glibc 2.35 dl_iterate_phdr, under the
 // loader's lock, as libunwind does on its own misses) and parses the FDE in
 // place, allocation-free.
 #pragma once

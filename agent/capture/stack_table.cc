@@ -8,18 +8,26 @@
 namespace memframe::agent {
 
 namespace {
-// 4 M slots (64 MiB reserved): games see 10^4..10^6 distinct stacks. The
-// table refuses new stacks at 3/4 load to keep probes short.
-constexpr uint64_t kSlots = 1ull << 22;
+// 2 M slots of 8 bytes (16 MiB, committed in the background by the writer):
+// games see 10^4..10^6 distinct stacks, and the table takes up to 1.5 M
+// (3/4 load keeps probes short). Beyond that a new stack gets id 0 and is
+// counted (StacksOverflowed; the agent says so at exit). The 64 MiB table
+// before (4 M slots of 16 bytes) cost every program 64 MiB of RSS and the
+// time to commit and tear it down, for room no game needs.
+constexpr uint64_t kSlots = 1ull << 21;
 constexpr uint64_t kMaxStacks = kSlots / 4 * 3;
 // Frames of all stacks, back to back (reserved, committed as used).
 constexpr uint64_t kArenaFrames = 64ull << 20;  // 512 MiB reserved
 
-struct Slot {
-  std::atomic<uint64_t> hash;  // 0 = empty
-  std::atomic<uint32_t> id;    // 0 = being published
-  uint32_t pad;
-};
+// A slot is one word, claimed and published whole:
+//   bits 32..63  tag: the hash's high half with bit 0 set (0 = empty slot)
+//   bits  0..31  id: 0 while the claiming thread publishes, kOverflowId when
+//                the table was full
+// The index comes from the hash's low bits, so the tag adds 31 others: two
+// different stacks share a slot and a tag about once in 2^31 probes, and
+// then SameFrames tells them apart.
+using Slot = std::atomic<uint64_t>;
+constexpr uint32_t kOverflowId = UINT32_MAX;
 
 struct StackRecord {
   uint64_t offset;  // into the arena
@@ -72,33 +80,34 @@ bool SameFrames(uint32_t id, const uint64_t* frames, int depth) {
 
 uint32_t WaitForId(Slot& slot) {
   uint32_t id;
-  while ((id = slot.id.load(std::memory_order_acquire)) == 0) {
+  while ((id = static_cast<uint32_t>(slot.load(std::memory_order_acquire))) == 0) {
     // Another thread is copying the frames right now: a few dozen ns.
   }
   return id;
 }
 
-uint32_t Publish(Slot& slot, const uint64_t* frames, int depth) {
+// `claimed` is the slot's word as this thread's CAS left it (tag, id 0).
+uint32_t Publish(Slot& slot, uint64_t claimed, const uint64_t* frames, int depth) {
   uint32_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
   uint64_t offset = g_arena_used.fetch_add(static_cast<uint64_t>(depth), std::memory_order_relaxed);
   if (id > kMaxStacks || offset + static_cast<uint64_t>(depth) > kArenaFrames) {
-    // Out of room: the slot stays claimed by this hash but points at id 0's
-    // record, so later lookups of the same stack also get 0 quickly.
+    // Out of room: the slot stays claimed by this tag but holds no id, so
+    // later lookups of the same stack also get 0 quickly.
     g_overflowed.fetch_add(1, std::memory_order_relaxed);
-    slot.id.store(UINT32_MAX, std::memory_order_release);
+    slot.store(claimed | kOverflowId, std::memory_order_release);
     return 0;
   }
   memcpy(g_arena + offset, frames, sizeof(uint64_t) * depth);
   g_records[id].offset = offset;
   g_records[id].depth = static_cast<uint32_t>(depth);
-  slot.id.store(id, std::memory_order_release);
+  slot.store(claimed | id, std::memory_order_release);
   return id;
 }
 }  // namespace
 
 bool InitStackTable() {
   if (g_slots) return true;
-  g_slots = static_cast<Slot*>(MapPages(sizeof(Slot) * kSlots));
+  g_slots = static_cast<Slot*>(MapHugePages(sizeof(Slot) * kSlots));
   g_records = static_cast<StackRecord*>(MapPages(sizeof(StackRecord) * (kMaxStacks + 2)));
   g_arena = static_cast<uint64_t*>(MapPages(sizeof(uint64_t) * kArenaFrames));
   return g_slots && g_records && g_arena;
@@ -107,25 +116,24 @@ bool InitStackTable() {
 uint32_t InternStack(const uint64_t* frames, int depth) {
   if (!g_slots || depth <= 0) return 0;
   uint64_t hash = HashFrames(frames, depth);
-  for (uint64_t i = hash;; ++i) {
+  const uint64_t tag = (hash >> 32 | 1) << 32;
+  for (uint64_t i = hash, probes = 0; probes < kSlots; ++i, ++probes) {
     Slot& slot = g_slots[i & (kSlots - 1)];
-    uint64_t seen = slot.hash.load(std::memory_order_acquire);
+    uint64_t seen = slot.load(std::memory_order_acquire);
     if (seen == 0) {
-      if (slot.hash.compare_exchange_strong(seen, hash, std::memory_order_acq_rel)) {
-        return Publish(slot, frames, depth);
-      }
-      // Lost the race for this slot; `seen` now holds the winner's hash.
+      if (slot.compare_exchange_strong(seen, tag, std::memory_order_acq_rel)) return Publish(slot, tag, frames, depth);
+      // Lost the race for this slot; `seen` now holds the winner's word.
     }
-    if (seen == hash) {
+    if ((seen & ~0xffffffffull) == tag) {
       uint32_t id = WaitForId(slot);
-      if (id == UINT32_MAX) {
+      if (id == kOverflowId) {
         g_overflowed.fetch_add(1, std::memory_order_relaxed);
         return 0;
       }
       if (SameFrames(id, frames, depth)) return id;
     }
-    if (i - hash >= kSlots) return 0;  // cannot happen below 3/4 load
   }
+  return 0;  // cannot happen below 3/4 load
 }
 
 const uint64_t* StackFrames(uint32_t id, int* depth) {
@@ -134,16 +142,36 @@ const uint64_t* StackFrames(uint32_t id, int* depth) {
   return g_arena + r.offset;
 }
 
-bool PrefaultStackTableChunk(uint64_t bytes) {
-  static uint64_t done = 0;  // writer thread only
-  constexpr uint64_t kTableBytes = sizeof(Slot) * kSlots;
-  if (!g_slots || done >= kTableBytes) return false;
-  uint64_t chunk = bytes < kTableBytes - done ? bytes : kTableBytes - done;
-  PrefaultPages(reinterpret_cast<char*>(g_slots) + done, chunk);
-  done += chunk;
-  return true;
+namespace {
+// Commits [0, want) of `base` from `*done` on, a whole number of pages;
+// `limit` is what was reserved. Writer thread only.
+void CommitUpTo(void* base, uint64_t* done, uint64_t want, uint64_t limit) {
+  want = (want + 4095) & ~4095ull;
+  if (want > limit) want = limit;
+  if (want <= *done) return;
+  PrefaultPages(static_cast<char*>(base) + *done, want - *done);
+  *done = want;
+}
+}  // namespace
+
+void PrefaultStackTable(uint64_t bytes) {
+  // Writer thread only: how much of each is committed.
+  static uint64_t slots_done = 0, records_done = 0, arena_done = 0;
+  if (!g_slots) return;
+  CommitUpTo(g_slots, &slots_done, slots_done + bytes, sizeof(Slot) * kSlots);
+  // The frames and records of new stacks are written in order: keep a
+  // margin committed ahead of them, more than a burst of new stacks fills
+  // between two passes (a shader compile: ~15,000 stacks in a frame), so
+  // the game's thread does not fault a page every twenty new stacks.
+  constexpr uint64_t kArenaMargin = 2ull << 20, kRecordsMargin = 256ull << 10;
+  uint64_t ids = g_next_id.load(std::memory_order_relaxed);
+  uint64_t frames = g_arena_used.load(std::memory_order_relaxed);
+  CommitUpTo(g_records, &records_done, ids * sizeof(StackRecord) + kRecordsMargin,
+             sizeof(StackRecord) * (kMaxStacks + 2));
+  CommitUpTo(g_arena, &arena_done, frames * sizeof(uint64_t) + kArenaMargin, sizeof(uint64_t) * kArenaFrames);
 }
 
+uint64_t StackTableCapacity() { return kMaxStacks; }
 uint32_t StackCount() { return g_next_id.load(std::memory_order_acquire); }
 uint64_t StacksOverflowed() { return g_overflowed.load(std::memory_order_relaxed); }
 

@@ -3,8 +3,9 @@
 // slots are claimed with one compare-and-swap, so threads that allocate from
 // stacks already seen only read shared memory.
 //
-// The table has a fixed capacity (reserved, committed as used). When it is
-// full, new stacks get id 0 ("no stack") and are counted.
+// The table has a fixed capacity (StackTableCapacity; its hash slots are
+// committed by the writer thread, the frames as used). When it is full, new
+// stacks get id 0 ("no stack") and are counted.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,11 @@ uint32_t InternStack(const uint64_t* frames, int depth);
 const uint64_t* StackFrames(uint32_t id, int* depth);
 uint32_t StackCount();        // ids handed out so far (1 + highest id)
 
-// Writer side: commits the next `bytes` of the hash table (page_allocator.h,
-// PrefaultPages); false once all of it is committed.
-bool PrefaultStackTableChunk(uint64_t bytes);
+// Writer side, every pass: commits the next `bytes` of the hash table until
+// all of it is, and a margin of the frames and records ahead of their use
+// (page_allocator.h, PrefaultPages), so the game's threads do not fault.
+void PrefaultStackTable(uint64_t bytes);
 uint64_t StacksOverflowed();  // stacks that got id 0 because the table was full
+uint64_t StackTableCapacity();  // distinct stacks it takes
 
 }  // namespace memframe::agent

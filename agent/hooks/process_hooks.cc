@@ -5,8 +5,8 @@
 // - dlopen: RTLD_DEEPBIND is dropped, as heaptrack does, because a
 //   deep-bound library would call libc's malloc directly, past the hooks;
 // - dlclose: the module map is brought up to date first, so addresses in a
-//   library that is about to go can still be symbolized; afterwards the
-//   stack capture's cached unwind rules are dropped.
+//   library that is about to go can still be symbolized; afterwards, if it
+//   unloaded anything, the stack capture's cached unwind rules are dropped.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -20,6 +20,7 @@
 #include "hooks/tracked_call.h"
 #include "runtime/agent_runtime.h"
 #include "runtime/diagnostics.h"
+#include "writer/module_map.h"
 #include "writer/writer_thread.h"
 
 extern char** environ;
@@ -178,12 +179,19 @@ MEMFRAME_EXPORT void* dlopen(const char* file, int mode) noexcept {
 }
 
 MEMFRAME_EXPORT int dlclose(void* handle) noexcept {
-  if (Recording()) {
+  // Most dlcloses unload nothing: they drop one reference of a library that
+  // stays (LLVM does one per shader llvmpipe compiles, in the middle of a
+  // frame). The loader's counters tell: the wait for a fresh module map is
+  // only needed when the last one sent misses an object loaded since, and
+  // the unwind rules only go when an object was really removed.
+  LoaderCounts before = ReadLoaderCounts();
+  if (Recording() && !ModuleMapCovers(before)) {
     RecursionGuard guard;
     SyncWithWriter(100);
   }
   DlcloseFn real = CachedNextSymbol(g_dlclose, "dlclose");
   int result = real ? real(handle) : -1;
-  ModulesUnloaded();  // cached unwind rules must not outlive the code they describe
+  // Cached unwind rules must not outlive the code they describe.
+  if (ReadLoaderCounts().subs != before.subs) ModulesUnloaded();
   return result;
 }

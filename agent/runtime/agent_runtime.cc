@@ -160,6 +160,11 @@ __attribute__((destructor(101))) void StopAgent() {
   if (!g_recording.exchange(false)) return;
   RecursionGuard guard;
   StopWriter("exit", 5000);
+  // Their events are in the capture, without a call stack: say why.
+  if (uint64_t lost = StacksOverflowed())
+    Warn("%llu allocations came from new call stacks after the stack table was full (%llu stacks); "
+         "they were recorded without a stack",
+         static_cast<unsigned long long>(lost), static_cast<unsigned long long>(StackTableCapacity()));
 }
 
 bool g_stopped_for_exec = false;

@@ -4,6 +4,7 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "memframe.pb.h"
@@ -14,13 +15,20 @@ namespace {
 unsigned long long g_adds = ~0ull;
 unsigned long long g_subs = ~0ull;
 
-struct Counters {
-  unsigned long long adds = 0, subs = 0;
-};
+// The loader's counts when the last module map was read, packed by Pack();
+// 0 until the first. Written by the writer, read by dlclose on any thread.
+std::atomic<uint64_t> g_mapped{0};
 
-int ReadCounters(dl_phdr_info* info, size_t size, void* data) {
-  auto* c = static_cast<Counters*>(data);
-  if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs)) {
+bool HasCounts(size_t size) { return size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof(dl_phdr_info::dlpi_subs); }
+
+// One word, so that a reader never sees adds of one map with subs of
+// another. The low 32 bits of each are plenty: telling two states apart
+// needs 2^32 loads between them to fail. Never 0 once read (bit 63).
+uint64_t Pack(const LoaderCounts& c) { return 1ull << 63 | (c.adds & 0x7fffffffull) << 32 | (c.subs & 0xffffffffull); }
+
+int ReadCounts(dl_phdr_info* info, size_t size, void* data) {
+  auto* c = static_cast<LoaderCounts*>(data);
+  if (HasCounts(size)) {
     c->adds = info->dlpi_adds;
     c->subs = info->dlpi_subs;
   }
@@ -52,10 +60,16 @@ size_t FindBuildId(const dl_phdr_info* info, const uint8_t** id) {
 struct EncodeContext {
   wire::ProtoWriter* writer;
   const char* executable;
+  bool counted = false;
+  LoaderCounts counts;  // under the same hold of the loader's lock as the modules
 };
 
-int EncodeModule(dl_phdr_info* info, size_t, void* data) {
+int EncodeModule(dl_phdr_info* info, size_t size, void* data) {
   auto* ctx = static_cast<EncodeContext*>(data);
+  if (!ctx->counted && HasCounts(size)) {
+    ctx->counts = {info->dlpi_adds, info->dlpi_subs};
+    ctx->counted = true;
+  }
   wire::ProtoWriter& w = *ctx->writer;
   using M = wire::Module;
   size_t module = w.BeginNested(wire::ModuleMap::kModulesFieldNumber);
@@ -79,9 +93,19 @@ int EncodeModule(dl_phdr_info* info, size_t, void* data) {
 }
 }  // namespace
 
+LoaderCounts ReadLoaderCounts() {
+  LoaderCounts c;
+  dl_iterate_phdr(ReadCounts, &c);
+  return c;
+}
+
+bool ModuleMapCovers(const LoaderCounts& now) {
+  uint64_t mapped = g_mapped.load(std::memory_order_acquire);
+  return mapped != 0 && mapped == Pack(now);
+}
+
 bool LoadedObjectsChanged() {
-  Counters c;
-  dl_iterate_phdr(ReadCounters, &c);
+  LoaderCounts c = ReadLoaderCounts();
   if (c.adds == g_adds && c.subs == g_subs) return false;
   g_adds = c.adds;
   g_subs = c.subs;
@@ -98,10 +122,19 @@ void EncodeModuleMap(SocketSink& sink, uint64_t ticks) {
   wire::ProtoWriter w = sink.BeginPacket(1u << 20);
   size_t body = w.BeginNested(wire::Packet::kModuleMapFieldNumber);
   w.Varint(wire::ModuleMap::kTicksFieldNumber, ticks);
-  EncodeContext ctx{&w, executable};
+  EncodeContext ctx{&w, executable, false, {}};
   dl_iterate_phdr(EncodeModule, &ctx);
   w.EndNested(body);
   sink.EndPacket(w);
+  // The packet holds the list now: a dlclose in this state may skip the
+  // wait for a new one. Published after the list was written, never before.
+  g_mapped.store(ctx.counted && !w.overflow() ? Pack(ctx.counts) : 0, std::memory_order_release);
+}
+
+void ForgetModuleMapAfterFork() {
+  g_adds = ~0ull;
+  g_subs = ~0ull;
+  g_mapped.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace memframe::agent

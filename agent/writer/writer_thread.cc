@@ -186,11 +186,11 @@ void* WriterMain(void*) {
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
   PrefaultFastUnwinder();
-  bool prefaulting = true;
   while (!g_stop.load(std::memory_order_acquire)) {
-    // The stack table's pages, 4 MiB (~1 ms) a pass so that draining the
-    // rings never waits long for it (page_allocator.h says why).
-    if (prefaulting) prefaulting = PrefaultStackTableChunk(kPrefaultChunkBytes);
+    // The stack table's pages, 4 MiB a pass so that draining the rings
+    // never waits long for it, and its frames ahead of use (page_allocator.h
+    // says why).
+    PrefaultStackTable(kPrefaultChunkBytes);
     uint64_t now = MonotonicNs();
     uint64_t sync = g_sync_requested.load(std::memory_order_acquire);
     if (sync != g_sync_done.load(std::memory_order_relaxed)) next_module_check = 0;
@@ -301,6 +301,7 @@ void ForgetWriterAfterFork() {
   g_markers_sent = 0;
   g_view_count = 0;
   if (g_sent_stacks) memset(g_sent_stacks, 0, kSentStackBits / 8);
+  ForgetModuleMapAfterFork();
 }
 
 }  // namespace memframe::agent

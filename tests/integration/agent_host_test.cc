@@ -91,6 +91,15 @@ TEST(AgentHost, FollowedForkChildRecordsAStreamOfItsOwn) {
   EXPECT_TRUE(run.streams[0].packets.front().has_hello());
   EXPECT_TRUE(run.streams[1].packets.front().has_hello());
   EXPECT_NE(run.streams[1].packets.front().hello().pid(), run.streams[0].packets.front().hello().pid());
+  // Each stream lists its own modules: the child's stacks are symbolized
+  // from its stream alone (the parent's map went to the parent's stream).
+  auto lists_modules = [](const AgentStream& s) {
+    for (const auto& p : s.packets)
+      if (p.has_module_map() && p.module_map().modules_size() > 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(lists_modules(run.streams[0]));
+  EXPECT_TRUE(lists_modules(run.streams[1]));
 }
 
 TEST(AgentHost, OperatorNewAndMallocSemanticsUnchanged) {

@@ -17,6 +17,7 @@
 
 #include "capture/stack_capture.h"
 #include "fast_unwinder_test_chain.h"
+#include "writer/module_map.h"
 
 namespace memframe::agent::unwind_test {
 
@@ -214,6 +215,46 @@ TEST(FastUnwinder, ModuleReplacedAfterDlcloseIsUnwoundFromItsOwnRules) {
     dlclose(lib);
     ModulesUnloaded();  // what the agent's dlclose hook does
   }
+}
+
+// The agent's dlclose hook (process_hooks.cc) drops the cached rules only
+// when the loader's counters say an object went away: a dlclose that only
+// drops a reference (LLVM makes one per shader) must keep them, and every
+// real unload, and every load, must be seen.
+TEST(FastUnwinder, LoaderCountersSeeEveryLoadAndUnloadButNotAReferenceDrop) {
+  const LoaderCounts start = ReadLoaderCounts();
+  void* lib = dlopen(MEMFRAME_UNWIND_TEST_DYN_A, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  const LoaderCounts loaded = ReadLoaderCounts();
+  EXPECT_GT(loaded.adds, start.adds);
+  EXPECT_EQ(loaded.subs, start.subs);
+  void* again = dlopen(MEMFRAME_UNWIND_TEST_DYN_A, RTLD_NOW | RTLD_LOCAL);  // one more reference
+  ASSERT_EQ(again, lib);
+  EXPECT_EQ(ReadLoaderCounts().adds, loaded.adds);
+
+  g_dyn_step = reinterpret_cast<decltype(g_dyn_step)>(dlsym(lib, "memframe_unwind_test_lib_step"));
+  ASSERT_NE(g_dyn_step, nullptr);
+  ExpectAnswered(RunChain("MdAd", kMaxFrames), "loaded");
+  dlclose(again);
+  EXPECT_EQ(ReadLoaderCounts().subs, loaded.subs) << "a reference drop unloads nothing";
+  ExpectAnswered(RunChain("MdAd", kMaxFrames), "after a reference drop, from the kept rules");
+
+  g_dyn_step = nullptr;
+  dlclose(lib);
+  const LoaderCounts unloaded = ReadLoaderCounts();
+  ASSERT_NE(unloaded.subs, loaded.subs) << "the last dlclose unloaded the library";
+  ModulesUnloaded();  // what the hook does on seeing it
+  // Another build of the library, likely where the first one was.
+  lib = dlopen(MEMFRAME_UNWIND_TEST_DYN_B, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  EXPECT_GT(ReadLoaderCounts().adds, unloaded.adds);
+  g_dyn_step = reinterpret_cast<decltype(g_dyn_step)>(dlsym(lib, "memframe_unwind_test_lib_step"));
+  ASSERT_NE(g_dyn_step, nullptr);
+  ExpectAnswered(RunChain("MdAd", kMaxFrames), "the other build");
+  g_dyn_step = nullptr;
+  dlclose(lib);
+  EXPECT_NE(ReadLoaderCounts().subs, unloaded.subs);
+  ModulesUnloaded();
 }
 
 namespace {

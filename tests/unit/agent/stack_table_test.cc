@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <thread>
 #include <vector>
@@ -56,6 +57,33 @@ TEST(StackTable, ConcurrentInterningAgreesOnIds) {
     EXPECT_EQ(frames[0], 0xabc000u + static_cast<uint64_t>(s));
   }
   EXPECT_EQ(distinct.size(), static_cast<size_t>(kStacks));
+}
+
+// Fills the table and checks what it does then; exits 0 when all held.
+void FillTableAndExit() {
+  uint64_t kept[] = {0x5eed, 1};
+  const uint32_t kept_id = InternStack(kept, 2);
+  bool ok = kept_id != 0;
+  const uint64_t capacity = StackTableCapacity();
+  uint64_t frame = 0;
+  for (uint64_t i = StackCount(); ok && i <= capacity; ++i) {
+    frame = 0x10000000ull + i;
+    ok = InternStack(&frame, 1) != 0;
+  }
+  ok = ok && StacksOverflowed() == 0;
+  uint64_t extra = 0x7fff0000ull;
+  ok = ok && InternStack(&extra, 1) == 0 && StacksOverflowed() == 1;
+  ok = ok && InternStack(&extra, 1) == 0 && StacksOverflowed() == 2;  // every event from it counts
+  ok = ok && InternStack(kept, 2) == kept_id && InternStack(&frame, 1) != 0;  // the ones in it stay
+  exit(ok ? 0 : 1);
+}
+
+// In a child process (a death test), so the tests that run after this one
+// in the same binary still have room.
+TEST(StackTable, FullTableGivesNewStacksIdZeroAndCountsThem) {
+  ASSERT_TRUE(InitStackTable());
+  EXPECT_EXIT(FillTableAndExit(), ::testing::ExitedWithCode(0), "");
+  EXPECT_GE(StackTableCapacity(), 1000000u) << "games see up to 10^6 distinct stacks";
 }
 
 }  // namespace
