@@ -4,6 +4,7 @@
 #include <link.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -388,8 +389,9 @@ uint32_t RuleFromRow(const Row& row) {
   return MakeStandard(row.cfa_reg == kRegRbp, static_cast<uint32_t>(row.cfa_offset), rbp_slots);
 }
 
-// The rule at `pc` (= return address - 1) from a module's .eh_frame_hdr.
-uint32_t RuleFromEhFrameHdr(const uint8_t* hdr, uintptr_t pc) {
+// The rule at `pc` (= return address - 1) from a module's .eh_frame_hdr;
+// *code_end, if given, is the end of the code its FDE covers (mapped code).
+uint32_t RuleFromEhFrameHdr(const uint8_t* hdr, uintptr_t pc, uintptr_t* code_end = nullptr) {
   // .eh_frame_hdr: version, three encodings, then the pointers. Its size is
   // not known here; the table's own count bounds the reads.
   Reader r{hdr, hdr + 4 + 8 + 8};
@@ -446,6 +448,7 @@ uint32_t RuleFromEhFrameHdr(const uint8_t* hdr, uintptr_t pc) {
       !ReadEncoded(f, cie.fde_encoding & 0x0f, 0, false, &pc_range))
     return kUnsupported;
   if (pc < pc_begin || pc - pc_begin >= pc_range) return kUnsupported;  // no CFI covers pc
+  if (code_end) *code_end = pc_begin + pc_range;
   if (cie.has_augmentation_data) f.Skip(f.Uleb());
   if (!f.ok) return kUnsupported;
 
@@ -482,14 +485,17 @@ uint32_t LookUpRule(uintptr_t ra) {
   uintptr_t pc = ra - 1;
   dl_find_object object;
   if (_dl_find_object(reinterpret_cast<void*>(pc), &object) != 0 || !object.dlfo_eh_frame) return kUnsupported;
-  uint32_t rule = RuleFromEhFrameHdr(static_cast<const uint8_t*>(object.dlfo_eh_frame), pc);
+  uintptr_t code_end = 0;
+  uint32_t rule = RuleFromEhFrameHdr(static_cast<const uint8_t*>(object.dlfo_eh_frame), pc, &code_end);
   if (rule == kUnsupported) return rule;
-  // An FDE covers pc, so pc's page is code and mapped; the object's range
-  // may have unmapped gaps, so look at the bytes after ra only within that
-  // page, and leave the (never seen) trampoline across a page to libunwind.
-  uintptr_t page_end = (pc | 4095) + 1;
-  if (ra + sizeof kSigreturnCode > page_end) return kUnsupported;
-  return AtSigreturn(ra, page_end) ? kUnsupported : rule;
+  // What is surely mapped after ra: the rest of pc's page, and the code
+  // pc's FDE covers (the object's range may have unmapped gaps). A
+  // trampoline's FDE covers its own bytes (glibc's starts one byte early,
+  // for exactly this lookup), so one that does not fit there is not at ra.
+  // (Bounding by the page alone declined every return address that starts
+  // a page: the tests' call chains found one when the binary grew.)
+  uintptr_t readable_end = std::max((pc | 4095) + 1, code_end);
+  return AtSigreturn(ra, readable_end) ? kUnsupported : rule;
 }
 #else
 struct Lookup {
