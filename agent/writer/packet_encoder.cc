@@ -2,9 +2,11 @@
 
 #include <cstring>
 
+#include "buffer/page_allocator.h"
 #include "capture/stack_table.h"
 #include "capture/marker_table.h"
 #include "memframe.pb.h"
+#include "memframe/event_refs.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
 
@@ -93,11 +95,55 @@ void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count) {
 
 namespace {
 
-// One EventBatch packet of `count` events whose frame deltas all fit the
-// wire's uint32 column.
+// A packet holds at most this many events (the writer sends at most
+// kMaxBatchEvents at once; a longer run is split).
+constexpr int kMaxPacketEvents = 1 << 16;
+
+// What the encoder keeps across batches (event_refs.h): the stream's recent
+// allocations and freed blocks, and the references of the batch at hand.
+struct EventEncoderState {
+  wire::RefEncoder refs;
+  uint32_t ref_of[kMaxPacketEvents];  // free_ref of a FREE, reuse_ref of an ALLOC, else 0
+};
+EventEncoderState* g_state = nullptr;
+bool g_state_failed = false;
+
+EventEncoderState* State() {
+  if (!g_state && !g_state_failed) {
+    g_state = static_cast<EventEncoderState*>(MapPages(sizeof(EventEncoderState)));
+    g_state_failed = !g_state;
+    if (g_state) g_state->refs.Clear();
+  }
+  return g_state;
+}
+
+// One EventBatch packet of at most kMaxPacketEvents events whose frame
+// deltas all fit the wire's uint32 column.
 void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
   using B = wire::EventBatch;
-  ProtoWriter w = sink.BeginPacket(64 + kMaxBytesPerEvent * static_cast<size_t>(count));
+  // The references first: they change the stream's state, event by event.
+  // Without the state's pages every address is sent (all references 0).
+  EventEncoderState* state = State();
+  int frees = 0, allocs = 0;
+  for (int i = 0; i < count; ++i) {
+    const Event& e = events[i];
+    const uint32_t kind = wire::KindOf(e.kind());
+    frees += kind == wire::EVENT_FREE;
+    allocs += kind == wire::EVENT_ALLOC;
+    if (!state) continue;
+    uint32_t ref = 0;
+    if (kind == wire::EVENT_FREE) ref = state->refs.FreeRef(e.address);
+    if (kind == wire::EVENT_ALLOC) ref = state->refs.Alloc(e.address, e.size);
+    state->ref_of[i] = ref;
+  }
+  auto ref_of = [state](int i) -> uint32_t { return state ? state->ref_of[i] : 0; };
+  // Within one thread ticks never go backwards (invariant TSC); a glitch
+  // that does is sent as the previous tick, as before.
+  auto tick_of = [events](int i) {
+    return i && events[i].ticks < events[i - 1].ticks ? events[i - 1].ticks : events[i].ticks;
+  };
+
+  ProtoWriter w = sink.BeginPacket(256 + kMaxBytesPerEvent * static_cast<size_t>(count));
   size_t body = w.BeginNested(P::kEventsFieldNumber);
   w.Varint(B::kThreadIdFieldNumber, tid);
   const uint64_t base_ticks = events[0].ticks;
@@ -107,23 +153,45 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
   if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
 
   // One packed column at a time: each column compresses well on its own.
-  auto column = [&](uint32_t field, auto value_of) {
+  // A column with entries for some events only is left out when empty.
+  auto column_where = [&](uint32_t field, auto keep, auto value_of) {
     size_t packed = w.BeginNested(field);
-    w.RawVarints(count, value_of);
+    w.RawVarintsWhere(count, keep, value_of);
     w.EndNested(packed);
   };
+  auto every = [](int) { return true; };
+  auto column = [&](uint32_t field, auto value_of) { column_where(field, every, value_of); };
+  auto kind_is = [events](int i, uint32_t kind) { return wire::KindOf(events[i].kind()) == kind; };
+
   column(B::kKindFieldNumber, [&](int i) -> uint64_t { return events[i].kind(); });
-  column(B::kAddressDeltaFieldNumber, [&](int i) -> uint64_t {
-    uint64_t previous = i ? events[i - 1].address : 0;
-    return wire::ZigZag(static_cast<int64_t>(events[i].address - previous));
-  });
+  if (frees) column_where(B::kFreeRefFieldNumber, [&](int i) { return kind_is(i, wire::EVENT_FREE); }, ref_of);
+  if (allocs) column_where(B::kReuseRefFieldNumber, [&](int i) { return kind_is(i, wire::EVENT_ALLOC); }, ref_of);
+  column_where(
+      B::kAddressDeltaFieldNumber, [&](int i) { return ref_of(i) == 0; },
+      [&](int i) -> uint64_t {
+        uint64_t previous = i ? events[i - 1].address : 0;
+        return wire::ZigZag(static_cast<int64_t>(events[i].address - previous));
+      });
   column(B::kSizeFieldNumber, [&](int i) -> uint64_t { return events[i].size; });
   column(B::kStackIdFieldNumber, [&](int i) -> uint64_t { return events[i].stack_id; });
-  column(B::kTicksDeltaFieldNumber, [&](int i) -> uint64_t {
-    // Within one thread ticks never go backwards (invariant TSC).
-    uint64_t previous = i ? events[i - 1].ticks : base_ticks;
-    return events[i].ticks >= previous ? events[i].ticks - previous : 0;
+  // Gaps, then the plain deltas of the events whose gap is 0 (a second
+  // pass over the same ticks gives the same gaps).
+  wire::TickGaps gaps(base_ticks);
+  uint64_t exact = 0;
+  int escaped = 0;
+  column(B::kTicksGapFieldNumber, [&](int i) -> uint64_t {
+    uint64_t gap = gaps.Encode(events[i].kind(), tick_of(i), events[i].duration, &exact);
+    escaped += gap == 0;
+    return gap;
   });
+  if (escaped) {
+    wire::TickGaps again(base_ticks);
+    uint64_t entry = 0;
+    column_where(
+        B::kTicksExactFieldNumber,
+        [&](int i) { return again.Encode(events[i].kind(), tick_of(i), events[i].duration, &entry) == 0; },
+        [&](int) -> uint64_t { return entry; });
+  }
   column(B::kFrameDeltaFieldNumber, [&](int i) -> uint64_t {
     // Within one thread frames never go backwards (one global counter).
     uint64_t previous = i ? events[i - 1].frame() : base_frame;
@@ -136,13 +204,19 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
 
 }  // namespace
 
+void ResetEventEncoder() {
+  g_state_failed = false;
+  if (EventEncoderState* state = State()) state->refs.Clear();
+}
+
 void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
   // frame_delta is a uint32 column: where a thread's frame jumps by 2^32 or
   // more between two events (a thread asleep for 2^32 frames, 50 days at
   // 1000 fps), a new packet starts with that frame as its base.
   int start = 0;
   for (int i = 1; i <= count; ++i) {
-    if (i < count && events[i].frame() - events[i - 1].frame() <= UINT32_MAX) continue;
+    if (i < count && i - start < kMaxPacketEvents && events[i].frame() - events[i - 1].frame() <= UINT32_MAX)
+      continue;
     EncodeOneBatch(sink, tid, events + start, i - start, start == 0 ? dropped : 0);
     start = i;
   }

@@ -29,8 +29,14 @@ void EncodeThreadInfo(SocketSink& sink, uint32_t tid, const char* name, uint64_t
 // Defines the stacks with the given ids.
 void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count);
 // One thread's events, columnar and delta-coded: one EventBatch packet, or
-// several when a frame delta would not fit the wire's uint32 column.
+// several when a frame delta would not fit the wire's uint32 column. Frees
+// and allocations may name blocks of earlier batches of the stream
+// (memframe/event_refs.h): call ResetEventEncoder before a new stream's
+// first batch.
 void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped);
+// Forgets every block earlier batches named: a new connection (a followed
+// child's, after fork) starts a stream the recorder decodes from nothing.
+void ResetEventEncoder();
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason);
 
 // Upper bound of the bytes one event takes in a batch.

@@ -242,6 +242,7 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
   if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
   if (!g_sent_stacks || !g_pending_ids || !g_views) return false;
+  ResetEventEncoder();  // a new connection: the recorder knows no block of an earlier one
 
   EncodeHello(*sink, hello);
   g_markers_sent = MarkerEnd();

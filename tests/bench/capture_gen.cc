@@ -22,6 +22,7 @@
 
 #include "memframe.pb.h"
 #include "memframe/capture_file.h"
+#include "memframe/event_codec.h"
 #include "memframe/format.h"
 
 namespace {
@@ -68,10 +69,7 @@ struct SimThread {
   std::vector<uint64_t> free_addresses;  // reused before bumping (one size class: good enough)
   std::vector<Block> live;
   size_t target_live = 0;
-  wire::Packet packet;
-  uint64_t last_ticks = 0;
-  uint64_t last_address = 0;
-  uint32_t last_frame = 0;
+  std::vector<wire::PlainEvent> batch;  // encoded when flushed, in the stream's order
   uint32_t unflushed_frames = 0;
 };
 
@@ -158,34 +156,17 @@ class Generator {
 
   bool Push(SimThread& th, uint32_t kind, uint64_t address, uint64_t size, uint32_t stack, uint64_t ticks,
             uint32_t frame, uint32_t duration) {
-    wire::EventBatch* b = th.packet.mutable_events();
-    if (b->kind_size() == 0) {
-      b->set_thread_id(th.tid);
-      b->set_base_ticks(ticks);
-      b->set_base_frame(frame);
-      th.last_ticks = ticks;
-      th.last_frame = frame;
-      th.last_address = 0;
-    }
-    b->add_kind(kind);
-    b->add_address_delta(static_cast<int64_t>(address - th.last_address));
-    b->add_size(size);
-    b->add_stack_id(stack);
-    b->add_ticks_delta(ticks - th.last_ticks);
-    b->add_frame_delta(frame - th.last_frame);
-    b->add_duration_ticks(duration);
-    th.last_address = address;
-    th.last_ticks = ticks;
-    th.last_frame = frame;
-    return b->kind_size() < static_cast<int>(kBatchEvents) || Flush(th);
+    th.batch.push_back({kind, address, size, stack, ticks, frame, duration});
+    return th.batch.size() < kBatchEvents || Flush(th);
   }
 
   bool Flush(SimThread& th) {
     th.unflushed_frames = 0;
-    if (!th.packet.has_events() || th.packet.events().kind_size() == 0) return true;
-    bool ok = Write(th.packet);
-    th.packet.Clear();
-    return ok;
+    if (th.batch.empty()) return true;
+    wire::Packet packet;
+    encoder_.Encode(th.tid, th.batch.data(), th.batch.size(), packet.mutable_events());
+    th.batch.clear();
+    return Write(packet);
   }
 
   bool Write(const wire::Packet& p, uint32_t stream = 1) {
@@ -246,6 +227,7 @@ class Generator {
   Rng rng_;
   std::vector<SimThread> threads_;
   std::string scratch_;
+  wire::EventBatchEncoder encoder_;
 };
 
 bool ParseOptions(int argc, char** argv, Options* o) {

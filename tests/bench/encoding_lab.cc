@@ -1,8 +1,8 @@
 // Where a capture's bytes go, and what other event encodings would cost:
-// re-encodes the EventBatches of a real capture with several candidate
-// schemes and compresses each the way the recorder does (zstd, one stream).
-// A measuring tool for people choosing the wire format (README.md, issue 6),
-// not part of memframe.
+// re-encodes the EventBatches of a real capture with candidate schemes and
+// compresses each the way the recorder does (zstd, one stream). A measuring
+// tool for people choosing the wire format (README.md, issue 6), not part of
+// memframe.
 //
 //   memframe_encoding_lab CAPTURE.mfc [--level N]
 #include <zstd.h>
@@ -12,12 +12,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "memframe.pb.h"
 #include "memframe/capture_file.h"
+#include "memframe/event_codec.h"
+#include "memframe/format.h"
 #include "memframe/varint.h"
 
 namespace {
@@ -34,7 +37,15 @@ struct Batch {
   std::vector<Ev> events;
 };
 
-std::vector<Batch> ReadBatches(const char* path) {
+void PutVarint(std::string& s, uint64_t v) {
+  while (v >= 0x80) {
+    s.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  s.push_back(static_cast<char>(v));
+}
+
+std::vector<Batch> ReadBatches(const char* path, uint64_t* file_bytes, uint64_t* other_bytes) {
   std::string error;
   auto reader = wire::CaptureReader::Open(path, &error);
   if (!reader) {
@@ -42,70 +53,266 @@ std::vector<Batch> ReadBatches(const char* path) {
     std::exit(1);
   }
   std::vector<Batch> batches;
+  std::string others;  // every record that is not an EventBatch, to size them
+  std::map<std::string, std::string> by_type;
+  std::string stacks_outer_delta;  // frames from the outermost, zigzag delta from the previous stack's
   wire::CaptureRecord record;
   wire::Packet packet;
+  std::map<uint32_t, std::unique_ptr<wire::EventBatchDecoder>> decoders;  // per stream, from its Hello
+  std::vector<wire::PlainEvent> plain;
   while (reader->Next(&record)) {
     if (!packet.ParseFromArray(record.packet.data(), static_cast<int>(record.packet.size()))) continue;
-    if (!packet.has_events()) continue;
-    const wire::EventBatch& b = packet.events();
-    Batch out{b.thread_id(), {}};
-    uint64_t address = 0, ticks = b.base_ticks(), frame = b.base_frame();
-    for (int i = 0; i < b.kind_size(); ++i) {
-      address += wire::UnZigZag(b.address_delta(i));
-      ticks += b.ticks_delta(i);
-      frame += b.frame_delta(i);
-      out.events.push_back({b.kind(i), address, b.size(i), ticks, frame, b.stack_id(i), b.duration_ticks(i)});
+    if (packet.has_hello())
+      decoders[record.stream] = std::make_unique<wire::EventBatchDecoder>(packet.hello().protocol_version());
+    if (!packet.has_events()) {
+      others.append(reinterpret_cast<const char*>(record.packet.data()), record.packet.size());
+      by_type[packet.has_stacks() ? "stacks" : packet.has_module_map() ? "modules" : "other"].append(
+          reinterpret_cast<const char*>(record.packet.data()), record.packet.size());
+      if (packet.has_stacks()) {
+        static std::vector<uint64_t> previous;
+        for (const auto& def : packet.stacks().stacks()) {
+          PutVarint(stacks_outer_delta, def.id());
+          PutVarint(stacks_outer_delta, def.frames_size());
+          std::vector<uint64_t> outer(def.frames().rbegin(), def.frames().rend());
+          for (size_t k = 0; k < outer.size(); ++k)
+            PutVarint(stacks_outer_delta, wire::ZigZag(int64_t(outer[k] - (k < previous.size() ? previous[k] : 0))));
+          previous = outer;
+        }
+      }
+      continue;
     }
+    const wire::EventBatch& b = packet.events();
+    auto& decoder = decoders[record.stream];
+    if (!decoder || !decoder->Decode(b, &plain, &error)) continue;
+    Batch out{b.thread_id(), {}};
+    for (const wire::PlainEvent& e : plain)
+      out.events.push_back({e.kind, e.address, e.size, e.ticks, e.frame, e.stack_id, e.duration});
+    plain.clear();
     batches.push_back(std::move(out));
   }
+  *file_bytes = reader->bytes_read();
+  std::string out(ZSTD_compressBound(others.size()), '\0');
+  *other_bytes = ZSTD_compress(out.data(), out.size(), others.data(), others.size(), 1);
+  for (auto& [type, bytes] : by_type) {
+    std::string o(ZSTD_compressBound(bytes.size()), '\0');
+    std::printf("  %s: %zu bytes raw, %zu zstd-1\n", type.c_str(), bytes.size(),
+                ZSTD_compress(o.data(), o.size(), bytes.data(), bytes.size(), 1));
+  }
+  std::string o(ZSTD_compressBound(stacks_outer_delta.size()), '\0');
+  std::printf("  stacks, frames delta from the previous stack's, outermost first: %zu raw, %zu zstd-1\n",
+              stacks_outer_delta.size(),
+              ZSTD_compress(o.data(), o.size(), stacks_outer_delta.data(), stacks_outer_delta.size(), 1));
   return batches;
 }
 
-// Column streams of one scheme; every column is a varint stream.
+// Column streams of one batch, in the order the scheme first wrote them.
 struct Columns {
-  std::map<std::string, std::string> column;
-  void Put(const std::string& name, uint64_t v) {
-    std::string& s = column[name];
-    while (v >= 0x80) {
-      s.push_back(static_cast<char>(v | 0x80));
-      v >>= 7;
-    }
-    s.push_back(static_cast<char>(v));
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> column;
+  void Put(const char* name, uint64_t v) {
+    for (auto& [n, values] : column)
+      if (n == name) return values.push_back(v);
+    column.push_back({name, {v}});
   }
 };
 
 uint64_t Zig(int64_t v) { return wire::ZigZag(v); }
-int Kind(uint32_t k) { return k & 7; }
+int Kind(uint32_t k) { return static_cast<int>(wire::KindOf(k)); }
 
 size_t Compressed(const std::string& data, int level) {
   std::string out(ZSTD_compressBound(data.size()), '\0');
   return ZSTD_compress(out.data(), out.size(), data.data(), data.size(), level);
 }
 
-// The file is all batches in order, columns of one batch next to each other;
-// approximate that by interleaving column chunks batch by batch.
-struct Scheme {
-  const char* name;
-  std::string whole;
-  Columns totals;
+// How one column's values become bytes.
+enum class Layout { kVarint, kPlanes };
+
+std::string Serialize(const std::vector<uint64_t>& values, Layout layout) {
+  std::string s;
+  if (layout == Layout::kVarint) {
+    for (uint64_t v : values) PutVarint(s, v);
+    return s;
+  }
+  // Byte planes: a width byte, then byte 0 of every value, byte 1 of every value...
+  int width = 1;
+  for (uint64_t v : values)
+    while (width < 8 && (v >> (8 * width))) ++width;
+  s.push_back(static_cast<char>(width));
+  for (int k = 0; k < width; ++k)
+    for (uint64_t v : values) s.push_back(static_cast<char>(v >> (8 * k)));
+  return s;
+}
+
+struct Options {
+  bool free_ref = false;   // frees name their allocation by serial distance
+  int window = 1 << 16;    // how far back a free may reach
+  int table_bits = 0;      // 0: exact live map; else a direct-mapped cache of 2^bits slots (the agent's)
+  int addr_mode = 0;       // 0 delta from the previous address, 1 MTF of recent frees, 2 per-class LIFO of frees
+  bool size_pred = false;  // allocation sizes: 0 = the stack's previous size, else size + 1
+  int tick_gap = 0;        // ticks: 1 the zigzag gap between the previous event's end and this one's start,
+                           // 2 the same clamped at 0 (not lossless: what the zigzag bit costs)
+  bool addr_prev_all = false;  // address deltas from the previous event's address, referenced or not
+  int merge = 0;           // merge a thread's consecutive batches up to this many events
+  Layout layout = Layout::kVarint;
 };
 
-template <typename EncodeBatch>
-void Run(const char* name, const std::vector<Batch>& batches, uint64_t events, int level, EncodeBatch encode) {
+// Stream-wide encoder state (what the agent's writer would keep).
+struct State {
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> live;  // address -> serial, size
+  std::vector<std::pair<uint64_t, uint64_t>> cache;                  // direct-mapped: address, serial
+  std::vector<uint64_t> size_of_serial;                              // ring: the decoder's view
+  uint64_t serial = 0;
+  std::vector<uint64_t> recent_frees;                                // most recent last
+  std::unordered_map<uint64_t, std::vector<uint64_t>> freed_by_class;
+  std::unordered_map<uint32_t, uint64_t> size_of_stack;
+};
+
+uint64_t ClassOf(uint64_t size) { return size <= 24 ? 0 : (size + 8 + 15) / 16; }
+
+void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
+  uint64_t prev_addr = 0, prev_end = b.events[0].ticks, prev_ticks = b.events[0].ticks, pf = b.events[0].frame;
+  for (const Ev& e : b.events) {
+    c.Put("kind", e.kind);
+    const int kind = Kind(e.kind);
+    bool addr_done = false;
+    if (o.free_ref && kind == wire::EVENT_FREE) {
+      uint64_t ref = 0, freed_size = 0;
+      if (o.table_bits) {
+        auto& slot = st.cache[(e.address * 0x9E3779B97F4A7C15ull) >> (64 - o.table_bits)];
+        if (slot.first == e.address && st.serial - slot.second < uint64_t(o.window)) {
+          ref = st.serial - slot.second + 1;
+          freed_size = st.size_of_serial[slot.second % st.size_of_serial.size()];
+          slot = {0, 0};
+        }
+      } else {
+        auto it = st.live.find(e.address);
+        if (it != st.live.end() && st.serial - it->second.first < uint64_t(o.window)) {
+          ref = st.serial - it->second.first + 1;
+          freed_size = it->second.second;
+        }
+        if (it != st.live.end()) st.live.erase(it);
+      }
+      c.Put("freeref", ref);
+      addr_done = ref != 0;
+      if (ref && o.addr_prev_all) prev_addr = e.address;
+      if (ref) {
+        if (o.addr_mode == 1) {
+          st.recent_frees.push_back(e.address);
+          if (st.recent_frees.size() > 64) st.recent_frees.erase(st.recent_frees.begin());
+        } else if (o.addr_mode == 2) {
+          auto& list = st.freed_by_class[ClassOf(freed_size)];
+          list.push_back(e.address);
+          if (list.size() > 16) list.erase(list.begin());
+        }
+      }
+    }
+    if (o.free_ref && kind == wire::EVENT_ALLOC) {
+      if (o.addr_mode) {
+        auto& list = o.addr_mode == 1 ? st.recent_frees : st.freed_by_class[ClassOf(e.size)];
+        uint64_t hit = 0;
+        for (size_t k = 0; k < list.size() && k < 16; ++k)
+          if (list[list.size() - 1 - k] == e.address) {
+            hit = k + 1;
+            list.erase(list.end() - 1 - static_cast<long>(k));
+            break;
+          }
+        c.Put("reuse", hit);
+        addr_done = hit != 0;
+        if (hit) prev_addr = e.address;
+      }
+      ++st.serial;
+      if (o.table_bits) {
+        st.cache[(e.address * 0x9E3779B97F4A7C15ull) >> (64 - o.table_bits)] = {e.address, st.serial};
+        st.size_of_serial[st.serial % st.size_of_serial.size()] = e.size;
+      } else {
+        st.live[e.address] = {st.serial, e.size};
+      }
+    }
+    if (!addr_done) {
+      c.Put("addr", Zig(int64_t(e.address - prev_addr)));
+      prev_addr = e.address;
+    }
+    if (o.size_pred && kind == wire::EVENT_ALLOC) {
+      auto it = st.size_of_stack.find(e.stack);
+      bool same = it != st.size_of_stack.end() && it->second == e.size;
+      c.Put("size", same ? 0 : e.size + 1);
+      st.size_of_stack[e.stack] = e.size;
+    } else {
+      c.Put("size", e.size);
+    }
+    c.Put("stack", e.stack);
+    if (o.tick_gap) {
+      bool after_call = kind == wire::EVENT_ALLOC || kind == wire::EVENT_MAP;
+      uint64_t start = after_call ? e.ticks - e.duration : e.ticks;
+      int64_t g = int64_t(start - prev_end);
+      if (o.tick_gap == 3) {  // gap + 1, or 0 and the plain delta in a column of its own
+        bool escape = g < 0 || (after_call && e.ticks < e.duration);
+        c.Put("ticks", escape ? 0 : uint64_t(g) + 1);
+        if (escape) c.Put("tickx", e.ticks - prev_ticks);
+        prev_ticks = e.ticks;
+      } else {
+        c.Put("ticks", o.tick_gap == 1 ? Zig(g) : uint64_t(g < 0 ? 0 : g));
+      }
+      prev_end = after_call ? e.ticks : e.ticks + e.duration;
+    } else {
+      c.Put("ticks", e.ticks - prev_ticks);
+      prev_ticks = e.ticks;
+    }
+    c.Put("frame", e.frame - pf);
+    c.Put("dur", e.duration);
+    pf = e.frame;
+  }
+}
+
+// A thread's consecutive batches joined up to `merge` events, emitted where
+// the last of them was.
+std::vector<Batch> Merge(const std::vector<Batch>& batches, int merge) {
+  if (!merge) return batches;
+  std::vector<Batch> out;
+  std::map<uint32_t, Batch> pending;
+  for (const Batch& b : batches) {
+    Batch& p = pending[b.tid];
+    p.tid = b.tid;
+    if (p.events.size() + b.events.size() > size_t(merge) && !p.events.empty()) {
+      out.push_back(std::move(p));
+      p = Batch{b.tid, {}};
+    }
+    p.events.insert(p.events.end(), b.events.begin(), b.events.end());
+  }
+  for (auto& [tid, p] : pending)
+    if (!p.events.empty()) out.push_back(std::move(p));
+  return out;
+}
+
+void Run(const char* name, const Options& o, const std::vector<Batch>& input, uint64_t events, int level) {
+  std::vector<Batch> batches = Merge(input, o.merge);
+  State st;
+  if (o.table_bits) {
+    st.cache.assign(size_t(1) << o.table_bits, {0, 0});
+    st.size_of_serial.assign(size_t(o.window), 0);
+  }
   std::string whole;
   std::map<std::string, std::string> per_column;
   for (const Batch& b : batches) {
     Columns c;
-    encode(b, c);
-    for (auto& [col, bytes] : c.column) {
+    EncodeBatch(o, st, b, c);
+    for (auto& [col, values] : c.column) {
+      std::string bytes = Serialize(values, o.layout);
       whole += bytes;
       per_column[col] += bytes;
     }
   }
   size_t total = Compressed(whole, level);
-  std::printf("%-34s %6.2f B/event  (raw %5.2f)  ", name, double(total) / events, double(whole.size()) / events);
-  for (auto& [col, bytes] : per_column) std::printf(" %s=%.2f", col.c_str(), double(Compressed(bytes, level)) / events);
-  std::printf("\n");
+  double sum = 0;
+  std::string detail;
+  for (auto& [col, bytes] : per_column) {
+    double each = double(Compressed(bytes, level)) / events;
+    sum += each;
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), " %s=%.2f", col.c_str(), each);
+    detail += buf;
+  }
+  std::printf("%-40s %5.2f B/event (columns alone %4.2f, raw %5.2f) %s\n", name, double(total) / events, sum,
+              double(whole.size()) / events, detail.c_str());
 }
 
 }  // namespace
@@ -115,147 +322,76 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: memframe_encoding_lab CAPTURE.mfc [--level N]\n");
     return 2;
   }
-  int level = 3;
+  int level = 1;  // the recorder's (kCaptureZstdLevel)
   if (argc >= 4 && std::strcmp(argv[2], "--level") == 0) level = std::atoi(argv[3]);
-  std::vector<Batch> batches = ReadBatches(argv[1]);
+  uint64_t file_bytes = 0, other_bytes = 0;
+  std::vector<Batch> batches = ReadBatches(argv[1], &file_bytes, &other_bytes);
   uint64_t events = 0;
   for (const Batch& b : batches) events += b.events.size();
-  std::printf("%llu events in %zu batches, zstd level %d\n", (unsigned long long)events, batches.size(), level);
+  std::printf("%llu events in %zu batches, zstd level %d; file %.2f B/event, other packets alone %.2f B/event\n",
+              (unsigned long long)events, batches.size(), level, double(file_bytes) / events,
+              double(other_bytes) / events);
 
-  // Today's wire format.
-  Run("baseline (wire today)", batches, events, level, [](const Batch& b, Columns& c) {
-    uint64_t pa = 0, pt = b.events[0].ticks, pf = b.events[0].frame;
-    for (const Ev& e : b.events) {
-      c.Put("kind", e.kind);
-      c.Put("addr", Zig(int64_t(e.address - pa)));
-      c.Put("size", e.size);
-      c.Put("stack", e.stack);
-      c.Put("ticks", e.ticks - pt);
-      c.Put("frame", e.frame - pf);
-      c.Put("dur", e.duration);
-      pa = e.address, pt = e.ticks, pf = e.frame;
-    }
-  });
+  Options o;
+  Run("version 1 wire (before issue 6)", o, batches, events, level);
+  Options planes = o;
+  planes.layout = Layout::kPlanes;
+  Run("baseline, byte planes", planes, batches, events, level);
+  Options merged = o;
+  merged.merge = 65536;
+  Run("baseline, batches merged to 64 Ki", merged, batches, events, level);
+  Options gap = o;
+  gap.tick_gap = 1;
+  Run("tick gaps", gap, batches, events, level);
 
-  // Addresses in 16-byte units, allocations and frees each delta'd against their own kind.
-  Run("addr>>4, per-kind deltas", batches, events, level, [](const Batch& b, Columns& c) {
-    uint64_t prev[8] = {};
-    uint64_t pt = b.events[0].ticks, pf = b.events[0].frame;
-    for (const Ev& e : b.events) {
-      c.Put("kind", e.kind);
-      uint64_t a = e.address >> 4;
-      c.Put("addr", Zig(int64_t(a - prev[Kind(e.kind)])));
-      c.Put("addrlow", e.address & 15);
-      prev[Kind(e.kind)] = a;
-      c.Put("size", e.size);
-      c.Put("stack", e.stack);
-      c.Put("ticks", e.ticks - pt);
-      c.Put("frame", e.frame - pf);
-      c.Put("dur", e.duration);
-      pt = e.ticks, pf = e.frame;
-    }
-  });
-
-  // Frees name the allocation they free by how many allocations ago (all
-  // threads) it was made; allocations reuse a recently freed address by index.
-  struct Refs {
-    std::unordered_map<uint64_t, uint64_t> live;  // address -> allocation serial
-    uint64_t serial = 0;
-    std::vector<uint64_t> recent_frees;  // most recent last
-  };
-  for (int tick_shift : {0, 4, 6}) {
-    for (int reuse : {0, 1}) {
-      Refs refs;
-      std::string name = std::string("free refs") + (reuse ? " + reuse refs" : "") + ", ticks>>" +
-                         std::to_string(tick_shift);
-      Run(name.c_str(), batches, events, level, [&](const Batch& b, Columns& c) {
-        uint64_t prev_alloc = 0, prev_free = 0;
-        uint64_t pt = b.events[0].ticks >> tick_shift, pf = b.events[0].frame;
-        for (const Ev& e : b.events) {
-          c.Put("kind", e.kind);
-          uint64_t a = e.address >> 4;
-          if (Kind(e.kind) == 1) {
-            bool done = false;
-            if (reuse) {
-              size_t n = refs.recent_frees.size();
-              for (size_t k = 0; k < 16 && k < n; ++k) {
-                if (refs.recent_frees[n - 1 - k] == e.address) {
-                  c.Put("reuse", k + 1);
-                  done = true;
-                  break;
-                }
-              }
-              if (!done) c.Put("reuse", 0);
-            }
-            if (!done) c.Put("addr", Zig(int64_t(a - prev_alloc)));
-            prev_alloc = a;
-            refs.live[e.address] = ++refs.serial;
-            c.Put("size", e.size);
-            c.Put("stack", e.stack);
-          } else if (Kind(e.kind) == 2) {
-            auto it = refs.live.find(e.address);
-            if (it != refs.live.end()) {
-              c.Put("freeref", refs.serial - it->second + 1);
-              refs.live.erase(it);
-            } else {
-              c.Put("freeref", 0);
-              c.Put("addr", Zig(int64_t(a - prev_free)));
-            }
-            prev_free = a;
-            if (reuse) refs.recent_frees.push_back(e.address);
-            if (refs.recent_frees.size() > 4096) refs.recent_frees.erase(refs.recent_frees.begin(), refs.recent_frees.begin() + 2048);
-            c.Put("size", e.size);
-          } else {
-            c.Put("addr", Zig(int64_t(a - prev_alloc)));
-            c.Put("size", e.size);
-            c.Put("stack", e.stack);
-          }
-          c.Put("addrlow", e.address & 15);
-          uint64_t t = e.ticks >> tick_shift;
-          c.Put("ticks", t - pt);
-          c.Put("frame", e.frame - pf);
-          c.Put("dur", e.duration >> (tick_shift ? 2 : 0));
-          pt = t, pf = e.frame;
-        }
-      });
-    }
+  Options f = o;
+  f.free_ref = true;
+  Run("free refs (exact, window 64 Ki)", f, batches, events, level);
+  for (int bits : {14, 16, 18}) {
+    Options t = f;
+    t.table_bits = bits;
+    std::string name = "free refs (cache 2^" + std::to_string(bits) + ")";
+    Run(name.c_str(), t, batches, events, level);
   }
-  // Statistics that say which predictions could work.
+  for (int window : {1 << 12, 1 << 20}) {
+    Options t = f;
+    t.window = window;
+    std::string name = "free refs (exact, window " + std::to_string(window) + ")";
+    Run(name.c_str(), t, batches, events, level);
+  }
+  f.table_bits = 16;
+  for (int mode : {1, 2}) {
+    Options t = f;
+    t.addr_mode = mode;
+    Run(mode == 1 ? "free refs + reuse MTF" : "free refs + reuse per class", t, batches, events, level);
+  }
+  Options best = f;
+  best.addr_mode = 2;
+  best.size_pred = true;
+  Run("  + size by stack", best, batches, events, level);
+  best.tick_gap = 2;
+  Run("  + tick gaps clamped (lossy)", best, batches, events, level);
+  best.tick_gap = 1;
+  Run("  + tick gaps", best, batches, events, level);
+  best.tick_gap = 3;
+  Run("  + tick gaps, escapes", best, batches, events, level);
   {
-    uint64_t frees = 0, frees_sized = 0, allocs = 0, same_size_as_stack = 0, lifo_hit0 = 0, lifo_hit_any = 0;
-    std::unordered_map<uint32_t, uint64_t> last_size_of_stack;
-    std::unordered_map<uint64_t, uint64_t> live_size;
-    std::unordered_map<uint64_t, std::vector<uint64_t>> freed_by_class;
-    for (const Batch& b : batches)
-      for (const Ev& e : b.events) {
-        if (Kind(e.kind) == 2) {
-          ++frees;
-          frees_sized += e.size != 0;
-          auto it = live_size.find(e.address);
-          if (it != live_size.end()) {
-            freed_by_class[(it->second + 15) / 16].push_back(e.address);
-            live_size.erase(it);
-          }
-        } else if (Kind(e.kind) == 1) {
-          ++allocs;
-          auto it = last_size_of_stack.find(e.stack);
-          same_size_as_stack += it != last_size_of_stack.end() && it->second == e.size;
-          last_size_of_stack[e.stack] = e.size;
-          auto& stack = freed_by_class[(e.size + 15) / 16];
-          for (size_t k = 0; k < stack.size() && k < 8; ++k)
-            if (stack[stack.size() - 1 - k] == e.address) {
-              lifo_hit0 += k == 0;
-              ++lifo_hit_any;
-              stack.erase(stack.end() - 1 - k);
-              break;
-            }
-          live_size[e.address] = e.size;
-        }
-      }
-    std::printf("allocs %llu, frees %llu (with a size: %llu), alloc size == stack's previous: %.1f%%, "
-                "alloc address == last freed of its class: %.1f%% (top 8: %.1f%%)\n",
-                (unsigned long long)allocs, (unsigned long long)frees, (unsigned long long)frees_sized,
-                100.0 * same_size_as_stack / allocs, 100.0 * lifo_hit0 / allocs, 100.0 * lifo_hit_any / allocs);
+    Options t = best;
+    t.addr_prev_all = true;
+    Run("  + deltas from every previous address", t, batches, events, level);
+    t.size_pred = false;
+    Run("  - size by stack", t, batches, events, level);
+    for (int m : {16384, 32768}) {
+      t.merge = m;
+      std::string name = "  + batches merged to " + std::to_string(m);
+      Run(name.c_str(), t, batches, events, level);
+    }
   }
+  Options all = best;
+  all.layout = Layout::kPlanes;
+  Run("  + byte planes", all, batches, events, level);
+  all = best;
+  all.merge = 65536;
+  Run("  + batches merged to 64 Ki", all, batches, events, level);
   return 0;
 }

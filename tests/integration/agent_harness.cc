@@ -13,8 +13,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <unordered_map>
 
+#include "memframe/event_codec.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
 
@@ -30,6 +32,7 @@ struct Connection {
 };
 
 void Decode(AgentStream& stream, const std::vector<uint8_t>& bytes) {
+  std::unique_ptr<wire::EventBatchDecoder> decoder;  // from the stream's Hello
   const uint8_t* p = bytes.data();
   const uint8_t* end = p + bytes.size();
   while (p < end) {
@@ -44,15 +47,14 @@ void Decode(AgentStream& stream, const std::vector<uint8_t>& bytes) {
     if (packet.has_thread() && !packet.thread().name().empty())
       stream.thread_names[packet.thread().thread_id()] = packet.thread().name();
     stream.dropped_in_batches += packet.events().dropped();
-    if (packet.has_events()) {
+    if (packet.has_hello()) decoder = std::make_unique<wire::EventBatchDecoder>(packet.hello().protocol_version());
+    if (packet.has_events() && decoder) {
       const wire::EventBatch& b = packet.events();
-      uint64_t address = 0, ticks = b.base_ticks(), frame = b.base_frame();
-      for (int i = 0; i < b.kind_size(); ++i) {
-        address += static_cast<uint64_t>(b.address_delta(i));  // sint64: libprotobuf already undid the zigzag
-        ticks += b.ticks_delta(i);
-        frame += b.frame_delta(i);
-        stream.events.push_back({b.thread_id(), b.kind(i), address, b.size(i), b.stack_id(i), ticks, frame});
-      }
+      std::vector<wire::PlainEvent> plain;
+      std::string error;
+      if (!decoder->Decode(b, &plain, &error)) stream.decode_error = error;
+      for (const wire::PlainEvent& e : plain)
+        stream.events.push_back({b.thread_id(), e.kind, e.address, e.size, e.stack_id, e.ticks, e.frame});
     }
     stream.packets.push_back(std::move(packet));
   }

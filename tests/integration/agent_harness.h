@@ -38,6 +38,7 @@ struct AgentStream {
   std::map<uint32_t, std::string> thread_names;  // ThreadInfo: tid -> last name sent
   uint64_t dropped_in_batches = 0;   // sum of EventBatch.dropped
   bool ended = false;                // an EndOfStream arrived
+  std::string decode_error;          // a batch that did not decode (then it and all later ones are missing)
 };
 
 struct AgentRun {

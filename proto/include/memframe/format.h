@@ -7,8 +7,11 @@
 namespace memframe::wire {
 
 // Version of the agent -> recorder stream (Hello.protocol_version). A
-// recorder refuses a peer with another version.
-constexpr uint32_t kProtocolVersion = 1;
+// recorder refuses a peer with another version; readers also read streams
+// of every version from kOldestReadableProtocol (FORMAT.md, "Version rule").
+// 2: EventBatch names addresses by reference and time stamps by gap.
+constexpr uint32_t kProtocolVersion = 2;
+constexpr uint32_t kOldestReadableProtocol = 1;
 
 // A capture file starts with these 8 bytes, then a little-endian uint32
 // version, then one zstd stream of records (see FORMAT.md).

@@ -116,7 +116,7 @@ TEST(CaptureLoader, AnalysesTheStreamWithTheMostEvents) {
   TestCapture tc;
   tc.Batch(1, {Alloc(1, 0, 0x10, 1, 0)});
   wire::Packet hello;
-  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_protocol_version(testing::kTestBatchProtocol);
   hello.mutable_hello()->set_pid(77);
   hello.mutable_hello()->set_executable("/opt/child");
   tc.Add(2, hello);
@@ -230,7 +230,8 @@ TEST(CaptureLoader, OtherProtocolVersionIsRefused) {
   std::string error;
   EXPECT_FALSE(LoadCapture(file.path(), &c, &error));
   EXPECT_EQ(error, file.path() + ": stream 2 speaks protocol version " + std::to_string(wire::kProtocolVersion + 1) +
-                       "; this build reads version " + std::to_string(wire::kProtocolVersion));
+                       "; this build reads versions " + std::to_string(wire::kOldestReadableProtocol) + " to " +
+                       std::to_string(wire::kProtocolVersion));
 }
 
 }  // namespace

@@ -11,10 +11,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
+#include <memory>
 #include <sstream>
 
 #include "golden/golden_captures.h"
 #include "memframe/analysis/capture_loader.h"
+#include "memframe/capture_file.h"
+#include "memframe/event_codec.h"
+#include "memframe/format.h"
 
 namespace memframe::analysis {
 namespace {
@@ -156,6 +161,51 @@ TEST(Golden, GeneratorStillMakesTheCheckedInCaptures) {
     const std::string want = Read(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".json");
     EXPECT_EQ(want, DumpFile(file.path())) << "regenerate with memframe_make_golden and review";
   }
+}
+
+// Rewrites a capture's agent streams in protocol version 2, batch by batch,
+// as the agent would have sent them (wire::EventBatchEncoder).
+bool TranscodeToVersion2(const std::string& from, const std::string& to) {
+  std::string error;
+  auto reader = wire::CaptureReader::Open(from, &error);
+  auto writer = wire::CaptureWriter::Create(to, &error);
+  if (!reader || !writer) return false;
+  std::map<uint32_t, std::unique_ptr<wire::EventBatchDecoder>> decoders;
+  std::map<uint32_t, std::unique_ptr<wire::EventBatchEncoder>> encoders;
+  wire::CaptureRecord record;
+  while (reader->Next(&record)) {
+    wire::Packet packet;
+    if (!packet.ParseFromArray(record.packet.data(), static_cast<int>(record.packet.size()))) return false;
+    if (packet.has_hello()) {
+      decoders[record.stream] = std::make_unique<wire::EventBatchDecoder>(packet.hello().protocol_version());
+      encoders[record.stream] = std::make_unique<wire::EventBatchEncoder>();
+      packet.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    }
+    if (packet.has_events()) {
+      std::vector<wire::PlainEvent> events;
+      if (!decoders[record.stream]->Decode(packet.events(), &events, &error)) return false;
+      wire::EventBatch batch;
+      encoders[record.stream]->Encode(packet.events().thread_id(), events.data(), events.size(), &batch);
+      batch.set_dropped(packet.events().dropped());
+      *packet.mutable_events() = batch;
+    }
+    std::string bytes = packet.SerializeAsString();
+    if (!writer->Append(record.stream, bytes.data(), bytes.size())) return false;
+  }
+  return reader->error().empty() && writer->Close();
+}
+
+TEST(Golden, TheAgentCaptureInProtocol2DecodesToTheSameModel) {
+  // Real wire bytes of the version-1 agent, re-encoded with references and
+  // time-stamp gaps: every event must come back exactly.
+  const std::string name = "agent_game_loop";
+  testing::TempPath file("golden_v2_" + name);
+  ASSERT_TRUE(TranscodeToVersion2(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".mfc", file.path()));
+  std::string want = Read(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".json");
+  const std::string v1 = "\"protocol_version\": 1,";
+  ASSERT_NE(want.find(v1), std::string::npos);
+  want.replace(want.find(v1), v1.size(), "\"protocol_version\": " + std::to_string(wire::kProtocolVersion) + ",");
+  EXPECT_EQ(want, DumpFile(file.path())) << FirstDifference(want, DumpFile(file.path()));
 }
 
 }  // namespace

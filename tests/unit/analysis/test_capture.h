@@ -15,20 +15,13 @@
 #include "memframe.pb.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/capture_file.h"
+#include "memframe/event_codec.h"
 #include "memframe/format.h"
 
 namespace memframe::testing {
 
 // One event as a test writes it; TestCapture::Batch delta-codes a list.
-struct TestEvent {
-  uint32_t packed_kind = 0;
-  uint64_t address = 0;
-  uint64_t size = 0;
-  uint32_t stack_id = 0;
-  uint64_t ticks = 0;
-  uint64_t frame = 0;
-  uint32_t duration = 0;
-};
+using TestEvent = wire::PlainEvent;
 
 inline TestEvent Alloc(uint64_t ticks, uint64_t frame, uint64_t address, uint64_t size, uint32_t stack,
                        uint32_t duration = 0, uint32_t flags = 0, uint32_t family = wire::FAMILY_MALLOC) {
@@ -58,9 +51,15 @@ inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) {
   e.frame = t.frame;
   e.duration_ticks = t.duration;
   e.thread = thread;
-  e.packed_kind = static_cast<uint8_t>(t.packed_kind);
+  e.packed_kind = static_cast<uint8_t>(t.kind);
   return e;
 }
+
+// The protocol version of the streams TestCapture writes: BatchPacket lays
+// out batches as version 1 did (an address and a tick delta per event), which
+// readers still read; version-2 batches are the agent's and
+// wire::EventBatchEncoder's (event_codec_test.cc).
+constexpr uint32_t kTestBatchProtocol = 1;
 
 class TestCapture {
  public:
@@ -69,7 +68,7 @@ class TestCapture {
   explicit TestCapture(uint32_t stream = 1) : stream_(stream) {
     wire::Packet p;
     wire::Hello* h = p.mutable_hello();
-    h->set_protocol_version(wire::kProtocolVersion);
+    h->set_protocol_version(kTestBatchProtocol);
     h->set_pid(42);
     h->set_executable("/opt/game");
     h->set_start_ticks(1000);
@@ -134,7 +133,7 @@ class TestCapture {
     uint64_t address = 0, ticks = base_ticks;
     uint64_t frame = base_frame;
     for (const TestEvent& e : events) {
-      b->add_kind(e.packed_kind);
+      b->add_kind(e.kind);
       b->add_address_delta(static_cast<int64_t>(e.address - address));
       b->add_size(e.size);
       b->add_stack_id(e.stack_id);

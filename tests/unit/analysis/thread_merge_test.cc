@@ -65,6 +65,9 @@ TEST(ThreadMerge, EqualsAStableSortByTicksOfTheArrivalOrder) {
 TEST(ThreadMerge, OtherStreamsAreSummarisedWithoutBeingMerged) {
   TestCapture tc;
   tc.Batch(1, {Alloc(1, 0, 0x10, 1, 0), Alloc(2, 0, 0x20, 1, 0), Alloc(3, 0, 0x30, 1, 0)});
+  wire::Packet hello;
+  hello.mutable_hello()->set_protocol_version(testing::kTestBatchProtocol);
+  tc.Add(2, hello);
   tc.Add(2, TestCapture::BatchPacket(9, {Alloc(1, 0, 0x10, 1, 0)}));
   tc.Add(2, TestCapture::BatchPacket(8, {Alloc(2, 0, 0x10, 1, 0)}));
   TempPath file("summary");

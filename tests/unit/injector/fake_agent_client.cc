@@ -9,7 +9,10 @@
 #include <cstring>
 #include <filesystem>
 
+#include <vector>
+
 #include "memframe.pb.h"
+#include "memframe/event_codec.h"
 #include "memframe/varint.h"
 
 namespace memframe::test {
@@ -33,18 +36,18 @@ std::string ThreadPacket(uint32_t thread_id, const std::string& name) {
 }
 
 std::string EventsPacket(uint32_t thread_id, size_t events) {
-  wire::Packet packet;
-  wire::EventBatch* batch = packet.mutable_events();
-  batch->set_thread_id(thread_id);
+  // Allocations only: no batch names a block of another, so each packet
+  // stands alone in any stream.
+  std::vector<wire::PlainEvent> plain(events);
+  uint64_t address = 0, ticks = 0;
   for (size_t i = 0; i < events; ++i) {
-    batch->add_kind(wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0));
-    batch->add_address_delta(static_cast<int64_t>(32 + i % 7));
-    batch->add_size(16);
-    batch->add_stack_id(static_cast<uint32_t>(i % 5));
-    batch->add_ticks_delta(3);
-    batch->add_frame_delta(0);
-    batch->add_duration_ticks(20);
+    address += 32 + i % 7;
+    ticks += 3;
+    plain[i] = {wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0), address, 16, static_cast<uint32_t>(i % 5),
+                ticks, 0, 20};
   }
+  wire::Packet packet;
+  wire::EventBatchEncoder().Encode(thread_id, plain.data(), plain.size(), packet.mutable_events());
   return packet.SerializeAsString();
 }
 

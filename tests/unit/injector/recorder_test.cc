@@ -103,7 +103,8 @@ TEST_F(RecorderTest, RefusesAnotherProtocolVersionAndKeepsRecordingOthers) {
   close(good_agent);
   PumpUntilClosed();
   EXPECT_EQ(log_.str(), "memframe: pid " + std::to_string(getpid()) +
-                            " speaks protocol v99, this memframe speaks v1; not recording it\n");
+                            " speaks protocol v99, this memframe speaks v" + std::to_string(wire::kProtocolVersion) +
+                            "; not recording it\n");
   EXPECT_EQ(recorder_->recorded_streams(), 1u);
   EXPECT_EQ(ReadBack(), (Records{{2, test::HelloPacket()}, {2, test::EndPacket(0)}}));
 }

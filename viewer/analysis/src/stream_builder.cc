@@ -47,12 +47,13 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
   switch (packet.body_case()) {
     case wire::Packet::kHello: {
       const wire::Hello& h = packet.hello();
-      if (h.protocol_version() != wire::kProtocolVersion) {
+      if (h.protocol_version() < wire::kOldestReadableProtocol || h.protocol_version() > wire::kProtocolVersion) {
         *error = "stream " + std::to_string(stream_.stream_id) + " speaks protocol version " +
-                 std::to_string(h.protocol_version()) + "; this build reads version " +
-                 std::to_string(wire::kProtocolVersion);
+                 std::to_string(h.protocol_version()) + "; this build reads versions " +
+                 std::to_string(wire::kOldestReadableProtocol) + " to " + std::to_string(wire::kProtocolVersion);
         return CaptureBuilder::Status::kRefused;
       }
+      if (!decoder_) decoder_ = std::make_unique<wire::EventBatchDecoder>(h.protocol_version());
       stream_.has_hello = true;
       ProcessInfo& p = stream_.process;
       p.protocol_version = h.protocol_version();
@@ -91,7 +92,10 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       uint16_t thread = ThreadIndex(batch.thread_id());
       ThreadRun& run = runs_[thread];
       decoded_.clear();
-      if (!DecodeEventBatch(batch, thread, &last_ticks_[thread], &stream_.ticks_went_backwards, &decoded_, error)) {
+      // A stream must start with its Hello; one that does not is read as
+      // this build writes.
+      if (!decoder_) decoder_ = std::make_unique<wire::EventBatchDecoder>(wire::kProtocolVersion);
+      if (!DecodeEventBatch(*decoder_, batch, thread, &last_ticks_[thread], &stream_.ticks_went_backwards, &decoded_, error)) {
         *error = "stream " + std::to_string(stream_.stream_id) + ": " + *error;
         return CaptureBuilder::Status::kDamaged;
       }

@@ -5,6 +5,7 @@
 // Finish (thread_merge.h).
 #pragma once
 
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -14,6 +15,7 @@
 #include "memframe.pb.h"
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/capture_model.h"
+#include "memframe/event_codec.h"
 #include "thread_merge.h"
 
 namespace memframe::analysis {
@@ -46,6 +48,7 @@ class StreamBuilder {
   std::unordered_map<uint32_t, uint16_t> thread_index_;
   std::vector<ThreadRun> runs_;        // per thread index
   std::vector<uint64_t> last_ticks_;  // per thread index: its latest tick
+  std::unique_ptr<wire::EventBatchDecoder> decoder_;  // from the Hello: the stream's protocol version
   std::vector<Event> decoded_;   // one batch, reused
   uint64_t batches_ = 0;         // arrival number of the next batch
   uint64_t event_count_ = 0;

@@ -71,7 +71,7 @@ inline TestCapture TwoProcesses() {
   TestCapture tc;
   tc.Batch(10, {Alloc(1, 0, 0x10, 8, 0)});
   wire::Packet hello;
-  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_protocol_version(testing::kTestBatchProtocol);
   hello.mutable_hello()->set_pid(43);
   hello.mutable_hello()->set_ppid(42);
   hello.mutable_hello()->set_executable("/opt/child");

@@ -1,0 +1,173 @@
+// The model both ends of an agent stream keep so that an EventBatch can name
+// addresses by reference instead of spelling them out (protocol version 2,
+// FORMAT.md "Addresses and time stamps"):
+//
+//  - a FREE names the allocation it frees by how many allocations of the
+//    stream ago it was made (free_ref), so the freed address costs about
+//    nothing when the free comes soon after the allocation;
+//  - an ALLOC whose block was freed a moment ago (allocators hand back the
+//    last freed block of a size class first) names it by its place among the
+//    recently freed blocks of its size class (reuse_ref);
+//  - time stamps are the gap from the end of the thread's previous event to
+//    the start of this one, so the allocator time already in `duration` is
+//    not paid twice.
+//
+// Header-only and allocation-free: the agent keeps these in pages of its own
+// (on the writer thread), the readers in ordinary memory. Both sides change
+// their state with the same calls in the same order (the stream's batch
+// order), which is what keeps them in step.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "memframe.pb.h"
+#include "memframe/format.h"
+
+namespace memframe::wire {
+
+// A free_ref reaches back at most this many allocations of its stream.
+constexpr uint64_t kFreeRefWindow = uint64_t{1} << 16;
+
+// Size classes as glibc's chunks (16-byte steps, 32 bytes at least), the
+// largest class holding every block of 16 KiB or more.
+constexpr uint32_t kSizeClasses = 1024;
+constexpr uint32_t kFreedPerClass = 16;
+inline uint32_t SizeClassOf(uint64_t size) {
+  if (size >= 16 * (kSizeClasses - 2)) return kSizeClasses - 1;
+  uint32_t c = static_cast<uint32_t>((size + 23) >> 4);
+  return c < 2 ? 2 : c;
+}
+
+// Blocks freed recently (by a FREE that carried a free_ref, so both ends know
+// their size), per size class, newest last.
+class RecentlyFreed {
+ public:
+  void Clear() { memset(count_, 0, sizeof(count_)); }
+  void Push(uint64_t size, uint64_t address) {
+    uint32_t c = SizeClassOf(size);
+    uint64_t* blocks = blocks_[c];
+    if (count_[c] == kFreedPerClass) {
+      memmove(blocks, blocks + 1, sizeof(uint64_t) * (kFreedPerClass - 1));
+      --count_[c];
+    }
+    blocks[count_[c]++] = address;
+  }
+  // The encoder: 1 + how many newer blocks of the class precede `address`,
+  // removing it; 0 when it is not among them.
+  uint32_t Find(uint64_t size, uint64_t address) {
+    uint32_t c = SizeClassOf(size);
+    for (uint32_t k = 0; k < count_[c]; ++k) {
+      if (blocks_[c][count_[c] - 1 - k] != address) continue;
+      Remove(c, count_[c] - 1 - k);
+      return k + 1;
+    }
+    return 0;
+  }
+  // The decoder: the block Find returned `ref` for, removing it; false when
+  // there is no such block (damaged data).
+  bool Take(uint64_t size, uint64_t ref, uint64_t* address) {
+    uint32_t c = SizeClassOf(size);
+    if (ref == 0 || ref > count_[c]) return false;
+    uint32_t at = count_[c] - static_cast<uint32_t>(ref);
+    *address = blocks_[c][at];
+    Remove(c, at);
+    return true;
+  }
+
+ private:
+  void Remove(uint32_t c, uint32_t at) {
+    memmove(blocks_[c] + at, blocks_[c] + at + 1, sizeof(uint64_t) * (count_[c] - 1 - at));
+    --count_[c];
+  }
+  uint64_t blocks_[kSizeClasses][kFreedPerClass];
+  uint8_t count_[kSizeClasses];
+};
+
+// The encoder's side: which recent allocation made each live block. A
+// direct-mapped table: a block whose slot was taken by a later allocation,
+// or one allocated before this stream's encoder saw it, is simply sent by
+// address (free_ref 0). Call Clear() before the first use.
+class RefEncoder {
+ public:
+  void Clear() {
+    memset(slots_, 0, sizeof(slots_));
+    serial_ = 0;
+    freed_.Clear();
+  }
+  // The free_ref of a FREE of `address` (0: send the address).
+  uint32_t FreeRef(uint64_t address) {
+    Slot& slot = slots_[SlotOf(address)];
+    if (address == 0 || slot.address != address || serial_ - slot.serial >= kFreeRefWindow) return 0;
+    freed_.Push(slot.size, address);
+    slot.address = 0;
+    return static_cast<uint32_t>(serial_ - slot.serial + 1);
+  }
+  // The reuse_ref of an ALLOC (0: send the address); counts the allocation.
+  uint32_t Alloc(uint64_t address, uint64_t size) {
+    uint32_t ref = freed_.Find(size, address);
+    ++serial_;
+    slots_[SlotOf(address)] = {address, serial_, size};
+    return ref;
+  }
+
+ private:
+  static constexpr int kSlotBits = 16;
+  struct Slot {
+    uint64_t address, serial, size;
+  };
+  static uint32_t SlotOf(uint64_t address) {
+    return static_cast<uint32_t>((address * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
+  }
+  Slot slots_[1u << kSlotBits];
+  uint64_t serial_ = 0;
+  RecentlyFreed freed_;
+};
+
+// Time stamps (ticks_gap): an event that reads its tick after the real call
+// (an allocation or a mapping) started `duration` ticks before it; the
+// others (frees, unmappings: read before the call; markers, frame ends:
+// duration 0) start at their tick and end `duration` after.
+inline bool TickedAfterCall(uint32_t packed_kind) {
+  uint32_t kind = KindOf(packed_kind);
+  return kind == EVENT_ALLOC || kind == EVENT_MAP;
+}
+
+// One batch's time stamps, either end: `ticks` and `end` of the previous
+// event, both the batch's base_ticks before the first.
+struct TickGaps {
+  explicit TickGaps(uint64_t base_ticks) : ticks(base_ticks), end(base_ticks) {}
+
+  // The encoder: the ticks_gap entry of an event at `t` (never below the
+  // previous event's: the caller clamps); 0 means "not a gap", and then
+  // *exact gets the ticks_exact entry, the plain delta. That happens when
+  // the start would come before the previous event's end (a plain rdtsc
+  // read early) or before tick 0.
+  uint64_t Encode(uint32_t packed_kind, uint64_t t, uint32_t duration, uint64_t* exact) {
+    bool after = TickedAfterCall(packed_kind);
+    uint64_t start = after ? t - duration : t;
+    bool gap = (!after || t >= duration) && start >= end && start - end < UINT64_MAX;
+    uint64_t entry = gap ? start - end + 1 : 0;
+    if (!gap) *exact = t - ticks;
+    Advance(after, t, duration);
+    return entry;
+  }
+  // The decoder: the event's tick from its ticks_gap entry (and, for an
+  // entry of 0, its ticks_exact one).
+  uint64_t Decode(uint32_t packed_kind, uint32_t duration, uint64_t entry, uint64_t exact) {
+    bool after = TickedAfterCall(packed_kind);
+    uint64_t t = entry == 0 ? ticks + exact : end + (entry - 1) + (after ? duration : 0);
+    Advance(after, t, duration);
+    return t;
+  }
+
+  uint64_t ticks, end;
+
+ private:
+  void Advance(bool after, uint64_t t, uint32_t duration) {
+    ticks = t;
+    end = after ? t : t + duration;
+  }
+};
+
+}  // namespace memframe::wire

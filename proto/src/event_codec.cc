@@ -1,0 +1,178 @@
+#include "memframe/event_codec.h"
+
+#include "memframe/event_refs.h"
+#include "memframe/format.h"
+
+namespace memframe::wire {
+
+namespace {
+
+std::string BatchError(const EventBatch& b, const std::string& what) {
+  return "corrupt batch of thread " + std::to_string(b.thread_id()) + ": " + what;
+}
+
+// Entries a column of a version-2 batch must have, given its kinds.
+struct ColumnCounts {
+  int frees = 0, allocs = 0, gaps_escaped = 0, referenced = 0;
+};
+
+}  // namespace
+
+// The decoder's half of event_refs.h: the addresses and sizes of the
+// stream's last kFreeRefWindow allocations, by serial.
+struct EventBatchDecoder::State {
+  struct Block {
+    uint64_t address, size;
+  };
+  Block recent[kFreeRefWindow];
+  uint64_t serial = 0;
+  RecentlyFreed freed;
+  State() { freed.Clear(); }
+};
+
+EventBatchDecoder::EventBatchDecoder(uint32_t protocol_version) : version_(protocol_version) {
+  if (version_ >= 2) state_ = std::make_unique<State>();
+}
+EventBatchDecoder::~EventBatchDecoder() = default;
+
+bool EventBatchDecoder::Decode(const EventBatch& batch, std::vector<PlainEvent>* out, std::string* error) {
+  if (broken_) {
+    *error = BatchError(batch, "follows a damaged batch");
+    return false;
+  }
+  size_t before = out->size();
+  if (DecodeColumns(batch, out, error)) return true;
+  out->resize(before);
+  broken_ = state_ != nullptr;
+  return false;
+}
+
+bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEvent>* out, std::string* error) {
+  const int n = b.kind_size();
+  const bool v1 = version_ < 2;
+  auto mismatch = [&](const char* column, int have, int want) {
+    std::string expected = want == n ? "" : " (" + std::to_string(want) + " expected)";
+    *error = BatchError(b, std::to_string(n) + " kinds but " + std::to_string(have) + " " + column + " entries" +
+                               expected);
+    return false;
+  };
+  if (b.size_size() != n) return mismatch("size", b.size_size(), n);
+  if (b.stack_id_size() != n) return mismatch("stack_id", b.stack_id_size(), n);
+  if (b.frame_delta_size() != n) return mismatch("frame_delta", b.frame_delta_size(), n);
+  if (b.duration_ticks_size() != n) return mismatch("duration_ticks", b.duration_ticks_size(), n);
+  ColumnCounts want;
+  if (v1) {
+    if (b.address_delta_size() != n) return mismatch("address_delta", b.address_delta_size(), n);
+    if (b.ticks_delta_size() != n) return mismatch("ticks_delta", b.ticks_delta_size(), n);
+  } else {
+    if (b.ticks_gap_size() != n) return mismatch("ticks_gap", b.ticks_gap_size(), n);
+    for (int i = 0; i < n; ++i) {
+      uint32_t kind = KindOf(b.kind(i));
+      want.frees += kind == EVENT_FREE;
+      want.allocs += kind == EVENT_ALLOC;
+      want.gaps_escaped += b.ticks_gap(i) == 0;
+    }
+    if (b.free_ref_size() != want.frees) return mismatch("free_ref", b.free_ref_size(), want.frees);
+    if (b.reuse_ref_size() != want.allocs) return mismatch("reuse_ref", b.reuse_ref_size(), want.allocs);
+    if (b.ticks_exact_size() != want.gaps_escaped)
+      return mismatch("ticks_exact", b.ticks_exact_size(), want.gaps_escaped);
+    for (uint32_t ref : b.free_ref()) want.referenced += ref != 0;
+    for (uint32_t ref : b.reuse_ref()) want.referenced += ref != 0;
+    if (b.address_delta_size() != n - want.referenced)
+      return mismatch("address_delta", b.address_delta_size(), n - want.referenced);
+  }
+  // Frame numbers are any 64-bit values; what cannot be right is one that
+  // wraps past 2^64 while the deltas are added up.
+  {
+    uint64_t f = b.base_frame();
+    for (int i = 0; i < n; ++i) {
+      if (__builtin_add_overflow(f, uint64_t{b.frame_delta(i)}, &f)) {
+        *error = BatchError(b, "a frame number past 2^64 (base " + std::to_string(b.base_frame()) + ")");
+        return false;
+      }
+    }
+  }
+  // Addresses restart from 0 in every batch; ticks and frames from the
+  // batch's bases.
+  uint64_t address = 0, frame = b.base_frame();
+  TickGaps gaps(b.base_ticks());
+  int next_address = 0, next_free = 0, next_alloc = 0, next_exact = 0;
+  for (int i = 0; i < n; ++i) {
+    PlainEvent e;
+    e.kind = b.kind(i);
+    e.size = b.size(i);
+    e.stack_id = b.stack_id(i);
+    e.duration = b.duration_ticks(i);
+    frame += b.frame_delta(i);
+    e.frame = frame;
+    if (v1) {
+      gaps.ticks += b.ticks_delta(i);
+      e.ticks = gaps.ticks;
+      address += static_cast<uint64_t>(b.address_delta(i));
+      e.address = address;
+      out->push_back(e);
+      continue;
+    }
+    uint64_t gap = b.ticks_gap(i);
+    e.ticks = gaps.Decode(e.kind, e.duration, gap, gap == 0 ? b.ticks_exact(next_exact++) : 0);
+    const uint32_t kind = KindOf(e.kind);
+    uint64_t ref = kind == EVENT_FREE ? b.free_ref(next_free++) : kind == EVENT_ALLOC ? b.reuse_ref(next_alloc++) : 0;
+    if (ref == 0) {
+      address += static_cast<uint64_t>(b.address_delta(next_address++));
+    } else if (kind == EVENT_FREE) {
+      if (ref > state_->serial || ref > kFreeRefWindow) {
+        *error = BatchError(b, "free_ref " + std::to_string(ref) + " names no allocation");
+        return false;
+      }
+      const State::Block& block = state_->recent[(state_->serial - ref + 1) % kFreeRefWindow];
+      address = block.address;
+      state_->freed.Push(block.size, address);
+    } else if (!state_->freed.Take(e.size, ref, &address)) {
+      *error = BatchError(b, "reuse_ref " + std::to_string(ref) + " names no freed block");
+      return false;
+    }
+    e.address = address;
+    if (kind == EVENT_ALLOC) state_->recent[++state_->serial % kFreeRefWindow] = {address, e.size};
+    out->push_back(e);
+  }
+  return true;
+}
+
+struct EventBatchEncoder::State {
+  RefEncoder refs;
+  State() { refs.Clear(); }
+};
+
+EventBatchEncoder::EventBatchEncoder() : state_(std::make_unique<State>()) {}
+EventBatchEncoder::~EventBatchEncoder() = default;
+
+void EventBatchEncoder::Encode(uint32_t thread_id, const PlainEvent* events, size_t count, EventBatch* b) {
+  b->set_thread_id(thread_id);
+  if (count == 0) return;
+  b->set_base_ticks(events[0].ticks);
+  b->set_base_frame(events[0].frame);
+  uint64_t address = 0, frame = events[0].frame, ticks = events[0].ticks;
+  TickGaps gaps(ticks);
+  for (size_t i = 0; i < count; ++i) {
+    const PlainEvent& e = events[i];
+    const uint32_t kind = KindOf(e.kind);
+    uint32_t ref = 0;
+    if (kind == EVENT_FREE) b->add_free_ref(ref = state_->refs.FreeRef(e.address));
+    if (kind == EVENT_ALLOC) b->add_reuse_ref(ref = state_->refs.Alloc(e.address, e.size));
+    if (ref == 0) b->add_address_delta(static_cast<int64_t>(e.address - address));
+    address = e.address;
+    b->add_kind(e.kind);
+    b->add_size(e.size);
+    b->add_stack_id(e.stack_id);
+    ticks = e.ticks > ticks ? e.ticks : ticks;  // a thread's ticks never go back (the agent clamps too)
+    uint64_t exact = 0;
+    uint64_t gap = gaps.Encode(e.kind, ticks, e.duration, &exact);
+    b->add_ticks_gap(gap);
+    if (gap == 0) b->add_ticks_exact(exact);
+    b->add_frame_delta(static_cast<uint32_t>(e.frame - frame));
+    frame = e.frame;
+    b->add_duration_ticks(e.duration);
+  }
+}
+
+}  // namespace memframe::wire

@@ -1,0 +1,104 @@
+// What the agent's encoder tests share: a sink whose packets come back
+// through libprotobuf, and a reader's decoding of the batches among them.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/event.h"
+#include "memframe.pb.h"
+#include "memframe/event_codec.h"
+#include "memframe/format.h"
+#include "memframe/varint.h"
+#include "writer/packet_encoder.h"
+#include "writer/socket_sink.h"
+
+namespace memframe::agent {
+
+class EncoderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0);
+    ASSERT_TRUE(sink_.Adopt(fds_[0]));
+    ResetEventEncoder();  // each test is a stream of its own
+  }
+  void TearDown() override {
+    sink_.Close();
+    close(fds_[1]);
+  }
+
+  // Flushes the sink and splits what arrived into Packets. The flush runs
+  // beside the reading: more than a socket buffer's worth would block it.
+  std::vector<wire::Packet> Receive() {
+    std::atomic<bool> flushed{false};
+    bool flush_ok = false;
+    std::thread flusher([&] {
+      flush_ok = sink_.Flush();
+      flushed.store(true);
+    });
+    std::vector<uint8_t> bytes;
+    uint8_t chunk[65536];
+    for (;;) {
+      bool done = flushed.load();  // read before the last recv: nothing can arrive after it
+      ssize_t n = recv(fds_[1], chunk, sizeof(chunk), MSG_DONTWAIT);
+      if (n > 0) {
+        bytes.insert(bytes.end(), chunk, chunk + n);
+      } else if (done) {
+        break;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    flusher.join();
+    EXPECT_TRUE(flush_ok);
+    std::vector<wire::Packet> packets;
+    const uint8_t* p = bytes.data();
+    const uint8_t* end = p + bytes.size();
+    while (p < end) {
+      uint64_t length = 0;
+      EXPECT_TRUE(wire::ReadVarint(&p, end, &length));
+      EXPECT_LE(length, static_cast<uint64_t>(end - p));
+      wire::Packet packet;
+      EXPECT_TRUE(packet.ParseFromArray(p, static_cast<int>(length)));
+      packets.push_back(packet);
+      p += length;
+    }
+    return packets;
+  }
+
+  int fds_[2];
+  SocketSink sink_;
+};
+
+// The events of one stream, decoded from every EventBatch packet as a
+// reader does: in order, by one decoder (batches may name blocks of earlier
+// ones).
+inline std::vector<wire::PlainEvent> DecodeBatches(const std::vector<wire::Packet>& packets) {
+  wire::EventBatchDecoder decoder(wire::kProtocolVersion);
+  std::vector<wire::PlainEvent> out;
+  for (const wire::Packet& p : packets) {
+    if (!p.has_events()) continue;
+    std::string error;
+    EXPECT_TRUE(decoder.Decode(p.events(), &out, &error)) << error;
+  }
+  return out;
+}
+
+inline void ExpectSame(const wire::PlainEvent& decoded, const Event& sent, size_t i) {
+  EXPECT_EQ(decoded.kind, sent.kind()) << i;
+  EXPECT_EQ(decoded.address, sent.address) << i;
+  EXPECT_EQ(decoded.size, sent.size) << i;
+  EXPECT_EQ(decoded.stack_id, sent.stack_id) << i;
+  EXPECT_EQ(decoded.ticks, sent.ticks) << i;
+  EXPECT_EQ(decoded.frame, sent.frame()) << i;
+  EXPECT_EQ(decoded.duration, sent.duration) << i;
+}
+
+}  // namespace memframe::agent
