@@ -113,6 +113,56 @@ TEST(FastUnwinder, AnswersOrdinaryStacksWithLibunwindsFrames) {
   }
 }
 
+// A function whose call returns exactly to the first byte of a page: the
+// bytes after that return address are on the next page, which the
+// trampoline check must not take as unknown (it once declined every such
+// frame). 10 bytes of prologue and moves, 4 nops, a 2-byte call ending at
+// byte 16 of a function placed 16 bytes before a page boundary.
+extern "C" void MemframePageEdgeCall(void (*fn)(void*), void* arg);
+asm(R"(
+  .pushsection .text.memframe_page_edge,"ax",@progbits
+  .p2align 12
+  .skip 4096 - 16
+  .globl MemframePageEdgeCall
+  .type MemframePageEdgeCall,@function
+MemframePageEdgeCall:
+  .cfi_startproc
+  push %rbp
+  .cfi_def_cfa_offset 16
+  .cfi_offset %rbp, -16
+  mov %rsp, %rbp
+  .cfi_def_cfa_register %rbp
+  mov %rdi, %rax
+  mov %rsi, %rdi
+  nop
+  nop
+  nop
+  nop
+  call *%rax
+  pop %rbp
+  .cfi_def_cfa %rsp, 8
+  ret
+  .cfi_endproc
+  .size MemframePageEdgeCall, .-MemframePageEdgeCall
+  .popsection
+)");
+
+__attribute__((noinline)) void PageEdgeProbe(void* arg) {
+  auto* r = static_cast<Result*>(arg);
+  r->n_unw = unw_backtrace(r->unw, kMaxFrames);
+  r->n_fast = FastBacktrace(r->fast, kMaxFrames);
+  KEEP_FRAME();
+}
+
+TEST(FastUnwinder, AReturnAddressThatStartsAPageIsAnswered) {
+  ASSERT_TRUE(InitFastUnwinder());
+  Result r;
+  MemframePageEdgeCall(PageEdgeProbe, &r);
+  ASSERT_GT(r.n_unw, 2);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(r.unw[1]) % 4096, 0u) << "the layout this test needs did not come out";
+  ExpectAnswered(r, "return address at a page start");
+}
+
 TEST(FastUnwinder, SecondRunFromTheCacheIsTheSame) {
   for (int round = 0; round < 3; ++round) {
     for (const char* pattern : kOrdinary) ExpectAnswered(RunChain(pattern, kMaxFrames), pattern);
