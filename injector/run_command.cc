@@ -202,7 +202,9 @@ int Run(const RunOptions& options) {
   info.set_start_unix_ns(UnixNanoseconds());
   info.set_recorder_version(kMemframeVersion);
   info.set_finished(false);
-  if (!capture || !AppendRecorderInfo(capture.get(), info)) {
+  // Flushed at once: a live viewer that connects before the program's first
+  // record is told the file holds this one, and must find it there.
+  if (!capture || !AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
     child->Abort();
     std::cerr << "memframe: " << (capture ? capture->error() : error) << '\n';
     if (capture) remove(output.c_str());

@@ -29,7 +29,10 @@ std::unique_ptr<CaptureWriter> CaptureWriter::Create(const std::string& path, st
   uint8_t header[kHeaderBytes];
   memcpy(header, kCaptureMagic, sizeof(kCaptureMagic));
   for (int i = 0; i < 4; ++i) header[sizeof(kCaptureMagic) + i] = static_cast<uint8_t>(kCaptureVersion >> (8 * i));
-  if (fwrite(header, 1, sizeof(header), w->file_) != sizeof(header)) {
+  // On disk at once: a live viewer may open the file before the first
+  // record is flushed, and must find a capture with no records yet, not a
+  // file too short to be one.
+  if (fwrite(header, 1, sizeof(header), w->file_) != sizeof(header) || fflush(w->file_) != 0) {
     *error = "cannot write " + path + ": " + strerror(errno);
     return nullptr;
   }

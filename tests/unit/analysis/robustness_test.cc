@@ -71,6 +71,26 @@ TEST(Robustness, HugeAndBackwardFrameNumbersAreNotDamage) {
 // A live viewer reads the capture while the recorder writes it: after a
 // flush, every record written so far must come back, whatever the sizes
 // (the decompressor may hold output back when a call fills its buffer).
+// A live viewer can open the file the moment the recorder created it
+// (live_follow caught "bad magic" there): it is a capture with no records.
+TEST(Robustness, ANewCaptureOpensBeforeAnyRecordIsFlushed) {
+  TempPath file("new");
+  std::string error;
+  auto writer = wire::CaptureWriter::Create(file.path(), &error);
+  ASSERT_TRUE(writer) << error;
+  uint8_t packet[3] = {1, 2, 3};
+  ASSERT_TRUE(writer->Append(1, packet, sizeof packet));  // buffered, not flushed
+  auto reader = wire::CaptureReader::Open(file.path(), &error);
+  ASSERT_TRUE(reader) << error;
+  wire::CaptureRecord record;
+  EXPECT_FALSE(reader->Next(&record));
+  // Once flushed, a reader opened now gets the record.
+  ASSERT_TRUE(writer->Flush());
+  reader = wire::CaptureReader::Open(file.path(), &error);
+  ASSERT_TRUE(reader) << error;
+  EXPECT_TRUE(reader->Next(&record));
+}
+
 TEST(Robustness, AFlushedButOpenCaptureGivesBackEveryRecord) {
   uint64_t seed = 7;
   auto next = [&seed] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull; };
