@@ -161,6 +161,27 @@ TEST_F(ViewerViews, HiddenTableShowsThePerFrameSites) {
   EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kFireProjectileFunction).empty());
 }
 
+// The hidden table and `memframe report hidden` list the same sites (stacks
+// that differ only in the driver grouped as one), with the same figures.
+TEST_F(ViewerViews, HiddenTableListsWhatTheReportLists) {
+  json view = Dump("hidden", {});
+  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "hidden", "--json"};
+  e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
+  ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
+  json report = e2e::ParseJsonOrDiscard(r.standard_output);
+  ASSERT_FALSE(report.is_discarded()) << r.standard_output;
+  const json& rows = view["rows"];
+  const json& sites = report["sites"];
+  ASSERT_FALSE(sites.empty());
+  ASSERT_GE(rows.size(), sites.size());  // the report may list fewer
+  for (size_t i = 0; i < sites.size(); ++i) {
+    SCOPED_TRACE("site " + std::to_string(i));
+    for (const char* key : {"stack_id", "stack_ids", "allocations", "bytes", "frames_with_allocations",
+                            "allocs_per_frame_median", "bytes_per_frame_median", "function", "location", "via"})
+      EXPECT_EQ(rows[i][key], sites[i][key]) << key;
+  }
+}
+
 TEST_F(ViewerViews, LeaksViewShowsTheNavMesh) {
   json data = Dump("leaks", {});
   auto nav = e2e::SumSites(e2e::SitesWithFunctionInStack(data["rows"], kLeakingFunction));

@@ -38,6 +38,14 @@ const std::vector<analysis::SourceFrame>& Session::Stack(uint32_t stack_id) {
   return stacks_.emplace(stack_id, std::move(frames)).first->second;
 }
 
+const analysis::GroupedSites& Session::SiteGroups() {
+  if (!has_groups_) {
+    groups_ = analysis::GroupSitesByUserStack(heap_.sites, capture_.main, *symbolizer_);
+    has_groups_ = true;
+  }
+  return groups_;
+}
+
 const std::vector<analysis::Event>& Session::MapEvents() {
   if (has_map_events_) return map_events_;
   for (const analysis::Event& e : capture_.main.events) {

@@ -13,6 +13,7 @@
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/live_set_at.h"
+#include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/analysis/symbolizer.h"
 
@@ -49,6 +50,11 @@ class Session {
   // Symbolized on first use and cached.
   const SiteLabel& Label(uint32_t stack_id);
   const std::vector<analysis::SourceFrame>& Stack(uint32_t stack_id);
+  // Call sites as `memframe report hidden` counts them: stacks that differ
+  // only inside the runtime or the graphics driver are one site
+  // (site_groups.h). Built on first use (the loader builds it, off the UI
+  // thread); it symbolizes every stack whole.
+  const analysis::GroupedSites& SiteGroups();
   // The MAP and UNMAP events in global order, gathered on first use: a
   // frame's mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
@@ -63,6 +69,8 @@ class Session {
   std::unordered_map<uint32_t, std::vector<analysis::SourceFrame>> stacks_;
   std::vector<analysis::Event> map_events_;
   bool has_map_events_ = false;
+  analysis::GroupedSites groups_;
+  bool has_groups_ = false;
 };
 
 }  // namespace memframe::viewer

@@ -133,6 +133,7 @@ bool SessionLoader::Load(std::string* error) {
       progress_.done = i;
     }
   }
+  session->SiteGroups();  // the hidden table's sites, symbolized here rather than on the UI thread
   std::lock_guard lock(mutex_);
   session_ = std::move(session);
   return true;

@@ -27,7 +27,9 @@ bool HiddenView::Refresh(ViewContext& ctx) {
   if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_) return false;
   range_ = range;
   rows_percent_ = min_percent_;
-  rows_ = analysis::FindHiddenSites(ctx.session.heap().sites, range_, ctx.session.frames().CountIn(range_),
+  // Grouped as the CLI groups them, so the table and `memframe report hidden`
+  // list the same sites with the same figures.
+  rows_ = analysis::FindHiddenSites(ctx.session.SiteGroups().index, range_, ctx.session.frames().CountIn(range_),
                                     min_percent_ / 100.0);
   std::vector<const std::vector<analysis::SourceFrame>*> stacks;
   stacks.reserve(rows_.size());
@@ -35,6 +37,12 @@ bool HiddenView::Refresh(ViewContext& ctx) {
   names_ = analysis::NameLookAlikes(stacks);
   has_rows_ = true;
   return true;
+}
+
+std::vector<uint32_t> HiddenView::StackIds(ViewContext& ctx, uint32_t stack_id) {
+  const auto& members = ctx.session.SiteGroups().members;
+  auto it = members.find(stack_id);
+  return it != members.end() ? it->second : std::vector<uint32_t>{stack_id};
 }
 
 SiteLabel HiddenView::RowLabel(ViewContext& ctx, size_t i) const {
@@ -152,6 +160,7 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
     nlohmann::json row = SiteStatsJson(ctx.session, rows_[i]);
     row["location"] = names_[i].location;
     row["via"] = names_[i].via;
+    row["stack_ids"] = StackIds(ctx, rows_[i].stack_id);
     rows.push_back(std::move(row));
   }
   return {{"view", name()}, {"range", RangeJson(range_)}, {"min_fraction", min_percent_ / 100.0}, {"rows", rows}};

@@ -27,6 +27,8 @@ class HiddenView : public View {
   // Row i's label as the table prints it: the user frame, with the callers
   // and place that tell look-alike rows apart (look_alikes.h).
   SiteLabel RowLabel(ViewContext& ctx, size_t i) const;
+  // Every stack of the row's site (one, or the group's: site_groups.h).
+  static std::vector<uint32_t> StackIds(ViewContext& ctx, uint32_t stack_id);
 
   int min_percent_ = 50;  // the CLI's default threshold, 0.5
   bool follow_selection_ = false;
