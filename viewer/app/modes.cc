@@ -59,6 +59,21 @@ bool LoadAndSettle(App& app, Backend& backend) {
   return true;
 }
 
+// The shared start of --screenshot and --measure-fps: the view asked for,
+// in an offscreen framebuffer, with its capture loaded and its layout
+// settled; then `body(app, backend)` gives the exit status.
+template <typename Body>
+int WithSettledView(const ViewerOptions& options, Body body) {
+  if (!CheckView(options.view)) return 2;
+  Backend backend;
+  if (!InitOffscreen(options, backend)) return 1;
+  Fonts fonts = SetUpStyle();
+  App app(options, fonts);
+  app.FocusView(options.view);
+  if (!LoadAndSettle(app, backend)) return 1;
+  return body(app, backend);
+}
+
 }  // namespace
 
 int RunInteractive(const ViewerOptions& options) {
@@ -84,25 +99,20 @@ int RunInteractive(const ViewerOptions& options) {
 }
 
 int RunScreenshot(const ViewerOptions& options) {
-  if (!CheckView(options.view)) return 2;
-  Backend backend;
-  if (!InitOffscreen(options, backend)) return 1;
-  Fonts fonts = SetUpStyle();
-  App app(options, fonts);
-  app.FocusView(options.view);
-  if (!LoadAndSettle(app, backend)) return 1;
-  std::string error;
-  std::vector<uint8_t> pixels;
-  int width = 0, height = 0;
-  if (!backend.ReadPixels(&pixels, &width, &height)) {
-    std::fprintf(stderr, "memframe-viewer: cannot read back the rendered image\n");
-    return 1;
-  }
-  if (!WritePng(options.screenshot_path, pixels, width, height, &error)) {
-    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
-    return 1;
-  }
-  return 0;
+  return WithSettledView(options, [&](App&, Backend& backend) {
+    std::string error;
+    std::vector<uint8_t> pixels;
+    int width = 0, height = 0;
+    if (!backend.ReadPixels(&pixels, &width, &height)) {
+      std::fprintf(stderr, "memframe-viewer: cannot read back the rendered image\n");
+      return 1;
+    }
+    if (!WritePng(options.screenshot_path, pixels, width, height, &error)) {
+      std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+      return 1;
+    }
+    return 0;
+  });
 }
 
 namespace {
@@ -117,42 +127,37 @@ double ProcessCpuSeconds() {
 }  // namespace
 
 int RunMeasureFps(const ViewerOptions& options) {
-  if (!CheckView(options.view)) return 2;
-  Backend backend;
-  if (!InitOffscreen(options, backend)) return 1;
-  Fonts fonts = SetUpStyle();
-  App app(options, fonts);
-  app.FocusView(options.view);
   // Load (not measured), then settle the layout, then draw continuously.
-  if (!LoadAndSettle(app, backend)) return 1;
-  using Clock = std::chrono::steady_clock;
-  std::vector<double> frame_ms;
-  uint64_t vertices = 0;  // what a GPU would be sent
-  const double cpu_start = ProcessCpuSeconds();
-  const auto start = Clock::now();
-  const auto end = start + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(options.measure_fps_seconds));
-  for (auto last = start; last < end;) {
-    backend.NewFrame(0);
-    app.Draw();
-    backend.Render();
-    backend.Finish();
-    vertices += static_cast<uint64_t>(ImGui::GetDrawData()->TotalVtxCount);
-    auto now = Clock::now();
-    frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
-    last = now;
-  }
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const double cpu_ms_per_frame = (ProcessCpuSeconds() - cpu_start) * 1000 / frame_ms.size();
-  std::vector<double> sorted = frame_ms;
-  std::sort(sorted.begin(), sorted.end());
-  auto percentile = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))]; };
-  std::printf("view %s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms, "
-              "cpu %.2f ms/frame (all threads), %llu vertices/frame\n",
-              options.view.c_str(), frame_ms.size(), seconds, frame_ms.size() / seconds, percentile(0.50),
-              percentile(0.99), sorted.back(), cpu_ms_per_frame,
-              static_cast<unsigned long long>(vertices / frame_ms.size()));
-  return 0;
+  return WithSettledView(options, [&](App& app, Backend& backend) {
+    using Clock = std::chrono::steady_clock;
+    std::vector<double> frame_ms;
+    uint64_t vertices = 0;  // what a GPU would be sent
+    const double cpu_start = ProcessCpuSeconds();
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(options.measure_fps_seconds));
+    for (auto last = start; last < end;) {
+      backend.NewFrame(0);
+      app.Draw();
+      backend.Render();
+      backend.Finish();
+      vertices += static_cast<uint64_t>(ImGui::GetDrawData()->TotalVtxCount);
+      auto now = Clock::now();
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
+      last = now;
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const double cpu_ms_per_frame = (ProcessCpuSeconds() - cpu_start) * 1000 / frame_ms.size();
+    std::vector<double> sorted = frame_ms;
+    std::sort(sorted.begin(), sorted.end());
+    auto percentile = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))]; };
+    std::printf("view %s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms, "
+                "cpu %.2f ms/frame (all threads), %llu vertices/frame\n",
+                options.view.c_str(), frame_ms.size(), seconds, frame_ms.size() / seconds, percentile(0.50),
+                percentile(0.99), sorted.back(), cpu_ms_per_frame,
+                static_cast<unsigned long long>(vertices / frame_ms.size()));
+    return 0;
+  });
 }
 
 int RunDumpViewData(const ViewerOptions& options) {
