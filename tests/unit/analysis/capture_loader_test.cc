@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "load_test_capture.h"
 #include "test_capture.h"
 
 namespace memframe::analysis {
@@ -10,17 +11,9 @@ namespace {
 using testing::Alloc;
 using testing::FrameEnd;
 using testing::Free;
+using testing::LoadTestCapture;
 using testing::TempPath;
 using testing::TestCapture;
-
-Capture LoadOk(const TestCapture& tc, const std::string& name) {
-  TempPath file(name);
-  EXPECT_TRUE(tc.Write(file.path()));
-  Capture capture;
-  std::string error;
-  EXPECT_TRUE(LoadCapture(file.path(), &capture, &error)) << error;
-  return capture;
-}
 
 TEST(CaptureLoader, TwoThreadsInterleaveByTicksKeepingEachThreadsOrder) {
   TestCapture tc;
@@ -30,7 +23,7 @@ TEST(CaptureLoader, TwoThreadsInterleaveByTicksKeepingEachThreadsOrder) {
   tc.Batch(200, {Alloc(15, 0, 0x2000, 8, 0), Alloc(25, 0, 0x2100, 8, 0), Alloc(25, 0, 0x2200, 8, 0)});
   tc.Batch(100, {Alloc(10, 0, 0x1000, 16, 0), Alloc(20, 0, 0x1100, 16, 0), Free(25, 0, 0x1000)});
   tc.End();
-  Capture c = LoadOk(tc, "interleave");
+  Capture c = LoadTestCapture(tc, "interleave");
   ASSERT_TRUE(c.has_main);
   ASSERT_EQ(c.main.events.size(), 6u);
   std::vector<uint64_t> addresses;
@@ -51,7 +44,7 @@ TEST(CaptureLoader, AThreadsBackwardTickIsRaisedSoItsOrderSurvives) {
   tc.Batch(1, {Alloc(50, 0, 0x10, 1, 0)});
   tc.Batch(1, {Alloc(40, 0, 0x20, 1, 0)});  // next batch starts earlier: a clock glitch
   tc.Batch(2, {Alloc(45, 0, 0x30, 1, 0)});
-  Capture c = LoadOk(tc, "backwards");
+  Capture c = LoadTestCapture(tc, "backwards");
   ASSERT_EQ(c.main.events.size(), 3u);
   EXPECT_EQ(c.main.events[0].address, 0x30u);
   EXPECT_EQ(c.main.events[1].address, 0x10u);
@@ -65,7 +58,7 @@ TEST(CaptureLoader, ReallocPairKeepsItsFlagsAndFamily) {
   tc.Batch(1, {Alloc(1, 0, 0x100, 10, 0), Free(2, 0, 0x100, 0, wire::kFlagRealloc),
                Alloc(3, 0, 0x200, 20, 0, 0, wire::kFlagRealloc), Alloc(4, 0, 0x300, 8, 0, 0, 0, wire::FAMILY_NEW_ARRAY),
                Alloc(5, 0, 0x400, 8, 0, 0, wire::kFlagCalloc)});
-  Capture c = LoadOk(tc, "realloc");
+  Capture c = LoadTestCapture(tc, "realloc");
   const auto& e = c.main.events;
   ASSERT_EQ(e.size(), 5u);
   EXPECT_FALSE(e[0].is_realloc());
@@ -83,7 +76,7 @@ TEST(CaptureLoader, DecodesDeltaColumnsAcrossBatches) {
   // Addresses that go down (negative deltas) and frames that advance.
   tc.Batch(7, {Alloc(100, 3, 0x7fff0000, 1, 5, 9), Alloc(130, 4, 0x1000, 2, 6, 11), FrameEnd(140, 4)});
   tc.Batch(7, {Free(200, 5, 0x7fff0000, 3)});
-  Capture c = LoadOk(tc, "deltas");
+  Capture c = LoadTestCapture(tc, "deltas");
   const auto& e = c.main.events;
   ASSERT_EQ(e.size(), 4u);
   EXPECT_EQ(e[0].address, 0x7fff0000u);
@@ -105,7 +98,7 @@ TEST(CaptureLoader, KeepsEveryModuleOnceAndTheStacksAndMarkers) {
   tc.Module("/lib/a.so", 0x5000, 0, 0x100);  // reloaded elsewhere
   tc.Stack(3, {0x1010, 0x1020});
   tc.Marker(1, "glXSwapBuffers");
-  Capture c = LoadOk(tc, "modules");
+  Capture c = LoadTestCapture(tc, "modules");
   ASSERT_EQ(c.main.modules.size(), 3u);
   EXPECT_EQ(c.main.modules[2].load_bias, 0x5000u);
   EXPECT_EQ(c.main.stacks.at(3), (std::vector<uint64_t>{0x1010, 0x1020}));
@@ -121,7 +114,7 @@ TEST(CaptureLoader, AnalysesTheStreamWithTheMostEvents) {
   hello.mutable_hello()->set_executable("/opt/child");
   tc.Add(2, hello);
   tc.Add(2, TestCapture::BatchPacket(9, {Alloc(1, 0, 0x10, 1, 0), Alloc(2, 0, 0x20, 1, 0)}));
-  Capture c = LoadOk(tc, "streams");
+  Capture c = LoadTestCapture(tc, "streams");
   EXPECT_EQ(c.main.process.pid, 77u);
   EXPECT_EQ(c.main.events.size(), 2u);
   ASSERT_EQ(c.other_streams.size(), 1u);
@@ -133,7 +126,7 @@ TEST(CaptureLoader, RecorderInfoGivesTheExitStatus) {
   TestCapture tc;
   tc.Recorder(false, 0);
   tc.Recorder(true, 3);
-  Capture c = LoadOk(tc, "recorder");
+  Capture c = LoadTestCapture(tc, "recorder");
   EXPECT_TRUE(c.recorder.finished);
   EXPECT_EQ(c.recorder.exit_status, 3);
   EXPECT_EQ(c.recorder.command_line, "memframe run /opt/game");
@@ -147,7 +140,7 @@ TEST(CaptureLoader, ColumnLengthMismatchIsACorruptBatchAndStopsThere) {
   bad.mutable_events()->mutable_size()->RemoveLast();
   tc.Add(bad);
   tc.Batch(1, {Alloc(4, 0, 0x40, 1, 0)});
-  Capture c = LoadOk(tc, "mismatch");
+  Capture c = LoadTestCapture(tc, "mismatch");
   EXPECT_EQ(c.main.events.size(), 1u);
   EXPECT_EQ(c.damage, "stream 1: corrupt batch of thread 1: 2 kinds but 1 size entries");
   EXPECT_FALSE(c.complete());
@@ -157,7 +150,7 @@ TEST(CaptureLoader, UnparsablePacketIsDamage) {
   TestCapture tc;
   tc.Batch(1, {Alloc(1, 0, 0x10, 1, 0)});
   tc.AddRaw(1, std::string("\xff\xff\xff", 3));
-  Capture c = LoadOk(tc, "unparsable");
+  Capture c = LoadTestCapture(tc, "unparsable");
   EXPECT_EQ(c.main.events.size(), 1u);
   EXPECT_EQ(c.damage, "capture is corrupt: a packet of stream 1 does not parse");
 }

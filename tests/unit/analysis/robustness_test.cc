@@ -6,6 +6,7 @@
 #include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/capture_file.h"
+#include "load_test_capture.h"
 #include "test_capture.h"
 
 namespace memframe::analysis {
@@ -13,17 +14,9 @@ namespace {
 
 using testing::Alloc;
 using testing::FrameEnd;
+using testing::LoadTestCapture;
 using testing::TempPath;
 using testing::TestCapture;
-
-Capture Load(const TestCapture& tc, const std::string& name) {
-  TempPath file(name);
-  EXPECT_TRUE(tc.Write(file.path()));
-  Capture c;
-  std::string error;
-  EXPECT_TRUE(LoadCapture(file.path(), &c, &error)) << error;
-  return c;
-}
 
 TEST(Robustness, AFrameNumberThatWrapsPast2To64IsDamage) {
   TestCapture tc;
@@ -33,7 +26,7 @@ TEST(Robustness, AFrameNumberThatWrapsPast2To64IsDamage) {
   wraps.mutable_events()->set_base_frame(UINT64_MAX - 1);  // + 2 wraps
   tc.Add(wraps);
   tc.Batch(1, {Alloc(6, 2, 0x50, 8, 0)});
-  Capture c = Load(tc, "frame_number");
+  Capture c = LoadTestCapture(tc, "frame_number");
   EXPECT_EQ(c.damage, "stream 1: corrupt batch of thread 1: a frame number past 2^64 (base " +
                           std::to_string(UINT64_MAX - 1) + ")");
   // Both threads' events before the bad batch, merged in order.
@@ -53,7 +46,7 @@ TEST(Robustness, HugeAndBackwardFrameNumbersAreNotDamage) {
   tc.Add(last);
   tc.Batch(1, {Alloc(4, 3, 0x30, 32, 0)});
   tc.End();
-  Capture c = Load(tc, "huge_frames");
+  Capture c = LoadTestCapture(tc, "huge_frames");
   EXPECT_EQ(c.damage, "");
   ASSERT_EQ(c.main.events.size(), 4u);
   EXPECT_EQ(c.main.events[2].frame, UINT64_MAX);

@@ -110,6 +110,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"dropped_events", dropped},
             {"unknown_frees", h.anomalies.unknown_frees},
             {"allocs_over_live", h.anomalies.allocs_over_live},
+            {"handoffs_repaired", s.handoffs_repaired},
             {"other_processes", std::move(others)}};
   Emit(j, out);
 }

@@ -151,7 +151,9 @@ void StreamBuilder::AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snap
 }
 
 Stream StreamBuilder::Finish(const MergeProgress& progress) {
-  stream_.events = MergeThreadRuns(runs_, progress);
+  MergeStats merge;
+  stream_.events = MergeThreadRuns(runs_, progress, &merge);
+  stream_.handoffs_repaired = merge.handoffs_repaired;
   if (!snapshot_marker_ids_.empty()) {
     // A snapshot happened in the frame of the event before it, or in the
     // next one after a FRAME_END (time slices do not advance the count).

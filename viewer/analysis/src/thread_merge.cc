@@ -2,6 +2,8 @@
 
 #include <queue>
 
+#include "handoff_repair.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -43,7 +45,7 @@ class RunCursor {
 
 }  // namespace
 
-EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& progress) {
+EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& progress, MergeStats* stats) {
   uint64_t total = 0;
   for (const ThreadRun& run : runs) total += run.events.size();
   EventStore out;
@@ -76,6 +78,7 @@ EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& pr
   std::priority_queue<size_t, std::vector<size_t>, decltype(later)> heap(later);
   for (size_t i = 0; i < cursors.size(); ++i) heap.push(i);
 
+  HandoffRepair repair(&out);
   uint64_t done = 0;
   while (!heap.empty()) {
     size_t i = heap.top();
@@ -85,12 +88,14 @@ EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& pr
     // heap operation per switch of thread, not per event.
     const bool alone = heap.empty();
     do {
-      out.push_back(c.event());
+      repair.Push(c.event());
       c.Advance();
       if (++done % kProgressEvery == 0 && progress) progress(done, total);
     } while (!c.done() && (alone || !later(i, heap.top())));
     if (!c.done()) heap.push(i);
   }
+  repair.Finish();
+  if (stats) *stats = {repair.repairs(), repair.moved_events()};
   for (ThreadRun& run : runs) run = ThreadRun();
   if (progress) progress(done, total);
   return out;

@@ -5,7 +5,8 @@
 // global order is a merge by (ticks, arrival): an event of an earlier-arrived
 // batch goes first on equal ticks. That is exactly what a stable sort by
 // ticks of all events in arrival order gives, without holding them all
-// decoded at once.
+// decoded at once; then clock races on blocks handed between threads are
+// undone (handoff_repair.h).
 #pragma once
 
 #include <cstdint>
@@ -30,9 +31,16 @@ struct ThreadRun {
 // Called with (events merged, events in all) every so many events.
 using MergeProgress = std::function<void(uint64_t done, uint64_t total)>;
 
-// Merges the runs into one store in global order. The runs are consumed:
+// What the merge changed of the tick order (handoff_repair.h).
+struct MergeStats {
+  uint64_t handoffs_repaired = 0;
+  uint64_t events_moved = 0;
+};
+
+// Merges the runs into one store in global order, clock races between
+// threads undone (handoff_repair.h). The runs are consumed:
 // their chunks are freed as the merge passes them, so the peak memory is one
 // copy of the events plus one decoded chunk per thread.
-EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& progress);
+EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& progress, MergeStats* stats = nullptr);
 
 }  // namespace memframe::analysis

@@ -57,7 +57,8 @@ struct Stream {
   std::unordered_map<uint32_t, std::string> markers;           // id -> name
   std::vector<Thread> threads;
   // Global order: by ticks, each thread's own order kept; ties keep the
-  // order the batches arrived in. Compressed in memory (event_store.h).
+  // order the batches arrived in; clock races on a block handed between
+  // threads undone. Compressed in memory (event_store.h).
   EventStore events;
 
   bool has_end = false;  // EndOfStream seen
@@ -66,6 +67,9 @@ struct Stream {
   uint64_t end_last_frame = 0;
   std::string end_reason;
   uint64_t ticks_went_backwards = 0;  // events whose tick was raised to keep their thread's order
+  // Clock races between threads the merge undid (a block freed on one thread
+  // and reused on another stamped in the wrong order; handoff_repair.h).
+  uint64_t handoffs_repaired = 0;
 };
 
 // Short description of a stream that was not analysed.
