@@ -189,12 +189,19 @@ uint64_t LiveBlocksOfSize(const AgentStream& stream, uint64_t size) {
   std::vector<DecodedEvent> events = stream.events;
   std::stable_sort(events.begin(), events.end(),
                    [](const DecodedEvent& a, const DecodedEvent& b) { return a.ticks < b.ticks; });
-  std::unordered_map<uint64_t, uint64_t> live;
+  struct Address {
+    int64_t allocs_minus_frees = 0;
+    uint64_t last_size = 0;
+  };
+  std::unordered_map<uint64_t, Address> addresses;
   for (const DecodedEvent& e : events) {
-    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC) live[e.address] = e.size;
-    if (wire::KindOf(e.kind) == wire::EVENT_FREE) live.erase(e.address);
+    Address& a = addresses[e.address];
+    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC) a.allocs_minus_frees++, a.last_size = e.size;
+    if (wire::KindOf(e.kind) == wire::EVENT_FREE) a.allocs_minus_frees--;
   }
-  return static_cast<uint64_t>(std::count_if(live.begin(), live.end(), [&](auto& kv) { return kv.second == size; }));
+  return static_cast<uint64_t>(std::count_if(addresses.begin(), addresses.end(), [&](auto& kv) {
+    return kv.second.allocs_minus_frees > 0 && kv.second.last_size == size;
+  }));
 }
 
 }  // namespace memframe::testing

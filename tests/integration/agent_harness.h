@@ -54,8 +54,11 @@ AgentRun RunWithAgent(const std::vector<std::string>& argv, const AgentRunOption
 uint64_t CountAllocs(const AgentStream& stream, uint64_t size);
 // FRAME_END events whose entry point (marker) has this name.
 uint64_t CountFrameEnds(const AgentStream& stream, const std::string& entry_point);
-// Blocks of `size` bytes still live at the end of the stream (events taken
-// in tick order).
+// Blocks of `size` bytes still live at the end of the stream: addresses
+// allocated more often than freed, sized by their last allocation. Counted,
+// not replayed in tick order: the agent's stamps of a block handed between
+// threads may come out in the wrong order, which only the loader's merge
+// puts right (viewer/analysis/src/handoff_repair.h).
 uint64_t LiveBlocksOfSize(const AgentStream& stream, uint64_t size);
 
 }  // namespace memframe::testing

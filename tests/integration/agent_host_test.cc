@@ -26,8 +26,8 @@ TEST(AgentHost, EightThreadsEveryBlockRecordedAndFreedAcrossThreads) {
   const AgentStream& s = run.streams[0];
   EXPECT_TRUE(s.ended);
   EXPECT_EQ(CountAllocs(s, kChurnBlockSize), static_cast<uint64_t>(kThreads) * kBlocksPerThread);
-  // Blocks freed on another thread than the one that made them: in tick
-  // order, every free follows its allocation, so nothing stays live.
+  // Blocks freed on another thread than the one that made them: every
+  // allocation recorded has its free recorded, so nothing stays live.
   EXPECT_EQ(LiveBlocksOfSize(s, kChurnBlockSize), 0u);
   std::set<uint32_t> allocating_threads;
   for (const DecodedEvent& e : s.events)

@@ -122,5 +122,26 @@ TEST(MismatchReport, BothStacksWithFreeStacks) {
     EXPECT_NE(text.find(function), std::string::npos) << function << " missing from " << text.substr(0, 2000);
 }
 
+// Eight threads hand blocks to each other through mailboxes
+// (tests/programs/agent_targets/threads_churn.cc). The agent stamps them
+// without a fence; whatever races that makes, the loaded capture holds every
+// block and no free before its allocation (handoff_repair.h).
+TEST(HandoffReport, BlocksHandedBetweenEightThreadsLoadWithoutContradictions) {
+  ScratchDirectory scratch("memframe-handoff");
+  std::string capture = (scratch.path() / "h.mfc").string();
+  CommandResult run =
+      RunCommand({MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", capture, "--", MEMFRAME_CHURN_TARGET, "4"}, 120);
+  ASSERT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "threads_churn done\n");
+  nlohmann::json summary =
+      ParseJsonOrDiscard(RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--json"}, 120).standard_output);
+  ASSERT_FALSE(summary.is_discarded());
+  EXPECT_GE(summary["allocations"].get<uint64_t>(), 8u * 20000 * 4);
+  EXPECT_EQ(summary["unknown_frees"].get<uint64_t>(), 0u);
+  EXPECT_EQ(summary["allocs_over_live"].get<uint64_t>(), 0u);
+  EXPECT_EQ(summary["dropped_events"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(summary.contains("handoffs_repaired"));
+}
+
 }  // namespace
 }  // namespace memframe::e2e
