@@ -12,10 +12,10 @@
 namespace memframe::agent {
 
 RealFunctions g_real;
+std::atomic<int> g_real_functions_state{0};
 
 namespace {
-// 0 = not started, 1 = in progress, 2 = done.
-std::atomic<int> g_state{0};
+std::atomic<int>& g_state = g_real_functions_state;
 __thread bool t_resolving __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<DlsymFn> g_dlsym{nullptr};
@@ -56,7 +56,6 @@ DlvsymFn RealDlvsym() noexcept {
 
 void* NextSymbol(const char* name) { return RealDlsym()(RTLD_NEXT, name); }
 
-bool RealFunctionsResolved() { return g_state.load(std::memory_order_acquire) == 2; }
 bool ResolvingRealFunctions() { return t_resolving; }
 
 void ResolveRealFunctions() {

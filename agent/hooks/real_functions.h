@@ -2,6 +2,7 @@
 // that a game that links jemalloc or its own allocator keeps it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <new>
 
@@ -40,11 +41,13 @@ struct RealFunctions {
 };
 
 extern RealFunctions g_real;
+// 0 = not started, 1 = in progress, 2 = done. Read by every hook: inline.
+extern std::atomic<int> g_real_functions_state;
 
 // Resolves every entry of g_real once; safe to call from any hook. While it
 // runs, dlsym's own allocations are served by the bootstrap pool.
 void ResolveRealFunctions();
-bool RealFunctionsResolved();
+inline bool RealFunctionsResolved() { return g_real_functions_state.load(std::memory_order_acquire) == 2; }
 // True on the thread that is inside ResolveRealFunctions().
 bool ResolvingRealFunctions();
 

@@ -123,6 +123,27 @@ size_t Compressed(const std::string& data, int level) {
   return ZSTD_compress(out.data(), out.size(), data.data(), data.size(), level);
 }
 
+// One zstd stream over the pieces, a block ended after each piece marked so.
+size_t CompressedInPieces(const std::vector<std::pair<std::string, bool>>& pieces, int level) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+  std::string out(ZSTD_CStreamOutSize(), '\0');
+  size_t total = 0;
+  auto put = [&](const std::string& data, ZSTD_EndDirective mode) {
+    ZSTD_inBuffer in{data.data(), data.size(), 0};
+    for (;;) {
+      ZSTD_outBuffer o{out.data(), out.size(), 0};
+      size_t left = ZSTD_compressStream2(cctx, &o, &in, mode);
+      total += o.pos;
+      if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0) return;
+    }
+  };
+  for (const auto& [data, flush] : pieces) put(data, flush ? ZSTD_e_flush : ZSTD_e_continue);
+  put(std::string(), ZSTD_e_end);
+  ZSTD_freeCCtx(cctx);
+  return total;
+}
+
 // How one column's values become bytes.
 enum class Layout { kVarint, kPlanes };
 
@@ -152,6 +173,7 @@ struct Options {
                            // 2 the same clamped at 0 (not lossless: what the zigzag bit costs)
   bool addr_prev_all = false;  // address deltas from the previous event's address, referenced or not
   int merge = 0;           // merge a thread's consecutive batches up to this many events
+  bool split = false;      // end a zstd block after each column of 1 KiB+ of a batch of 16 KiB+ (the recorder's)
   Layout layout = Layout::kVarint;
 };
 
@@ -291,17 +313,24 @@ void Run(const char* name, const Options& o, const std::vector<Batch>& input, ui
     st.size_of_serial.assign(size_t(o.window), 0);
   }
   std::string whole;
+  std::vector<std::pair<std::string, bool>> pieces;
   std::map<std::string, std::string> per_column;
   for (const Batch& b : batches) {
     Columns c;
     EncodeBatch(o, st, b, c);
+    size_t batch_bytes = 0;
+    const size_t first_piece = pieces.size();
     for (auto& [col, values] : c.column) {
       std::string bytes = Serialize(values, o.layout);
       whole += bytes;
       per_column[col] += bytes;
+      batch_bytes += bytes.size();
+      pieces.push_back({bytes, bytes.size() >= 1024});
     }
+    if (batch_bytes < 16 * 1024)
+      for (size_t i = first_piece; i < pieces.size(); ++i) pieces[i].second = false;
   }
-  size_t total = Compressed(whole, level);
+  size_t total = o.split ? CompressedInPieces(pieces, level) : Compressed(whole, level);
   double sum = 0;
   std::string detail;
   for (auto& [col, bytes] : per_column) {
@@ -384,6 +413,18 @@ int main(int argc, char** argv) {
     for (int m : {16384, 32768}) {
       t.merge = m;
       std::string name = "  + batches merged to " + std::to_string(m);
+      Run(name.c_str(), t, batches, events, level);
+    }
+  }
+  {
+    Options t = best;
+    t.addr_prev_all = true;
+    t.size_pred = false;
+    t.split = true;
+    Run("  + blocks ended at columns (the recorder)", t, batches, events, level);
+    for (int m : {32768, 65536}) {
+      t.merge = m;
+      std::string name = "    + batches merged to " + std::to_string(m);
       Run(name.c_str(), t, batches, events, level);
     }
   }
