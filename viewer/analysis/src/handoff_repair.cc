@@ -5,6 +5,8 @@
 namespace memframe::analysis {
 
 namespace {
+constexpr size_t kMaxOpenContradictions = 16;
+
 bool IsHeapEvent(const Event& e) { return e.kind() == EventKind::kAlloc || e.kind() == EventKind::kFree; }
 }  // namespace
 
@@ -35,7 +37,10 @@ void HandoffRepair::Push(const Event& e) {
       // Anything else at the address first: a contradiction after all.
     }
     bool consistent = e.kind() == EventKind::kAlloc ? live_.Insert(e.address) : live_.Erase(e.address);
-    if (!consistent)
+    // A stream full of contradictions (events dropped, blocks from before
+    // the agent started) keeps a few open at a time, not every one: each
+    // open one holds the window back and is checked on every heap event.
+    if (!consistent && open_.size() < kMaxOpenContradictions)
       open_.push_back({e.address, window_start_ + window_.size(), e.ticks, e.thread, e.kind() == EventKind::kAlloc});
   }
   if (open_.empty() && window_.empty()) {
