@@ -74,6 +74,12 @@ class ProtoWriter {
       if (keep(i)) p = WriteVarint(p, value_of(i));
     pos_ = p;
   }
+  // Direct access for an encoder that stores its own bytes (EventBatch's
+  // columns): room for n bytes at the returned pointer, or nullptr (and the
+  // writer overflows) without it. Commit(end) then takes the bytes up to end,
+  // which must lie within those n.
+  uint8_t* Reserve(size_t n) { return Room(n) ? pos_ : nullptr; }
+  void Commit(uint8_t* end) { pos_ = end; }
   void Raw(const void* data, size_t size) {
     if (Room(size)) {
       memcpy(pos_, data, size);
