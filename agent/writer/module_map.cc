@@ -104,8 +104,9 @@ bool ModuleMapCovers(const LoaderCounts& now) {
   return mapped != 0 && mapped == Pack(now);
 }
 
-bool LoadedObjectsChanged() {
+bool LoadedObjectsChanged(bool* unloaded) {
   LoaderCounts c = ReadLoaderCounts();
+  if (unloaded) *unloaded = g_subs != ~0ull && c.subs != g_subs;
   if (c.adds == g_adds && c.subs == g_subs) return false;
   g_adds = c.adds;
   g_subs = c.subs;

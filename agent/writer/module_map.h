@@ -26,8 +26,9 @@ LoaderCounts ReadLoaderCounts();
 bool ModuleMapCovers(const LoaderCounts& now);
 
 // True (and remembers the new state) if objects were loaded or unloaded
-// since the previous call. The first call is always true.
-bool LoadedObjectsChanged();
+// since the previous call. The first call is always true. *unloaded (if
+// given) says whether something was unloaded, the first call aside.
+bool LoadedObjectsChanged(bool* unloaded = nullptr);
 
 // Writer thread only.
 void EncodeModuleMap(SocketSink& sink, uint64_t ticks);

@@ -201,7 +201,14 @@ void* WriterMain(void*) {
       next_slice = now + g_slice_ns;
     }
     if (now >= next_module_check) {
-      if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
+      // The dlclose hook drops cached unwind rules at once; unloads inside
+      // libc (iconv and NSS modules, the dependencies of a failed dlopen)
+      // pass by it and are caught here, within kModuleCheckNs.
+      bool unloaded = false;
+      if (LoadedObjectsChanged(&unloaded)) {
+        if (unloaded) ModulesUnloaded();
+        EncodeModuleMap(*g_sink, Ticks());
+      }
       next_module_check = now + kModuleCheckNs;
     }
     if (now >= next_slow_work) {

@@ -267,6 +267,28 @@ TEST(FastUnwinder, ModuleReplacedAfterDlcloseIsUnwoundFromItsOwnRules) {
   }
 }
 
+// The writer's periodic look at the loader (writer_thread.cc) tells an
+// unload from a load, so that unloads that never pass the dlclose hook (libc
+// closes its own iconv and NSS modules) still drop the cached rules.
+TEST(FastUnwinder, TheWritersLoaderCheckTellsUnloadsFromLoads) {
+  bool unloaded = true;
+  LoadedObjectsChanged(&unloaded);  // whatever came before this test
+  EXPECT_FALSE(LoadedObjectsChanged(&unloaded));
+  EXPECT_FALSE(unloaded);
+  void* lib = dlopen(MEMFRAME_UNWIND_TEST_DYN_A, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  EXPECT_TRUE(LoadedObjectsChanged(&unloaded));
+  EXPECT_FALSE(unloaded) << "a load is not an unload";
+  void* again = dlopen(MEMFRAME_UNWIND_TEST_DYN_A, RTLD_NOW | RTLD_LOCAL);
+  dlclose(again);
+  EXPECT_FALSE(LoadedObjectsChanged(&unloaded)) << "a reference taken and dropped changes nothing";
+  dlclose(lib);
+  EXPECT_TRUE(LoadedObjectsChanged(&unloaded));
+  EXPECT_TRUE(unloaded);
+  EXPECT_FALSE(LoadedObjectsChanged(&unloaded));
+  EXPECT_FALSE(unloaded);
+}
+
 // The agent's dlclose hook (process_hooks.cc) drops the cached rules only
 // when the loader's counters say an object went away: a dlclose that only
 // drops a reference (LLVM makes one per shader) must keep them, and every
