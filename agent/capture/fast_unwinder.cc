@@ -595,12 +595,12 @@ void PrefaultFastUnwinder() {
   if (auto* table = g_table.load(std::memory_order_acquire)) PrefaultPages(table, kSlots * sizeof(uint64_t));
 }
 
-__attribute__((noinline)) int FastBacktrace(void** raw, int size) {
+namespace {
+// Unwinds from the frame that has frame pointer `frame`: its saved rbp at
+// frame[0], its return address at frame[1], its caller's rsp just above.
+__attribute__((always_inline)) inline int WalkFrom(const uint64_t* fp, void** raw, int size) {
   std::atomic<uint64_t>* table = g_table.load(std::memory_order_acquire);
   if (__builtin_expect(!table || size <= 0, 0)) return -1;
-  // Our own frame has a frame pointer (__builtin_frame_address forces one):
-  // the caller's registers follow from it exactly.
-  const auto* fp = static_cast<const uint64_t*>(__builtin_frame_address(0));
   uint64_t rip = fp[1];
   uint64_t rsp = reinterpret_cast<uint64_t>(fp) + 16;
   uint64_t rbp = fp[0];
@@ -641,6 +641,17 @@ __attribute__((noinline)) int FastBacktrace(void** raw, int size) {
   }
   return n;
 }
+}  // namespace
+
+__attribute__((noinline)) int FastBacktrace(void** raw, int size) {
+  // Our own frame has a frame pointer (__builtin_frame_address forces one):
+  // the caller's registers follow from it exactly.
+  return WalkFrom(static_cast<const uint64_t*>(__builtin_frame_address(0)), raw, size);
+}
+
+int FastBacktraceFrom(const void* frame, void** raw, int size) {
+  return WalkFrom(static_cast<const uint64_t*>(frame), raw, size);
+}
 
 #else  // not x86_64: always libunwind
 
@@ -648,6 +659,7 @@ bool InitFastUnwinder() { return false; }
 void InvalidateFastUnwinder() {}
 void PrefaultFastUnwinder() {}
 int FastBacktrace(void**, int) { return -1; }
+int FastBacktraceFrom(const void*, void**, int) { return -1; }
 
 #endif
 

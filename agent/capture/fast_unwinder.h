@@ -29,6 +29,13 @@ bool InitFastUnwinder();
 // raw then): the caller must unwind with libunwind instead.
 int FastBacktrace(void** raw, int size);
 
+// The same from the frame of a function further out: `frame` is the value
+// __builtin_frame_address(0) had in it (a frame pointer: saved rbp at
+// frame[0], return address at frame[1]). raw[0] is that function's return
+// address. A hook passes its own frame, so the agent's frames between it
+// and the unwinder are never walked.
+int FastBacktraceFrom(const void* frame, void** raw, int size);
+
 // Forgets every cached rule. Called after a module was unloaded, so no rule
 // outlives the code it describes.
 void InvalidateFastUnwinder();

@@ -49,10 +49,10 @@ void EndFrame(uint32_t marker) {
   PushEvent(e);
 }
 
-uint32_t StackId() {
+uint32_t StackId(const void* hook_frame = nullptr) {
   if (!g_stacks) return 0;
   uint64_t frames[kMaxStackDepth];
-  int depth = CaptureStack(frames, g_stack_depth);
+  int depth = CaptureStack(frames, g_stack_depth, hook_frame);
   if (depth <= 0) return 0;
   ThreadBuffer* buffer = CurrentThreadBuffer();
   return buffer ? InternStackRecent(buffer->recent_stacks, frames, depth) : InternStack(frames, depth);
@@ -74,24 +74,24 @@ uint64_t CurrentFrame() { return g_frame.load(std::memory_order_relaxed); }
 void SetFrameCounterForTesting(uint64_t frame) { g_frame.store(frame, std::memory_order_relaxed); }
 
 void RecordAlloc(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
-                 uint64_t duration) {
+                 uint64_t duration, const void* hook_frame) {
   Event e;
   e.ticks = ticks;
   e.address = reinterpret_cast<uint64_t>(address);
   e.size = size;
-  e.stack_id = StackId();
+  e.stack_id = StackId(hook_frame);
   e.duration = ClampDuration(duration);
   e.frame_kind = PackFrameKind(CurrentFrame(), packed_kind);
   PushEvent(e);
 }
 
 void RecordFree(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
-                uint64_t duration) {
+                uint64_t duration, const void* hook_frame) {
   Event e;
   e.ticks = ticks;
   e.address = reinterpret_cast<uint64_t>(address);
   e.size = size;
-  e.stack_id = g_free_stacks ? StackId() : 0;
+  e.stack_id = g_free_stacks ? StackId(hook_frame) : 0;
   e.duration = ClampDuration(duration);
   e.frame_kind = PackFrameKind(CurrentFrame(), packed_kind);
   PushEvent(e);

@@ -20,10 +20,12 @@ inline bool Recording() { return g_recording.load(std::memory_order_relaxed); }
 
 void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks);
 
+// `hook_frame`: the hook's __builtin_frame_address(0), where the stack's
+// unwind may start (stack_capture.h), or null.
 void RecordAlloc(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
-                 uint64_t ticks, uint64_t duration);
+                 uint64_t ticks, uint64_t duration, const void* hook_frame = nullptr);
 void RecordFree(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
-                uint64_t ticks, uint64_t duration);
+                uint64_t ticks, uint64_t duration, const void* hook_frame = nullptr);
 
 // MEMFRAME_FRAME_SOURCE: frames end only at `forced_marker` (at every call
 // of it, nested or not), or (slices_only) only time slices cut the run.

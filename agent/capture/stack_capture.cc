@@ -52,14 +52,20 @@ void ModulesUnloaded() { InvalidateFastUnwinder(); }
 
 void SetFastUnwind(bool enabled) { g_fast_unwind = enabled; }
 
-int CaptureStack(uint64_t* frames, int max_depth) {
-  // A few extra slots for the agent's own frames, which are dropped.
+int CaptureStack(uint64_t* frames, int max_depth, const void* hook_frame) {
+  // A few extra slots for the agent's own frames, which are dropped. From
+  // the hook's frame there are none (one if the compiler kept a helper
+  // apart, which the cut below still drops).
   constexpr int kAgentFramesSlack = 8;
+  constexpr int kHookFrameSlack = 1;
   void* raw[kMaxStackDepth + kAgentFramesSlack];
   if (max_depth > kMaxStackDepth) max_depth = kMaxStackDepth;
   // Both give the same frames; the agent's own unwinder declines whatever
   // it cannot follow exactly.
-  int n = g_fast_unwind ? FastBacktrace(raw, max_depth + kAgentFramesSlack) : -1;
+  int n = -1;
+  if (g_fast_unwind)
+    n = hook_frame ? FastBacktraceFrom(hook_frame, raw, max_depth + kHookFrameSlack)
+                   : FastBacktrace(raw, max_depth + kAgentFramesSlack);
 #ifdef MEMFRAME_UNWIND_SELFCHECK
   // Development check on real programs: every answer against libunwind's
   // (configure with -DCMAKE_CXX_FLAGS=-DMEMFRAME_UNWIND_SELFCHECK, run under

@@ -14,7 +14,9 @@ void InitStackCapture();
 
 // Fills frames[0..n) with return addresses, innermost first, starting at the
 // caller of the hooked function. Returns n (0 when unwinding failed).
-int CaptureStack(uint64_t* frames, int max_depth);
+// `hook_frame`, if known, is the hook's __builtin_frame_address(0): the
+// unwind starts there instead of walking the agent's own frames.
+int CaptureStack(uint64_t* frames, int max_depth, const void* hook_frame = nullptr);
 
 // After a module was unloaded (dlclose): no cached unwind rule may outlive it.
 void ModulesUnloaded();

@@ -42,8 +42,10 @@ inline void EnsureRealFunctions() {
 inline bool ShouldRecord() { return __builtin_expect(Recording(), 1) || StartEarly(); }
 
 // `call` performs the real allocation and returns the block (or null).
+// Always inlined: __builtin_frame_address(0) is then the hook's own frame,
+// where the stack's unwind starts (stack_capture.h).
 template <typename Call>
-inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
+__attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
   RecursionGuard guard;
   if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = Ticks();
@@ -53,19 +55,20 @@ inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
   // undoes the rare cross-thread race that causes (handoff_repair.h), which
   // is cheaper than fencing every event.
   uint64_t after = Ticks();
-  if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before);
+  if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before, __builtin_frame_address(0));
   return block;
 }
 
 // `call` performs the real free.
 template <typename Call>
-inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind, Call call) {
+__attribute__((always_inline)) inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind,
+                                                       Call call) {
   RecursionGuard guard;
   if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = Ticks();  // before the real call: the address may be reused at once
   call();
   uint64_t after = Ticks();
-  RecordFree(guard, block, size, packed_kind, before, after - before);
+  RecordFree(guard, block, size, packed_kind, before, after - before, __builtin_frame_address(0));
 }
 
 }  // namespace memframe::agent

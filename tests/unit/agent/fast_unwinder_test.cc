@@ -163,6 +163,30 @@ TEST(FastUnwinder, AReturnAddressThatStartsAPageIsAnswered) {
   ExpectAnswered(r, "return address at a page start");
 }
 
+// From a frame pointer further out (what a hook passes: its own frame), the
+// unwind gives libunwind's frames from that function's return address on.
+__attribute__((noinline)) void FromFrameProbe(Chain* c) {
+  auto* r = static_cast<Result*>(c->result);
+  r->n_unw = unw_backtrace(r->unw, c->size + 1);
+  r->n_fast = FastBacktraceFrom(__builtin_frame_address(0), r->fast, c->size);
+  KEEP_FRAME();
+}
+
+TEST(FastUnwinder, FromAFramePointerGivesTheFramesOutsideIt) {
+  ASSERT_TRUE(InitFastUnwinder());
+  for (const char* pattern : kOrdinary) {
+    for (int size : {1, 2, 8, kMaxFrames - 1}) {
+      Result r;
+      Chain c{pattern, FromFrameProbe, &r, size, 0};
+      Next(&c);
+      const std::string what = std::string("pattern '") + pattern + "' size " + std::to_string(size);
+      ASSERT_GT(r.n_unw, 1) << what;
+      ASSERT_EQ(r.n_fast, r.n_unw - 1) << what;
+      for (int i = 0; i < r.n_fast; ++i) EXPECT_EQ(r.fast[i], r.unw[i + 1]) << what << " frame " << i;
+    }
+  }
+}
+
 TEST(FastUnwinder, SecondRunFromTheCacheIsTheSame) {
   for (int round = 0; round < 3; ++round) {
     for (const char* pattern : kOrdinary) ExpectAnswered(RunChain(pattern, kMaxFrames), pattern);
