@@ -404,30 +404,24 @@ int main(int argc, char** argv) {
   Run("  + tick gaps", best, batches, events, level);
   best.tick_gap = 3;
   Run("  + tick gaps, escapes", best, batches, events, level);
-  {
-    Options t = best;
-    t.addr_prev_all = true;
-    Run("  + deltas from every previous address", t, batches, events, level);
-    t.size_pred = false;
-    Run("  - size by stack", t, batches, events, level);
-    for (int m : {16384, 32768}) {
+  // The scheme on the wire (protocol 2), with batches of a thread joined up
+  // to each size in `merges`, labelled with `indent`.
+  auto with_merges = [&](Options t, const char* indent, std::initializer_list<int> merges) {
+    for (int m : merges) {
       t.merge = m;
-      std::string name = "  + batches merged to " + std::to_string(m);
+      std::string name = std::string(indent) + "+ batches merged to " + std::to_string(m);
       Run(name.c_str(), t, batches, events, level);
     }
-  }
-  {
-    Options t = best;
-    t.addr_prev_all = true;
-    t.size_pred = false;
-    t.split = true;
-    Run("  + blocks ended at columns (the recorder)", t, batches, events, level);
-    for (int m : {32768, 65536}) {
-      t.merge = m;
-      std::string name = "    + batches merged to " + std::to_string(m);
-      Run(name.c_str(), t, batches, events, level);
-    }
-  }
+  };
+  Options wire = best;
+  wire.addr_prev_all = true;
+  Run("  + deltas from every previous address", wire, batches, events, level);
+  wire.size_pred = false;
+  Run("  - size by stack", wire, batches, events, level);
+  with_merges(wire, "  ", {16384, 32768});
+  wire.split = true;
+  Run("  + blocks ended at columns (the recorder)", wire, batches, events, level);
+  with_merges(wire, "    ", {32768, 65536});
   Options all = best;
   all.layout = Layout::kPlanes;
   Run("  + byte planes", all, batches, events, level);
