@@ -4,6 +4,8 @@
 // (reference or fallback) each one took.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,51 @@ int Nonzero(const google::protobuf::RepeatedField<uint32_t>& column) {
   int n = 0;
   for (uint32_t v : column) n += v != 0;
   return n;
+}
+
+// RecentlyFreed against its plain meaning (FORMAT.md): per size
+// class a list, newest first, of at most kFreedPerClass blocks; a push past
+// that drops the oldest; Find / Take name a block by 1 + the number of newer
+// ones and remove it. Random pushes, finds and takes over a few classes.
+TEST(RecentlyFreed, MatchesAListNewestFirst) {
+  auto freed = std::make_unique<wire::RecentlyFreed>();
+  freed->Clear();
+  std::vector<std::vector<uint64_t>> model(wire::kSizeClasses);
+  uint64_t seed = 11;
+  auto next = [&] { return seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17, seed; };
+  const uint64_t sizes[] = {8, 40, 56, 1000, 20000};  // classes 2, 3 (two sizes), 63, the last
+  uint64_t found = 0, taken = 0;
+  for (int step = 0; step < 200000; ++step) {
+    uint64_t size = sizes[next() % 5];
+    std::vector<uint64_t>& list = model[wire::SizeClassOf(size)];
+    uint64_t address = 0x1000 + 16 * (next() % 40);
+    switch (next() % 3) {
+      case 0:
+        freed->Push(size, address);
+        list.insert(list.begin(), address);
+        if (list.size() > wire::kFreedPerClass) list.pop_back();
+        break;
+      case 1: {
+        auto it = std::find(list.begin(), list.end(), address);
+        uint32_t want = it == list.end() ? 0 : static_cast<uint32_t>(it - list.begin()) + 1;
+        if (it != list.end()) list.erase(it), ++found;
+        ASSERT_EQ(freed->Find(size, address), want) << "step " << step;
+        break;
+      }
+      default: {
+        uint64_t ref = next() % (wire::kFreedPerClass + 2);
+        uint64_t got = 0;
+        bool ok = freed->Take(size, ref, &got);
+        ASSERT_EQ(ok, ref >= 1 && ref <= list.size()) << "step " << step;
+        if (!ok) break;
+        ASSERT_EQ(got, list[ref - 1]) << "step " << step;
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(ref - 1));
+        ++taken;
+      }
+    }
+  }
+  EXPECT_GT(found, 10000u);
+  EXPECT_GT(taken, 10000u);
 }
 
 TEST_F(EventRefsTest, FreesNameTheirAllocationWithinAndAcrossBatches) {
