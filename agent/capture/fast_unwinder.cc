@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -60,8 +61,16 @@ std::atomic<uint32_t> g_generation{1};
 
 // Below this, libunwind takes a return address as the end of the stack.
 constexpr uint64_t kMinReturnAddress = 0x4000;
-// A sanity bound on how far above our own frame the walk may read.
+// A sanity bound on how far above our own frame the walk may read, where
+// the thread's stack is not known (a fiber's, a signal stack).
 constexpr uint64_t kMaxStackSpan = 1ull << 30;
+
+// The calling thread's stack [low, high) once NoteThreadStack looked it up;
+// high 0 = not looked up yet, 1 = not known. A walk on this stack never reads
+// above high: right unwind rules never lead there, and wrong ones (stale, or
+// hand-written assembly's) must not make the game fault.
+__thread uint64_t t_stack_low __attribute__((tls_model("initial-exec"))) = 0;
+__thread uint64_t t_stack_high __attribute__((tls_model("initial-exec"))) = 0;
 
 // ---- reading .eh_frame ----------------------------------------------------
 
@@ -604,7 +613,7 @@ __attribute__((always_inline)) inline int WalkFrom(const uint64_t* fp, void** ra
   uint64_t rip = fp[1];
   uint64_t rsp = reinterpret_cast<uint64_t>(fp) + 16;
   uint64_t rbp = fp[0];
-  const uint64_t limit = rsp + kMaxStackSpan;
+  const uint64_t max_cfa = rsp >= t_stack_low && rsp < t_stack_high ? t_stack_high : rsp + kMaxStackSpan;
   const uint64_t generation = g_generation.load(std::memory_order_relaxed) & kGenMask;
   int n = 0;
   for (;;) {
@@ -615,14 +624,14 @@ __attribute__((always_inline)) inline int WalkFrom(const uint64_t* fp, void** ra
     uint64_t cfa;
     if (__builtin_expect(rule == kFramePointerRule, 1)) {
       // Saved rbp and return address sit just below CFA = rbp + 16.
-      if (rbp < rsp || rbp >= limit) return -1;
+      if (rbp < rsp || rbp > max_cfa - 16) return -1;
       cfa = rbp + 16;
       rip = LoadWord(cfa - 8);
       rbp = LoadWord(cfa - 16);
     } else if ((rule & 3) == kStandard) {
       uint64_t base = (rule & kCfaRbpBit) ? rbp : rsp;
       cfa = base + ((rule >> kCfaOffsetShift) & kCfaOffsetMax);
-      if (cfa < rsp + 8 || cfa >= limit) return -1;
+      if (cfa < rsp + 8 || cfa > max_cfa) return -1;
       rip = LoadWord(cfa - 8);
       uint64_t rbp_slots = rule >> kRbpShift;
       if (rbp_slots) {
@@ -653,6 +662,20 @@ int FastBacktraceFrom(const void* frame, void** raw, int size) {
   return WalkFrom(static_cast<const uint64_t*>(frame), raw, size);
 }
 
+void NoteThreadStack() {
+  if (t_stack_high) return;
+  t_stack_high = 1;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* low = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attr, &low, &size) == 0 && low && size) {
+    t_stack_low = reinterpret_cast<uint64_t>(low);
+    t_stack_high = t_stack_low + size;
+  }
+  pthread_attr_destroy(&attr);
+}
+
 #else  // not x86_64: always libunwind
 
 bool InitFastUnwinder() { return false; }
@@ -660,6 +683,7 @@ void InvalidateFastUnwinder() {}
 void PrefaultFastUnwinder() {}
 int FastBacktrace(void**, int) { return -1; }
 int FastBacktraceFrom(const void*, void**, int) { return -1; }
+void NoteThreadStack() {}
 
 #endif
 

@@ -63,6 +63,7 @@ int CaptureStack(uint64_t* frames, int max_depth, const void* hook_frame) {
   // Both give the same frames; the agent's own unwinder declines whatever
   // it cannot follow exactly.
   int n = -1;
+  NoteThreadStack();
   if (g_fast_unwind)
     n = hook_frame ? FastBacktraceFrom(hook_frame, raw, max_depth + kHookFrameSlack)
                    : FastBacktrace(raw, max_depth + kAgentFramesSlack);

@@ -7,7 +7,10 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <libunwind.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
@@ -44,6 +47,7 @@ __attribute__((noinline)) void CompareProbe(Chain* c) {
 
 __attribute__((noinline)) Result RunChain(const std::string& pattern, int size) {
   EXPECT_TRUE(InitFastUnwinder());
+  NoteThreadStack();  // as CaptureStack does: walks bounded by the stack's top
   Result r;
   Chain c{pattern.c_str(), CompareProbe, &r, size, 0};
   Next(&c);
@@ -185,6 +189,58 @@ TEST(FastUnwinder, FromAFramePointerGivesTheFramesOutsideIt) {
       for (int i = 0; i < r.n_fast; ++i) EXPECT_EQ(r.fast[i], r.unw[i + 1]) << what << " frame " << i;
     }
   }
+}
+
+// Wrong rules (stale ones, or hand-written assembly's) may lead a walk past
+// the top of the thread's stack; it must decline there, never read on. A
+// thread on a stack of our own with an inaccessible page right above it
+// walks a frame whose saved rbp points just below that page.
+__attribute__((noinline)) void FramePointerSiteProbe(Chain* c) {
+  void* raw[8];
+  int n = FastBacktrace(raw, 8);
+  // raw[0] is in this probe, raw[1] in Next, raw[2] in FpPlain after its
+  // call: a place whose rule is "CFA = rbp + 16".
+  *static_cast<void**>(c->result) = n > 2 ? raw[2] : nullptr;
+  KEEP_FRAME();
+}
+
+struct PastTheTop {
+  void* frame_pointer_site;
+  uint64_t top;
+  int answer = -2;
+};
+
+void* WalkPastTheTop(void* arg) {
+  auto* p = static_cast<PastTheTop*>(arg);
+  NoteThreadStack();
+  uint64_t frame[2] = {p->top - 8, reinterpret_cast<uint64_t>(p->frame_pointer_site)};
+  void* raw[8];
+  p->answer = FastBacktraceFrom(frame, raw, 8);
+  return nullptr;
+}
+
+TEST(FastUnwinder, AWalkNeverReadsAboveTheThreadsStack) {
+  ASSERT_TRUE(InitFastUnwinder());
+  PastTheTop p{};
+  Chain c{"f", FramePointerSiteProbe, &p.frame_pointer_site, 8, 0};
+  Next(&c);
+  ASSERT_NE(p.frame_pointer_site, nullptr);
+
+  const size_t stack_bytes = 256 << 10, page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto* map = static_cast<char*>(
+      mmap(nullptr, stack_bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(map, MAP_FAILED);
+  ASSERT_EQ(mprotect(map + stack_bytes, page, PROT_NONE), 0);
+  p.top = reinterpret_cast<uint64_t>(map + stack_bytes);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, map, stack_bytes);
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(&thread, &attr, WalkPastTheTop, &p), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  munmap(map, stack_bytes + page);
+  EXPECT_EQ(p.answer, -1) << "the walk should decline at the top of the stack";
 }
 
 TEST(FastUnwinder, SecondRunFromTheCacheIsTheSame) {
