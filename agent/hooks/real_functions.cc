@@ -15,7 +15,6 @@ RealFunctions g_real;
 std::atomic<int> g_real_functions_state{0};
 
 namespace {
-std::atomic<int>& g_state = g_real_functions_state;
 __thread bool t_resolving __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<DlsymFn> g_dlsym{nullptr};
@@ -60,10 +59,10 @@ bool ResolvingRealFunctions() { return t_resolving; }
 
 void ResolveRealFunctions() {
   int expected = 0;
-  if (!g_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+  if (!g_real_functions_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
     // Another thread resolves; wait for it (this happens at most once, at
     // start-up, and the bootstrap pool serves the resolving thread).
-    while (g_state.load(std::memory_order_acquire) != 2) sched_yield();
+    while (g_real_functions_state.load(std::memory_order_acquire) != 2) sched_yield();
     return;
   }
   t_resolving = true;
@@ -101,7 +100,7 @@ void ResolveRealFunctions() {
   Resolve(&r.op_delete_array_sized_aligned, "_ZdaPvmSt11align_val_t", true);
   g_real = r;
   t_resolving = false;
-  g_state.store(2, std::memory_order_release);
+  g_real_functions_state.store(2, std::memory_order_release);
 }
 
 }  // namespace memframe::agent
