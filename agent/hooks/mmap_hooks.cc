@@ -55,7 +55,7 @@ int CallMunmap(void* addr, size_t length) {
 
 void* TrackedMmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
   if (!(flags & MAP_ANONYMOUS)) return CallMmap(addr, length, prot, flags, fd, offset);
-  void* region = TrackedAlloc(length, kMap, [&]() -> void* {
+  void* region = TrackedAlloc<true>(length, kMap, [&]() -> void* {
     void* p = CallMmap(addr, length, prot, flags, fd, offset);
     return p == MAP_FAILED ? nullptr : p;
   });
@@ -73,7 +73,7 @@ MEMFRAME_EXPORT void* mmap64(void* addr, size_t length, int prot, int flags, int
 
 MEMFRAME_EXPORT int munmap(void* addr, size_t length) noexcept {
   int result = 0;
-  TrackedFree(addr, length, kUnmap, [&] { result = CallMunmap(addr, length); });
+  TrackedFree<true>(addr, length, kUnmap, [&] { result = CallMunmap(addr, length); });
   return result;
 }
 

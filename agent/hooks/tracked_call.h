@@ -41,31 +41,37 @@ inline void EnsureRealFunctions() {
 // library constructor allocating before the agent's constructor ran).
 inline bool ShouldRecord() { return __builtin_expect(Recording(), 1) || StartEarly(); }
 
+// The clock read that orders an event: unfenced for the heap hooks (the
+// merge undoes the rare cross-thread race that allows, handoff_repair.h,
+// which is cheaper than fencing every event), fenced for mmap / munmap
+// (system calls: the fence is nothing next to them, and the merge does not
+// reorder regions).
+template <bool kFenced>
+inline uint64_t OrderTicks() { return kFenced ? OrderedTicks() : Ticks(); }
+
 // `call` performs the real allocation and returns the block (or null).
 // Always inlined: __builtin_frame_address(0) is then the hook's own frame,
 // where the stack's unwind starts (stack_capture.h).
-template <typename Call>
+template <bool kFenced = false, typename Call>
 __attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
   RecursionGuard guard;
   if (!guard.acquired() || !ShouldRecord()) return call();
   uint64_t before = Ticks();
   void* block = call();
   // Stamped after the real call, so that a block is not seen before it
-  // exists. The plain read may run a few hundred cycles early; the merge
-  // undoes the rare cross-thread race that causes (handoff_repair.h), which
-  // is cheaper than fencing every event.
-  uint64_t after = Ticks();
+  // exists (less a few hundred cycles when unfenced).
+  uint64_t after = OrderTicks<kFenced>();
   if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before, __builtin_frame_address(0));
   return block;
 }
 
 // `call` performs the real free.
-template <typename Call>
+template <bool kFenced = false, typename Call>
 __attribute__((always_inline)) inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind,
                                                        Call call) {
   RecursionGuard guard;
   if (!guard.acquired() || !ShouldRecord()) return call();
-  uint64_t before = Ticks();  // before the real call: the address may be reused at once
+  uint64_t before = OrderTicks<kFenced>();  // before the real call: the address may be reused at once
   call();
   uint64_t after = Ticks();
   RecordFree(guard, block, size, packed_kind, before, after - before, __builtin_frame_address(0));
