@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "e2e_helpers.h"
+#include "host_truth.h"
 
 namespace memframe::e2e {
 namespace {
@@ -136,7 +137,7 @@ TEST(HandoffReport, BlocksHandedBetweenEightThreadsLoadWithoutContradictions) {
   nlohmann::json summary =
       ParseJsonOrDiscard(RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--json"}, 120).standard_output);
   ASSERT_FALSE(summary.is_discarded());
-  EXPECT_GE(summary["allocations"].get<uint64_t>(), 8u * 20000 * 4);
+  EXPECT_GE(summary["allocations"].get<uint64_t>(), uint64_t{targets::kThreads} * targets::kBlocksPerThread * 4);
   EXPECT_EQ(summary["unknown_frees"].get<uint64_t>(), 0u);
   EXPECT_EQ(summary["allocs_over_live"].get<uint64_t>(), 0u);
   EXPECT_EQ(summary["dropped_events"].get<uint64_t>(), 0u);
