@@ -83,10 +83,17 @@ int CaptureStack(uint64_t* frames, int max_depth, const void* hook_frame) {
   } totals;
   (n >= 0 ? answered : declined).fetch_add(1);
   if (n >= 0) {
+    // The game's frames of each: both start inside the agent (libunwind
+    // always, the fast unwinder unless it started from the hook's frame).
     void* check[kMaxStackDepth + kAgentFramesSlack];
     int m = unw_backtrace(check, max_depth + kAgentFramesSlack);
-    bool same = m == n;
-    for (int i = 1; same && i < n; ++i) same = check[i] == raw[i];
+    int fast_from = 0, check_from = 0;
+    while (fast_from < n && InAgent(reinterpret_cast<uintptr_t>(raw[fast_from]))) ++fast_from;
+    while (check_from < m && InAgent(reinterpret_cast<uintptr_t>(check[check_from]))) ++check_from;
+    const int fast_depth = n - fast_from < max_depth ? n - fast_from : max_depth;
+    const int check_depth = m - check_from < max_depth ? m - check_from : max_depth;
+    bool same = fast_depth == check_depth;
+    for (int i = 0; same && i < fast_depth; ++i) same = raw[fast_from + i] == check[check_from + i];
     static int reported = 0;
     if (!same && reported++ < 20) {
       char line[160];
