@@ -14,6 +14,7 @@
 
 #include "memframe.pb.h"
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/wire_event.h"
 #include "memframe/capture_file.h"
 #include "memframe/event_codec.h"
 #include "memframe/format.h"
@@ -42,18 +43,7 @@ inline TestEvent Marker(uint64_t ticks, uint64_t frame, uint32_t id) {
 }
 
 // The same events as analysis::Event, for tests that build a Stream directly.
-inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) {
-  analysis::Event e;
-  e.ticks = t.ticks;
-  e.address = t.address;
-  e.size = t.size;
-  e.stack_id = t.stack_id;
-  e.frame = t.frame;
-  e.duration_ticks = t.duration;
-  e.thread = thread;
-  e.packed_kind = static_cast<uint8_t>(t.kind);
-  return e;
-}
+inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) { return analysis::FromWire(t, thread); }
 
 // The protocol version of the streams TestCapture writes: BatchPacket lays
 // out batches as version 1 did (an address and a tick delta per event), which

@@ -1,5 +1,7 @@
 #include "event_decoder.h"
 
+#include "memframe/analysis/wire_event.h"
+
 namespace memframe::analysis {
 
 bool DecodeEventBatch(wire::EventBatchDecoder& decoder, const wire::EventBatch& batch, uint16_t thread,
@@ -8,21 +10,13 @@ bool DecodeEventBatch(wire::EventBatchDecoder& decoder, const wire::EventBatch& 
   plain.clear();
   if (!decoder.Decode(batch, &plain, error)) return false;
   for (const wire::PlainEvent& p : plain) {
-    Event e;
+    Event e = FromWire(p, thread);
     if (p.ticks < *last_ticks) {
       ++*backwards;
       e.ticks = *last_ticks;
     } else {
-      e.ticks = p.ticks;
       *last_ticks = p.ticks;
     }
-    e.address = p.address;
-    e.size = p.size;
-    e.stack_id = p.stack_id;
-    e.frame = p.frame;
-    e.duration_ticks = p.duration;
-    e.thread = thread;
-    e.packed_kind = static_cast<uint8_t>(p.kind);
     out->push_back(e);
   }
   return true;
