@@ -38,6 +38,17 @@ inline uint64_t OrderedTicks() {
 #endif
 }
 
+// The wire sends time in units of 2^kTickShift ticks (EventBatch.tick_shift,
+// event_refs.h ToUnits): 16 TSC ticks are 3-16 ns at 1-5 GHz, 8 ns
+// elsewhere. Finer digits are what an unfenced rdtsc cannot tell apart (it
+// may run tens of cycles early), and they cost about a byte an event in a
+// capture of a real game (tests/bench/README.md).
+#if defined(__x86_64__)
+constexpr uint32_t kTickShift = 4;
+#else
+constexpr uint32_t kTickShift = 3;
+#endif
+
 inline uint64_t MonotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -3,8 +3,9 @@
 #include <cstring>
 
 #include "buffer/page_allocator.h"
-#include "capture/stack_table.h"
+#include "capture/clock.h"
 #include "capture/marker_table.h"
+#include "capture/stack_table.h"
 #include "memframe.pb.h"
 #include "memframe/event_refs.h"
 #include "memframe/format.h"
@@ -123,12 +124,13 @@ constexpr int kPrefetchAhead = 12;
 constexpr size_t VarintBytes(uint64_t v) { return v < 0x80 ? 1 : 1 + VarintBytes(v >> 7); }
 
 // EventBatch's packed columns, in the order they are sent.
-enum Column { kKindColumn, kFreeRef, kReuseRef, kAddressDelta, kSize, kStackId,
+enum Column { kKindColumn, kFreeRef, kReuseRef, kAddressDelta, kSize, kFreeSize, kStackId, kFreeStack,
               kTicksGap, kTicksExact, kFrameDelta, kDuration, kColumns };
 constexpr uint32_t kColumnField[kColumns] = {
     wire::EventBatch::kKindFieldNumber,         wire::EventBatch::kFreeRefFieldNumber,
     wire::EventBatch::kReuseRefFieldNumber,     wire::EventBatch::kAddressDeltaFieldNumber,
-    wire::EventBatch::kSizeFieldNumber,         wire::EventBatch::kStackIdFieldNumber,
+    wire::EventBatch::kSizeFieldNumber,         wire::EventBatch::kFreeSizeFieldNumber,
+    wire::EventBatch::kStackIdFieldNumber,      wire::EventBatch::kFreeStackFieldNumber,
     wire::EventBatch::kTicksGapFieldNumber,     wire::EventBatch::kTicksExactFieldNumber,
     wire::EventBatch::kFrameDeltaFieldNumber,   wire::EventBatch::kDurationTicksFieldNumber,
 };
@@ -139,7 +141,8 @@ constexpr uint32_t kColumnField[kColumns] = {
 constexpr size_t kMaxEntryBytes[kColumns] = {
     VarintBytes(kKindBitsMask),         VarintBytes(wire::kFreeRefWindow),
     VarintBytes(wire::kFreedPerClass),  wire::kMaxVarintBytes,
-    wire::kMaxVarintBytes,              VarintBytes(UINT32_MAX),
+    wire::kMaxVarintBytes,              wire::kMaxVarintBytes,
+    VarintBytes(UINT32_MAX),            VarintBytes(UINT32_MAX),
     wire::kMaxVarintBytes,              wire::kMaxVarintBytes,
     VarintBytes(UINT32_MAX),            VarintBytes(UINT32_MAX),
 };
@@ -182,9 +185,10 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
   ProtoWriter w = sink.BeginPacket(256 + kMaxBytesPerEvent * n);
   size_t body = w.BeginNested(P::kEventsFieldNumber);
   w.Varint(B::kThreadIdFieldNumber, tid);
-  const uint64_t base_ticks = events[0].ticks;
+  const uint64_t base_units = events[0].ticks >> kTickShift;
   const uint64_t base_frame = events[0].frame();
-  w.Varint(B::kBaseTicksFieldNumber, base_ticks);
+  w.Varint(B::kTickShiftFieldNumber, kTickShift);
+  w.Varint(B::kBaseTicksFieldNumber, base_units << kTickShift);
   w.Varint(B::kBaseFrameFieldNumber, base_frame);
   if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
 
@@ -205,15 +209,18 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
   uint8_t* reuse_p = begin[kReuseRef];
   uint8_t* address_p = begin[kAddressDelta];
   uint8_t* size_p = begin[kSize];
+  uint8_t* free_size_p = begin[kFreeSize];
   uint8_t* stack_p = begin[kStackId];
+  uint8_t* free_stack_p = begin[kFreeStack];
+  uint64_t free_sizes = 0, free_stacks = 0;  // nonzero when a FREE had one
   uint8_t* gap_p = begin[kTicksGap];
   uint8_t* exact_p = begin[kTicksExact];
   uint8_t* frame_p = begin[kFrameDelta];
   uint8_t* duration_p = begin[kDuration];
 
-  wire::TickGaps gaps(base_ticks);
+  wire::TickGaps gaps(base_units);
   uint64_t previous_address = 0;
-  uint64_t previous_ticks = base_ticks;  // the previous event's own tick, unclamped
+  uint64_t previous_ticks = events[0].ticks;  // the previous event's own tick, unclamped
   uint64_t previous_frame = base_frame;
   if (refs)
     for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) refs->Prefetch(events[i].address);
@@ -236,31 +243,48 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
     if (ref == 0)
       address_p = wire::WriteVarint(address_p, wire::ZigZag(static_cast<int64_t>(e.address - previous_address)));
     previous_address = e.address;
-    size_p = wire::WriteVarint(size_p, e.size);
-    stack_p = wire::WriteVarint(stack_p, e.stack_id);
+    // A FREE's size (a sized delete's, else 0) and stack (only with free
+    // stacks on) are mostly 0: in columns of their own they neither mix
+    // with the allocations' nor cost a byte each when all are 0.
+    if (kind == wire::EVENT_FREE) {
+      free_size_p = wire::WriteVarint(free_size_p, e.size);
+      free_stack_p = wire::WriteVarint(free_stack_p, e.stack_id);
+      free_sizes |= e.size;
+      free_stacks |= e.stack_id;
+    } else {
+      size_p = wire::WriteVarint(size_p, e.size);
+      stack_p = wire::WriteVarint(stack_p, e.stack_id);
+    }
     // Within one thread ticks never go backwards (invariant TSC); a glitch
     // that does is sent as the previous tick, as before. A gap of 0 is
     // followed by the plain delta in ticks_exact.
     const uint64_t t = e.ticks < previous_ticks ? previous_ticks : e.ticks;
     previous_ticks = e.ticks;
+    const wire::UnitTicks units = wire::ToUnits(t, e.duration, kTickShift);
     uint64_t exact = 0;
-    const uint64_t gap = gaps.Encode(packed, t, e.duration, &exact);
+    const uint64_t gap = gaps.Encode(packed, units.ticks, units.duration, &exact);
     gap_p = wire::WriteVarint(gap_p, gap);
     if (gap == 0) exact_p = wire::WriteVarint(exact_p, exact);
     // Within one thread frames never go backwards (one global counter).
     const uint64_t frame = e.frame();
     frame_p = wire::WriteVarint(frame_p, frame - previous_frame);
     previous_frame = frame;
-    duration_p = wire::WriteVarint(duration_p, e.duration);
+    duration_p = wire::WriteVarint(duration_p, units.duration);
   }
-  uint8_t* end[kColumns] = {kind_p, free_p, reuse_p, address_p, size_p, stack_p, gap_p, exact_p, frame_p, duration_p};
+  uint8_t* end[kColumns] = {kind_p,      free_p,       reuse_p, address_p, size_p,  free_size_p,
+                            stack_p,     free_stack_p, gap_p,   exact_p,   frame_p, duration_p};
+  if (!free_sizes) end[kFreeSize] = begin[kFreeSize];
+  if (!free_stacks) end[kFreeStack] = begin[kFreeStack];
 
-  // A column with entries for some events only is left out when empty
-  // (address_delta is always sent). Each region starts at or after where its
-  // column goes: the columns before it take at most their regions.
+  // A column with entries for some events only is left out when empty, as
+  // are the FREE columns when all 0 (address_delta is always sent). Each
+  // region starts at or after where its column goes: the columns before it
+  // take at most their regions.
   uint8_t* out = room;
   for (int c = 0; c < kColumns; ++c) {
-    if ((c == kFreeRef || c == kReuseRef || c == kTicksExact) && end[c] == begin[c]) continue;
+    if (c != kKindColumn && c != kAddressDelta && c != kTicksGap && c != kFrameDelta && c != kDuration &&
+        end[c] == begin[c])
+      continue;
     const size_t length = static_cast<size_t>(end[c] - begin[c]);
     out = wire::WriteVarint(out, uint64_t{kColumnField[c]} << 3 | wire::kLengthDelimited);
     out = wire::WritePaddedVarint(out, length, wire::kNestedLengthBytes);

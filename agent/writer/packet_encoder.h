@@ -39,7 +39,9 @@ void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int c
 void ResetEventEncoder();
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason);
 
-// Upper bound of the bytes one event takes in a batch.
-constexpr size_t kMaxBytesPerEvent = 64;
+// Upper bound of the bytes one event takes in a batch: the room of its
+// entries in every column (the encoder gives each column a region of its
+// own, sized as if every event had an entry there).
+constexpr size_t kMaxBytesPerEvent = 80;
 
 }  // namespace memframe::agent

@@ -50,18 +50,19 @@ bool EventBatchDecoder::Decode(const EventBatch& batch, std::vector<PlainEvent>*
 bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEvent>* out, std::string* error) {
   const int n = b.kind_size();
   const bool v1 = version_ < 2;
+  const bool v3 = version_ >= 3;
   auto mismatch = [&](const char* column, int have, int want) {
     std::string expected = want == n ? "" : " (" + std::to_string(want) + " expected)";
     *error = BatchError(b, std::to_string(n) + " kinds but " + std::to_string(have) + " " + column + " entries" +
                                expected);
     return false;
   };
-  if (b.size_size() != n) return mismatch("size", b.size_size(), n);
-  if (b.stack_id_size() != n) return mismatch("stack_id", b.stack_id_size(), n);
   if (b.frame_delta_size() != n) return mismatch("frame_delta", b.frame_delta_size(), n);
   if (b.duration_ticks_size() != n) return mismatch("duration_ticks", b.duration_ticks_size(), n);
   ColumnCounts want;
   if (v1) {
+    if (b.size_size() != n) return mismatch("size", b.size_size(), n);
+    if (b.stack_id_size() != n) return mismatch("stack_id", b.stack_id_size(), n);
     if (b.address_delta_size() != n) return mismatch("address_delta", b.address_delta_size(), n);
     if (b.ticks_delta_size() != n) return mismatch("ticks_delta", b.ticks_delta_size(), n);
   } else {
@@ -71,6 +72,20 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
       want.frees += kind == EVENT_FREE;
       want.allocs += kind == EVENT_ALLOC;
       want.gaps_escaped += b.ticks_gap(i) == 0;
+    }
+    // Version 3 sends a FREE's size and stack in columns of their own, each
+    // left out when all zero.
+    const int sized = v3 ? n - want.frees : n;
+    if (b.size_size() != sized) return mismatch("size", b.size_size(), sized);
+    if (b.stack_id_size() != sized) return mismatch("stack_id", b.stack_id_size(), sized);
+    if (b.free_size_size() != 0 && b.free_size_size() != want.frees)
+      return mismatch("free_size", b.free_size_size(), want.frees);
+    if (b.free_stack_size() != 0 && b.free_stack_size() != want.frees)
+      return mismatch("free_stack", b.free_stack_size(), want.frees);
+    if (b.tick_shift() > kMaxTickShift) {
+      *error = BatchError(b, "tick_shift " + std::to_string(b.tick_shift()) + " (at most " +
+                                 std::to_string(kMaxTickShift) + ")");
+      return false;
     }
     if (b.free_ref_size() != want.frees) return mismatch("free_ref", b.free_ref_size(), want.frees);
     if (b.reuse_ref_size() != want.allocs) return mismatch("reuse_ref", b.reuse_ref_size(), want.allocs);
@@ -95,13 +110,20 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
   // Addresses restart from 0 in every batch; ticks and frames from the
   // batch's bases.
   uint64_t address = 0, frame = b.base_frame();
-  TickGaps gaps(b.base_ticks());
-  int next_address = 0, next_free = 0, next_alloc = 0, next_exact = 0;
+  const uint32_t shift = v3 ? b.tick_shift() : 0;
+  TickGaps gaps(b.base_ticks() >> shift);
+  int next_address = 0, next_free = 0, next_alloc = 0, next_exact = 0, next_sized = 0;
   for (int i = 0; i < n; ++i) {
     PlainEvent e;
     e.kind = b.kind(i);
-    e.size = b.size(i);
-    e.stack_id = b.stack_id(i);
+    const bool free_column = v3 && KindOf(e.kind) == EVENT_FREE;
+    if (free_column) {
+      e.size = b.free_size_size() ? b.free_size(next_free) : 0;
+      e.stack_id = b.free_stack_size() ? b.free_stack(next_free) : 0;
+    } else {
+      e.size = b.size(next_sized);
+      e.stack_id = b.stack_id(next_sized++);
+    }
     e.duration = b.duration_ticks(i);
     frame += b.frame_delta(i);
     e.frame = frame;
@@ -115,6 +137,14 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
     }
     uint64_t gap = b.ticks_gap(i);
     e.ticks = gaps.Decode(e.kind, e.duration, gap, gap == 0 ? b.ticks_exact(next_exact++) : 0);
+    if (shift) {
+      if (e.ticks > UINT64_MAX >> shift || e.duration > UINT32_MAX >> shift) {
+        *error = BatchError(b, "a time stamp or duration past the clock's range");
+        return false;
+      }
+      e.ticks <<= shift;
+      e.duration <<= shift;
+    }
     const uint32_t kind = KindOf(e.kind);
     uint64_t ref = kind == EVENT_FREE ? b.free_ref(next_free++) : kind == EVENT_ALLOC ? b.reuse_ref(next_alloc++) : 0;
     if (ref == 0) {
@@ -143,16 +173,19 @@ struct EventBatchEncoder::State {
   State() { refs.Clear(); }
 };
 
-EventBatchEncoder::EventBatchEncoder() : state_(std::make_unique<State>()) {}
+EventBatchEncoder::EventBatchEncoder(uint32_t tick_shift)
+    : state_(std::make_unique<State>()), tick_shift_(tick_shift) {}
 EventBatchEncoder::~EventBatchEncoder() = default;
 
 void EventBatchEncoder::Encode(uint32_t thread_id, const PlainEvent* events, size_t count, EventBatch* b) {
   b->set_thread_id(thread_id);
   if (count == 0) return;
-  b->set_base_ticks(events[0].ticks);
+  if (tick_shift_) b->set_tick_shift(tick_shift_);
+  b->set_base_ticks(events[0].ticks >> tick_shift_ << tick_shift_);
   b->set_base_frame(events[0].frame);
   uint64_t address = 0, frame = events[0].frame, ticks = events[0].ticks;
-  TickGaps gaps(ticks);
+  TickGaps gaps(ticks >> tick_shift_);
+  bool any_free_size = false, any_free_stack = false;
   for (size_t i = 0; i < count; ++i) {
     const PlainEvent& e = events[i];
     const uint32_t kind = KindOf(e.kind);
@@ -162,17 +195,27 @@ void EventBatchEncoder::Encode(uint32_t thread_id, const PlainEvent* events, siz
     if (ref == 0) b->add_address_delta(static_cast<int64_t>(e.address - address));
     address = e.address;
     b->add_kind(e.kind);
-    b->add_size(e.size);
-    b->add_stack_id(e.stack_id);
+    if (kind == EVENT_FREE) {
+      b->add_free_size(e.size);
+      b->add_free_stack(e.stack_id);
+      any_free_size |= e.size != 0;
+      any_free_stack |= e.stack_id != 0;
+    } else {
+      b->add_size(e.size);
+      b->add_stack_id(e.stack_id);
+    }
     ticks = e.ticks > ticks ? e.ticks : ticks;  // a thread's ticks never go back (the agent clamps too)
+    const UnitTicks units = ToUnits(ticks, e.duration, tick_shift_);
     uint64_t exact = 0;
-    uint64_t gap = gaps.Encode(e.kind, ticks, e.duration, &exact);
+    uint64_t gap = gaps.Encode(e.kind, units.ticks, units.duration, &exact);
     b->add_ticks_gap(gap);
     if (gap == 0) b->add_ticks_exact(exact);
     b->add_frame_delta(static_cast<uint32_t>(e.frame - frame));
     frame = e.frame;
-    b->add_duration_ticks(e.duration);
+    b->add_duration_ticks(units.duration);
   }
+  if (!any_free_size) b->clear_free_size();
+  if (!any_free_stack) b->clear_free_stack();
 }
 
 }  // namespace memframe::wire

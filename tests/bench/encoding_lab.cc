@@ -7,6 +7,7 @@
 //   memframe_encoding_lab CAPTURE.mfc [--level N]
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include "memframe.pb.h"
 #include "memframe/capture_file.h"
 #include "memframe/event_codec.h"
+#include "memframe/event_refs.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
 
@@ -175,6 +177,10 @@ struct Options {
   int merge = 0;           // merge a thread's consecutive batches up to this many events
   bool split = false;      // end a zstd block after each column of 1 KiB+ of a batch of 16 KiB+ (the recorder's)
   Layout layout = Layout::kVarint;
+  bool free_columns = false;  // a FREE's size and stack in columns of their own, left out when all 0 (protocol 3)
+  bool by_kind = false;       // the tick and duration columns split into ALLOC / FREE / other columns too
+  bool size_lohi = false;     // allocation sizes as two columns: the low 7 bits and the rest
+  int round_bits = 0;         // time in units of 2^round_bits ticks, both ends rounded down (protocol 3: 4)
 };
 
 // Stream-wide encoder state (what the agent's writer would keep).
@@ -195,6 +201,12 @@ void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
   for (const Ev& e : b.events) {
     c.Put("kind", e.kind);
     const int kind = Kind(e.kind);
+    const std::string suffix = kind == wire::EVENT_ALLOC ? "A" : kind == wire::EVENT_FREE ? "F" : "O";
+    // A column of its own for a FREE's entries (`free_only`), or for each kind.
+    auto put_split = [&](const char* name, uint64_t v, bool free_only) {
+      c.Put(o.by_kind ? (name + suffix).c_str() : free_only && kind == wire::EVENT_FREE ? (std::string(name) + "F").c_str() : name, v);
+    };
+    auto put = [&](const char* name, uint64_t v) { put_split(name, v, false); };
     bool addr_done = false;
     if (o.free_ref && kind == wire::EVENT_FREE) {
       uint64_t ref = 0, freed_size = 0;
@@ -258,17 +270,20 @@ void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
       bool same = it != st.size_of_stack.end() && it->second == e.size;
       c.Put("size", same ? 0 : e.size + 1);
       st.size_of_stack[e.stack] = e.size;
+    } else if (o.size_lohi && kind == wire::EVENT_ALLOC) {
+      put("size", e.size & 127);
+      put("sizehi", e.size >> 7);
     } else {
-      c.Put("size", e.size);
+      put_split("size", e.size, o.free_columns);
     }
-    c.Put("stack", e.stack);
+    put_split("stack", e.stack, o.free_columns);
     if (o.tick_gap) {
       bool after_call = kind == wire::EVENT_ALLOC || kind == wire::EVENT_MAP;
       uint64_t start = after_call ? e.ticks - e.duration : e.ticks;
       int64_t g = int64_t(start - prev_end);
       if (o.tick_gap == 3) {  // gap + 1, or 0 and the plain delta in a column of its own
         bool escape = g < 0 || (after_call && e.ticks < e.duration);
-        c.Put("ticks", escape ? 0 : uint64_t(g) + 1);
+        put("ticks", escape ? 0 : uint64_t(g) + 1);
         if (escape) c.Put("tickx", e.ticks - prev_ticks);
         prev_ticks = e.ticks;
       } else {
@@ -280,7 +295,7 @@ void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
       prev_ticks = e.ticks;
     }
     c.Put("frame", e.frame - pf);
-    c.Put("dur", e.duration);
+    put("dur", e.duration);
     pf = e.frame;
   }
 }
@@ -307,6 +322,13 @@ std::vector<Batch> Merge(const std::vector<Batch>& batches, int merge) {
 
 void Run(const char* name, const Options& o, const std::vector<Batch>& input, uint64_t events, int level) {
   std::vector<Batch> batches = Merge(input, o.merge);
+  if (o.round_bits)
+    for (Batch& b : batches)
+      for (Ev& e : b.events) {
+        const wire::UnitTicks units = wire::ToUnits(e.ticks, e.duration, o.round_bits);
+        e.ticks = units.ticks;
+        e.duration = units.duration;
+      }
   State st;
   if (o.table_bits) {
     st.cache.assign(size_t(1) << o.table_bits, {0, 0});
@@ -321,6 +343,9 @@ void Run(const char* name, const Options& o, const std::vector<Batch>& input, ui
     size_t batch_bytes = 0;
     const size_t first_piece = pieces.size();
     for (auto& [col, values] : c.column) {
+      if (o.free_columns && (col == "sizeF" || col == "stackF") &&
+          std::all_of(values.begin(), values.end(), [](uint64_t v) { return v == 0; }))
+        continue;  // left out when all 0
       std::string bytes = Serialize(values, o.layout);
       whole += bytes;
       per_column[col] += bytes;
@@ -422,6 +447,25 @@ int main(int argc, char** argv) {
   wire.split = true;
   Run("  + blocks ended at columns (the recorder)", wire, batches, events, level);
   with_merges(wire, "    ", {32768, 65536});
+  // Protocol 3: a FREE's size and stack in columns of their own, then time
+  // in units of 16 ticks; and what was measured beside it and not taken.
+  Options v3 = wire;
+  v3.free_columns = true;
+  Run("    + a FREE's size and stack apart (v3)", v3, batches, events, level);
+  v3.round_bits = 4;
+  Run("    + time in units of 16 ticks (v3)", v3, batches, events, level);
+  for (int bits : {3, 5}) {
+    Options r = v3;
+    r.round_bits = bits;
+    std::string name = "      units of " + std::to_string(1 << bits) + " ticks instead";
+    Run(name.c_str(), r, batches, events, level);
+  }
+  Options k = v3;
+  k.by_kind = true;
+  Run("      + tick and duration columns by kind", k, batches, events, level);
+  k = v3;
+  k.size_lohi = true;
+  Run("      + sizes in two columns (7 bits, rest)", k, batches, events, level);
   Options all = best;
   all.layout = Layout::kPlanes;
   Run("  + byte planes", all, batches, events, level);

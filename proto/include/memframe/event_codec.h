@@ -50,13 +50,16 @@ class EventBatchDecoder {
 // step by 2^32 or more (the agent starts a new batch there).
 class EventBatchEncoder {
  public:
-  EventBatchEncoder();
+  // `tick_shift`: time in units of 2^tick_shift ticks (event_refs.h,
+  // ToUnits); 0 keeps every tick.
+  explicit EventBatchEncoder(uint32_t tick_shift = 0);
   ~EventBatchEncoder();
   void Encode(uint32_t thread_id, const PlainEvent* events, size_t count, EventBatch* out);
 
  private:
   struct State;
   std::unique_ptr<State> state_;
+  uint32_t tick_shift_;
 };
 
 }  // namespace memframe::wire

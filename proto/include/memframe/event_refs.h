@@ -135,6 +135,22 @@ inline bool TickedAfterCall(uint32_t packed_kind) {
   return kind == EVENT_ALLOC || kind == EVENT_MAP;
 }
 
+// Protocol 3 sends time in units of 2^shift ticks (EventBatch.tick_shift):
+// an event's tick rounded down to a unit, its duration to the nearest unit
+// (so a frame's allocator time adds up right), capped where it would no
+// longer fit 32 bits in ticks. An event whose start then falls before the
+// previous one's end is sent exactly (ticks_exact), as an early rdtsc is.
+struct UnitTicks {
+  uint64_t ticks;
+  uint32_t duration;
+};
+inline UnitTicks ToUnits(uint64_t t, uint32_t duration, uint32_t shift) {
+  if (shift == 0) return {t, duration};
+  const uint64_t units = (uint64_t{duration} + (uint64_t{1} << (shift - 1))) >> shift;
+  const uint64_t most = UINT32_MAX >> shift;
+  return {t >> shift, static_cast<uint32_t>(units < most ? units : most)};
+}
+
 // One batch's time stamps, either end: `ticks` and `end` of the previous
 // event, both the batch's base_ticks before the first.
 struct TickGaps {

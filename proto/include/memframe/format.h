@@ -10,8 +10,12 @@ namespace memframe::wire {
 // recorder refuses a peer with another version; readers also read streams
 // of every version from kOldestReadableProtocol (FORMAT.md, "Version rule").
 // 2: EventBatch names addresses by reference and time stamps by gap.
-constexpr uint32_t kProtocolVersion = 2;
+// 3: time stamps in units of 2^tick_shift ticks; a FREE's size and stack in
+//    columns of their own.
+constexpr uint32_t kProtocolVersion = 3;
 constexpr uint32_t kOldestReadableProtocol = 1;
+// The largest EventBatch.tick_shift a reader accepts (units of 64 Ki ticks).
+constexpr uint32_t kMaxTickShift = 16;
 
 // A capture file starts with these 8 bytes, then a little-endian uint32
 // version, then one zstd stream of records (see FORMAT.md).

@@ -12,9 +12,11 @@
 #include <thread>
 #include <vector>
 
+#include "capture/clock.h"
 #include "capture/event.h"
 #include "memframe.pb.h"
 #include "memframe/event_codec.h"
+#include "memframe/event_refs.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
 #include "writer/packet_encoder.h"
@@ -91,14 +93,24 @@ inline std::vector<wire::PlainEvent> DecodeBatches(const std::vector<wire::Packe
   return out;
 }
 
+// What a reader gets of an event's time: its tick rounded down to units of
+// 2^kTickShift ticks, its duration to the nearest unit (memframe/event_refs.h,
+// ToUnits).
+inline uint64_t SentTicks(const Event& sent) {
+  return wire::ToUnits(sent.ticks, sent.duration, kTickShift).ticks << kTickShift;
+}
+inline uint64_t SentDuration(const Event& sent) {
+  return uint64_t{wire::ToUnits(sent.ticks, sent.duration, kTickShift).duration} << kTickShift;
+}
+
 inline void ExpectSame(const wire::PlainEvent& decoded, const Event& sent, size_t i) {
   EXPECT_EQ(decoded.kind, sent.kind()) << i;
   EXPECT_EQ(decoded.address, sent.address) << i;
   EXPECT_EQ(decoded.size, sent.size) << i;
   EXPECT_EQ(decoded.stack_id, sent.stack_id) << i;
-  EXPECT_EQ(decoded.ticks, sent.ticks) << i;
+  EXPECT_EQ(decoded.ticks, SentTicks(sent)) << i;
   EXPECT_EQ(decoded.frame, sent.frame()) << i;
-  EXPECT_EQ(decoded.duration, sent.duration) << i;
+  EXPECT_EQ(decoded.duration, SentDuration(sent)) << i;
 }
 
 }  // namespace memframe::agent

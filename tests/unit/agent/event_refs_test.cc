@@ -1,7 +1,8 @@
-// Protocol version 2's references and time-stamp gaps (memframe/event_refs.h):
-// what the agent's encoder writes is decoded through libprotobuf and the
-// readers' decoder, and must give back every event exactly, whichever path
-// (reference or fallback) each one took.
+// Protocol version 2's references and time-stamp gaps (memframe/event_refs.h),
+// with version 3's time units: what the agent's encoder writes is decoded
+// through libprotobuf and the readers' decoder, and must give back every
+// event exactly (its time to the unit), whichever path (reference or
+// fallback) each one took.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -154,12 +155,13 @@ TEST_F(EventRefsTest, ReallocPairsRoundTrip) {
   auto packets = RoundTrip({{
       Alloc(100, 0x1000, 24),
       Free(200, 0x1000, 0, 0, kReallocFree), Alloc(260, 0x8000, 4096, 60, 0, kReallocAlloc),
-      Free(300, 0x8000, 0, 0, kReallocFree), Alloc(320, 0x8000, 4090, 20, 0, kReallocAlloc),
+      Free(304, 0x8000, 0, 0, kReallocFree), Alloc(336, 0x8000, 4090, 32, 0, kReallocAlloc),
   }});
   const wire::EventBatch& b = packets[0].events();
   EXPECT_EQ(Nonzero(b.free_ref()), 2);
   EXPECT_EQ(b.reuse_ref(2), 1u);
-  // The ALLOC of a realloc starts where its FREE ended: a gap of 0.
+  // The ALLOC of a realloc starts where its FREE ended: a gap of 0 (in
+  // units of 16 ticks: 200 and 260 - 60 are unit 12, 304 and 336 - 32 unit 19).
   EXPECT_EQ(b.ticks_gap(2), 1u);
   EXPECT_EQ(b.ticks_gap(4), 1u);
 }
@@ -175,7 +177,7 @@ TEST_F(EventRefsTest, TicksThatCannotBeGapsAreSentExactly) {
   const wire::EventBatch& b = packets[0].events();
   EXPECT_EQ(b.ticks_gap(0), 0u);  // the first event's start precedes base_ticks, its own tick
   EXPECT_EQ(b.ticks_gap(1), 0u);
-  EXPECT_EQ(b.ticks_gap(2), 1100u - 1010u + 1);
+  EXPECT_EQ(b.ticks_gap(2), (1100u >> kTickShift) - (1010u >> kTickShift) + 1);  // in units
   EXPECT_EQ(b.ticks_gap(3), 0u);
   EXPECT_EQ(b.ticks_exact_size(), 3);
 }
@@ -185,9 +187,9 @@ TEST_F(EventRefsTest, TicksGoingBackwardsAreSentAsThePreviousTickAsBefore) {
   EncodeEventBatch(sink_, 1, events.data(), 3, 0);
   std::vector<wire::PlainEvent> decoded = DecodeBatches(Receive());
   ASSERT_EQ(decoded.size(), 3u);
-  EXPECT_EQ(decoded[1].ticks, 1000u);
+  EXPECT_EQ(decoded[1].ticks, 1000u >> kTickShift << kTickShift);
   EXPECT_EQ(decoded[1].address, 0x2000u);
-  EXPECT_EQ(decoded[2].ticks, 1200u);
+  EXPECT_EQ(decoded[2].ticks, 1200u >> kTickShift << kTickShift);
   EXPECT_EQ(decoded[2].address, 0x1000u);
 }
 
@@ -276,6 +278,74 @@ TEST_F(EventRefsTest, AReferenceToNothingIsDamageAndStopsTheStream) {
   wire::EventBatchDecoder fresh(wire::kProtocolVersion);
   EXPECT_FALSE(fresh.Decode(bad, &out, &error));
   EXPECT_EQ(error, "corrupt batch of thread 1: 2 kinds but 2 reuse_ref entries (1 expected)");
+}
+
+TEST_F(EventRefsTest, Version3ColumnsMustFitTheirKinds) {
+  // A sized free (its size in free_size) and an allocation.
+  std::vector<Event> events = {Alloc(100, 0x1000, 48), Free(200, 0x1000)};
+  events[1].size = 48;
+  EncodeEventBatch(sink_, 1, events.data(), 2, 0);
+  auto packets = Receive();
+  ASSERT_EQ(packets.size(), 1u);
+  const wire::EventBatch& good = packets[0].events();
+  ASSERT_EQ(good.size_size(), 1);
+  ASSERT_EQ(good.free_size_size(), 1);
+  EXPECT_EQ(good.free_stack_size(), 0);  // all 0: left out
+  auto refused = [](const wire::EventBatch& b) {
+    wire::EventBatchDecoder decoder(wire::kProtocolVersion);
+    std::vector<wire::PlainEvent> out;
+    std::string error;
+    EXPECT_FALSE(decoder.Decode(b, &out, &error));
+    EXPECT_TRUE(out.empty());
+    return error;
+  };
+  wire::EventBatch bad = good;
+  bad.add_free_size(1);
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: 2 kinds but 2 free_size entries (1 expected)");
+  bad = good;
+  bad.add_size(1);
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: 2 kinds but 2 size entries (1 expected)");
+  bad = good;
+  bad.add_free_stack(1);
+  bad.add_free_stack(2);
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: 2 kinds but 2 free_stack entries (1 expected)");
+  bad = good;
+  bad.set_tick_shift(wire::kMaxTickShift + 1);
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: tick_shift 17 (at most 16)");
+  bad = good;
+  bad.set_duration_ticks(0, UINT32_MAX);  // in units: past 2^32 ticks
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: a time stamp or duration past the clock's range");
+}
+
+TEST(EventBatchEncoder, TimeInUnitsRoundsTicksDownAndDurationsToTheNearest) {
+  // The readers' encoder (tools, test captures) with the agent's rounding:
+  // ticks down to a unit of 16, durations to the nearest unit.
+  wire::PlainEvent alloc{kAlloc, 0x1000, 48, 5, 1000, 0, 30};
+  wire::PlainEvent free{kFree, 0x1000, 0, 0, 1100, 0, 20};
+  const wire::PlainEvent events[] = {alloc, free};
+  wire::EventBatch b;
+  wire::EventBatchEncoder(4).Encode(1, events, 2, &b);
+  EXPECT_EQ(b.tick_shift(), 4u);
+  wire::EventBatchDecoder decoder(wire::kProtocolVersion);
+  std::vector<wire::PlainEvent> out;
+  std::string error;
+  ASSERT_TRUE(decoder.Decode(b, &out, &error)) << error;
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].ticks, 62u * 16);     // 1000
+  EXPECT_EQ(out[0].duration, 2u * 16);   // 30
+  EXPECT_EQ(out[1].ticks, 68u * 16);     // 1100
+  EXPECT_EQ(out[1].duration, 1u * 16);   // 20
+  // Without units every tick is kept.
+  wire::EventBatch exact;
+  wire::EventBatchEncoder().Encode(1, events, 2, &exact);
+  EXPECT_EQ(exact.tick_shift(), 0u);
+  out.clear();
+  wire::EventBatchDecoder again(wire::kProtocolVersion);
+  ASSERT_TRUE(again.Decode(exact, &out, &error)) << error;
+  EXPECT_EQ(out[0].ticks, 1000u);
+  EXPECT_EQ(out[0].duration, 30u);
+  EXPECT_EQ(out[1].ticks, 1100u);
+  EXPECT_EQ(out[1].duration, 20u);
 }
 
 }  // namespace

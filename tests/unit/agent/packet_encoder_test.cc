@@ -67,8 +67,12 @@ TEST_F(EncoderTest, EventBatchColumnsDecodeToTheEvents) {
   EXPECT_EQ(b.thread_id(), 777u);
   EXPECT_EQ(b.dropped(), 5u);
   ASSERT_EQ(b.kind_size(), 4);
-  EXPECT_EQ(b.size_size(), 4);
-  EXPECT_EQ(b.stack_id_size(), 4);
+  EXPECT_EQ(b.tick_shift(), kTickShift);
+  // The FREE's size and stack are 0: their columns are left out.
+  EXPECT_EQ(b.size_size(), 3);
+  EXPECT_EQ(b.stack_id_size(), 3);
+  EXPECT_EQ(b.free_size_size(), 0);
+  EXPECT_EQ(b.free_stack_size(), 0);
   EXPECT_EQ(b.ticks_gap_size(), 4);
   EXPECT_EQ(b.frame_delta_size(), 4);
   EXPECT_EQ(b.duration_ticks_size(), 4);
@@ -108,7 +112,7 @@ TEST_F(EncoderTest, FramesPast32BitsRoundTrip) {
   ASSERT_EQ(decoded.size(), events.size());
   for (size_t i = 0; i < events.size(); ++i) {
     EXPECT_EQ(decoded[i].frame, events[i].frame()) << i;
-    EXPECT_EQ(decoded[i].ticks, events[i].ticks) << i;
+    EXPECT_EQ(decoded[i].ticks, SentTicks(events[i])) << i;
     EXPECT_EQ(decoded[i].kind, alloc) << i;
   }
 }

@@ -144,7 +144,7 @@ void Check(const std::string& name, const std::string& decoded) {
 }
 
 TEST(Golden, CheckedInCapturesDecodeToTheirJson) {
-  std::vector<std::string> names = {"agent_game_loop"};
+  std::vector<std::string> names = {"agent_game_loop", "agent_game_loop_v3"};
   for (const auto& [name, write] : testing::GoldenCaptures()) names.push_back(name);
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
@@ -163,9 +163,10 @@ TEST(Golden, GeneratorStillMakesTheCheckedInCaptures) {
   }
 }
 
-// Rewrites a capture's agent streams in protocol version 2, batch by batch,
-// as the agent would have sent them (wire::EventBatchEncoder).
-bool TranscodeToVersion2(const std::string& from, const std::string& to) {
+// Rewrites a capture's agent streams in the current protocol version, batch
+// by batch, as the agent would have sent them (wire::EventBatchEncoder), but
+// with every tick kept (tick_shift 0).
+bool TranscodeToTheCurrentVersion(const std::string& from, const std::string& to) {
   std::string error;
   auto reader = wire::CaptureReader::Open(from, &error);
   auto writer = wire::CaptureWriter::Create(to, &error);
@@ -195,12 +196,13 @@ bool TranscodeToVersion2(const std::string& from, const std::string& to) {
   return reader->error().empty() && writer->Close();
 }
 
-TEST(Golden, TheAgentCaptureInProtocol2DecodesToTheSameModel) {
-  // Real wire bytes of the version-1 agent, re-encoded with references and
-  // time-stamp gaps: every event must come back exactly.
+TEST(Golden, TheAgentCaptureInTheCurrentProtocolDecodesToTheSameModel) {
+  // Real wire bytes of the version-1 agent, re-encoded with references,
+  // time-stamp gaps and a FREE's own columns: every event must come back
+  // exactly.
   const std::string name = "agent_game_loop";
-  testing::TempPath file("golden_v2_" + name);
-  ASSERT_TRUE(TranscodeToVersion2(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".mfc", file.path()));
+  testing::TempPath file("golden_current_" + name);
+  ASSERT_TRUE(TranscodeToTheCurrentVersion(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".mfc", file.path()));
   std::string want = Read(std::string(MEMFRAME_GOLDEN_DIR) + "/" + name + ".json");
   const std::string v1 = "\"protocol_version\": 1,";
   ASSERT_NE(want.find(v1), std::string::npos);

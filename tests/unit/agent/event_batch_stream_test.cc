@@ -1,7 +1,8 @@
-// EncodeEventBatch's exact bytes, compared with a verbatim copy of the
-// encoder it replaced (one pass over the batch per column): the single-pass
-// encoder must send the same packets, byte for byte, over long pseudo-random
-// streams of every kind of event the agent records.
+// EncodeEventBatch over long pseudo-random streams of every kind of event the
+// agent records, at the writer's batch sizes: the packets must decode to
+// exactly the events sent, as the wire's model says a reader gets them
+// (ticks clamped within a packet, time in units of 2^kTickShift ticks), and
+// must carry every shape of column the format has.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -15,150 +16,16 @@
 #include <vector>
 
 #include "capture/event.h"
+#include "encoder_fixture.h"
 #include "memframe.pb.h"
 #include "memframe/event_refs.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
-#include "memframe/wire_encoder.h"
 #include "writer/packet_encoder.h"
 #include "writer/socket_sink.h"
 
 namespace memframe::agent {
 namespace {
-
-// ---------------------------------------------------------------------------
-// The reference: packet_encoder.cc's EncodeOneBatch and EncodeEventBatch as
-// they were before the single-pass encoder (commit 782332e), test-only. The
-// sink is a byte vector framed as SocketSink frames (a 5-byte padded length
-// before each packet). `missing_state` models the agent without its encoder
-// pages (every reference 0).
-namespace reference {
-
-using wire::ProtoWriter;
-using P = wire::Packet;
-
-constexpr int kMaxPacketEvents = 1 << 16;
-
-struct EventEncoderState {
-  wire::RefEncoder refs;
-  uint32_t ref_of[kMaxPacketEvents];
-};
-
-struct Sink {
-  std::vector<uint8_t> bytes;
-  std::vector<uint8_t> scratch;
-  bool overflowed = false;
-  ProtoWriter BeginPacket(size_t reserve) {
-    scratch.assign(reserve, 0);
-    return ProtoWriter(scratch.data(), scratch.size());
-  }
-  void EndPacket(const ProtoWriter& w) {
-    if (w.overflow()) {
-      overflowed = true;
-      return;
-    }
-    uint8_t length[wire::kNestedLengthBytes];
-    wire::WritePaddedVarint(length, w.size(), sizeof(length));
-    bytes.insert(bytes.end(), length, length + sizeof(length));
-    bytes.insert(bytes.end(), w.data(), w.data() + w.size());
-  }
-};
-
-void EncodeOneBatch(Sink& sink, EventEncoderState* state, uint32_t tid, const Event* events, int count,
-                    uint64_t dropped) {
-  using B = wire::EventBatch;
-  // The references first: they change the stream's state, event by event.
-  // Without the state's pages every address is sent (all references 0).
-  int frees = 0, allocs = 0;
-  for (int i = 0; i < count; ++i) {
-    const Event& e = events[i];
-    const uint32_t kind = wire::KindOf(e.kind());
-    frees += kind == wire::EVENT_FREE;
-    allocs += kind == wire::EVENT_ALLOC;
-    if (!state) continue;
-    uint32_t ref = 0;
-    if (kind == wire::EVENT_FREE) ref = state->refs.FreeRef(e.address);
-    if (kind == wire::EVENT_ALLOC) ref = state->refs.Alloc(e.address, e.size);
-    state->ref_of[i] = ref;
-  }
-  auto ref_of = [state](int i) -> uint32_t { return state ? state->ref_of[i] : 0; };
-  // Within one thread ticks never go backwards (invariant TSC); a glitch
-  // that does is sent as the previous tick, as before.
-  auto tick_of = [events](int i) {
-    return i && events[i].ticks < events[i - 1].ticks ? events[i - 1].ticks : events[i].ticks;
-  };
-
-  ProtoWriter w = sink.BeginPacket(256 + kMaxBytesPerEvent * static_cast<size_t>(count));
-  size_t body = w.BeginNested(P::kEventsFieldNumber);
-  w.Varint(B::kThreadIdFieldNumber, tid);
-  const uint64_t base_ticks = events[0].ticks;
-  const uint64_t base_frame = events[0].frame();
-  w.Varint(B::kBaseTicksFieldNumber, base_ticks);
-  w.Varint(B::kBaseFrameFieldNumber, base_frame);
-  if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
-
-  // One packed column at a time: each column compresses well on its own.
-  // A column with entries for some events only is left out when empty.
-  auto column_where = [&](uint32_t field, auto keep, auto value_of) {
-    size_t packed = w.BeginNested(field);
-    w.RawVarintsWhere(count, keep, value_of);
-    w.EndNested(packed);
-  };
-  auto every = [](int) { return true; };
-  auto column = [&](uint32_t field, auto value_of) { column_where(field, every, value_of); };
-  auto kind_is = [events](int i, uint32_t kind) { return wire::KindOf(events[i].kind()) == kind; };
-
-  column(B::kKindFieldNumber, [&](int i) -> uint64_t { return events[i].kind(); });
-  if (frees) column_where(B::kFreeRefFieldNumber, [&](int i) { return kind_is(i, wire::EVENT_FREE); }, ref_of);
-  if (allocs) column_where(B::kReuseRefFieldNumber, [&](int i) { return kind_is(i, wire::EVENT_ALLOC); }, ref_of);
-  column_where(
-      B::kAddressDeltaFieldNumber, [&](int i) { return ref_of(i) == 0; },
-      [&](int i) -> uint64_t {
-        uint64_t previous = i ? events[i - 1].address : 0;
-        return wire::ZigZag(static_cast<int64_t>(events[i].address - previous));
-      });
-  column(B::kSizeFieldNumber, [&](int i) -> uint64_t { return events[i].size; });
-  column(B::kStackIdFieldNumber, [&](int i) -> uint64_t { return events[i].stack_id; });
-  // Gaps, then the plain deltas of the events whose gap is 0 (a second
-  // pass over the same ticks gives the same gaps).
-  wire::TickGaps gaps(base_ticks);
-  uint64_t exact = 0;
-  int escaped = 0;
-  column(B::kTicksGapFieldNumber, [&](int i) -> uint64_t {
-    uint64_t gap = gaps.Encode(events[i].kind(), tick_of(i), events[i].duration, &exact);
-    escaped += gap == 0;
-    return gap;
-  });
-  if (escaped) {
-    wire::TickGaps again(base_ticks);
-    uint64_t entry = 0;
-    column_where(
-        B::kTicksExactFieldNumber,
-        [&](int i) { return again.Encode(events[i].kind(), tick_of(i), events[i].duration, &entry) == 0; },
-        [&](int) -> uint64_t { return entry; });
-  }
-  column(B::kFrameDeltaFieldNumber, [&](int i) -> uint64_t {
-    // Within one thread frames never go backwards (one global counter).
-    uint64_t previous = i ? events[i - 1].frame() : base_frame;
-    return events[i].frame() - previous;
-  });
-  column(B::kDurationTicksFieldNumber, [&](int i) -> uint64_t { return events[i].duration; });
-  w.EndNested(body);
-  sink.EndPacket(w);
-}
-
-void EncodeEventBatch(Sink& sink, EventEncoderState* state, uint32_t tid, const Event* events, int count,
-                      uint64_t dropped) {
-  int start = 0;
-  for (int i = 1; i <= count; ++i) {
-    if (i < count && i - start < kMaxPacketEvents && events[i].frame() - events[i - 1].frame() <= UINT32_MAX)
-      continue;
-    EncodeOneBatch(sink, state, tid, events + start, i - start, start == 0 ? dropped : 0);
-    start = i;
-  }
-}
-
-}  // namespace reference
 
 // ---------------------------------------------------------------------------
 // A thread's events as the hooks record them, pseudo-random but with the
@@ -328,7 +195,7 @@ class StreamGenerator {
 // The real encoder's bytes: a SocketSink on a socketpair whose other end is
 // drained by a thread for as long as the test runs (a long stream is more
 // than the sink's buffer and the socket's together).
-class EventBatchBytesTest : public ::testing::Test {
+class EventBatchStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0);
@@ -341,8 +208,7 @@ class EventBatchBytesTest : public ::testing::Test {
         received_.insert(received_.end(), chunk, chunk + n);
       }
     });
-    ref_state_.reset(new reference::EventEncoderState);
-    NewStream();
+    ResetEventEncoder();
   }
   void TearDown() override {
     if (reader_.joinable()) {
@@ -352,17 +218,17 @@ class EventBatchBytesTest : public ::testing::Test {
     close(fds_[1]);
   }
 
-  // Both encoders forget every block: a new stream (connection).
+  // The encoder forgets every block: a new stream (connection). Its
+  // packets are decoded by a new decoder.
   void NewStream() {
     ResetEventEncoder();
-    ref_state_->refs.Clear();
+    stream_starts_.push_back(sent_.size());
   }
   void Encode(uint32_t tid, const std::vector<Event>& events, uint64_t dropped) {
     EncodeEventBatch(sink_, tid, events.data(), static_cast<int>(events.size()), dropped);
-    reference::EncodeEventBatch(expected_, ref_state_.get(), tid, events.data(), static_cast<int>(events.size()),
-                                dropped);
+    sent_.insert(sent_.end(), events.begin(), events.end());
   }
-  // Everything the real encoder sent.
+  // Everything the encoder sent.
   const std::vector<uint8_t>& Received() {
     EXPECT_TRUE(sink_.Flush());
     sink_.Close();
@@ -374,8 +240,8 @@ class EventBatchBytesTest : public ::testing::Test {
   SocketSink sink_;
   std::thread reader_;
   std::vector<uint8_t> received_;
-  std::unique_ptr<reference::EventEncoderState> ref_state_;
-  reference::Sink expected_;
+  std::vector<Event> sent_;
+  std::vector<size_t> stream_starts_{0};  // index in sent_ of each stream's first event
 };
 
 // The packets of a framed byte stream, with their offsets.
@@ -398,14 +264,47 @@ std::vector<std::pair<size_t, wire::Packet>> Split(const std::vector<uint8_t>& b
   return out;
 }
 
-void ExpectSameBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  auto diff = std::mismatch(got.begin(), got.end(), want.begin());
-  ASSERT_TRUE(diff.first == got.end()) << "first difference at byte " << (diff.first - got.begin()) << " of "
-                                       << got.size();
+// Decodes the packets as a reader does (one decoder per stream, starting
+// at each of `stream_starts`) and checks every event against what was sent:
+// exact, but for the time, which is the sent tick raised to the packet's
+// previous one (a thread's ticks never go back within a packet) and then
+// rounded to units at both ends of the event.
+void ExpectDecodesToTheSentEvents(const std::vector<std::pair<size_t, wire::Packet>>& packets,
+                                  const std::vector<Event>& sent, const std::vector<size_t>& stream_starts) {
+  std::unique_ptr<wire::EventBatchDecoder> decoder;
+  std::vector<wire::PlainEvent> decoded;
+  size_t next = 0, next_stream = 0;
+  for (const auto& [at, packet] : packets) {
+    ASSERT_TRUE(packet.has_events()) << at;
+    if (next_stream < stream_starts.size() && stream_starts[next_stream] == next) {
+      decoder = std::make_unique<wire::EventBatchDecoder>(wire::kProtocolVersion);
+      ++next_stream;
+    }
+    decoded.clear();
+    std::string error;
+    ASSERT_TRUE(decoder->Decode(packet.events(), &decoded, &error)) << at << ": " << error;
+    ASSERT_LE(next + decoded.size(), sent.size()) << at;
+    EXPECT_EQ(packet.events().tick_shift(), kTickShift);
+    for (size_t k = 0; k < decoded.size(); ++k) {
+      const Event& e = sent[next + k];
+      Event want = e;
+      if (k > 0 && e.ticks < sent[next + k - 1].ticks) want.ticks = sent[next + k - 1].ticks;
+      const wire::PlainEvent& d = decoded[k];
+      const size_t i = next + k;
+      ASSERT_EQ(d.kind, e.kind()) << i;
+      ASSERT_EQ(d.address, e.address) << i;
+      ASSERT_EQ(d.size, e.size) << i;
+      ASSERT_EQ(d.stack_id, e.stack_id) << i;
+      ASSERT_EQ(d.frame, e.frame()) << i;
+      ASSERT_EQ(d.ticks, SentTicks(want)) << i;
+      ASSERT_EQ(d.duration, SentDuration(want)) << i;
+    }
+    next += decoded.size();
+  }
+  EXPECT_EQ(next, sent.size());
 }
 
-TEST_F(EventBatchBytesTest, SameBytesAsThePerColumnEncoder) {
+TEST_F(EventBatchStreamTest, LongRandomStreamsDecodeToTheEvents) {
   StreamGenerator gen(0x6d656d6672616d65ull);
   std::mt19937_64 rng(42);
   // Batch sizes: single events, typical runs, the writer's largest batch
@@ -420,27 +319,29 @@ TEST_F(EventBatchBytesTest, SameBytesAsThePerColumnEncoder) {
       Encode(tid + static_cast<uint32_t>(rng() % 3), gen.Next(static_cast<size_t>(size)), dropped);
     }
   }
-  ASSERT_FALSE(expected_.overflowed);
-  const std::vector<uint8_t>& got = Received();
-  ExpectSameBytes(got, expected_.bytes);
+  const auto packets = Split(Received());
+  ExpectDecodesToTheSentEvents(packets, sent_, stream_starts_);
 
   // The streams had what the test is for: references of both kinds, events
   // sent by address, escaped ticks, batches split by frame jumps and by size,
-  // batches without frees or without allocations.
+  // batches without frees or without allocations, FREE columns both sent
+  // and left out.
   uint64_t free_refs = 0, free_addresses = 0, reuse_refs = 0, exact = 0, no_frees = 0, no_allocs = 0, dropped = 0;
-  size_t packets = 0;
-  for (const auto& [at, packet] : Split(expected_.bytes)) {
-    ASSERT_TRUE(packet.has_events()) << at;
+  uint64_t free_sizes_sent = 0, free_sizes_left_out = 0, free_stacks_sent = 0, free_stacks_left_out = 0;
+  for (const auto& [at, packet] : packets) {
     const wire::EventBatch& b = packet.events();
-    ++packets;
     for (uint32_t r : b.free_ref()) (r ? free_refs : free_addresses)++;
     for (uint32_t r : b.reuse_ref()) reuse_refs += r != 0;
     exact += static_cast<uint64_t>(b.ticks_exact_size());
     no_frees += b.free_ref_size() == 0;
     no_allocs += b.reuse_ref_size() == 0;
     dropped += b.dropped() != 0;
+    if (b.free_ref_size()) {
+      (b.free_size_size() ? free_sizes_sent : free_sizes_left_out)++;
+      (b.free_stack_size() ? free_stacks_sent : free_stacks_left_out)++;
+    }
   }
-  EXPECT_GT(packets, 4 * std::size(sizes));  // frame jumps and 64 Ki split some batches
+  EXPECT_GT(packets.size(), 4 * std::size(sizes));  // frame jumps and 64 Ki split some batches
   EXPECT_GT(free_refs, 10000u);
   EXPECT_GT(free_addresses, 1000u);
   EXPECT_GT(reuse_refs, 10000u);
@@ -448,12 +349,16 @@ TEST_F(EventBatchBytesTest, SameBytesAsThePerColumnEncoder) {
   EXPECT_GT(no_frees, 0u);
   EXPECT_GT(no_allocs, 0u);
   EXPECT_GT(dropped, 0u);
+  EXPECT_GT(free_sizes_sent, 0u);
+  EXPECT_GT(free_sizes_left_out, 0u);
+  EXPECT_GT(free_stacks_sent, 0u);
+  EXPECT_GT(free_stacks_left_out, 0u);
 }
 
 // Hand-made batches at the edges: a batch whose every address goes by
 // reference (an empty address_delta column), batches with one kind of event
 // only, a frame jump of 2^32 in the middle, ticks below the duration.
-TEST_F(EventBatchBytesTest, SameBytesAtTheEdges) {
+TEST_F(EventBatchStreamTest, EdgesDecodeToTheEvents) {
   auto ev = [](uint64_t ticks, uint64_t address, uint64_t size, uint32_t kind, uint64_t frame, uint32_t duration) {
     Event e{};
     e.ticks = ticks;
@@ -469,22 +374,27 @@ TEST_F(EventBatchBytesTest, SameBytesAtTheEdges) {
   Encode(1, {ev(200, 0x1000, 0, EVENT_FREE, 5, 10), ev(300, 0x1000, 32, EVENT_ALLOC, 5, 10)}, 0);  // all by reference
   Encode(1, {ev(400, 0, 7, EVENT_MARKER, 5, 0)}, 0);                                             // no frees, no allocs
   Encode(1, {ev(500, 0x2000, 0, EVENT_FREE, 6, 1)}, 9);                                           // frees only
-  Encode(1, {ev(3, 0x3000, 16, EVENT_ALLOC, 6, 10), ev(2, 0x3000, 0, EVENT_FREE, 6, 10)}, 0);    // escapes, backwards
+  Encode(1, {ev(48, 0x3000, 16, EVENT_ALLOC, 6, 160), ev(32, 0x3000, 0, EVENT_FREE, 6, 10)}, 0);  // escapes, backwards
   Encode(1,
          {ev(600, 0x4000, 16, EVENT_ALLOC, 6, 1), ev(700, 0, 6, EVENT_FRAME_END, (uint64_t{1} << 32) + 6, 0),
           ev(800, 0x4000, 0, EVENT_FREE, (uint64_t{1} << 32) + 6, 1),
           ev(900, 0x4000, 0, EVENT_FREE, (uint64_t{1} << 33) + 6, 1)},
          0);
-  ASSERT_FALSE(expected_.overflowed);
-  ExpectSameBytes(Received(), expected_.bytes);
+  Encode(1, {ev(1000, 0x5000, 24, EVENT_FREE, 7, UINT32_MAX)}, 0);  // a sized free, the longest duration
+  const auto packets = Split(Received());
+  ExpectDecodesToTheSentEvents(packets, sent_, stream_starts_);
+  ASSERT_EQ(packets.size(), 9u);
   // The second batch sent no address.
-  auto packets = Split(expected_.bytes);
-  ASSERT_EQ(packets.size(), 8u);
   EXPECT_EQ(packets[1].second.events().address_delta_size(), 0);
   EXPECT_EQ(packets[1].second.events().free_ref_size(), 1);
   EXPECT_EQ(packets[2].second.events().free_ref_size(), 0);
   EXPECT_EQ(packets[2].second.events().reuse_ref_size(), 0);
   EXPECT_GT(packets[4].second.events().ticks_exact_size(), 0);
+  // Frees only: no size or stack_id column; the FREE's stack (3) is sent.
+  EXPECT_EQ(packets[3].second.events().size_size(), 0);
+  EXPECT_EQ(packets[3].second.events().free_size_size(), 0);
+  EXPECT_EQ(packets[3].second.events().free_stack_size(), 1);
+  EXPECT_EQ(packets[8].second.events().free_size(0), 24u);
 }
 
 }  // namespace
