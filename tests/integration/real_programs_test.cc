@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -142,6 +143,41 @@ TEST(HandoffReport, BlocksHandedBetweenEightThreadsLoadWithoutContradictions) {
   EXPECT_EQ(summary["allocs_over_live"].get<uint64_t>(), 0u);
   EXPECT_EQ(summary["dropped_events"].get<uint64_t>(), 0u);
   EXPECT_TRUE(summary.contains("handoffs_repaired"));
+}
+
+// Jobs on fibers with stacks of their own, an inaccessible page above each
+// (tests/programs/agent_targets/fibers.cc): the program runs as it does
+// without memframe, and every block has its whole stack, from the fiber's
+// job down to the allocating function, in the export's folded stacks.
+TEST(FiberStacks, EveryBlockMadeOnAFiberHasItsJobsStack) {
+  ScratchDirectory scratch("memframe-fibers");
+  Comparison c = RunBothWays({MEMFRAME_FIBERS_TARGET}, scratch.path());
+  ExpectSameBehaviour(c, uint64_t{targets::kFibers} * targets::kFiberRounds);
+  EXPECT_EQ(c.native.exit_code, 0);
+  EXPECT_EQ(c.summary["unknown_frees"].get<uint64_t>(), 0u);
+  std::string folded = (scratch.path() / "f.folded").string();
+  CommandResult exported = RunCommand(
+      {MEMFRAME_CLI_PATH, "export", (scratch.path() / "capture.mfc").string(), "--format", "folded", "-o", folded}, 120);
+  ASSERT_EQ(exported.exit_code, 0);
+  // Folded lines: "outermost;...;innermost BYTES". The fibers' blocks come
+  // from one call site, whose stack is the fiber's whole stack: glibc's
+  // fiber entry (__start_context, unnamed without libc's symbols), FiberJob,
+  // AllocateOnFiber.
+  std::ifstream in(folded);
+  std::string line;
+  uint64_t fiber_bytes = 0;
+  int fiber_lines = 0;
+  while (std::getline(in, line)) {
+    if (line.find("AllocateOnFiber") == std::string::npos) continue;
+    ++fiber_lines;
+    const std::string stack = line.substr(0, line.rfind(' '));
+    EXPECT_TRUE(stack.rfind("libc.so.6+", 0) == 0 || stack.rfind("__start_context", 0) == 0) << stack;
+    EXPECT_EQ(std::count(stack.begin(), stack.end(), ';'), 2) << stack;
+    EXPECT_NE(stack.find("::FiberJob(int);(anonymous namespace)::AllocateOnFiber()"), std::string::npos) << stack;
+    fiber_bytes += std::stoull(line.substr(line.rfind(' ') + 1));
+  }
+  EXPECT_EQ(fiber_lines, 1);
+  EXPECT_EQ(fiber_bytes, uint64_t{targets::kFibers} * targets::kFiberRounds * targets::kFiberBlockSize);
 }
 
 }  // namespace

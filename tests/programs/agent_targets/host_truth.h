@@ -66,4 +66,11 @@ constexpr int kVulkanFrames = 20;
 // sdl2_game: frames presented.
 constexpr int kSdlFrames = 40;
 
+// fibers: kFibers fibers (ucontext, stacks of their own) each make
+// kFiberRounds blocks of kFiberBlockSize bytes in AllocateOnFiber, called
+// by FiberJob; main frees them all.
+constexpr int kFibers = 4;
+constexpr int kFiberRounds = 500;
+constexpr size_t kFiberBlockSize = 2468;
+
 }  // namespace memframe::targets
