@@ -321,8 +321,8 @@ TEST(EventBatchEncoder, TimeInUnitsRoundsTicksDownAndDurationsToTheNearest) {
   // The readers' encoder (tools, test captures) with the agent's rounding:
   // ticks down to a unit of 16, durations to the nearest unit.
   wire::PlainEvent alloc{kAlloc, 0x1000, 48, 5, 1000, 0, 30};
-  wire::PlainEvent free{kFree, 0x1000, 0, 0, 1100, 0, 20};
-  const wire::PlainEvent events[] = {alloc, free};
+  wire::PlainEvent release{kFree, 0x1000, 0, 0, 1100, 0, 20};
+  const wire::PlainEvent events[] = {alloc, release};
   wire::EventBatch b;
   wire::EventBatchEncoder(4).Encode(1, events, 2, &b);
   EXPECT_EQ(b.tick_shift(), 4u);
