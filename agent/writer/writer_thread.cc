@@ -1,9 +1,9 @@
 #include "writer/writer_thread.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -134,11 +134,12 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
     head += run;
     taken += run;
     b->head.store(head, std::memory_order_release);
-    // A batch is up to ~1 ms of work. When every core runs a game thread,
-    // the one this drain displaced gets its core back now rather than at
-    // the end of the drain: threads that meet every frame (a job system's
-    // barrier) wait less for it, and the drain goes on where a core is free.
-    // Two busy threads on 2 cores: added wall -5..-7% (tests/bench/README.md).
+    // A batch is under a millisecond of work. When every core runs a game
+    // thread, the one this drain displaced gets its core back now rather
+    // than at the end of the drain: threads that meet every frame (a job
+    // system's barrier) wait less for it, and the drain goes on where a core
+    // is free. Two busy threads on 2 cores: added wall -3..-7%
+    // (tests/bench/README.md, "Why two threads still miss").
     sched_yield();
   }
   return taken;
