@@ -336,7 +336,12 @@ def print_microbench(results):
         if nat and mf and "Pair" in name:
             # Two recorded events per pair.
             added = "%.0f" % ((ns(mf, "cpu_time") - ns(nat, "cpu_time")) / 2)
-        cell = lambda r: "n/a" if not r else "%.1f (%.1f)" % (ns(r, "cpu_time"), ns(r, "real_time"))
+        def cell(r):
+            if not r:
+                return "n/a"
+            if "time_per_event" in r:  # one iteration is a whole batch (BM_EncodeBatch); seconds
+                return "%.1f an event" % (r["time_per_event"] * 1e9)
+            return "%.1f (%.1f)" % (ns(r, "cpu_time"), ns(r, "real_time"))
         rows.append([name, cell(nat), cell(mf), added])
     print_table(["benchmark", "native", "under memframe", "added ns / event"], rows)
 

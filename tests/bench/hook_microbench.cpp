@@ -8,6 +8,10 @@
 //    hook does once the real allocator has returned. Their ring is emptied
 //    by the benchmark itself, which stands for a writer that keeps up.
 //
+//  * `BM_EncodeBatch`: the agent's writer thread encoding one 32 Ki-event
+//    batch of a game-shaped stream into protocol-3 columns (the sink
+//    discards the bytes), in ns an event: the writer's share of the cost.
+//
 //  * `*Pair` benchmarks: a plain malloc/free or new/delete pair and nothing
 //    else. Run natively they give the allocator's cost; run under
 //    `memframe run` (compare.py does both) the difference is the whole
@@ -17,6 +21,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <random>
+#include <vector>
 
 #include "buffer/thread_buffer.h"
 #include "call_depth.h"
@@ -25,7 +31,10 @@
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
 #include "memframe.pb.h"
+#include "memframe/event_refs.h"
 #include "memframe/format.h"
+#include "writer/packet_encoder.h"
+#include "writer/socket_sink.h"
 
 namespace {
 
@@ -174,6 +183,66 @@ void BM_RecordFree(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RecordFree)->Arg(0)->UseRealTime();
+
+// ---- the writer's encoder ------------------------------------------------
+
+// A thread's events shaped like game_loop_workload's: temporaries of 16..4096
+// bytes (at most 64 alive, freed in LIFO order per size class as glibc's
+// tcache hands them back), 10 call sites, ticks ~100 apart, a frame every
+// 8000 events.
+std::vector<agent::Event> GameShapedEvents(size_t count) {
+  std::mt19937_64 rng(7);
+  std::vector<agent::Event> out;
+  std::vector<std::pair<uint64_t, uint64_t>> live;             // address, size
+  std::vector<std::vector<uint64_t>> freed(wire::kSizeClasses);  // per class, reused newest first
+  uint64_t ticks = 1'000'000, next_address = 0x555555600000, frame = 1;
+  const uint32_t alloc_kind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+  const uint32_t free_kind = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0);
+  while (out.size() < count) {
+    ticks += 60 + rng() % 120;
+    if (out.size() % 8000 == 0) ++frame;
+    agent::Event e{};
+    e.ticks = ticks;
+    e.duration = static_cast<uint32_t>(26 * (1 + rng() % 4));
+    if (live.size() < 64 && (live.empty() || rng() % 2)) {
+      e.size = 16 + rng() % 4081;
+      auto& list = freed[wire::SizeClassOf(e.size)];
+      if (!list.empty()) {
+        e.address = list.back();
+        list.pop_back();
+      } else {
+        e.address = next_address;
+        next_address += (e.size + 31) & ~uint64_t{15};
+      }
+      e.stack_id = static_cast<uint32_t>(1 + rng() % 10);
+      e.frame_kind = agent::PackFrameKind(frame, alloc_kind);
+      live.push_back({e.address, e.size});
+    } else {
+      size_t k = rng() % live.size();
+      e.address = live[k].first;
+      freed[wire::SizeClassOf(live[k].second)].push_back(e.address);
+      live[k] = live.back();
+      live.pop_back();
+      e.frame_kind = agent::PackFrameKind(frame, free_kind);
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+void BM_EncodeBatch(benchmark::State& state) {
+  constexpr int kBatch = 32768;
+  static const std::vector<agent::Event> events = GameShapedEvents(kBatch);
+  agent::SocketSink sink;
+  if (!sink.Adopt(-1)) abort();  // no peer: every flush discards
+  agent::ResetEventEncoder();
+  for (auto _ : state) agent::EncodeEventBatch(sink, 1, events.data(), kBatch, 0);
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  state.counters["time_per_event"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * kBatch,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_EncodeBatch);
 
 // ---- whole pairs (compare natively and under `memframe run`) -------------
 
