@@ -48,7 +48,9 @@ class RecentlyFreed {
     uint32_t c = SizeClassOf(size);
     uint64_t* blocks = blocks_[c];
     if (count_[c] == kFreedPerClass) {
-      memmove(blocks, blocks + 1, sizeof(uint64_t) * (kFreedPerClass - 1));
+      // Plain loops, not memmove: at most 15 words, and a call to memmove
+      // of a variable length cost the writer's encoder ~6% (BM_EncodeBatch).
+      for (uint32_t k = 0; k + 1 < kFreedPerClass; ++k) blocks[k] = blocks[k + 1];
       --count_[c];
     }
     blocks[count_[c]++] = address;
@@ -77,7 +79,7 @@ class RecentlyFreed {
 
  private:
   void Remove(uint32_t c, uint32_t at) {
-    memmove(blocks_[c] + at, blocks_[c] + at + 1, sizeof(uint64_t) * (count_[c] - 1 - at));
+    for (uint32_t k = at; k + 1 < count_[c]; ++k) blocks_[c][k] = blocks_[c][k + 1];
     --count_[c];
   }
   uint64_t blocks_[kSizeClasses][kFreedPerClass];
