@@ -144,7 +144,7 @@ void Check(const std::string& name, const std::string& decoded) {
 }
 
 TEST(Golden, CheckedInCapturesDecodeToTheirJson) {
-  std::vector<std::string> names = {"agent_game_loop", "agent_game_loop_v3"};
+  std::vector<std::string> names = {"agent_game_loop", "agent_game_loop_v2", "agent_game_loop_v3"};
   for (const auto& [name, write] : testing::GoldenCaptures()) names.push_back(name);
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
