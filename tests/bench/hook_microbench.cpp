@@ -187,9 +187,9 @@ BENCHMARK(BM_RecordFree)->Arg(0)->UseRealTime();
 // ---- the writer's encoder ------------------------------------------------
 
 // A thread's events shaped like game_loop_workload's: temporaries of 16..4096
-// bytes (at most 64 alive, freed in LIFO order per size class as glibc's
-// tcache hands them back), 10 call sites, ticks ~100 apart, a frame every
-// 8000 events.
+// bytes (at most 64 alive, freed in any order, their addresses reused
+// newest first per size class as glibc's tcache hands them back), 10 call
+// sites, ticks ~100 apart, a frame every 8000 events.
 std::vector<agent::Event> GameShapedEvents(size_t count) {
   std::mt19937_64 rng(7);
   std::vector<agent::Event> out;
