@@ -65,7 +65,6 @@ void HandoffRepair::MoveThreadBefore(uint64_t position, uint16_t thread) {
       stayed.push_back(e);
     }
   }
-  moved_events_ += moved.size();
   window_.erase(window_.begin() + static_cast<std::ptrdiff_t>(first), window_.end());
   window_.insert(window_.end(), moved.begin(), moved.end());
   window_.insert(window_.end(), stayed.begin(), stayed.end());

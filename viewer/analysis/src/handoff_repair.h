@@ -41,9 +41,8 @@ class HandoffRepair {
   // Writes out what the window still holds.
   void Finish();
 
-  // Contradictions resolved, and events moved to resolve them.
+  // Contradictions resolved.
   uint64_t repairs() const { return repairs_; }
-  uint64_t moved_events() const { return moved_events_; }
 
  private:
   // An event that contradicts the live set, waiting for its explanation.
@@ -68,7 +67,6 @@ class HandoffRepair {
   AddressSet live_;
   std::vector<Contradiction> open_;  // almost always empty
   uint64_t repairs_ = 0;
-  uint64_t moved_events_ = 0;
 };
 
 }  // namespace memframe::analysis

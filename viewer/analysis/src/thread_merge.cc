@@ -95,7 +95,7 @@ EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& pr
     if (!c.done()) heap.push(i);
   }
   repair.Finish();
-  if (stats) *stats = {repair.repairs(), repair.moved_events()};
+  if (stats) *stats = {repair.repairs()};
   for (ThreadRun& run : runs) run = ThreadRun();
   if (progress) progress(done, total);
   return out;

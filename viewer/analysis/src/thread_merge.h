@@ -34,7 +34,6 @@ using MergeProgress = std::function<void(uint64_t done, uint64_t total)>;
 // What the merge changed of the tick order (handoff_repair.h).
 struct MergeStats {
   uint64_t handoffs_repaired = 0;
-  uint64_t events_moved = 0;
 };
 
 // Merges the runs into one store in global order, clock races between
