@@ -276,15 +276,13 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
   if (!free_sizes) end[kFreeSize] = begin[kFreeSize];
   if (!free_stacks) end[kFreeStack] = begin[kFreeStack];
 
-  // A column with entries for some events only is left out when empty, as
-  // are the FREE columns when all 0 (address_delta is always sent). Each
-  // region starts at or after where its column goes: the columns before it
-  // take at most their regions.
+  // An empty column is left out (only columns with entries for some events
+  // can be empty: a batch has an event), as are the FREE columns when all 0;
+  // address_delta is always sent. Each region starts at or after where its
+  // column goes: the columns before it take at most their regions.
   uint8_t* out = room;
   for (int c = 0; c < kColumns; ++c) {
-    if (c != kKindColumn && c != kAddressDelta && c != kTicksGap && c != kFrameDelta && c != kDuration &&
-        end[c] == begin[c])
-      continue;
+    if (c != kAddressDelta && end[c] == begin[c]) continue;
     const size_t length = static_cast<size_t>(end[c] - begin[c]);
     out = wire::WriteVarint(out, uint64_t{kColumnField[c]} << 3 | wire::kLengthDelimited);
     out = wire::WritePaddedVarint(out, length, wire::kNestedLengthBytes);
