@@ -10,6 +10,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "capture/clock.h"
@@ -23,6 +24,27 @@
 #include "writer/socket_sink.h"
 
 namespace memframe::agent {
+
+// The packets of a byte stream framed as SocketSink frames them (a varint
+// length before each), with their offsets.
+inline std::vector<std::pair<size_t, wire::Packet>> SplitFramedPackets(const std::vector<uint8_t>& bytes) {
+  std::vector<std::pair<size_t, wire::Packet>> out;
+  const uint8_t* p = bytes.data();
+  const uint8_t* end = p + bytes.size();
+  while (p < end) {
+    uint64_t length = 0;
+    size_t at = static_cast<size_t>(p - bytes.data());
+    if (!wire::ReadVarint(&p, end, &length) || length > static_cast<uint64_t>(end - p)) {
+      ADD_FAILURE() << "bad framing at " << at;
+      break;
+    }
+    wire::Packet packet;
+    EXPECT_TRUE(packet.ParseFromArray(p, static_cast<int>(length))) << at;
+    out.emplace_back(at, std::move(packet));
+    p += length;
+  }
+  return out;
+}
 
 class EncoderTest : public ::testing::Test {
  protected:
@@ -61,17 +83,7 @@ class EncoderTest : public ::testing::Test {
     flusher.join();
     EXPECT_TRUE(flush_ok);
     std::vector<wire::Packet> packets;
-    const uint8_t* p = bytes.data();
-    const uint8_t* end = p + bytes.size();
-    while (p < end) {
-      uint64_t length = 0;
-      EXPECT_TRUE(wire::ReadVarint(&p, end, &length));
-      EXPECT_LE(length, static_cast<uint64_t>(end - p));
-      wire::Packet packet;
-      EXPECT_TRUE(packet.ParseFromArray(p, static_cast<int>(length)));
-      packets.push_back(packet);
-      p += length;
-    }
+    for (auto& [at, packet] : SplitFramedPackets(bytes)) packets.push_back(std::move(packet));
     return packets;
   }
 

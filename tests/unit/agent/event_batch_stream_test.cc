@@ -244,26 +244,6 @@ class EventBatchStreamTest : public ::testing::Test {
   std::vector<size_t> stream_starts_{0};  // index in sent_ of each stream's first event
 };
 
-// The packets of a framed byte stream, with their offsets.
-std::vector<std::pair<size_t, wire::Packet>> Split(const std::vector<uint8_t>& bytes) {
-  std::vector<std::pair<size_t, wire::Packet>> out;
-  const uint8_t* p = bytes.data();
-  const uint8_t* end = p + bytes.size();
-  while (p < end) {
-    uint64_t length = 0;
-    size_t at = static_cast<size_t>(p - bytes.data());
-    if (!wire::ReadVarint(&p, end, &length) || length > static_cast<uint64_t>(end - p)) {
-      ADD_FAILURE() << "bad framing at " << at;
-      break;
-    }
-    wire::Packet packet;
-    EXPECT_TRUE(packet.ParseFromArray(p, static_cast<int>(length))) << at;
-    out.emplace_back(at, std::move(packet));
-    p += length;
-  }
-  return out;
-}
-
 // Decodes the packets as a reader does (one decoder per stream, starting
 // at each of `stream_starts`) and checks every event against what was sent:
 // exact, but for the time, which is the sent tick raised to the packet's
@@ -319,7 +299,7 @@ TEST_F(EventBatchStreamTest, LongRandomStreamsDecodeToTheEvents) {
       Encode(tid + static_cast<uint32_t>(rng() % 3), gen.Next(static_cast<size_t>(size)), dropped);
     }
   }
-  const auto packets = Split(Received());
+  const auto packets = SplitFramedPackets(Received());
   ExpectDecodesToTheSentEvents(packets, sent_, stream_starts_);
 
   // The streams had what the test is for: references of both kinds, events
@@ -381,7 +361,7 @@ TEST_F(EventBatchStreamTest, EdgesDecodeToTheEvents) {
           ev(900, 0x4000, 0, EVENT_FREE, (uint64_t{1} << 33) + 6, 1)},
          0);
   Encode(1, {ev(1000, 0x5000, 24, EVENT_FREE, 7, UINT32_MAX)}, 0);  // a sized free, the longest duration
-  const auto packets = Split(Received());
+  const auto packets = SplitFramedPackets(Received());
   ExpectDecodesToTheSentEvents(packets, sent_, stream_starts_);
   ASSERT_EQ(packets.size(), 9u);
   // The second batch sent no address.
