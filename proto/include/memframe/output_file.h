@@ -1,0 +1,86 @@
+// Every file memframe writes (captures, exports, PNGs) goes through
+// OutputFile, so that no command can destroy what it reads, replace a capture
+// it was not told to, or leave half a file where a good one was:
+//
+// - the output may not be one of the command's inputs (same device and
+//   inode: a symlink or a hard link to an input is refused too);
+// - an existing file is replaced only as the policy allows;
+// - the bytes go to a new file beside the target (created exclusively, with
+//   the policy's mode), which is renamed over the target only once complete
+//   (or, for a capture that readers follow while it grows, as soon as it
+//   holds its header: MoveIntoPlace);
+// - a target that is not a regular file (/dev/stdout, a FIFO, /dev/full) is
+//   written directly, as there is nothing to rename over;
+// - every failure is a message naming the file and strerror's reason.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace memframe {
+
+struct OutputPolicy {
+  // Files the command reads; the output may not be any of them.
+  std::vector<std::string> inputs;
+  enum class Existing {
+    kReplace,               // replace any existing file
+    kReplaceUnlessCapture,  // replace, but refuse a memframe capture
+    kRefuse,                // refuse any existing file
+  };
+  Existing existing = Existing::kReplace;
+  // What to add to a refusal of an existing file ("pass --force ...").
+  std::string force_hint;
+  mode_t mode = 0644;  // before the umask
+};
+
+class OutputFile {
+ public:
+  // Opens the output for `path`; null with *error set when the policy
+  // refuses it or the file cannot be created.
+  static std::unique_ptr<OutputFile> Create(const std::string& path, const OutputPolicy& policy, std::string* error);
+  // A stream that is already where it belongs (tests inject failing sinks
+  // this way); owned from now on.
+  static std::unique_ptr<OutputFile> Adopt(FILE* stream, const std::string& name);
+  // Not committed: the temporary file is removed, the target left as it was.
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  FILE* stream() const { return stream_; }
+  const std::string& path() const { return path_; }
+  // Where the bytes are now: the temporary file until it is moved into place.
+  const std::string& writing_path() const { return in_place_ ? path_ : temp_path_; }
+
+  // Writes all of `data`; false with *error ("cannot write PATH: reason").
+  bool Write(const void* data, size_t size, std::string* error);
+  // Flushes, then renames the file over the target now and keeps writing it
+  // there (a capture that readers open by name while it grows).
+  bool MoveIntoPlace(std::string* error);
+  // Flushes and closes the file and moves it into place; false (with the
+  // target untouched unless already moved) when any of it fails.
+  bool Commit(std::string* error);
+  // The message for a failed operation on this file: "cannot write PATH:
+  // reason" with errno's text.
+  std::string WriteError() const;
+
+ private:
+  OutputFile() = default;
+  bool Rename(std::string* error);  // the temporary file over the target
+
+  FILE* stream_ = nullptr;
+  std::string path_;       // the target
+  std::string temp_path_;  // empty when writing the target directly
+  bool in_place_ = false;
+  bool may_replace_ = true;  // false: the target did not exist and must not now
+};
+
+// What a stream that a command wrote its results to (stdout) says when it is
+// closed: "" when every byte reached it, else the reason ("No space left on
+// device"). Closes the stream.
+std::string CloseStream(FILE* stream);
+
+}  // namespace memframe
