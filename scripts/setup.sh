@@ -21,6 +21,7 @@ packages=(
   libsdl1.2-dev libegl-dev # SDL 1.2 (SDL_Flip) and EGL target programs
   libvulkan-dev mesa-vulkan-drivers libx11-dev   # Vulkan target program (lavapipe, software)
   heaptrack                # benchmark comparison
+  libjemalloc-dev          # tests: a host program that links jemalloc statically (libjemalloc.a)
   neverball chromium-bsu extremetuxracer   # tests: real games nobody here wrote (SDL2, SDL2, SFML/GLX)
   clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)
   libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)

@@ -1,9 +1,13 @@
-// The agent's own memory comes straight from mmap, never from the hooked
-// allocator: it must not show up in the game's profile, and it must work
-// while malloc itself is being resolved.
+// The agent's own memory comes straight from the mmap system call, never
+// from the hooked allocator nor through the agent's own mmap hook: it must
+// not show up in the game's profile, it must work while malloc itself is
+// being resolved, and a hook that needs a page (a new thread's ring, a new
+// chunk of the stack table) must not re-enter a hook.
 #pragma once
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -12,8 +16,12 @@ namespace memframe::agent {
 
 // Reserves `bytes` of zeroed, lazily committed memory; null on failure.
 inline void* MapPages(size_t bytes) {
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return p == MAP_FAILED ? nullptr : p;
+  long p = syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p < 0 && p > -4096 ? nullptr : reinterpret_cast<void*>(p);
+}
+
+inline void UnmapPages(void* p, size_t bytes) {
+  if (p) syscall(SYS_munmap, p, bytes);
 }
 
 // Like MapPages, for a table probed at random: 2 MiB aligned and, where the
@@ -28,9 +36,9 @@ inline void* MapHugePages(size_t bytes) {
   char* p = static_cast<char*>(MapPages(bytes + kHuge));
   if (!p) return nullptr;
   char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~uintptr_t{kHuge - 1});
-  if (aligned > p) munmap(p, static_cast<size_t>(aligned - p));
+  if (aligned > p) UnmapPages(p, static_cast<size_t>(aligned - p));
   size_t tail = static_cast<size_t>(p + bytes + kHuge - (aligned + bytes));
-  if (tail) munmap(aligned + bytes, tail);
+  if (tail) UnmapPages(aligned + bytes, tail);
 #ifdef MADV_HUGEPAGE
   madvise(aligned, bytes, MADV_HUGEPAGE);  // a hint: refused, it stays 4 KiB pages
 #endif
@@ -53,8 +61,5 @@ inline void PrefaultPages(void* p, size_t bytes) {
     __atomic_fetch_or(reinterpret_cast<unsigned long*>(static_cast<char*>(p) + offset), 0ul, __ATOMIC_RELAXED);
 }
 
-inline void UnmapPages(void* p, size_t bytes) {
-  if (p) munmap(p, bytes);
-}
 
 }  // namespace memframe::agent

@@ -4,12 +4,18 @@
 #include <link.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 
 #include "buffer/page_allocator.h"
+
+// The loader's record of where the main thread's stack began (exported by
+// ld.so; libunwind and glibc's own pthread_getattr_np read it too).
+extern "C" void* __libc_stack_end;
 
 namespace memframe::agent {
 
@@ -665,15 +671,24 @@ int FastBacktraceFrom(const void* frame, void** raw, int size) {
 void NoteThreadStack() {
   if (t_stack_high) return;
   t_stack_high = 1;
-  pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-  void* low = nullptr;
-  size_t size = 0;
-  if (pthread_attr_getstack(&attr, &low, &size) == 0 && low && size) {
-    t_stack_low = reinterpret_cast<uint64_t>(low);
-    t_stack_high = t_stack_low + size;
-  }
-  pthread_attr_destroy(&attr);
+  // No pthread_getattr_np: it allocates (its cpuset, and /proc/self/maps
+  // through fopen on the main thread) and takes the thread's lock, and this
+  // runs inside hooks, where a program's own allocator may be waiting on a
+  // lock of its own (a statically linked jemalloc maps its first pages inside
+  // its init lock). The bounds come from what is already in memory instead:
+  // glibc puts a thread's descriptor (pthread_self) at the top of the
+  // thread's stack mapping, above its static TLS, so [rsp, self) is mapped;
+  // the main thread's stack ends at the loader's __libc_stack_end (argc, with
+  // argv and the environment above it in the same mapping).
+  uint64_t rsp = reinterpret_cast<uint64_t>(__builtin_frame_address(0));
+  uint64_t high = syscall(SYS_gettid) == syscall(SYS_getpid)
+                      ? (reinterpret_cast<uint64_t>(__libc_stack_end) + 4095) & ~uint64_t{4095}
+                      : static_cast<uint64_t>(pthread_self());
+  // Not this stack (a thread made without glibc, a raw fork's child of a
+  // worker thread, a first hook on a fiber): leave it unknown.
+  if (high <= rsp || high - rsp > kMaxStackSpan) return;
+  t_stack_low = high > kMaxStackSpan ? high - kMaxStackSpan : 0;
+  t_stack_high = high;
 }
 
 #else  // not x86_64: always libunwind

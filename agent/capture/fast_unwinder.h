@@ -37,9 +37,9 @@ int FastBacktrace(void** raw, int size);
 int FastBacktraceFrom(const void* frame, void** raw, int size);
 
 // Looks up the calling thread's stack once, so that later walks on it never
-// read above its top. pthread_getattr_np may allocate (and read /proc on the
-// main thread): call with the recursion guard held. Until then, and off that
-// stack (fibers, signal stacks), walks read at most 1 GiB above their start.
+// read above its top. Allocation-free and lock-free (safe inside any hook).
+// Until then, and off that stack (fibers, signal stacks), walks read at most
+// 1 GiB above their start.
 void NoteThreadStack();
 
 // Forgets every cached rule. Called after a module was unloaded, so no rule

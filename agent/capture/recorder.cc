@@ -12,7 +12,8 @@
 
 namespace memframe::agent {
 
-__thread bool t_inside_memframe __attribute__((tls_model("initial-exec"))) = false;
+__thread ThreadState t_thread_state __attribute__((tls_model("initial-exec"))) = ThreadState::kOutside;
+std::atomic<uint64_t> g_unrecorded_in_signal_handlers{0};
 std::atomic<bool> g_recording{false};
 
 namespace {

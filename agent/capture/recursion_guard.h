@@ -1,29 +1,94 @@
-// One thread-local flag says "this thread is inside memframe". Every hook
-// takes it first: an allocation made while it is held (by libunwind, dlsym,
-// the loader, the real allocator calling itself, or the writer thread, which
-// holds it for its whole life) goes straight to the real function and is
-// never recorded. Initial-exec TLS: reading it costs one instruction and
-// never allocates, unlike a dynamic TLS access.
+// What a thread is doing as far as memframe is concerned, in one
+// thread-local byte that every hook reads first. Initial-exec TLS: reading
+// it costs one instruction and never allocates, unlike a dynamic TLS access.
+//
+// An allocation made while the thread is inside memframe (libunwind, dlsym,
+// the loader, the real allocator calling itself, the writer thread, which is
+// inside for its whole life) goes straight to the real function and is never
+// recorded. The one exception is a signal handler: it can interrupt a hook
+// anywhere, and what it allocates is the game's. The state says where the
+// hook was, and so what a hook entered now can be:
+//   kHook            the hook's own bookkeeping (clock, stack, ring), which
+//                    never allocates: only a signal handler gets here. Not
+//                    recorded (the ring and the stack table are mid-update),
+//                    but counted and reported.
+//   kInRealAlloc     the real allocation of a malloc/new hook: a heap hook
+//                    entered now is a signal handler's and is recorded (its
+//                    events land in the ring before the interrupted
+//                    allocation's own, which is stamped after the call, so
+//                    the order of any block they share stays right).
+//   kInRealFree      the real free or realloc: a signal handler's free is
+//                    recorded, but its allocation could reuse the block being
+//                    freed before that free is in the ring, so it is counted
+//                    instead.
+//   kInRealOuter     real operator new/delete, which call malloc/free
+//                    themselves: those inner calls pass through unrecorded,
+//                    each in its own kInRealAlloc / kInRealFree window.
+// Region hooks (mmap, munmap) nested in a real allocator call are the
+// allocator's own mappings (a non-glibc malloc maps through the PLT) and pass
+// through unrecorded and uncounted.
 #pragma once
+
+#include <atomic>
+#include <cstdint>
 
 namespace memframe::agent {
 
-extern __thread bool t_inside_memframe __attribute__((tls_model("initial-exec")));
+enum class ThreadState : uint8_t { kOutside, kAgent, kHook, kInRealAlloc, kInRealFree, kInRealOuter };
+
+extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));
+
+// Allocator calls made by signal handlers that interrupted a hook where they
+// could not be recorded (see above); reported at the end of the stream.
+extern std::atomic<uint64_t> g_unrecorded_in_signal_handlers;
+
+// Which family of hook takes the guard (realloc counts as an allocation).
+enum class HookKind : uint8_t { kHeapAlloc, kHeapFree, kRegion };
 
 class RecursionGuard {
  public:
-  RecursionGuard() : acquired_(!t_inside_memframe) { t_inside_memframe = true; }
-  ~RecursionGuard() {
-    if (acquired_) t_inside_memframe = false;
+  // The agent's own work, which may allocate for itself: everything nested
+  // passes through. Acquired when the thread was outside memframe.
+  RecursionGuard() : previous_(t_thread_state), acquired_(previous_ == ThreadState::kOutside) {
+    t_thread_state = ThreadState::kAgent;
   }
+  // A hook's entry: acquired (the call is recorded) from the game's code, or
+  // for a heap hook from a signal handler that interrupted a real allocation.
+  explicit RecursionGuard(HookKind kind) : previous_(t_thread_state) {
+    acquired_ = previous_ == ThreadState::kOutside ||
+                (kind != HookKind::kRegion && previous_ == ThreadState::kInRealAlloc) ||
+                (kind == HookKind::kHeapFree && previous_ == ThreadState::kInRealFree);
+    if (acquired_) {
+      t_thread_state = ThreadState::kHook;
+    } else if (previous_ == ThreadState::kHook ||
+               (kind == HookKind::kHeapAlloc && previous_ == ThreadState::kInRealFree)) {
+      g_unrecorded_in_signal_handlers.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  ~RecursionGuard() { t_thread_state = previous_; }
   RecursionGuard(const RecursionGuard&) = delete;
   RecursionGuard& operator=(const RecursionGuard&) = delete;
 
-  // False when the thread was already inside memframe: the caller must pass
-  // straight through.
+  // False when the call must pass straight through unrecorded.
   bool acquired() const { return acquired_; }
 
+  // Runs the real function in the window `state` (one of the kInReal*).
+  // Not acquired, a heap call nested in real operator new/delete still gets
+  // its window, so a signal inside libstdc++'s malloc is told apart.
+  template <typename Call>
+  __attribute__((always_inline)) auto CallReal(ThreadState state, Call call) {
+    if (!acquired_ && previous_ != ThreadState::kInRealOuter) return call();
+    ThreadState saved = t_thread_state;
+    t_thread_state = state;
+    struct Restore {
+      ThreadState state;
+      ~Restore() { t_thread_state = state; }
+    } restore{saved};
+    return call();
+  }
+
  private:
+  ThreadState previous_;
   bool acquired_;
 };
 

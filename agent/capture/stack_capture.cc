@@ -1,6 +1,7 @@
 #include "capture/stack_capture.h"
 
 #include "capture/fast_unwinder.h"
+#include "capture/recursion_guard.h"
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -106,7 +107,12 @@ int CaptureStack(uint64_t* frames, int max_depth, const void* hook_frame) {
     }
   }
 #endif
-  if (n < 0) n = unw_backtrace(raw, max_depth + kAgentFramesSlack);
+  if (n < 0) {
+    // libunwind maps memory for its caches through the PLT: the agent's
+    // own work, not the game's and not a signal handler's.
+    RecursionGuard agent_work;
+    n = unw_backtrace(raw, max_depth + kAgentFramesSlack);
+  }
   int skip = 0;
   while (skip < n && InAgent(reinterpret_cast<uintptr_t>(raw[skip]))) ++skip;
   int depth = n - skip;

@@ -1,5 +1,6 @@
 #include "capture/stack_table.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -11,13 +12,17 @@ namespace {
 // 2 M slots of 8 bytes (16 MiB, committed in the background by the writer):
 // games see 10^4..10^6 distinct stacks, and the table takes up to 1.5 M
 // (3/4 load keeps probes short). Beyond that a new stack gets id 0 and is
-// counted (StacksOverflowed; the agent says so at exit). The 64 MiB table
-// before (4 M slots of 16 bytes) cost every program 64 MiB of RSS and the
-// time to commit and tear it down, for room no game needs.
+// counted (StacksOverflowed; the agent says so at exit).
 constexpr uint64_t kSlots = 1ull << 21;
 constexpr uint64_t kMaxStacks = kSlots / 4 * 3;
-// Frames of all stacks, back to back (reserved, committed as used).
-constexpr uint64_t kArenaFrames = 64ull << 20;  // 512 MiB reserved
+// Frames of all stacks, back to back, and each id's record, in chunks mapped
+// as they are needed: reserving the most they could take up front (over
+// half a GiB) would count against a program's address-space limit
+// (RLIMIT_AS) whether used or not. A stack's frames never straddle chunks.
+constexpr uint64_t kChunkFrames = 1ull << 19;  // 4 MiB of frames
+constexpr uint64_t kMaxFrameChunks = 128;      // 512 MiB of frames at most
+constexpr uint64_t kRecordsPerChunk = 1ull << 16;  // 1 MiB of records
+constexpr uint64_t kMaxRecordChunks = (kMaxStacks + 2 + kRecordsPerChunk - 1) / kRecordsPerChunk;
 
 // A slot is one word, claimed and published whole:
 //   bits 32..63  tag: the hash's high half with bit 0 set (0 = empty slot)
@@ -30,17 +35,52 @@ using Slot = std::atomic<uint64_t>;
 constexpr uint32_t kOverflowId = UINT32_MAX;
 
 struct StackRecord {
-  uint64_t offset;  // into the arena
+  uint64_t offset;  // into the frames' logical space (chunk * kChunkFrames + index)
   uint32_t depth;
   uint32_t pad;
 };
 
 Slot* g_slots = nullptr;
-StackRecord* g_records = nullptr;  // indexed by id
-uint64_t* g_arena = nullptr;
+std::atomic<uint64_t*> g_frame_chunks[kMaxFrameChunks];
+std::atomic<StackRecord*> g_record_chunks[kMaxRecordChunks];
 std::atomic<uint32_t> g_next_id{1};
-std::atomic<uint64_t> g_arena_used{0};
+std::atomic<uint64_t> g_frames_used{0};  // end of the frames claimed so far
 std::atomic<uint64_t> g_overflowed{0};
+
+constexpr size_t kFrameChunkBytes = sizeof(uint64_t) * kChunkFrames;
+constexpr size_t kRecordChunkBytes = sizeof(StackRecord) * kRecordsPerChunk;
+
+// The chunk at `index`, mapped by whichever thread needs it first; null when
+// no memory could be had.
+template <typename T>
+T* ChunkAt(std::atomic<T*>* chunks, uint64_t index, size_t bytes) {
+  T* chunk = chunks[index].load(std::memory_order_acquire);
+  if (chunk) return chunk;
+  T* fresh = static_cast<T*>(MapPages(bytes));
+  if (!fresh) return nullptr;
+  if (chunks[index].compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel)) return fresh;
+  UnmapPages(fresh, bytes);  // another thread was first
+  return chunk;
+}
+
+// Published ids only: their chunks exist.
+StackRecord& RecordOf(uint32_t id) {
+  return g_record_chunks[id / kRecordsPerChunk].load(std::memory_order_acquire)[id % kRecordsPerChunk];
+}
+const uint64_t* FramesAt(uint64_t offset) {
+  return g_frame_chunks[offset / kChunkFrames].load(std::memory_order_acquire) + offset % kChunkFrames;
+}
+
+// Room for `depth` frames inside one chunk; UINT64_MAX when all are used.
+uint64_t ClaimFrames(uint64_t depth) {
+  uint64_t used = g_frames_used.load(std::memory_order_relaxed);
+  for (;;) {
+    uint64_t start = used;
+    if (start % kChunkFrames + depth > kChunkFrames) start = (start / kChunkFrames + 1) * kChunkFrames;
+    if (start + depth > kChunkFrames * kMaxFrameChunks) return UINT64_MAX;
+    if (g_frames_used.compare_exchange_weak(used, start + depth, std::memory_order_relaxed)) return start;
+  }
+}
 
 uint64_t Mix(uint64_t h) {
   h ^= h >> 33;
@@ -74,8 +114,8 @@ uint64_t HashFrames(const uint64_t* frames, int depth) {
 }
 
 bool SameFrames(uint32_t id, const uint64_t* frames, int depth) {
-  const StackRecord& r = g_records[id];
-  return r.depth == static_cast<uint32_t>(depth) && memcmp(g_arena + r.offset, frames, sizeof(uint64_t) * depth) == 0;
+  const StackRecord& r = RecordOf(id);
+  return r.depth == static_cast<uint32_t>(depth) && memcmp(FramesAt(r.offset), frames, sizeof(uint64_t) * depth) == 0;
 }
 
 uint32_t WaitForId(Slot& slot) {
@@ -89,17 +129,20 @@ uint32_t WaitForId(Slot& slot) {
 // `claimed` is the slot's word as this thread's CAS left it (tag, id 0).
 uint32_t Publish(Slot& slot, uint64_t claimed, const uint64_t* frames, int depth) {
   uint32_t id = g_next_id.fetch_add(1, std::memory_order_relaxed);
-  uint64_t offset = g_arena_used.fetch_add(static_cast<uint64_t>(depth), std::memory_order_relaxed);
-  if (id > kMaxStacks || offset + static_cast<uint64_t>(depth) > kArenaFrames) {
-    // Out of room: the slot stays claimed by this tag but holds no id, so
-    // later lookups of the same stack also get 0 quickly.
+  uint64_t offset = id <= kMaxStacks ? ClaimFrames(static_cast<uint64_t>(depth)) : UINT64_MAX;
+  uint64_t* chunk = offset == UINT64_MAX ? nullptr
+                                         : ChunkAt(g_frame_chunks, offset / kChunkFrames, kFrameChunkBytes);
+  StackRecord* records = chunk ? ChunkAt(g_record_chunks, id / kRecordsPerChunk, kRecordChunkBytes) : nullptr;
+  if (!records) {
+    // Out of room (or of memory): the slot stays claimed by this tag but
+    // holds no id, so later lookups of the same stack also get 0 quickly.
     g_overflowed.fetch_add(1, std::memory_order_relaxed);
     slot.store(claimed | kOverflowId, std::memory_order_release);
     return 0;
   }
-  memcpy(g_arena + offset, frames, sizeof(uint64_t) * depth);
-  g_records[id].offset = offset;
-  g_records[id].depth = static_cast<uint32_t>(depth);
+  memcpy(chunk + offset % kChunkFrames, frames, sizeof(uint64_t) * depth);
+  records[id % kRecordsPerChunk].offset = offset;
+  records[id % kRecordsPerChunk].depth = static_cast<uint32_t>(depth);
   slot.store(claimed | id, std::memory_order_release);
   return id;
 }
@@ -108,9 +151,7 @@ uint32_t Publish(Slot& slot, uint64_t claimed, const uint64_t* frames, int depth
 bool InitStackTable() {
   if (g_slots) return true;
   g_slots = static_cast<Slot*>(MapHugePages(sizeof(Slot) * kSlots));
-  g_records = static_cast<StackRecord*>(MapPages(sizeof(StackRecord) * (kMaxStacks + 2)));
-  g_arena = static_cast<uint64_t*>(MapPages(sizeof(uint64_t) * kArenaFrames));
-  return g_slots && g_records && g_arena;
+  return g_slots != nullptr;
 }
 
 uint32_t InternStack(const uint64_t* frames, int depth) {
@@ -137,9 +178,9 @@ uint32_t InternStack(const uint64_t* frames, int depth) {
 }
 
 const uint64_t* StackFrames(uint32_t id, int* depth) {
-  const StackRecord& r = g_records[id];
+  const StackRecord& r = RecordOf(id);
   *depth = static_cast<int>(r.depth);
-  return g_arena + r.offset;
+  return FramesAt(r.offset);
 }
 
 namespace {
@@ -152,23 +193,42 @@ void CommitUpTo(void* base, uint64_t* done, uint64_t want, uint64_t limit) {
   PrefaultPages(static_cast<char*>(base) + *done, want - *done);
   *done = want;
 }
+
+// The same over a chunked space: maps the chunks [*done, want) falls in
+// and commits that part of them.
+template <typename T>
+void CommitChunksUpTo(std::atomic<T*>* chunks, uint64_t chunk_count, size_t chunk_bytes, uint64_t* done,
+                      uint64_t want) {
+  want = (want + 4095) & ~4095ull;
+  if (want > chunk_count * chunk_bytes) want = chunk_count * chunk_bytes;
+  while (*done < want) {
+    uint64_t index = *done / chunk_bytes, within = *done % chunk_bytes;
+    uint64_t piece = std::min<uint64_t>(want - *done, chunk_bytes - within);
+    T* chunk = ChunkAt(chunks, index, chunk_bytes);
+    if (!chunk) return;  // no memory now: the game's thread tries again when it needs it
+    PrefaultPages(reinterpret_cast<char*>(chunk) + within, piece);
+    *done += piece;
+  }
+}
 }  // namespace
 
 void PrefaultStackTable(uint64_t bytes) {
   // Writer thread only: how much of each is committed.
-  static uint64_t slots_done = 0, records_done = 0, arena_done = 0;
+  static uint64_t slots_done = 0, records_done = 0, frames_done = 0;
   if (!g_slots) return;
   CommitUpTo(g_slots, &slots_done, slots_done + bytes, sizeof(Slot) * kSlots);
   // The frames and records of new stacks are written in order: keep a
-  // margin committed ahead of them, more than a burst of new stacks fills
-  // between two passes (a shader compile: ~15,000 stacks in a frame), so
-  // the game's thread does not fault a page every twenty new stacks.
-  constexpr uint64_t kArenaMargin = 2ull << 20, kRecordsMargin = 256ull << 10;
+  // margin mapped and committed ahead of them, more than a burst of new
+  // stacks fills between two passes (a shader compile: ~15,000 stacks in a
+  // frame), so the game's thread neither maps a chunk nor faults a page
+  // every twenty new stacks.
+  constexpr uint64_t kFramesMargin = 2ull << 20, kRecordsMargin = 256ull << 10;
   uint64_t ids = g_next_id.load(std::memory_order_relaxed);
-  uint64_t frames = g_arena_used.load(std::memory_order_relaxed);
-  CommitUpTo(g_records, &records_done, ids * sizeof(StackRecord) + kRecordsMargin,
-             sizeof(StackRecord) * (kMaxStacks + 2));
-  CommitUpTo(g_arena, &arena_done, frames * sizeof(uint64_t) + kArenaMargin, sizeof(uint64_t) * kArenaFrames);
+  uint64_t frames = g_frames_used.load(std::memory_order_relaxed);
+  CommitChunksUpTo(g_record_chunks, kMaxRecordChunks, kRecordChunkBytes, &records_done,
+                   ids * sizeof(StackRecord) + kRecordsMargin);
+  CommitChunksUpTo(g_frame_chunks, kMaxFrameChunks, kFrameChunkBytes, &frames_done,
+                   frames * sizeof(uint64_t) + kFramesMargin);
 }
 
 uint64_t StackTableCapacity() { return kMaxStacks; }

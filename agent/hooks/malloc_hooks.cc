@@ -50,10 +50,10 @@ void* MoveOutOfBootstrap(void* old, size_t size) {
 // both tagged so the analysis can tell a move from a malloc/free pair.
 template <typename Call>
 void* TrackedRealloc(void* old, size_t size, Call call) {
-  RecursionGuard guard;
-  if (!guard.acquired() || !ShouldRecord()) return call();
+  RecursionGuard guard(HookKind::kHeapAlloc);
+  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(ThreadState::kInRealFree, call);
   uint64_t before = OrderedTicks();
-  void* fresh = call();
+  void* fresh = guard.CallReal(ThreadState::kInRealFree, call);
   uint64_t after = OrderedTicks();
   if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0);
   if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before);

@@ -9,7 +9,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdarg>
 
 #include "hooks/tracked_call.h"
@@ -27,35 +26,28 @@ constexpr uint32_t kRemapUnmap =
 constexpr uint32_t kRemapMap =
     PackKind(memframe::wire::EVENT_MAP, memframe::wire::FAMILY_MMAP, memframe::wire::kFlagRealloc);
 
-using MmapFn = void* (*)(void*, size_t, int, int, int, off_t);
-using MunmapFn = int (*)(void*, size_t);
-using MremapFn = void* (*)(void*, size_t, size_t, int, ...);
-
-std::atomic<MmapFn> g_mmap{nullptr};
-std::atomic<MunmapFn> g_munmap{nullptr};
-std::atomic<MremapFn> g_mremap{nullptr};
-
-// The real functions; before the real allocator is resolved (the loader and
-// dlsym map memory themselves) dlsym is not usable yet and the raw system
-// calls stand in.
-template <typename Fn>
-Fn Real(std::atomic<Fn>& cache, const char* name) {
-  return RealFunctionsResolved() ? CachedNextSymbol(cache, name) : cache.load(std::memory_order_acquire);
-}
-
+// The real functions once the agent resolved them (real_functions.cc);
+// before that (the loader and dlsym map memory themselves) and where libc
+// has none, the raw system calls stand in. Never a lookup here: this hook
+// runs inside other allocators' locks.
 void* CallMmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
-  if (MmapFn real = Real(g_mmap, "mmap")) return real(addr, length, prot, flags, fd, offset);
+  if (RealFunctionsResolved() && g_real.mmap) return g_real.mmap(addr, length, prot, flags, fd, offset);
   return reinterpret_cast<void*>(syscall(SYS_mmap, addr, length, prot, flags, fd, offset));
 }
 
 int CallMunmap(void* addr, size_t length) {
-  if (MunmapFn real = Real(g_munmap, "munmap")) return real(addr, length);
+  if (RealFunctionsResolved() && g_real.munmap) return g_real.munmap(addr, length);
   return static_cast<int>(syscall(SYS_munmap, addr, length));
+}
+
+void* CallMremap(void* old_address, size_t old_size, size_t new_size, int flags, void* new_address) {
+  if (RealFunctionsResolved() && g_real.mremap) return g_real.mremap(old_address, old_size, new_size, flags, new_address);
+  return reinterpret_cast<void*>(syscall(SYS_mremap, old_address, old_size, new_size, flags, new_address));
 }
 
 void* TrackedMmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
   if (!(flags & MAP_ANONYMOUS)) return CallMmap(addr, length, prot, flags, fd, offset);
-  void* region = TrackedAlloc<true>(length, kMap, [&]() -> void* {
+  void* region = TrackedAlloc<true, HookKind::kRegion>(length, kMap, [&]() -> void* {
     void* p = CallMmap(addr, length, prot, flags, fd, offset);
     return p == MAP_FAILED ? nullptr : p;
   });
@@ -73,7 +65,7 @@ MEMFRAME_EXPORT void* mmap64(void* addr, size_t length, int prot, int flags, int
 
 MEMFRAME_EXPORT int munmap(void* addr, size_t length) noexcept {
   int result = 0;
-  TrackedFree<true>(addr, length, kUnmap, [&] { result = CallMunmap(addr, length); });
+  TrackedFree<true, HookKind::kRegion>(addr, length, kUnmap, [&] { result = CallMunmap(addr, length); });
   return result;
 }
 
@@ -85,15 +77,11 @@ MEMFRAME_EXPORT void* mremap(void* old_address, size_t old_size, size_t new_size
     new_address = va_arg(args, void*);
     va_end(args);
   }
-  auto call = [&]() -> void* {
-    MremapFn real = Real(g_mremap, "mremap");
-    if (real) return real(old_address, old_size, new_size, flags, new_address);
-    return reinterpret_cast<void*>(syscall(SYS_mremap, old_address, old_size, new_size, flags, new_address));
-  };
-  RecursionGuard guard;
-  if (!guard.acquired() || !ShouldRecord()) return call();
+  auto call = [&] { return CallMremap(old_address, old_size, new_size, flags, new_address); };
+  RecursionGuard guard(HookKind::kRegion);
+  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(ThreadState::kInRealFree, call);
   uint64_t before = OrderedTicks();
-  void* result = call();
+  void* result = guard.CallReal(ThreadState::kInRealFree, call);
   uint64_t after = OrderedTicks();
   if (result != MAP_FAILED) {
     RecordFree(guard, old_address, old_size, kRemapUnmap, before, 0);

@@ -20,14 +20,14 @@ constexpr uint32_t kDeleteArray = PackKind(memframe::wire::EVENT_FREE, memframe:
 template <typename Call>
 void* New(size_t size, uint32_t kind, Call call) {
   EnsureRealFunctions();
-  return TrackedAlloc(size, kind, call);
+  return TrackedAlloc<false, HookKind::kHeapAlloc, true>(size, kind, call);
 }
 
 template <typename Call>
 void Delete(void* block, size_t size, uint32_t kind, Call call) {
   if (!block) return;
   EnsureRealFunctions();
-  TrackedFree(block, size, kind, call);
+  TrackedFree<false, HookKind::kHeapFree, true>(block, size, kind, call);
 }
 }  // namespace
 

@@ -98,6 +98,9 @@ void ResolveRealFunctions() {
   Resolve(&r.op_delete_array_aligned, "_ZdaPvSt11align_val_t", true);
   Resolve(&r.op_delete_sized_aligned, "_ZdlPvmSt11align_val_t", true);
   Resolve(&r.op_delete_array_sized_aligned, "_ZdaPvmSt11align_val_t", true);
+  Resolve(&r.mmap, "mmap", false);
+  Resolve(&r.munmap, "munmap", false);
+  Resolve(&r.mremap, "mremap", false);
   g_real = r;
   t_resolving = false;
   g_real_functions_state.store(2, std::memory_order_release);

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <new>
 
+#include <sys/types.h>
+
 namespace memframe::agent {
 
 struct RealFunctions {
@@ -38,6 +40,13 @@ struct RealFunctions {
   void (*op_delete_array_aligned)(void*, std::align_val_t);
   void (*op_delete_sized_aligned)(void*, size_t, std::align_val_t);
   void (*op_delete_array_sized_aligned)(void*, size_t, std::align_val_t);
+
+  // Resolved here with the rest, never from inside a hook: dlsym takes the
+  // loader's lock and may allocate, and the mmap hook runs inside other
+  // allocators' locks (mmap_hooks.cc).
+  void* (*mmap)(void*, size_t, int, int, int, off_t);
+  int (*munmap)(void*, size_t);
+  void* (*mremap)(void*, size_t, size_t, int, ...);
 };
 
 extern RealFunctions g_real;

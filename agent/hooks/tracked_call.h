@@ -51,13 +51,15 @@ inline uint64_t OrderTicks() { return kFenced ? OrderedTicks() : Ticks(); }
 
 // `call` performs the real allocation and returns the block (or null).
 // Always inlined: __builtin_frame_address(0) is then the hook's own frame,
-// where the stack's unwind starts (stack_capture.h).
-template <bool kFenced = false, typename Call>
+// where the stack's unwind starts (stack_capture.h). `kOuter`: the real
+// function allocates through the hooks itself (operator new).
+template <bool kFenced = false, HookKind kKind = HookKind::kHeapAlloc, bool kOuter = false, typename Call>
 __attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
-  RecursionGuard guard;
-  if (!guard.acquired() || !ShouldRecord()) return call();
+  constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealAlloc;
+  RecursionGuard guard(kKind);
+  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(kWindow, call);
   uint64_t before = Ticks();
-  void* block = call();
+  void* block = guard.CallReal(kWindow, call);
   // Stamped after the real call, so that a block is not seen before it
   // exists (less a few hundred cycles when unfenced).
   uint64_t after = OrderTicks<kFenced>();
@@ -66,13 +68,14 @@ __attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t p
 }
 
 // `call` performs the real free.
-template <bool kFenced = false, typename Call>
+template <bool kFenced = false, HookKind kKind = HookKind::kHeapFree, bool kOuter = false, typename Call>
 __attribute__((always_inline)) inline void TrackedFree(const void* block, size_t size, uint32_t packed_kind,
                                                        Call call) {
-  RecursionGuard guard;
-  if (!guard.acquired() || !ShouldRecord()) return call();
+  constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealFree;
+  RecursionGuard guard(kKind);
+  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(kWindow, call);
   uint64_t before = OrderTicks<kFenced>();  // before the real call: the address may be reused at once
-  call();
+  guard.CallReal(kWindow, call);
   uint64_t after = Ticks();
   RecordFree(guard, block, size, packed_kind, before, after - before, __builtin_frame_address(0));
 }

@@ -315,7 +315,7 @@ void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int c
 }
 
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame,
-                       const char* reason) {
+                       const char* reason, uint64_t unrecorded_in_signal_handlers) {
   using E = wire::EndOfStream;
   ProtoWriter w = sink.BeginPacket(256);
   size_t body = w.BeginNested(P::kEndFieldNumber);
@@ -323,6 +323,8 @@ void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint
   w.Varint(E::kDroppedFieldNumber, dropped);
   w.Varint(E::kLastFrameFieldNumber, last_frame);
   w.String(E::kReasonFieldNumber, reason);
+  if (unrecorded_in_signal_handlers)
+    w.Varint(E::kUnrecordedInSignalHandlersFieldNumber, unrecorded_in_signal_handlers);
   w.EndNested(body);
   sink.EndPacket(w);
 }

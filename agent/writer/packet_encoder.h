@@ -37,7 +37,8 @@ void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int c
 // Forgets every block earlier batches named: a new connection (a followed
 // child's, after fork) starts a stream the recorder decodes from nothing.
 void ResetEventEncoder();
-void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason);
+void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason,
+                       uint64_t unrecorded_in_signal_handlers);
 
 // Upper bound of the bytes one event takes in a batch: the room of its
 // entries in every column (the encoder gives each column a region of its

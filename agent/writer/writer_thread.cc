@@ -1,5 +1,6 @@
 #include "writer/writer_thread.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -32,6 +33,7 @@ constexpr uint64_t kModuleCheckNs = 100'000'000;
 constexpr uint64_t kSlowWorkNs = 1'000'000'000;  // clock sync, thread names
 constexpr uint64_t kBurstEvents = kRingEvents / 4;  // in one pass: come back soon
 constexpr uint64_t kPrefaultChunkBytes = 4ull << 20;
+constexpr size_t kWriterStackBytes = 512u << 10;
 
 SocketSink* g_sink = nullptr;
 pthread_t g_thread;
@@ -68,14 +70,19 @@ void MarkStackSent(uint32_t id) {
   if (id < kSentStackBits) g_sent_stacks[id >> 6] |= 1ull << (id & 63);
 }
 
+// With open/read, not stdio: the writer thread never calls malloc, so glibc
+// never gives it an arena of its own (64 MiB of address space, which counts
+// against a program's RLIMIT_AS).
 void ReadThreadName(uint32_t tid, char* name, size_t size) {
   char path[64];
   snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
   name[0] = '\0';
-  FILE* f = fopen(path, "re");
-  if (!f) return;
-  if (fgets(name, static_cast<int>(size), f)) name[strcspn(name, "\n")] = '\0';
-  fclose(f);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t n = read(fd, name, size - 1);
+  close(fd);
+  name[n > 0 ? n : 0] = '\0';
+  name[strcspn(name, "\n")] = '\0';
 }
 
 BufferView* ViewOf(ThreadBuffer* b) {
@@ -192,7 +199,7 @@ void Detach() {
 }
 
 void* WriterMain(void*) {
-  t_inside_memframe = true;  // nothing this thread allocates is the game's
+  t_thread_state = ThreadState::kAgent;  // nothing this thread allocates is the game's
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
   PrefaultFastUnwinder();
@@ -243,7 +250,8 @@ void* WriterMain(void*) {
     DrainAll(false);
     if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
     EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
-    EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), g_stop_reason);
+    EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), g_stop_reason,
+                      g_unrecorded_in_signal_handlers.load(std::memory_order_relaxed));
     g_sink->Flush();
     g_sink->Close();
   }
@@ -272,7 +280,13 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   SetConsumerAlive(true);
-  int rc = pthread_create(&g_thread, nullptr, WriterMain, nullptr);
+  // A small stack: the writer's frames are shallow, and a default one (8 MiB
+  // of address space) counts against a program's RLIMIT_AS.
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kWriterStackBytes);
+  int rc = pthread_create(&g_thread, &attr, WriterMain, nullptr);
+  pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (rc != 0) {
     SetConsumerAlive(false);

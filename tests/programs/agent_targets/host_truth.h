@@ -74,3 +74,23 @@ constexpr int kFiberRounds = 500;
 constexpr size_t kFiberBlockSize = 2468;
 
 }  // namespace memframe::targets
+// static_jemalloc and reentry_allocator: programs whose executable brings its
+// own malloc (which the loader binds before any preloaded library). Each
+// thread (main and kOwnAllocatorThreads workers) maps kOwnRegions anonymous
+// regions of kOwnRegionBytes itself; the allocator's own mappings come on top.
+constexpr int kOwnAllocatorThreads = 3;
+constexpr int kOwnRegions = 4;
+constexpr size_t kOwnRegionBytes = 3 * 65536 + 4096;
+// reentry_allocator maps its heap in chunks of this size (one MAP each).
+constexpr size_t kOwnHeapChunkBytes = 1 << 20;
+
+// signal_alloc: a thread sends the main thread kSignals signals one at a
+// time while it allocates in a loop; each handler run allocates one block of
+// kSignalBlockSize bytes and frees it.
+constexpr int kSignals = 3000;
+constexpr size_t kSignalBlockSize = 200;
+
+// rlimit_host: under an address-space limit of its argument (MiB), takes
+// kLimitBlockBytes blocks until malloc fails and prints how many MiB it got.
+constexpr size_t kLimitBlockBytes = 1 << 20;
+

@@ -179,7 +179,7 @@ TEST_F(EncoderTest, SmallPacketsRoundTrip) {
   EncodeMarkerDefs(sink_, 1, 3);
   EncodeThreadInfo(sink_, 12, "render", 77, false);
   EncodeThreadInfo(sink_, 12, nullptr, 0, true);
-  EncodeEndOfStream(sink_, 1000, 3, 60, "exit");
+  EncodeEndOfStream(sink_, 1000, 3, 60, "exit", 7);
   auto packets = Receive();
   ASSERT_EQ(packets.size(), 5u);
   EXPECT_EQ(packets[0].clock().ticks(), 99u);
@@ -194,6 +194,7 @@ TEST_F(EncoderTest, SmallPacketsRoundTrip) {
   EXPECT_EQ(packets[4].end().dropped(), 3u);
   EXPECT_EQ(packets[4].end().last_frame(), 60u);
   EXPECT_EQ(packets[4].end().reason(), "exit");
+  EXPECT_EQ(packets[4].end().unrecorded_in_signal_handlers(), 7u);
 }
 
 TEST_F(EncoderTest, FlushFailsOnceThePeerIsGone) {

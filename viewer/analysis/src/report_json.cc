@@ -136,6 +136,7 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
   Emit({{"frames", std::move(frames)}}, out);
 }
 
+            {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
   auto views = HiddenSiteViews(input, range, SIZE_MAX);

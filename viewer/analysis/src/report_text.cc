@@ -113,6 +113,9 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
       << " still live at the end\n";
   WriteNotes(input, out);
 
+  if (uint64_t n = s.end_unrecorded_in_signal_handlers)
+    out << "note: " << FormatCount(n)
+        << " allocator calls made in signal handlers that interrupted memframe or a free were not recorded\n";
   FrameRange range = CompleteFramesRange(input);
   auto hidden = HiddenSiteViews(input, range, top_sites);
   out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "

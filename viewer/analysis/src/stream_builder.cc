@@ -123,6 +123,7 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
   }
   return CaptureBuilder::Status::kOk;
 }
+      stream_.end_unrecorded_in_signal_handlers = packet.end().unrecorded_in_signal_handlers();
 
 void StreamBuilder::AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snapshots) {
   // A marker belongs to a thread; the first one (the main thread, as the

@@ -65,6 +65,7 @@ struct Stream {
   uint64_t end_events = 0;
   uint64_t end_dropped = 0;
   uint64_t end_last_frame = 0;
+  uint64_t end_unrecorded_in_signal_handlers = 0;
   std::string end_reason;
   uint64_t ticks_went_backwards = 0;  // events whose tick was raised to keep their thread's order
   // Clock races between threads the merge undid (a block freed on one thread

@@ -1,0 +1,135 @@
+// Hosts that make life hard for an agent living in their process: their own
+// allocator in the executable (which may hold its lock while it maps
+// memory), allocations inside signal handlers, a tight address-space limit.
+// The agent must never deadlock, crash or change what they do, and must
+// record what it can and count what it cannot.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "agent_harness.h"
+#include "host_truth.h"
+#include "memframe/format.h"
+
+namespace memframe::testing {
+namespace {
+
+using namespace memframe::targets;
+
+std::string Target(const char* name) { return std::string(MEMFRAME_TARGETS_DIR) + "/target_" + name; }
+
+uint64_t CountMaps(const AgentStream& s, uint64_t size) {
+  uint64_t n = 0;
+  for (const DecodedEvent& e : s.events)
+    if (wire::KindOf(e.kind) == wire::EVENT_MAP && e.size == size) ++n;
+  return n;
+}
+
+const wire::EndOfStream* EndOf(const AgentStream& s) {
+  for (const wire::Packet& p : s.packets)
+    if (p.has_end()) return &p.end();
+  return nullptr;
+}
+
+// The regions every thread of own_allocator_workload.h maps itself.
+constexpr uint64_t kOwnRegionsTotal = static_cast<uint64_t>(kOwnAllocatorThreads + 1) * kOwnRegions;
+
+TEST(AgentHostile, AnAllocatorThatAbortsOnReentryFromItsOwnMmapRunsToTheEnd) {
+  // Each thread's first hook is an mmap made inside the allocator's lock:
+  // anything the agent allocates there (a thread's stack bounds looked up
+  // with pthread_getattr_np, a symbol lookup) aborts the program.
+  AgentRun run = RunWithAgent({Target("reentry_allocator")}, {.timeout_seconds = 30});
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  ASSERT_EQ(run.standard_output.rfind("reentry allocator done, ", 0), 0u) << run.standard_output;
+  int chunks = std::stoi(run.standard_output.substr(std::string("reentry allocator done, ").size()));
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  EXPECT_TRUE(s.ended);
+  EXPECT_EQ(CountMaps(s, kOwnRegionBytes), kOwnRegionsTotal);
+  // The allocator's own chunks are regions too, every one of them (those it
+  // mapped before the agent was set up included).
+  EXPECT_EQ(CountMaps(s, kOwnHeapChunkBytes), static_cast<uint64_t>(chunks));
+  ASSERT_NE(EndOf(s), nullptr);
+  EXPECT_EQ(EndOf(s)->unrecorded_in_signal_handlers(), 0u);
+}
+
+TEST(AgentHostile, AStaticallyLinkedJemallocStartsAndItsRegionsAreRecorded) {
+#ifndef MEMFRAME_HAVE_STATIC_JEMALLOC
+  GTEST_SKIP() << "Debian's libjemalloc.a (libjemalloc-dev) was not found at configure time";
+#endif
+  AgentRun run = RunWithAgent({Target("static_jemalloc")}, {.timeout_seconds = 30});
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  EXPECT_EQ(run.standard_output, "static jemalloc done\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_TRUE(run.streams[0].ended);
+  EXPECT_EQ(CountMaps(run.streams[0], kOwnRegionBytes), kOwnRegionsTotal);
+}
+
+// Frees of blocks the stream never saw allocated, counted per thread in the
+// thread's own order.
+uint64_t UnknownFrees(const AgentStream& s) {
+  std::map<uint32_t, std::map<uint64_t, int>> live;
+  uint64_t unknown = 0;
+  for (const DecodedEvent& e : s.events) {
+    uint32_t kind = wire::KindOf(e.kind);
+    if (kind == wire::EVENT_ALLOC) ++live[e.tid][e.address];
+    if (kind != wire::EVENT_FREE || e.address == 0) continue;
+    int& n = live[e.tid][e.address];
+    if (n > 0) --n; else ++unknown;
+  }
+  return unknown;
+}
+
+TEST(AgentHostile, SignalHandlerAllocationsAreRecordedOrCounted) {
+  AgentRun run = RunWithAgent({Target("signal_alloc")});
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  EXPECT_EQ(run.standard_output, "signal handlers ran " + std::to_string(kSignals) + " times\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  ASSERT_TRUE(s.ended);
+  const wire::EndOfStream* end = EndOf(s);
+  ASSERT_NE(end, nullptr);
+  // Each handler run makes one block and frees it. Where the signal lands
+  // decides what becomes of the pair (recursion_guard.h): outside a hook or
+  // inside a real malloc, both are recorded (`whole`); inside the hook's own
+  // bookkeeping, both are counted (`counted`, two calls each); inside a real
+  // free, the malloc is counted and the free recorded, a free of a block the
+  // stream never saw (`split`). The main loop's own blocks are all known.
+  ASSERT_GE(CountAllocs(s, kSignalBlockSize), 1u);
+  const uint64_t whole = CountAllocs(s, kSignalBlockSize) - 1;  // less main's warm-up block
+  const uint64_t split = UnknownFrees(s);
+  const uint64_t unrecorded_calls = end->unrecorded_in_signal_handlers();
+  ASSERT_GE(unrecorded_calls, split);
+  ASSERT_EQ((unrecorded_calls - split) % 2, 0u) << unrecorded_calls << " " << split;
+  const uint64_t counted = (unrecorded_calls - split) / 2;
+  EXPECT_EQ(whole + counted + split, static_cast<uint64_t>(kSignals))
+      << "whole " << whole << ", counted " << counted << ", split " << split;
+  // No recorded handler block is left live (no false leak).
+  EXPECT_EQ(LiveBlocksOfSize(s, kSignalBlockSize), 0u);
+}
+
+// MiB the program got under `limit_mib`, natively or under the agent.
+int MibUnderLimit(int limit_mib, bool preload, std::string* error) {
+  AgentRun run = RunWithAgent({Target("rlimit_host"), std::to_string(limit_mib)}, {.preload = preload});
+  *error = run.standard_error;
+  if (run.exit_code != 0) return -1;
+  return std::stoi(run.standard_output);
+}
+
+TEST(AgentHostile, UnderAnAddressSpaceLimitTheProgramKeepsNearlyAllOfIt) {
+  for (int limit : {1024, 300}) {
+    std::string native_error, agent_error;
+    int native = MibUnderLimit(limit, false, &native_error);
+    int agent = MibUnderLimit(limit, true, &agent_error);
+    ASSERT_GT(native, 0) << native_error;
+    // The agent's rings, output buffer and stack table take some tens of
+    // MiB, reserved as they are needed, never hundreds.
+    EXPECT_GE(agent, native - 64) << "limit " << limit << " MiB: native " << native << ", with the agent " << agent
+                                  << "\n" << agent_error;
+    EXPECT_EQ(agent_error.find("not recording"), std::string::npos) << agent_error;
+  }
+}
+
+}  // namespace
+}  // namespace memframe::testing
