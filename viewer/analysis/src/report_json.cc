@@ -108,6 +108,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"hidden_sites", ViewsJson(HiddenSiteViews(input, CompleteFramesRange(input), 10))},
             {"events", s.events.size()},
             {"dropped_events", dropped},
+            {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
             {"unknown_frees", h.anomalies.unknown_frees},
             {"allocs_over_live", h.anomalies.allocs_over_live},
             {"handoffs_repaired", s.handoffs_repaired},
@@ -136,7 +137,6 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
   Emit({{"frames", std::move(frames)}}, out);
 }
 
-            {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
   auto views = HiddenSiteViews(input, range, SIZE_MAX);

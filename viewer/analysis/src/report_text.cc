@@ -86,6 +86,9 @@ void WriteNotes(const ReportInput& input, std::ostream& out) {
   uint64_t dropped = 0;
   for (const Thread& t : s.threads) dropped += t.dropped;
   if (dropped) out << "note: the agent dropped " << FormatCount(dropped) << " events; figures are lower bounds\n";
+  if (uint64_t n = s.end_unrecorded_in_signal_handlers)
+    out << "note: " << FormatCount(n)
+        << " allocator calls made in signal handlers that interrupted memframe or a free were not recorded\n";
   const HeapAnomalies& a = input.heap.anomalies;
   if (a.unknown_frees) out << "note: " << FormatCount(a.unknown_frees) << " frees of unknown blocks were ignored\n";
   if (a.allocs_over_live)
@@ -113,9 +116,6 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
       << " still live at the end\n";
   WriteNotes(input, out);
 
-  if (uint64_t n = s.end_unrecorded_in_signal_handlers)
-    out << "note: " << FormatCount(n)
-        << " allocator calls made in signal handlers that interrupted memframe or a free were not recorded\n";
   FrameRange range = CompleteFramesRange(input);
   auto hidden = HiddenSiteViews(input, range, top_sites);
   out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "

@@ -113,6 +113,7 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       stream_.end_events = packet.end().events();
       stream_.end_dropped = packet.end().dropped();
       stream_.end_last_frame = packet.end().last_frame();
+      stream_.end_unrecorded_in_signal_handlers = packet.end().unrecorded_in_signal_handlers();
       stream_.end_reason = packet.end().reason();
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere
@@ -123,7 +124,6 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
   }
   return CaptureBuilder::Status::kOk;
 }
-      stream_.end_unrecorded_in_signal_handlers = packet.end().unrecorded_in_signal_handlers();
 
 void StreamBuilder::AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snapshots) {
   // A marker belongs to a thread; the first one (the main thread, as the
