@@ -73,7 +73,6 @@ constexpr int kFibers = 4;
 constexpr int kFiberRounds = 500;
 constexpr size_t kFiberBlockSize = 2468;
 
-}  // namespace memframe::targets
 // static_jemalloc and reentry_allocator: programs whose executable brings its
 // own malloc (which the loader binds before any preloaded library). Each
 // thread (main and kOwnAllocatorThreads workers) maps kOwnRegions anonymous
@@ -94,3 +93,5 @@ constexpr size_t kSignalBlockSize = 200;
 // kLimitBlockBytes blocks until malloc fails and prints how many MiB it got.
 constexpr size_t kLimitBlockBytes = 1 << 20;
 
+
+}  // namespace memframe::targets
