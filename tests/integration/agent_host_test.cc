@@ -254,10 +254,16 @@ TEST(AgentHost, DropModeCountsExactlyWhatItDropped) {
   EXPECT_LT(CountAllocs(s, kChurnBlockSize), 10u * kThreads * kBlocksPerThread);
 }
 
-TEST(AgentHost, AnnotatedFramesAndMarkers) {
-  AgentRun native = RunWithAgent({Target("annotated_game")}, {.preload = false});
-  AgentRun run = RunWithAgent({Target("annotated_game")});
+class AgentAnnotations : public ::testing::TestWithParam<const char*> {};
+
+// The header's plain calls, natively (nothing happens, nothing crashes) and
+// under the agent, in a PIE and a non-PIE executable.
+TEST_P(AgentAnnotations, FramesAndMarkers) {
+  AgentRun native = RunWithAgent({Target(GetParam())}, {.preload = false});
+  AgentRun run = RunWithAgent({Target(GetParam())});
   EXPECT_EQ(native.exit_code, 0);
+  EXPECT_EQ(native.standard_output, "annotated " + std::to_string(kAnnotatedFrames) + " frames\n");
+  EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.standard_output, native.standard_output);
   ASSERT_EQ(run.streams.size(), 1u);
   const AgentStream& s = run.streams[0];
@@ -289,6 +295,8 @@ TEST(AgentHost, AnnotatedFramesAndMarkers) {
   EXPECT_EQ(custom_frees, custom_allocs);
   EXPECT_EQ(LiveBlocksOfSize(s, kArenaBlockSize), 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Builds, AgentAnnotations, ::testing::Values("annotated_game", "annotated_game_nopie"));
 
 // The agent adds only its hooks to the program's symbol space.
 TEST(AgentHost, ExportsOnlyTheHooks) {

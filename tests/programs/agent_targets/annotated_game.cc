@@ -1,5 +1,7 @@
-// A game that uses the optional annotation header: it marks its own frames
-// and a named point. Runs the same without memframe (the calls are weak).
+// A game that uses the optional annotation header as its comment shows (the
+// plain calls): it marks its own frames and a named point, and reports its
+// frame arena's blocks. Built as a PIE and as a non-PIE executable; both run
+// the same without memframe.
 #include <cstdio>
 #include <cstdlib>
 
@@ -18,11 +20,11 @@ struct FrameArena {
   void* Allocate(size_t size) {
     void* p = slab + used;
     used += size;
-    MemframeCustomAlloc(p, size);
+    memframe_custom_alloc(p, size);
     return p;
   }
   void Reset(void** blocks, int count) {
-    for (int i = 0; i < count; ++i) MemframeCustomFree(blocks[i]);
+    for (int i = 0; i < count; ++i) memframe_custom_free(blocks[i]);
     used = 0;
   }
 };
@@ -30,13 +32,13 @@ struct FrameArena {
 int main() {
   FrameArena arena;
   for (int frame = 0; frame < kAnnotatedFrames; ++frame) {
-    if (frame == kAnnotatedMarkerFrame) MemframeMarker("level_load_begin");
+    if (frame == kAnnotatedMarkerFrame) memframe_marker("level_load_begin");
     g_block = malloc(kAnnotatedBlockSize);
     free(g_block);
     void* carved[kArenaBlocksPerFrame];
     for (int i = 0; i < kArenaBlocksPerFrame; ++i) carved[i] = arena.Allocate(kArenaBlockSize);
     arena.Reset(carved, kArenaBlocksPerFrame);
-    MemframeFrameMark();
+    memframe_frame_mark();
   }
   free(arena.slab);
   std::printf("annotated %d frames\n", kAnnotatedFrames);
