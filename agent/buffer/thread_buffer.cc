@@ -1,5 +1,6 @@
 #include "buffer/thread_buffer.h"
 
+#include <linux/kcmp.h>
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -10,12 +11,15 @@
 #include <new>
 
 #include "buffer/page_allocator.h"
+#include "capture/recorder.h"
+#include "runtime/diagnostics.h"
 
 namespace memframe::agent {
 
 namespace {
 std::atomic<ThreadBuffer*> g_first{nullptr};
 std::atomic<bool> g_consumer_alive{false};
+std::atomic<uint32_t> g_consumer_pid{0};  // the process the writer runs in
 bool g_drop_when_full = false;
 
 __thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -63,6 +67,46 @@ void SleepMicros(long us) {
   timespec ts{0, us * 1000};
   nanosleep(&ts, nullptr);
 }
+
+uint32_t ThisProcessId() { return static_cast<uint32_t>(syscall(SYS_getpid)); }
+
+enum class Drainer { kWriter, kNone, kUnknown };
+
+// Whether anything will ever drain this process's buffers: a fork() child
+// forgot them in its atfork handler, but a raw fork or clone system call runs
+// no handler, and its copy of the agent believes it records while its writer
+// is in the parent. A child that shares the parent's memory (vfork, CLONE_VM)
+// is drained by the parent's writer; one with memory of its own never is.
+// kcmp tells the two apart; where it is not allowed (seccomp, a process that
+// is not dumpable, a parent that is gone) the answer is kUnknown.
+Drainer WhoDrains() {
+  uint32_t consumer = g_consumer_pid.load(std::memory_order_relaxed);
+  uint32_t self = ThisProcessId();
+  if (consumer == self) return Drainer::kWriter;
+  long vm = syscall(SYS_kcmp, self, consumer, KCMP_VM, 0, 0);
+  if (vm == 0) return Drainer::kWriter;
+  return vm > 0 ? Drainer::kNone : Drainer::kUnknown;
+}
+
+// Called when a ring is full: true if it is worth waiting for room.
+bool WorthWaiting() {
+  switch (WhoDrains()) {
+    case Drainer::kWriter:
+      return true;
+    case Drainer::kNone:
+      // A copy with memory of its own: what it changes here is its own
+      // state. It records nothing more and never waits again.
+      Debug("not the recording process (a child of a raw fork or clone): not recording it");
+      g_recording.store(false, std::memory_order_relaxed);
+      g_consumer_alive.store(false, std::memory_order_release);
+      return false;
+    case Drainer::kUnknown:
+      // Perhaps shared with the recording process: leave the state alone,
+      // drop this one event.
+      return false;
+  }
+  return false;
+}
 }  // namespace
 
 uint32_t CurrentThreadId() {
@@ -71,7 +115,12 @@ uint32_t CurrentThreadId() {
 }
 
 void SetDropWhenFull(bool drop) { g_drop_when_full = drop; }
-void SetConsumerAlive(bool alive) { g_consumer_alive.store(alive, std::memory_order_release); }
+void SetConsumerAlive(bool alive) {
+  if (alive) g_consumer_pid.store(ThisProcessId(), std::memory_order_relaxed);
+  g_consumer_alive.store(alive, std::memory_order_release);
+}
+
+bool InConsumerProcess() { return g_consumer_pid.load(std::memory_order_relaxed) == ThisProcessId(); }
 ThreadBuffer* FirstBuffer() { return g_first.load(std::memory_order_acquire); }
 
 ThreadBuffer* CurrentThreadBuffer() {
@@ -98,9 +147,16 @@ void PushEvent(const Event& event) {
   uint64_t tail = b->tail.load(std::memory_order_relaxed);
   if (tail - b->cached_head >= kRingEvents) {
     b->cached_head = b->head.load(std::memory_order_acquire);
-    // Lossless: wait for the writer, as long as there is one.
+    // Lossless: wait for the writer, as long as there is one (and it is
+    // this process's: the check is a system call, made once a wait).
+    bool checked = false;
     while (tail - b->cached_head >= kRingEvents) {
-      if (g_drop_when_full || !g_consumer_alive.load(std::memory_order_acquire)) {
+      bool wait = !g_drop_when_full && g_consumer_alive.load(std::memory_order_acquire);
+      if (wait && !checked) {
+        wait = WorthWaiting();
+        checked = true;
+      }
+      if (!wait) {
         b->dropped.fetch_add(1, std::memory_order_relaxed);
         return;
       }

@@ -70,8 +70,13 @@ void ForgetAllBuffersAfterFork();
 
 // Writer side.
 ThreadBuffer* FirstBuffer();
-// Returns false if the writer is gone or detached (producers stop waiting).
+// Whether a writer drains the buffers (producers wait for room only then).
+// Alive also notes the calling process as the writer's.
 void SetConsumerAlive(bool alive);
+// False in a copy of the process made by a raw fork or clone system call, or
+// in a vfork child: the writer is another process's. One system call, so for
+// the wait and stop paths, never per event.
+bool InConsumerProcess();
 
 uint32_t CurrentThreadId();
 

@@ -7,7 +7,15 @@
 // through.
 //
 // Fork: the child has no writer thread and shares the parent's socket, so
-// it must never write to it; the child stops recording (untracked).
+// it must never write to it. After fork() (an atfork handler) the child
+// stops recording (untracked) or, with MEMFRAME_FOLLOW_FORK=1, opens a stream
+// of its own. A child made by a raw fork or clone system call runs no
+// handler and believes it still records: it goes passive where it would
+// wait for the parent's writer, when its first thread's ring fills
+// (thread_buffer.cc) and at exit (StopAgent); it never writes to the
+// parent's socket. What it allocated before that is not recorded anywhere.
+// A vfork child shares the parent's memory and its writer: it leaves the
+// parent's state alone.
 //
 // Exit: a destructor drains what is left and sends EndOfStream. Everything
 // before that was already streamed as the program ran, so _exit, a crash or
@@ -45,7 +53,6 @@ size_t ReadCmdline() {
 }
 
 Config g_config;
-uint32_t g_recording_pid = 0;  // the process whose stream this is
 
 // Connects to the recorder and starts the writer: at start-up, and in a
 // fork child that is followed.
@@ -74,7 +81,6 @@ void StartRecording() {
     g_sink.Close();
     return;
   }
-  g_recording_pid = hello.pid;
   g_recording.store(true, std::memory_order_release);
   Debug("recording to %s", g_config.socket_path);
 }
@@ -86,9 +92,7 @@ void AfterForkInChild() {
   bool was_recording = g_recording.exchange(false, std::memory_order_relaxed);
   ForgetWriterAfterFork();
   ForgetAllBuffersAfterFork();
-  int fd = g_sink.fd();
-  if (fd >= 0) close(fd);  // our copy only; the parent's connection stays up
-  g_sink = SocketSink();
+  g_sink.Close();  // our copy only; the parent's connection stays up
   if (was_recording && g_config.follow_fork) {
     RecursionGuard guard;
     StartRecording();
@@ -157,6 +161,12 @@ __attribute__((constructor(101))) void StartAgent() {
 }
 
 __attribute__((destructor(101))) void StopAgent() {
+  // A copy made by a raw fork or clone: its writer is the parent's (or none);
+  // waiting for it would add StopWriter's timeout to the child's exit.
+  if (Recording() && !InConsumerProcess()) {
+    Debug("not the recording process (a child of a raw fork or clone): exits without waiting for a writer");
+    return;
+  }
   if (!g_recording.exchange(false)) return;
   RecursionGuard guard;
   StopWriter("exit", 5000);
@@ -174,7 +184,7 @@ bool g_stopped_for_exec = false;
 void BeforeExec() {
   // A vfork child shares our memory: stopping "its" writer would stop the
   // parent's. Only the process that owns the stream ends it.
-  if (static_cast<uint32_t>(getpid()) != g_recording_pid) return;
+  if (!InConsumerProcess()) return;
   if (!g_recording.exchange(false)) return;
   RecursionGuard guard;
   StopWriter("exec", 5000);

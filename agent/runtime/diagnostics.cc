@@ -6,10 +6,12 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "runtime/owned_fd.h"
+
 namespace memframe::agent {
 
 namespace {
-int g_fd = 2;
+constinit OwnedFd g_out;  // a copy of stderr; checked before each write (owned_fd.h)
 bool g_debug = false;
 
 void VWrite(const char* format, va_list args) {
@@ -21,15 +23,14 @@ void VWrite(const char* format, va_list args) {
   size_t len = static_cast<size_t>(n) + static_cast<size_t>(m);
   if (len > sizeof(line) - 2) len = sizeof(line) - 2;
   line[len++] = '\n';
-  ssize_t ignored = write(g_fd, line, len);
+  int fd = g_out.Get();
+  if (fd < 0) return;  // the program closed or reused it: say nothing rather than write into its files
+  ssize_t ignored = write(fd, line, len);
   (void)ignored;
 }
 }  // namespace
 
-void InitDiagnostics() {
-  int fd = fcntl(2, F_DUPFD_CLOEXEC, 100);
-  if (fd >= 0) g_fd = fd;
-}
+void InitDiagnostics() { g_out.Take(fcntl(2, F_DUPFD_CLOEXEC, 0)); }
 
 void SetDebug(bool on) { g_debug = on; }
 

@@ -1,6 +1,8 @@
 // The agent's own messages. Written with write(2) to a duplicate of stderr
 // taken at start-up, so a game that closes or redirects stderr early does not
-// silence them, and printing never allocates.
+// silence them, and printing never allocates. The duplicate is an OwnedFd: if
+// the game closes it too (or reuses its number), messages are dropped, never
+// written into the game's own files.
 #pragma once
 
 namespace memframe::agent {

@@ -1,6 +1,7 @@
 #include "writer/socket_sink.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@ namespace memframe::agent {
 
 namespace {
 constexpr size_t kOutputBytes = 16u << 20;
+// Longest wait for room in the socket before the fd is checked again.
+constexpr int kSendWaitMs = 100;
 }
 
 bool SocketSink::Adopt(int fd) {
@@ -22,7 +25,7 @@ bool SocketSink::Adopt(int fd) {
     if (!buffer_) return false;
     capacity_ = kOutputBytes;
   }
-  fd_ = fd;
+  if (fd >= 0 && !fd_.Take(fd)) return false;
   return true;
 }
 
@@ -49,8 +52,7 @@ bool SocketSink::Connect(const char* path) {
 }
 
 void SocketSink::Close() {
-  if (fd_ >= 0) close(fd_);
-  fd_ = -1;
+  fd_.Close();
   used_ = 0;
 }
 
@@ -71,21 +73,36 @@ void SocketSink::EndPacket(const wire::ProtoWriter& packet) {
 }
 
 bool SocketSink::Flush() {
-  if (fd_ < 0) {
+  if (!fd_.held()) {
     used_ = 0;
     return false;
   }
   size_t sent = 0;
   while (sent < used_) {
-    ssize_t n = send(fd_, buffer_ + sent, used_ - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      Warn("the recorder went away (%s); the program continues without memframe",
-           n < 0 ? strerror(errno) : "connection closed");
+    int fd = fd_.Get();
+    if (fd < 0) {
+      // The program closed the socket (or put a file of its own at its
+      // number): the stream ends here, without its EndOfStream, and the
+      // recorder's summary says so.
+      Warn("the program closed memframe's connection to the recorder; the program continues without memframe");
       Close();
       return false;
     }
-    sent += static_cast<size_t>(n);
+    ssize_t n = send(fd, buffer_ + sent, used_ - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd room{fd, POLLOUT, 0};
+      poll(&room, 1, kSendWaitMs);
+      continue;
+    }
+    Warn("the recorder went away (%s); the program continues without memframe",
+         n < 0 ? strerror(errno) : "connection closed");
+    Close();
+    return false;
   }
   bytes_sent_ += used_;
   used_ = 0;

@@ -1,12 +1,19 @@
 // Where encoded packets go: a connected Unix stream socket to the recorder.
 // Packets are framed into one large mmap'd output buffer and written in big
 // chunks. The first write error detaches: the game runs on, unprofiled.
+//
+// The socket is an OwnedFd (runtime/owned_fd.h): checked before every send,
+// since the game may close every fd (and reuse the numbers) at any time.
+// Sends never block on a number that may have changed hands: each waits for
+// room at most kSendWaitMs, then checks the socket again and goes on waiting
+// (a slow recorder slows the writer, nothing is lost).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "memframe/wire_encoder.h"
+#include "runtime/owned_fd.h"
 
 namespace memframe::agent {
 
@@ -14,11 +21,13 @@ class SocketSink {
  public:
   // Connects to the Unix socket at `path`; false (with a warning) on failure.
   bool Connect(const char* path);
-  // Uses an already connected stream socket (tests use a socketpair).
+  // Uses an already connected stream socket (tests use a socketpair); the
+  // sink owns it from now on, at another number. -1: no socket, every flush
+  // discards.
   bool Adopt(int fd);
+  // Closes the socket if it is still the agent's.
   void Close();
-  bool connected() const { return fd_ >= 0; }
-  int fd() const { return fd_; }
+  bool connected() const { return fd_.held(); }
 
   // Room for one packet; the returned writer encodes the Packet's fields.
   // Call EndPacket after encoding. Flushes first if `reserve` bytes are not
@@ -32,7 +41,7 @@ class SocketSink {
   uint64_t bytes_sent() const { return bytes_sent_; }
 
  private:
-  int fd_ = -1;
+  OwnedFd fd_;
   uint8_t* buffer_ = nullptr;
   size_t capacity_ = 0;
   size_t used_ = 0;

@@ -145,6 +145,51 @@ TEST(HandoffReport, BlocksHandedBetweenEightThreadsLoadWithoutContradictions) {
   EXPECT_TRUE(summary.contains("handoffs_repaired"));
 }
 
+// Runs argv with its stderr in `stderr_path` (RunCommand leaves stderr to
+// the test's log).
+CommandResult RunKeepingStderr(const std::vector<std::string>& argv, const fs::path& stderr_path) {
+  std::vector<std::string> shell = {"/bin/sh", "-c", "f=$1; shift; exec \"$@\" 2>\"$f\"", "sh", stderr_path.string()};
+  shell.insert(shell.end(), argv.begin(), argv.end());
+  return RunCommand(shell, 300);
+}
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A program that closes every fd (Python's os.closerange, as daemons do)
+// closes the agent's connection with them: it runs exactly as without
+// memframe, and the run's summary and the reports say that the capture
+// stops early, rather than show what is missing as leaks.
+TEST(RealPrograms, PythonThatClosesEveryFdIsToldTheCaptureStopsEarly) {
+  ScratchDirectory scratch("memframe-closerange");
+  std::vector<std::string> argv = {"/usr/bin/python3", "-c",
+                                   "import os\n"
+                                   "os.closerange(3, 1 << 16)\n"
+                                   "d = {str(i): [i] * (i % 7) for i in range(100000)}\n"
+                                   "print(len(d))\n"};
+  CommandResult native = RunCommand(argv, 300);
+  std::string capture = (scratch.path() / "capture.mfc").string();
+  std::vector<std::string> profiled = {MEMFRAME_CLI_PATH, "run", "-o", capture, "--"};
+  profiled.insert(profiled.end(), argv.begin(), argv.end());
+  CommandResult run = RunKeepingStderr(profiled, scratch.path() / "run.err");
+  EXPECT_EQ(run.exit_code, native.exit_code);
+  EXPECT_EQ(run.standard_output, native.standard_output);
+  EXPECT_EQ(native.standard_output, "100000\n");
+  const std::string warning = "the program's stream ended without its end record";
+  std::string run_err = ReadText(scratch.path() / "run.err");
+  EXPECT_NE(run_err.find(warning), std::string::npos) << run_err;
+  CommandResult report = RunKeepingStderr({MEMFRAME_CLI_PATH, "report", capture}, scratch.path() / "report.err");
+  EXPECT_EQ(report.exit_code, 0);
+  std::string report_err = ReadText(scratch.path() / "report.err");
+  EXPECT_NE(report_err.find(warning), std::string::npos) << report_err;
+  nlohmann::json summary =
+      ParseJsonOrDiscard(RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--json"}, 300).standard_output);
+  ASSERT_FALSE(summary.is_discarded());
+  EXPECT_FALSE(summary["capture"]["complete"].get<bool>());
+}
+
 // Jobs on fibers with stacks of their own, an inaccessible page above each
 // (tests/programs/agent_targets/fibers.cc): the program runs as it does
 // without memframe, and every block has its whole stack, from the fiber's

@@ -23,6 +23,27 @@ constexpr int kParentBlocks = 300;
 constexpr int kChildBlocks = 200;
 constexpr size_t kForkBlockSize = 4321;
 
+// raw_fork: the parent makes kRawParentBlocks of kRawParentSize before and
+// after a fork or clone system call (no atfork handler runs); the child
+// makes kRawChildManyBlocks (more than a thread's ring holds) or
+// kRawChildFewBlocks of kRawChildSize and exits.
+constexpr int kRawParentBlocks = 400;
+constexpr size_t kRawParentSize = 5432;
+constexpr int kRawChildManyBlocks = 300000;
+constexpr int kRawChildFewBlocks = 100;
+constexpr size_t kRawChildSize = 2345;
+
+// closes_fds: closes every fd above stderr, opens its own socketpair and
+// file, and writes kFdRounds chunks to each while it makes kFdBlocksPerRound
+// blocks of kFdLateSize a round (more than a thread's ring holds in all).
+// In "after-start" mode it first makes kFdEarlyBlocks of kFdEarlySize while
+// the agent records, and then puts its socket at every number that was open.
+constexpr int kFdRounds = 20;
+constexpr int kFdBlocksPerRound = 5000;
+constexpr size_t kFdLateSize = 3579;
+constexpr int kFdEarlyBlocks = 500;
+constexpr size_t kFdEarlySize = 2469;
+
 // mmap_arena: kArenaCount anonymous regions of kArenaBytes; the first is
 // unmapped, the second grown to kGrownArenaBytes with mremap.
 constexpr int kArenaCount = 3;

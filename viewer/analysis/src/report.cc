@@ -67,7 +67,19 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
   return -1;
 }
 
+// A stream without its EndOfStream stopped early: the program ended without
+// running its exit handlers, or the agent lost its connection (a program
+// that closes every fd closes the agent's too). Its figures stop there, and
+// blocks freed after that point look like leaks: say so.
+void WarnIfStreamUnended(const Capture& capture, std::ostream& err) {
+  if (capture.main.has_end || !capture.damage.empty()) return;
+  err << "memframe: warning: the program's stream ended without its end record: the program exited without "
+         "running its exit handlers (_exit, a crash, a signal) or the agent's connection was lost (the program "
+         "may have closed it); figures after that point are missing, and blocks freed after it show as leaks\n";
+}
+
 int FinishWithDamage(const Capture& capture, std::ostream& err) {
+  WarnIfStreamUnended(capture, err);
   if (capture.damage.empty()) return kExitOk;
   err << "memframe: warning: " << capture.damage << " — reporting the " << capture.main.events.size()
       << " events read before it\n";
