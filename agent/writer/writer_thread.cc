@@ -39,7 +39,9 @@ SocketSink* g_sink = nullptr;
 pthread_t g_thread;
 std::atomic<bool> g_stop{false};
 std::atomic<bool> g_done{false};
-const char* g_stop_reason = "exit";
+// Set once, by the first StopWriter, before g_stop: the writer reads it
+// after it sees g_stop, and a second caller must not change it under it.
+std::atomic<const char*> g_stop_reason{nullptr};
 uint64_t g_events_total = 0;
 // SyncWithWriter: requests counted up by callers, completions by the writer.
 std::atomic<uint64_t> g_sync_requested{0};
@@ -250,7 +252,8 @@ void* WriterMain(void*) {
     DrainAll(false);
     if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
     EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
-    EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), g_stop_reason,
+    const char* reason = g_stop_reason.load(std::memory_order_acquire);
+    EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), reason ? reason : "exit",
                       g_unrecorded_in_signal_handlers.load(std::memory_order_relaxed));
     g_sink->Flush();
     g_sink->Close();
@@ -298,8 +301,9 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
 }
 
 void StopWriter(const char* reason, int timeout_ms) {
-  if (!g_sink || g_stop.exchange(true)) return;
-  g_stop_reason = reason;
+  const char* none = nullptr;
+  if (!g_sink || !g_stop_reason.compare_exchange_strong(none, reason, std::memory_order_acq_rel)) return;
+  g_stop.store(true, std::memory_order_release);
   for (int waited = 0; waited < timeout_ms && !g_done.load(std::memory_order_acquire); ++waited) SleepNs(1'000'000);
   if (g_done.load(std::memory_order_acquire)) {
     pthread_join(g_thread, nullptr);
@@ -325,6 +329,7 @@ void ForgetWriterAfterFork() {
   // a followed child starts a stream of its own from scratch.
   g_sink = nullptr;
   g_stop.store(false);
+  g_stop_reason.store(nullptr);
   g_done.store(false);
   g_sync_requested.store(0);
   g_sync_done.store(0);

@@ -30,6 +30,10 @@ TEST(StackTable, SameStackSameIdOtherStackOtherId) {
   EXPECT_EQ(InternStack(a, 0), 0u);
 }
 
+std::vector<uint64_t> FramesOf(int s) {
+  return {0xabc000u + static_cast<uint64_t>(s), 0x42, static_cast<uint64_t>(s) * 31, 7};
+}
+
 TEST(StackTable, ConcurrentInterningAgreesOnIds) {
   ASSERT_TRUE(InitStackTable());
   constexpr int kThreads = 4, kStacks = 2000;
@@ -40,8 +44,7 @@ TEST(StackTable, ConcurrentInterningAgreesOnIds) {
       // Every thread interns the same stacks, in a different order.
       for (int k = 0; k < kStacks; ++k) {
         int s = (k * 7919 + t * 577) % kStacks;  // 7919 is prime: a permutation
-        uint64_t frames[4] = {0xabc000u + static_cast<uint64_t>(s), 0x42, static_cast<uint64_t>(s) * 31, 7};
-        ids[t][s] = InternStack(frames, 4);
+        ids[t][s] = InternStack(FramesOf(s).data(), 4);
       }
     });
   }
@@ -54,7 +57,7 @@ TEST(StackTable, ConcurrentInterningAgreesOnIds) {
     int depth = 0;
     const uint64_t* frames = StackFrames(ids[0][s], &depth);
     ASSERT_EQ(depth, 4);
-    EXPECT_EQ(frames[0], 0xabc000u + static_cast<uint64_t>(s));
+    EXPECT_EQ(std::vector<uint64_t>(frames, frames + depth), FramesOf(s)) << "stack " << s;
   }
   EXPECT_EQ(distinct.size(), static_cast<size_t>(kStacks));
 }
