@@ -12,7 +12,7 @@ void PrintReportUsage(std::ostream& out) {
          "\n"
          "Prints one report about a capture written by `memframe run`.\n"
          "REPORT is one of frames, hidden, leaks, sites, histogram, diff, fragmentation,\n"
-         "lifetimes, mismatches (default: a summary; see REPORTS.md for their arguments).\n"
+         "lifetimes, mismatches, phases (default: a summary; see REPORTS.md for their arguments).\n"
          "\n"
          "options:\n"
          "  --json       machine-readable output\n"

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "demo_truth.h"
@@ -91,6 +92,36 @@ TEST_F(DemoGameReports, DiffAcrossTheLoadFrameIsExactlyTheLevel) {
     bytes += site.value("delta_bytes", 0);
   }
   EXPECT_EQ(blocks, kLevelBlocks);
+  EXPECT_EQ(bytes, static_cast<std::int64_t>(kLevelBytes));
+}
+
+// The phases: start-up in frame 0 (everything before the first swap), the
+// title screen, the load (LoadLevel's frame and the first gameplay frame,
+// where the driver builds what the level needs), then gameplay to the
+// unload. The default diff is across that load and holds exactly the level.
+TEST_F(DemoGameReports, PhasesFindTheLoadAndTheDefaultDiffShowsIt) {
+  const json phases = Report({"phases"});
+  const json rows = phases.value("phases", json::array());
+  ASSERT_EQ(rows.size(), 5u) << phases.dump(1);
+  const std::vector<std::tuple<std::string, int, int>> expected = {
+      {"start-up", 0, 0},
+      {"steady", 1, LoadFrame() - 1},
+      {"load", LoadFrame(), FirstGameplayFrame()},
+      {"steady", FirstGameplayFrame() + 1, UnloadFrame(kGameplayFrames)},
+      {"teardown", TotalFrames(kGameplayFrames), TotalFrames(kGameplayFrames)}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(rows[i].value("phase", ""), std::get<0>(expected[i])) << i;
+    EXPECT_EQ(rows[i]["frames"].value("from", -1), std::get<1>(expected[i])) << i;
+    EXPECT_EQ(rows[i]["frames"].value("to", -1), std::get<2>(expected[i])) << i;
+  }
+  EXPECT_EQ(phases["largest_load"].value("from", -1), LoadFrame());
+
+  const json diff = Report({"diff"});
+  EXPECT_EQ(diff["a"].value("frame", -1), LoadFrame() - 1) << diff["a"].dump();
+  EXPECT_EQ(diff["b"].value("frame", -1), FirstGameplayFrame()) << diff["b"].dump();
+  std::int64_t bytes = 0;
+  for (const json& site : e2e::SitesWithFunctionInStack(diff.value("sites", json::array()), kLoadLevelFunction))
+    bytes += site.value("delta_bytes", 0);
   EXPECT_EQ(bytes, static_cast<std::int64_t>(kLevelBytes));
 }
 

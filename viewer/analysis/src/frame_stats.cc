@@ -13,18 +13,6 @@ uint64_t Median(std::vector<uint64_t> values) {
   return *mid;
 }
 
-SpikeThreshold ComputeThreshold(const std::vector<uint64_t>& values) {
-  SpikeThreshold t;
-  t.median = Median(values);
-  std::vector<uint64_t> deviations;
-  deviations.reserve(values.size());
-  for (uint64_t v : values) deviations.push_back(v > t.median ? v - t.median : t.median - v);
-  t.mad = Median(std::move(deviations));
-  uint64_t scale = std::max<uint64_t>({t.mad, t.median / 10, 1});
-  t.threshold = t.median + 3 * scale;
-  return t;
-}
-
 std::vector<uint64_t> Column(const std::vector<FrameStats>& frames, size_t from, size_t to,
                              uint64_t FrameStats::*field) {
   std::vector<uint64_t> values;
@@ -61,14 +49,26 @@ void MarkSpikes(FrameTable& table, size_t complete_rows) {
   for (size_t b = 0; b < blocks; ++b) {
     size_t from = b == 0 ? 0 : (b - 1) * kSpikeBlock;
     size_t to = std::min(complete_rows, (b + 2) * kSpikeBlock);
-    SpikeThreshold allocs = ComputeThreshold(Column(frames, from, to, &FrameStats::allocations));
-    SpikeThreshold bytes = ComputeThreshold(Column(frames, from, to, &FrameStats::bytes_allocated));
+    SpikeThreshold allocs = ComputeSpikeThreshold(Column(frames, from, to, &FrameStats::allocations));
+    SpikeThreshold bytes = ComputeSpikeThreshold(Column(frames, from, to, &FrameStats::bytes_allocated));
     size_t end = b + 1 == blocks ? frames.size() : (b + 1) * kSpikeBlock;
     MarkSpikes(frames, b * kSpikeBlock, end, allocs, bytes);
   }
 }
 
 }  // namespace
+
+SpikeThreshold ComputeSpikeThreshold(const std::vector<uint64_t>& values) {
+  SpikeThreshold t;
+  t.median = Median(values);
+  std::vector<uint64_t> deviations;
+  deviations.reserve(values.size());
+  for (uint64_t v : values) deviations.push_back(v > t.median ? v - t.median : t.median - v);
+  t.mad = Median(std::move(deviations));
+  uint64_t scale = std::max<uint64_t>({t.mad, t.median / 10, 1});
+  t.threshold = t.median + 3 * scale;
+  return t;
+}
 
 const FrameStats* FrameTable::Find(uint64_t frame) const {
   size_t row = LowerBound(frame);
@@ -179,8 +179,8 @@ FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_ma
     }
   }
   if (frames_rendered_ > 0 && complete_rows >= kMinFramesForSpikes) {
-    table.allocation_spike = ComputeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::allocations));
-    table.bytes_spike = ComputeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::bytes_allocated));
+    table.allocation_spike = ComputeSpikeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::allocations));
+    table.bytes_spike = ComputeSpikeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::bytes_allocated));
     MarkSpikes(table, complete_rows);
   }
   return table;

@@ -12,21 +12,6 @@ namespace memframe::analysis {
 
 namespace {
 
-uint64_t LowerMedian(std::vector<uint64_t> values) {
-  auto mid = values.begin() + static_cast<long>((values.size() - 1) / 2);
-  std::nth_element(values.begin(), mid, values.end());
-  return *mid;
-}
-
-// The frames report's spike threshold (frame_stats.h), applied to frees.
-uint64_t BurstThreshold(const std::vector<uint64_t>& values) {
-  uint64_t median = LowerMedian(values);
-  std::vector<uint64_t> deviations;
-  for (uint64_t v : values) deviations.push_back(v > median ? v - median : median - v);
-  uint64_t mad = LowerMedian(std::move(deviations));
-  return median + 3 * std::max<uint64_t>({mad, median / 10, 1});
-}
-
 // Pass 1: per frame, the frees of blocks from earlier frames, the frames
 // with markers, and the last ended frame.
 class BoundaryPass : public EventPass {
@@ -70,7 +55,7 @@ class BoundaryPass : public EventPass {
       std::vector<uint64_t> counts;
       counts.reserve(ended_rows);
       for (size_t i = 0; i < ended_rows; ++i) counts.push_back(rows[i].second);
-      uint64_t threshold = BurstThreshold(counts);
+      uint64_t threshold = ComputeSpikeThreshold(counts).threshold;  // the frames report's spike rule
       for (size_t i = 0; i < ended_rows; ++i)
         if (rows[i].second > threshold) boundaries.insert(rows[i].first);
     }

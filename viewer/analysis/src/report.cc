@@ -36,6 +36,7 @@ const std::map<std::string, ReportKind>& Reports() {
       {"fragmentation", {WriteFragmentationText, WriteFragmentationJson}},
       {"lifetimes", {WriteLifetimesText, WriteLifetimesJson}},
       {"mismatches", {WriteMismatchesText, WriteMismatchesJson}},
+      {"phases", {WritePhasesText, WritePhasesJson}},
   };
   return reports;
 }

@@ -14,8 +14,9 @@ namespace {
 
 struct ReportSyntax {
   std::set<std::string> options;  // each takes one value
-  size_t operands = 0;            // positional arguments, all required
+  size_t operands = 0;            // positional arguments: all of them, or (operands_optional) none
   const char* operand_names = "";
+  bool operands_optional = false;
 };
 
 const std::map<std::string, ReportSyntax>& Syntax() {
@@ -26,7 +27,8 @@ const std::map<std::string, ReportSyntax>& Syntax() {
       {"leaks", {}},
       {"sites", {{"--from", "--to"}}},
       {"histogram", {{"--from", "--to", "--frame"}}},
-      {"diff", {{}, 2, "A B (each a frame number, a marker name, 'start' or 'end')"}},
+      {"diff", {{}, 2, "A B (each a frame number, a marker name, 'start' or 'end'), or neither", true}},
+      {"phases", {}},
       {"fragmentation", {{"--frame", "--png", "--color"}}},
       {"lifetimes", {}},
       {"mismatches", {}},
@@ -117,7 +119,7 @@ bool ParseReportArgs(const std::string& report, const std::vector<std::string>& 
     }
     options->operands.push_back(arg);
   }
-  if (options->operands.size() < accepts.operands) {
+  if (options->operands.size() < accepts.operands && !(accepts.operands_optional && options->operands.empty())) {
     *error = name + " needs " + accepts.operand_names;
     return false;
   }

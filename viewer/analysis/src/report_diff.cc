@@ -1,6 +1,7 @@
 // `diff A B`: the live heap at A against B, call stack by call stack.
 #include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/live_set_diff.h"
+#include "memframe/analysis/phases.h"
 #include "report_json_common.h"
 #include "report_text_common.h"
 
@@ -22,10 +23,22 @@ LiveSetCut Resolve(const ReportInput& input, const std::string& text) {
   return *cut;
 }
 
+// With no A and B: before and after the largest load (phases.h), the
+// question a diff most often answers.
+std::vector<std::string> Operands(const ReportInput& input) {
+  if (!input.options.operands.empty()) return input.options.operands;
+  const std::vector<Phase> phases = FindPhases(input.heap.frames);
+  const Phase* load = LargestLoad(phases);
+  if (!load)
+    throw ReportError("the capture has no load after start-up (report phases); name the frames or markers to compare");
+  return {std::to_string(load->frame_before), std::to_string(load->frames.to)};
+}
+
 DiffResult Compute(const ReportInput& input) {
   DiffResult r;
-  r.a = Resolve(input, input.options.operands.at(0));
-  r.b = Resolve(input, input.options.operands.at(1));
+  const std::vector<std::string> operands = Operands(input);
+  r.a = Resolve(input, operands.at(0));
+  r.b = Resolve(input, operands.at(1));
   // From the heap analysis's checkpoints: a replay of at most one interval
   // per cut, not of the whole capture (live_set_at tests check the two agree).
   const LiveSetIndex& index = input.heap.live_sets;

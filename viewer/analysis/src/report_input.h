@@ -105,6 +105,7 @@ void WriteDiffText(const ReportInput& input, std::ostream& out);
 void WriteFragmentationText(const ReportInput& input, std::ostream& out);
 void WriteLifetimesText(const ReportInput& input, std::ostream& out);
 void WriteMismatchesText(const ReportInput& input, std::ostream& out);
+void WritePhasesText(const ReportInput& input, std::ostream& out);
 
 void WriteSummaryJson(const ReportInput& input, std::ostream& out);
 void WriteFramesJson(const ReportInput& input, std::ostream& out);
@@ -116,5 +117,6 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out);
 void WriteFragmentationJson(const ReportInput& input, std::ostream& out);
 void WriteLifetimesJson(const ReportInput& input, std::ostream& out);
 void WriteMismatchesJson(const ReportInput& input, std::ostream& out);
+void WritePhasesJson(const ReportInput& input, std::ostream& out);
 
 }  // namespace memframe::analysis

@@ -80,6 +80,10 @@ struct FrameTable {
   FrameRange Complete() const;
 };
 
+// median + 3 * max(MAD, median / 10, 1) of `values` (not empty): the spike
+// rule, also used for free bursts (lifetimes.h) and loads (phases.h).
+SpikeThreshold ComputeSpikeThreshold(const std::vector<uint64_t>& values);
+
 constexpr size_t kMinFramesForSpikes = 8;
 constexpr size_t kSpikeBlock = 256;
 // Whether spikes are judged against the frames around them (more complete

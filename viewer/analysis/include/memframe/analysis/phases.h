@@ -1,0 +1,62 @@
+// The phases of a run, found from the per-frame table alone: start-up, each
+// load, steady play between them, and the teardown after the last ended
+// frame. A game developer reads a capture by them: what start-up and each
+// load left behind, what steady play allocates frame after frame.
+//
+// A frame is heavy when what it allocated, or how much the live heap grew in
+// it, stands far above the steady state: above
+//   median + kHeavyScale * max(MAD, median / 10), kHeavyRatio * median and
+//   kHeavyFloorBytes
+// over the ended frames (the frames report's spike rule, frame_stats.h, with
+// a wider margin, a ratio and a floor: a driver that allocates twice its
+// usual bytes every few seconds is a spike, not a load).
+// Heavy frames no more than kHeavyGap frames apart form one run, and a run
+// takes in the frames next to it (within kHeavyGap) that are spikes by the
+// frames report's own rule, in allocated bytes or in live growth, of at
+// least kNeighbourFloorBytes: a level's
+// data loaded in one frame and the driver's work for it in the next are one
+// load, however small the level's part. Frame 0 is
+// heavy by definition (it holds everything the game did before its first
+// present): its run is start-up, every later run is a load, and the frames
+// between are steady play.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "memframe/analysis/frame_range.h"
+#include "memframe/analysis/frame_stats.h"
+
+namespace memframe::analysis {
+
+constexpr uint64_t kHeavyScale = 8;
+constexpr uint64_t kHeavyRatio = 4;
+constexpr uint64_t kHeavyFloorBytes = 256 << 10;
+constexpr uint64_t kHeavyGap = 2;
+constexpr uint64_t kNeighbourFloorBytes = 16 << 10;
+
+enum class PhaseKind { kStartup, kLoad, kSteady, kTeardown };
+
+struct Phase {
+  PhaseKind kind = PhaseKind::kSteady;
+  FrameRange frames;
+  uint64_t allocations = 0;
+  uint64_t bytes_allocated = 0;
+  uint64_t bytes_freed = 0;
+  uint64_t frame_before = 0;  // the frame before the phase (numbers may have gaps); the first phase: its own first
+  uint64_t live_before = 0;   // live heap at the end of frame_before (0 for the first phase)
+  uint64_t live_after = 0;   // live heap at the end of its last frame
+};
+
+// In frame order, covering every frame of the table.
+std::vector<Phase> FindPhases(const FrameTable& table);
+
+// The load that allocated the most bytes, or null when the run has none.
+const Phase* LargestLoad(const std::vector<Phase>& phases);
+
+// The frames of steady play (every steady phase), or empty when there are none.
+std::vector<FrameRange> SteadyRanges(const std::vector<Phase>& phases);
+
+const char* PhaseKindName(PhaseKind kind);  // "start-up", "load", "steady", "teardown"
+
+}  // namespace memframe::analysis
