@@ -12,6 +12,8 @@
 
 #include "buffer/page_allocator.h"
 #include "capture/recorder.h"
+#include "capture/recursion_guard.h"
+#include "memframe.pb.h"
 #include "runtime/diagnostics.h"
 
 namespace memframe::agent {
@@ -160,7 +162,13 @@ void PushEvent(const Event& event) {
         b->dropped.fetch_add(1, std::memory_order_relaxed);
         return;
       }
-      SleepMicros(50);
+      {
+        const uint32_t kind = wire::KindOf(event.kind());
+        RingWaitWindow window(kind == wire::EVENT_FREE || kind == wire::EVENT_UNMAP);
+        SleepMicros(50);
+      }
+      // A signal handler that ran meanwhile may have pushed its own events.
+      tail = b->tail.load(std::memory_order_relaxed);
       b->cached_head = b->head.load(std::memory_order_acquire);
     }
   }

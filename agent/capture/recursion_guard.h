@@ -24,6 +24,10 @@
 //   kInRealOuter     real operator new/delete, which call malloc/free
 //                    themselves: those inner calls pass through unrecorded,
 //                    each in its own kInRealAlloc / kInRealFree window.
+// A hook that waits for room in its ring is in the same position as in its
+// real call: its event is complete and not yet in the ring, the ring and the
+// stack table are consistent (RingWaitWindow). A program that allocates
+// faster than the writer drains spends most of its hook time there.
 // Region hooks (mmap, munmap) nested in a real allocator call are the
 // allocator's own mappings (a non-glibc malloc maps through the PLT) and pass
 // through unrecorded and uncounted.
@@ -90,6 +94,24 @@ class RecursionGuard {
  private:
   ThreadState previous_;
   bool acquired_;
+};
+
+// Around a hook's wait for ring space: the window of its pending event's
+// kind (a free's or an allocation's), so a signal handler's calls meanwhile
+// are treated as in that real call. Anything but a hook's own wait (the
+// agent's frame ends, the writer) keeps its state.
+class RingWaitWindow {
+ public:
+  explicit RingWaitWindow(bool pending_free) : saved_(t_thread_state) {
+    if (saved_ == ThreadState::kHook)
+      t_thread_state = pending_free ? ThreadState::kInRealFree : ThreadState::kInRealAlloc;
+  }
+  ~RingWaitWindow() { t_thread_state = saved_; }
+  RingWaitWindow(const RingWaitWindow&) = delete;
+  RingWaitWindow& operator=(const RingWaitWindow&) = delete;
+
+ private:
+  ThreadState saved_;
 };
 
 }  // namespace memframe::agent

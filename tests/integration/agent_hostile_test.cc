@@ -105,6 +105,12 @@ TEST(AgentHostile, SignalHandlerAllocationsAreRecordedOrCounted) {
   const uint64_t counted = (unrecorded_calls - split) / 2;
   EXPECT_EQ(whole + counted + split, static_cast<uint64_t>(kSignals))
       << "whole " << whole << ", counted " << counted << ", split " << split;
+  // A tight loop of hooks is interrupted in the agent's own bookkeeping more
+  // often than anywhere else (~70% counted here), but the pairs that land in
+  // the program or a real malloc, or while a hook waits for ring space, are
+  // recorded: some of each must be there.
+  EXPECT_GT(whole, 0u) << "counted " << counted << ", split " << split;
+  EXPECT_GT(counted + split, 0u);
   // No recorded handler block is left live (no false leak).
   EXPECT_EQ(LiveBlocksOfSize(s, kSignalBlockSize), 0u);
 }

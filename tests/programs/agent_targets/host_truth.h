@@ -107,12 +107,11 @@ constexpr size_t kOwnHeapChunkBytes = 1 << 20;
 // signal_alloc: a thread sends the main thread kSignals signals one at a
 // time while it allocates in a loop; each handler run allocates one block of
 // kSignalBlockSize bytes and frees it.
-constexpr int kSignals = 3000;
+constexpr int kSignals = 1000;
 constexpr size_t kSignalBlockSize = 200;
 
 // rlimit_host: under an address-space limit of its argument (MiB), takes
 // kLimitBlockBytes blocks until malloc fails and prints how many MiB it got.
 constexpr size_t kLimitBlockBytes = 1 << 20;
-
 
 }  // namespace memframe::targets
