@@ -13,6 +13,8 @@ void PrintReportUsage(std::ostream& out) {
          "Prints one report about a capture written by `memframe run`.\n"
          "REPORT is one of frames, hidden, leaks, sites, histogram, diff, fragmentation,\n"
          "lifetimes, mismatches, phases (default: a summary; see REPORTS.md for their arguments).\n"
+         "Every report that lists call sites also takes --only CLASSES, --hide CLASSES and\n"
+         "--module-class PATTERN=CLASS (who allocated; classes: game, engine, driver, system).\n"
          "\n"
          "options:\n"
          "  --json       machine-readable output\n"
@@ -39,8 +41,10 @@ ReportParse ParseReportArguments(const std::vector<std::string>& args, analysis:
     return ReportParse::kError;
   }
   request->capture_path = positional[0];
-  if (positional.size() > 1) request->report = positional[1];
-  request->args.assign(positional.begin() + std::min<long>(2, static_cast<long>(positional.size())),
+  // Options right after CAPTURE are the summary's (`report CAPTURE --hide driver`).
+  if (positional.size() > 1 && positional[1].rfind("--", 0) != 0) request->report = positional[1];
+  const long first_arg = request->report.empty() ? 1 : 2;
+  request->args.assign(positional.begin() + std::min<long>(first_arg, static_cast<long>(positional.size())),
                        positional.end());
   return ReportParse::kReport;
 }

@@ -14,7 +14,11 @@ any program, and would fail if the agent missed calls or frames:
 - every free matches an allocation memframe saw (no unknown frees) and no
   allocation lands on a block still live (no missed frees), nothing dropped;
 - the reports name the sites (every hidden site has a stack), and the viewer
-  opens the capture and draws it.
+  opens the capture and draws it;
+- who allocated: the game's own allocations and the graphics driver's are
+  told apart (both classes have allocations, the summary gives the driver's
+  share, driver sites are named after the game frame that led there, and
+  `--hide driver` leaves none of them).
 
 Exit status 77 (ctest SKIP_RETURN_CODE) when the game is not installed.
 """
@@ -76,14 +80,42 @@ def record(args, capture, log):
     return recorder.returncode
 
 
-def report(args, capture, name):
-    result = subprocess.run([args.memframe, "report", capture, name, "--json"], capture_output=True, text=True,
-                            timeout=300)
+def report(args, capture, name, *options):
+    result = subprocess.run([args.memframe, "report", capture, name, "--json"] + list(options), capture_output=True,
+                            text=True, timeout=300)
     # 1: the capture is incomplete (the game was killed), which a game that
     # dies of SIGTERM leaves; the report still covers everything recorded.
     if result.returncode not in (0, 1):
         fail("memframe report %s exited %d: %s" % (name, result.returncode, result.stderr))
     return json.loads(result.stdout)
+
+
+def check_module_classes(args, capture, summary, hidden):
+    classes = {c["module_class"]: c for c in summary["module_classes"]}
+    total = sum(c["allocations"] for c in classes.values())
+    if total != summary["allocations"]:
+        fail("the classes' allocations add up to %d, not %d" % (total, summary["allocations"]))
+    for name in ("game", "driver"):
+        if classes[name]["allocations"] == 0:
+            fail("no allocation is classed %s: %s" % (name, classes))
+    print("module classes: " + ", ".join("%s %d allocations (%.1f%%), %d bytes" % (
+        name, c["allocations"], 100.0 * c["allocations"] / total, c["bytes"]) for name, c in classes.items()))
+    driver_sites = [s for s in hidden["sites"] if s["module_class"] == "driver"]
+    # Under llvmpipe the driver allocates in every frame the game draws.
+    if not driver_sites:
+        fail("no hidden site is the driver's: %s" % [s["name"] for s in hidden["sites"]])
+    named = [s for s in driver_sites if s["name"].endswith(")") and " (via " in s["name"]]
+    if not named:
+        fail("no driver site names the game frame that led there: %s" % [s["name"] for s in driver_sites])
+    for site in hidden["sites"]:
+        for frame in site["stack"]:
+            if "libmemframe_agent" in frame["module"]:
+                fail("memframe's own frame in the stack of %s" % site["name"])
+    kept = report(args, capture, "hidden", "--hide", "driver")
+    if any(s["module_class"] == "driver" for s in kept["sites"]):
+        fail("--hide driver kept a driver site")
+    print("driver sites: %d (e.g. %s); with --hide driver: %d sites" % (len(driver_sites), named[0]["name"],
+                                                                        len(kept["sites"])))
 
 
 def main():
@@ -129,7 +161,8 @@ def main():
         for site in hidden["sites"]:
             if not site["stack"]:
                 fail("hidden site %s has no stack" % site["stack_id"])
-        print("hidden sites: %d, first: %s" % (len(hidden["sites"]), hidden["sites"][0]["function"]))
+        print("hidden sites: %d, first: %s" % (len(hidden["sites"]), hidden["sites"][0]["name"]))
+        check_module_classes(args, capture, summary, hidden)
 
         png = os.path.join(tmp, "timeline.png")
         shot = subprocess.run([args.viewer, capture, "--screenshot", png, "--view", "timeline"],

@@ -66,6 +66,7 @@ void App::PollFollow() {
       // The old session stays alive until every view has let go of it.
       std::unique_ptr<Session> old = std::move(session_);
       session_ = loader_->Take();
+      ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
       for (auto& view : views_) view->OnSessionChanged();
       if (!old) {
         ApplyInitialSelection();
@@ -164,6 +165,7 @@ void App::Poll() {
       return;
     case SessionLoader::State::kReady:
       session_ = loader_->Take();
+      ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
       status_ = Status::kReady;
       ApplyInitialSelection();
       if (!session_->capture().damage.empty())
@@ -244,6 +246,7 @@ void App::DrawHeader() {
   } else if (!capture.complete()) {
     ImGui::TextColored(palette::kWarning, "The program did not end cleanly: the capture stops at its last event.");
   }
+  class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
   ImGui::Separator();
 }
 

@@ -12,6 +12,7 @@
 #include "options.h"
 #include "selection.h"
 #include "session.h"
+#include "widgets/class_bar.h"
 #include "session_loader.h"
 #include "style.h"
 #include "view.h"
@@ -57,6 +58,7 @@ class App {
   std::string error_;
   Selection selection_;
   std::vector<std::unique_ptr<View>> views_;
+  ClassBar class_bar_;
   std::string focus_view_;
   char open_path_[1024] = {};
 

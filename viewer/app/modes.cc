@@ -168,6 +168,7 @@ int RunDumpViewData(const ViewerOptions& options) {
     return 1;
   }
   std::unique_ptr<Session> session = loader.Take();
+  ApplyClassOptions(*session, options.module_class_rules, options.classes);
   Selection selection;
   if (options.range_b) selection.SelectRangeB(*options.range_b);
   if (options.range) selection.SelectRangeA(*options.range);

@@ -38,7 +38,8 @@ using testing::TestEvent;
 constexpr uint64_t kDriverBias = 0x7f0000000000;
 
 // A driver that is gone from disk: its frames are "swrast_dri.so+0x..", and
-// it is a runtime module, so the user frame is the next one.
+// it is a driver module, so the user frame is the next one, the game's (the
+// capture names no executable: the first module is the program).
 void AddModules(TestCapture& tc) {
   Module self = testing::SelfModule();
   wire::Packet modules;
@@ -127,6 +128,10 @@ TEST_F(ReportsCliTest, HiddenGroupsStacksThatDifferOnlyInTheDriver) {
   EXPECT_EQ(sites[0]["stack_ids"], json({1, 2}));
   EXPECT_EQ(sites[0]["function"], "reports_cli_test::DrawSprites()");
   EXPECT_EQ(sites[0]["location"], "reports_cli_test.cc:" + std::to_string(reports_cli_test::kDrawLine));
+  EXPECT_EQ(sites[0]["name"], "swrast_dri.so (via reports_cli_test::DrawSprites reports_cli_test.cc:" +
+                                  std::to_string(reports_cli_test::kDrawLine) + ")");
+  EXPECT_EQ(sites[0]["module"], "swrast_dri.so");
+  EXPECT_EQ(sites[0]["module_class"], "driver");
   EXPECT_EQ(sites[0]["allocations"], 20);
   EXPECT_EQ(sites[0]["bytes"], 960);
   EXPECT_EQ(sites[0]["allocs_per_frame_min"], 2);

@@ -93,45 +93,5 @@ TEST(Symbolizer, StackExpandsEveryAddress) {
   EXPECT_EQ(stack[2].function, stack[0].function);
 }
 
-SourceFrame Frame(const std::string& function, const std::string& module) {
-  SourceFrame f;
-  f.function = function;
-  f.module = module;
-  return f;
-}
-
-TEST(UserFrame, SkipsRuntimeModulesAndStandardLibraryCode) {
-  std::vector<SourceFrame> stack = {
-      Frame("malloc", "/opt/memframe/lib/libmemframe_agent.so"),
-      Frame("operator new(unsigned long)", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"),
-      Frame("void std::vector<int, std::allocator<int> >::_M_realloc_insert<int>(int&&)", "/opt/game"),
-      Frame("std::vector<int>::push_back(int&&)", "/opt/game"),
-      Frame("Spawn(Game&)", "/opt/game"),
-      Frame("main", "/opt/game"),
-  };
-  EXPECT_EQ(UserFrameIndex(stack), 4u);
-  stack.resize(4);  // only library code in the program
-  EXPECT_EQ(UserFrameIndex(stack), 2u);
-  stack.resize(2);  // only runtime frames
-  EXPECT_EQ(UserFrameIndex(stack), 0u);
-  EXPECT_EQ(UserFrameIndex({}), 0u);
-  std::vector<SourceFrame> templated = {Frame("Pool<std::string>::Grow()", "/opt/game")};
-  EXPECT_EQ(UserFrameIndex(templated), 0u);
-}
-
-TEST(UserFrame, RuntimeModules) {
-  EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libc.so.6"));
-  EXPECT_TRUE(IsRuntimeModule("/lib64/ld-linux-x86-64.so.2"));
-  EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libgcc_s.so.1"));
-  EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libm.so.6"));
-  EXPECT_TRUE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"));
-  EXPECT_TRUE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libGLX_mesa.so.0"));
-  EXPECT_TRUE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libxcb.so.1"));
-  EXPECT_FALSE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libSDL2-2.0.so.0"));
-  EXPECT_FALSE(IsRuntimeModule("/opt/game/libcore.so"));
-  EXPECT_FALSE(IsRuntimeModule("/opt/game/libmath.so"));
-  EXPECT_FALSE(IsRuntimeModule(""));
-}
-
 }  // namespace
 }  // namespace memframe::analysis

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memframe/analysis/site_origin.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -70,6 +72,15 @@ LookAlikeName NameRow(const std::vector<Row>& rows, size_t i) {
 
 }  // namespace
 
+std::string CutFromLeft(const std::string& text, size_t max_chars) {
+  if (text.size() <= max_chars) return text;
+  if (max_chars <= 3) return "...";
+  size_t from = text.size() - (max_chars - 3);
+  // Not inside a UTF-8 sequence.
+  while (from < text.size() && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) ++from;
+  return "..." + text.substr(from);
+}
+
 std::string ShortenVia(const std::string& via, size_t max_chars) {
   if (via.size() <= max_chars) return via;
   size_t last = via.rfind(" <- ");
@@ -79,8 +90,7 @@ std::string ShortenVia(const std::string& via, size_t max_chars) {
   // Otherwise the end tells (the last caller's name, or its place).
   std::string tail = last == std::string::npos ? via : via.substr(last + 4);
   if (last != std::string::npos && tail.size() + 7 <= max_chars) return "... <- " + tail;
-  if (tail.size() + 3 <= max_chars) return "..." + tail;
-  return "..." + tail.substr(tail.size() - (max_chars - 3));
+  return CutFromLeft(tail, max_chars);
 }
 
 std::vector<LookAlikeName> NameLookAlikes(const std::vector<const std::vector<SourceFrame>*>& stacks) {
@@ -89,9 +99,11 @@ std::vector<LookAlikeName> NameLookAlikes(const std::vector<const std::vector<So
     if (!stacks[i] || stacks[i]->empty()) continue;
     Row& row = rows[i];
     row.stack = stacks[i];
-    row.user = UserFrameIndex(*row.stack);
+    SiteOrigin origin = FindSiteOrigin(*row.stack);
+    row.user = origin.user;
     if (row.user >= row.stack->size()) continue;
-    row.function = (*row.stack)[row.user].function;
+    // The whole name: rows whose allocating modules differ do not look alike.
+    row.function = SiteName(*row.stack, origin);
     row.location = LineLocation((*row.stack)[row.user]);
   }
   std::vector<LookAlikeName> names;

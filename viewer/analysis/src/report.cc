@@ -110,7 +110,7 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   LoadProgressFn progress = request.progress ? bar.Callback() : LoadProgressFn();
   if (int code = LoadCaptureForReport(request.capture_path, &capture, err, progress); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main, progress);
-  Symbolizer symbolizer(capture.main.modules);
+  Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main, options.class_rules));
   ReportInput input{capture, heap, symbolizer, options, std::nullopt};
   // Rendered aside first: a report that finds a problem half-way prints
   // nothing on stdout, only its message.
@@ -129,7 +129,7 @@ int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ost
   Capture capture;
   if (int code = LoadCaptureForReport(capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
-  Symbolizer symbolizer(capture.main.modules);
+  Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
   ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt};
   WriteSummaryText(input, 5, out);
   return FinishWithDamage(capture, err);

@@ -20,18 +20,24 @@ struct ReportSyntax {
 };
 
 const std::map<std::string, ReportSyntax>& Syntax() {
+  // Every report that lists call sites takes the class options (module_class.h).
+  const std::set<std::string> classes = {"--module-class", "--only", "--hide"};
+  auto with_classes = [&](std::set<std::string> options) {
+    options.insert(classes.begin(), classes.end());
+    return options;
+  };
   static const std::map<std::string, ReportSyntax> syntax = {
-      {"", {}},
+      {"", {with_classes({})}},
       {"frames", {{"--from", "--to"}}},
-      {"hidden", {{"--from", "--to", "--min-fraction"}}},
-      {"leaks", {}},
-      {"sites", {{"--from", "--to"}}},
-      {"histogram", {{"--from", "--to", "--frame"}}},
-      {"diff", {{}, 2, "A B (each a frame number, a marker name, 'start' or 'end'), or neither", true}},
+      {"hidden", {with_classes({"--from", "--to", "--min-fraction"})}},
+      {"leaks", {with_classes({})}},
+      {"sites", {with_classes({"--from", "--to"})}},
+      {"histogram", {with_classes({"--from", "--to", "--frame"})}},
+      {"diff", {with_classes({}), 2, "A B (each a frame number, a marker name, 'start' or 'end'), or neither", true}},
       {"phases", {}},
       {"fragmentation", {{"--frame", "--png", "--color"}}},
-      {"lifetimes", {}},
-      {"mismatches", {}},
+      {"lifetimes", {with_classes({})}},
+      {"mismatches", {with_classes({})}},
   };
   return syntax;
 }
@@ -57,6 +63,13 @@ bool ParseFraction(const std::string& text, double* out) {
 }
 
 bool ApplyOption(const std::string& option, const std::string& value, ReportOptions* options, std::string* error) {
+  if (option == "--module-class") {
+    ModuleClassRule rule;
+    if (!ParseModuleClassRule(value, &rule, error)) return false;
+    options->class_rules.push_back(std::move(rule));
+    return true;
+  }
+  if (option == "--only" || option == "--hide") return ApplyClassList(value, option == "--only", &options->classes, error);
   if (option == "--min-fraction") {
     if (ParseFraction(value, &options->min_fraction)) return true;
     *error = "--min-fraction wants a number in (0, 1], not '" + value + "'";

@@ -88,19 +88,24 @@ void WriteDiffText(const ReportInput& input, std::ostream& out) {
       << Plural(d.rows.size(), "call stack") << " changed\n";
   if (d.rows.empty()) return;
   out << '\n';
-  TextTable table({{"#"}, {"change", true}, {"bytes"}, {"blocks"}, {"at A"}, {"at B"}, {"function", true},
-                   {"location", true}});
+  if (!input.options.classes.KeepsAll()) out << "Call stacks" << ClassesShown(input) << ":\n";
+  TextTable table({{"#"}, {"change", true}, {"bytes"}, {"blocks"}, {"at A"}, {"at B"}, {"class", true},
+                   {"module", true}, {"function", true}, {"location", true}});
   std::vector<SiteView> views;
+  std::vector<const LiveSetDiffRow*> shown;
   for (const LiveSetDiffRow& row : d.rows) {
+    if (!KeepsSite(input, row.stack_id)) continue;
+    shown.push_back(&row);
     views.push_back(NameStack(row.stack_id, input));
     table.AddRow({std::to_string(views.size()), ChangeName(row.change), FormatSignedBytes(row.delta_bytes()),
                   FormatSignedCount(row.delta_blocks()), FormatBytes(row.bytes_a), FormatBytes(row.bytes_b),
-                  Shorten(FunctionOrPlaceholder(views.back())), views.back().location});
+                  ClassCell(views.back()), ModuleCell(views.back()), NameCell(views.back()),
+                  views.back().location});
   }
   table.Write(out);
   for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
-    out << "\n#" << i + 1 << " " << ChangeName(d.rows[i].change) << " " << FormatSignedBytes(d.rows[i].delta_bytes())
-        << " (stack " << d.rows[i].stack_id << ")\n";
+    out << "\n#" << i + 1 << " " << ChangeName(shown[i]->change) << " " << FormatSignedBytes(shown[i]->delta_bytes())
+        << " (stack " << shown[i]->stack_id << ")\n";
     WriteStack(views[i], out);
   }
 }
@@ -110,6 +115,7 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out) {
   const LiveSetDiff& d = r.diff;
   json sites = json::array();
   for (const LiveSetDiffRow& row : d.rows) {
+    if (!KeepsSite(input, row.stack_id)) continue;
     json site = StackRefJson(NameStack(row.stack_id, input));
     json stack = std::move(site["stack"]);
     site.erase("stack");

@@ -33,6 +33,25 @@ Histogram Compute(const ReportInput& input) {
   h.range = HistogramRange(input);
   h.totals = SizeHistogramIndex::Build(input.capture.main).Range(h.range);
   h.sites = SitesBySizeBin(input.capture.main, h.range);
+  if (!input.options.classes.KeepsAll()) {
+    // The bins count only the kept classes' sites.
+    h.totals.allocations = h.totals.bytes = 0;
+    h.totals.first_bin = kSizeBins;
+    h.totals.last_bin = -1;
+    for (size_t b = 0; b < h.sites.size(); ++b) {
+      std::erase_if(h.sites[b], [&](const SizeBinSite& s) { return !KeepsSite(input, s.stack_id); });
+      h.totals.bins[b] = {};
+      for (const SizeBinSite& s : h.sites[b]) {
+        h.totals.bins[b].allocations += s.allocations;
+        h.totals.bins[b].bytes += s.bytes;
+      }
+      h.totals.allocations += h.totals.bins[b].allocations;
+      h.totals.bytes += h.totals.bins[b].bytes;
+      if (h.sites[b].empty()) continue;
+      h.totals.first_bin = std::min(h.totals.first_bin, static_cast<int>(b));
+      h.totals.last_bin = static_cast<int>(b);
+    }
+  }
   return h;
 }
 
@@ -45,7 +64,7 @@ std::string BinLabel(int bin) {
 
 void WriteHistogramText(const ReportInput& input, std::ostream& out) {
   Histogram h = Compute(input);
-  out << "Allocation sizes in " << RangeText(h.range) << ": " << Plural(h.totals.allocations, "allocation") << ", "
+  out << "Allocation sizes in " << RangeText(h.range) << ClassesShown(input) << ": " << Plural(h.totals.allocations, "allocation") << ", "
       << FormatBytes(h.totals.bytes) << "\n\n";
   if (h.totals.allocations == 0) {
     out << "none\n";
@@ -61,7 +80,7 @@ void WriteHistogramText(const ReportInput& input, std::ostream& out) {
     if (!h.sites[b].empty()) {
       const SizeBinSite& s = h.sites[b].front();
       SiteView v = NameStack(s.stack_id, input);
-      top = FormatCount(s.allocations) + " from " + Shorten(FunctionOrPlaceholder(v));
+      top = FormatCount(s.allocations) + " from " + ClassCell(v) + " " + NameCell(v);
       if (!v.location.empty()) top += " (" + v.location + ")";
     }
     table.AddRow({BinLabel(b), FormatCount(t.allocations), FormatBytes(t.bytes), std::string(bar, '#'), top});
@@ -80,6 +99,9 @@ void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
       const SizeBinSite& s = h.sites[b][i];
       SiteView v = NameStack(s.stack_id, input);
       sites.push_back({{"stack_id", s.stack_id},
+                       {"name", v.name},
+                       {"module", v.module},
+                       {"module_class", ModuleClassJson(v)},
                        {"function", v.function},
                        {"location", v.location},
                        {"allocations", s.allocations},

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "memframe/analysis/address_map_png.h"
@@ -15,12 +16,15 @@
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/load_progress.h"
+#include "memframe/analysis/module_class.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/symbolizer.h"
 
 namespace memframe::analysis {
 
 struct ReportOptions {
+  std::vector<ModuleClassRule> class_rules;  // --module-class, in order
+  ClassFilter classes;                       // --only / --hide
   std::optional<uint64_t> from;
   std::optional<uint64_t> to;
   std::optional<uint64_t> frame;  // histogram, fragmentation: one frame
@@ -38,6 +42,8 @@ struct ReportInput {
   // The hidden-site groups (site_groups.h), computed on first use: they
   // symbolize every stack, which only the reports naming hidden sites need.
   mutable std::optional<GroupedSites> groups;
+  // The class of each stack asked about (KeepsSite), cached.
+  mutable std::unordered_map<uint32_t, ModuleClass> stack_classes;
 };
 
 // A problem only the capture can reveal (a frame it does not have, a marker
@@ -51,9 +57,13 @@ struct ReportError : std::runtime_error {
 struct SiteView {
   SiteStats stats;
   std::vector<SourceFrame> stack;  // innermost first, inlined frames expanded
+  std::string name;                 // as tables show it (SiteName): "" when the site has no stack
+  std::string module;               // file name of the module that allocated (site_origin.h)
+  ModuleClass module_class = ModuleClass::kSystem;
   std::string function;            // of the user frame; "" when the site has no stack
   std::string location;            // "basename:line" of the user frame; "" if unknown (or
                                    // "module+0xoffset": look_alikes.h)
+  std::string user_location;       // "basename:line" of the user frame, as `name` holds it
   std::vector<uint32_t> stack_ids; // hidden sites: every stack of the group (site_groups.h)
   std::string via;                 // the callers that tell look-alike rows apart; "" when not needed
 };
@@ -62,6 +72,11 @@ struct SiteView {
 void NameCallersOfLookAlikes(std::vector<SiteView>& views);
 
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);
+
+// Whether --only / --hide keep the site of `stack_id`.
+bool KeepsSite(const ReportInput& input, uint32_t stack_id);
+// Allocations and bytes per class of `sites` in `range`.
+ModuleClassTotals TotalsByClass(const ReportInput& input, const CallSiteIndex& sites, FrameRange range);
 
 // First to last frame of the table, narrowed by --from / --to.
 FrameRange AllFramesRange(const ReportInput& input);

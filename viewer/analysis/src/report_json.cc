@@ -17,6 +17,7 @@ json StackJson(const std::vector<SourceFrame>& frames) {
                      {"file", f.file},
                      {"line", f.line},
                      {"module", f.module},
+                     {"module_class", ModuleClassName(f.module_class)},
                      {"inlined", f.inlined}});
   }
   return stack;
@@ -39,6 +40,9 @@ std::string Hex(uint64_t value) {
 json SiteJson(const SiteView& v) {
   const SiteStats& s = v.stats;
   json j = {{"stack_id", s.stack_id},
+          {"name", v.name},
+          {"module", v.module},
+          {"module_class", ModuleClassJson(v)},
           {"function", v.function},
           {"via", v.via},
           {"location", v.location},
@@ -61,8 +65,20 @@ json SiteJson(const SiteView& v) {
 
 json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites) {
   json out = json::array();
-  for (const SiteStats& s : sites) out.push_back(SiteJson(MakeSiteView(s, input)));
+  for (const SiteStats& s : sites) {
+    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input)));
+  }
   return out;
+}
+
+json ModuleClassJson(const SiteView& v) { return v.stack.empty() ? json(nullptr) : json(ModuleClassName(v.module_class)); }
+
+json ClassesShownJson(const ReportInput& input) {
+  json shown = json::array();
+  for (ModuleClass c : AllModuleClasses()) {
+    if (input.options.classes.Keeps(c)) shown.push_back(ModuleClassName(c));
+  }
+  return shown;
 }
 
 json RangeJson(FrameRange r) { return {{"from", r.from}, {"to", r.to}}; }
@@ -75,6 +91,9 @@ void Emit(const json& j, std::ostream& out) {
 
 json StackRefJson(const SiteView& v) {
   return {{"stack_id", v.stats.stack_id},
+          {"name", v.name},
+          {"module", v.module},
+          {"module_class", ModuleClassJson(v)},
           {"function", v.function},
           {"location", v.location},
           {"stack", StackJson(v.stack)}};
@@ -95,6 +114,13 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
     others.push_back({{"pid", o.pid}, {"program", o.executable}, {"events", o.events}});
   uint64_t dropped = 0;
   for (const Thread& t : s.threads) dropped += t.dropped;
+  ModuleClassTotals totals = TotalsByClass(input, h.sites, AllFramesRange(input));
+  json classes = json::array();
+  for (ModuleClass c : AllModuleClasses()) {
+    classes.push_back({{"module_class", ModuleClassName(c)},
+                       {"allocations", totals.allocations[static_cast<int>(c)]},
+                       {"bytes", totals.bytes[static_cast<int>(c)]}});
+  }
   json j = {{"capture", std::move(capture)},
             {"frames", h.frames.frames_rendered},
             {"frame_source", h.frames.frame_source},
@@ -105,6 +131,8 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"peak_live_bytes", h.peak_live_bytes},
             {"peak_live_frame", h.peak_live_frame},
             {"leaks", {{"blocks", h.leaks.total_blocks}, {"bytes", h.leaks.total_bytes}}},
+            {"module_classes", std::move(classes)},
+            {"module_classes_shown", ClassesShownJson(input)},
             {"hidden_sites", ViewsJson(HiddenSiteViews(input, CompleteFramesRange(input), 10))},
             {"events", s.events.size()},
             {"dropped_events", dropped},
@@ -140,7 +168,10 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
   auto views = HiddenSiteViews(input, range, SIZE_MAX);
-  Emit({{"range", RangeJson(range)}, {"min_fraction", input.options.min_fraction}, {"sites", ViewsJson(views)}},
+  Emit({{"range", RangeJson(range)},
+        {"min_fraction", input.options.min_fraction},
+        {"module_classes_shown", ClassesShownJson(input)},
+        {"sites", ViewsJson(views)}},
        out);
 }
 
@@ -150,6 +181,7 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
   const uint64_t all_frames = FramesIn(input, all);
   json sites = json::array();
   for (const LeakSite& leak : leaks.sites) {
+    if (!KeepsSite(input, leak.stack_id)) continue;
     const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
     SiteStats stats = history ? SummarizeSite(*history, all, all_frames) : SiteStats{};
     stats.stack_id = leak.stack_id;
@@ -158,12 +190,18 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
     site["leaked_bytes"] = leak.bytes;
     sites.push_back(std::move(site));
   }
-  Emit({{"total_blocks", leaks.total_blocks}, {"total_bytes", leaks.total_bytes}, {"sites", std::move(sites)}}, out);
+  Emit({{"total_blocks", leaks.total_blocks},
+        {"total_bytes", leaks.total_bytes},
+        {"module_classes_shown", ClassesShownJson(input)},
+        {"sites", std::move(sites)}},
+       out);
 }
 
 void WriteSitesJson(const ReportInput& input, std::ostream& out) {
   FrameRange all = AllFramesRange(input);
-  Emit({{"sites", SitesJson(input, SitesInRange(input.heap.sites, all, FramesIn(input, all)))}}, out);
+  Emit({{"module_classes_shown", ClassesShownJson(input)},
+        {"sites", SitesJson(input, SitesInRange(input.heap.sites, all, FramesIn(input, all)))}},
+       out);
 }
 
 }  // namespace memframe::analysis

@@ -16,9 +16,15 @@ using json = nlohmann::ordered_json;
 
 std::string Hex(uint64_t value);
 json SiteJson(const SiteView& view);
+// The sites --only / --hide keep.
 json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites);
+// "driver", or null for a site without a stack.
+json ModuleClassJson(const SiteView& view);
+// The classes --only / --hide keep, in order.
+json ClassesShownJson(const ReportInput& input);
 // The short form for rows that are not site statistics (diff, lifetimes,
-// mismatches, histogram bins): stack_id, function, location, stack.
+// mismatches, histogram bins): stack_id, name, module, module_class,
+// function, location, stack.
 json StackRefJson(const SiteView& view);
 json RangeJson(FrameRange r);
 void Emit(const json& j, std::ostream& out);

@@ -53,19 +53,20 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
   summary.Write(out);
 
   out << "\nSites that belong off the general heap, by calls saved:\n\n";
-  TextTable table({{"#"}, {"class", true}, {"calls saved"}, {"bytes saved"}, {"capacity", true}, {"max life"},
-                   {"function", true}, {"location", true}});
+  if (!input.options.classes.KeepsAll()) out << "(" << ClassesShown(input).substr(2) << "\n";
+  TextTable table({{"#"}, {"lifetime", true}, {"calls saved"}, {"bytes saved"}, {"capacity", true}, {"max life"},
+                   {"class", true}, {"module", true}, {"function", true}, {"location", true}});
   size_t shown = 0, hidden = 0;
   for (const SiteLifetime& s : r.sites) {
-    if (s.lifetime == LifetimeClass::kGeneral) continue;
+    if (s.lifetime == LifetimeClass::kGeneral || !KeepsSite(input, s.stack_id)) continue;
     if (shown == kTextRows) {
       ++hidden;
       continue;
     }
     SiteView v = NameStack(s.stack_id, input);
     table.AddRow({std::to_string(++shown), LifetimeClassName(s.lifetime), FormatCount(s.calls_saved),
-                  FormatBytes(s.bytes_saved), Capacity(s), Plural(s.lifetime_frames_max, "frame"),
-                  Shorten(FunctionOrPlaceholder(v)), v.location});
+                  FormatBytes(s.bytes_saved), Capacity(s), Plural(s.lifetime_frames_max, "frame"), ClassCell(v),
+                  ModuleCell(v), NameCell(v), v.location});
   }
   if (shown == 0) {
     out << "none\n";
@@ -89,6 +90,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
   }
   json sites = json::array();
   for (const SiteLifetime& s : r.sites) {
+    if (!KeepsSite(input, s.stack_id)) continue;
     json site = StackRefJson(NameStack(s.stack_id, input));
     json stack = std::move(site["stack"]);
     site.erase("stack");

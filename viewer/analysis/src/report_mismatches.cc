@@ -22,10 +22,16 @@ std::string Describe(const Mismatch& m) {
 const char* kNoFreeStacks =
     "the capture has no free stacks, so the free site is unknown (record with `memframe run --free-stacks` to see it)";
 
+// By the site that allocated the block, or freed it when it was never allocated.
+bool KeepsMismatch(const ReportInput& input, const Mismatch& m) {
+  return KeepsSite(input, m.kind == Mismatch::Kind::kUnknownPointer ? m.free_stack : m.alloc_stack);
+}
+
 }  // namespace
 
 void WriteMismatchesText(const ReportInput& input, std::ostream& out) {
   MismatchReport r = FindMismatches(input.capture.main);
+  std::erase_if(r.mismatches, [&](const Mismatch& m) { return !KeepsMismatch(input, m); });
   uint64_t total = 0;
   for (const Mismatch& m : r.mismatches) total += m.count;
   out << Plural(total, "mismatched free") << " among " << Plural(r.frees, "free") << '\n';
@@ -49,6 +55,7 @@ void WriteMismatchesText(const ReportInput& input, std::ostream& out) {
 
 void WriteMismatchesJson(const ReportInput& input, std::ostream& out) {
   MismatchReport r = FindMismatches(input.capture.main);
+  std::erase_if(r.mismatches, [&](const Mismatch& m) { return !KeepsMismatch(input, m); });
   json list = json::array();
   uint64_t total = 0;
   for (const Mismatch& m : r.mismatches) {

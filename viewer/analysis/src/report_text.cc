@@ -21,15 +21,35 @@ std::string Shorten(const std::string& s) {
 }
 
 std::string FunctionOrPlaceholder(const SiteView& v) {
-  if (!v.function.empty()) return v.function;
+  if (!v.name.empty()) return v.name;
   return v.stats.stack_id == 0 ? "(no stack captured)" : "(stack " + std::to_string(v.stats.stack_id) + ")";
+}
+
+std::string NameCell(const SiteView& v) {
+  if (v.name.empty() || v.name == v.function) return Shorten(FunctionOrPlaceholder(v));
+  // "module (via function file:line)": only the function is shortened, so
+  // the module and the line stay whole.
+  if (v.name.size() <= kMaxFunctionColumn) return v.name;
+  const std::string head = v.module + " (via ";
+  const std::string tail = v.user_location.empty() ? ")" : " " + v.user_location + ")";
+  if (v.name.size() < head.size() + tail.size()) return Shorten(v.name);
+  return head + Shorten(v.name.substr(head.size(), v.name.size() - head.size() - tail.size())) + tail;
 }
 
 // A table cell: the function, and the callers that tell look-alike rows
 // apart (site_view.cc), each shortened on its own so neither is cut away.
 std::string SiteLabel(const SiteView& v) {
-  std::string label = Shorten(FunctionOrPlaceholder(v));
+  std::string label = NameCell(v);
   return v.via.empty() ? label : label + " <- " + ShortenVia(v.via, kMaxFunctionColumn);
+}
+
+std::string ClassCell(const SiteView& v) { return v.stack.empty() ? "" : ModuleClassName(v.module_class); }
+
+std::string ModuleCell(const SiteView& v) { return Shorten(v.module); }
+
+std::string ClassesShown(const ReportInput& input) {
+  if (input.options.classes.KeepsAll()) return "";
+  return " (module classes shown: " + input.options.classes.Describe() + ")";
 }
 
 std::string Plural(uint64_t count, const std::string& noun) {
@@ -65,15 +85,33 @@ std::string FormatSignedCount(int64_t count) {
 namespace {
 
 void WriteHiddenTable(const std::vector<SiteView>& views, std::ostream& out, const std::string& indent) {
-  TextTable table({{"#"}, {"function", true}, {"location", true}, {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
+  TextTable table({{"#"}, {"class", true}, {"module", true}, {"function", true}, {"location", true},
+                   {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
   for (size_t i = 0; i < views.size(); ++i) {
     const SiteStats& s = views[i].stats;
     double fraction = s.frames_in_range ? static_cast<double>(s.frames_with_allocations) / s.frames_in_range : 0;
-    table.AddRow({std::to_string(i + 1), SiteLabel(views[i]), views[i].location,
+    table.AddRow({std::to_string(i + 1), ClassCell(views[i]), ModuleCell(views[i]), SiteLabel(views[i]),
+                  views[i].location,
                   FormatCount(s.allocs_per_frame_median), FormatBytes(s.bytes_per_frame_median),
                   FormatPercent(fraction)});
   }
   table.Write(out, indent);
+}
+
+// Allocations and bytes per module class over every frame: how much of what
+// the program allocated its own code did, and how much the driver did.
+void WriteClassShares(const ReportInput& input, std::ostream& out) {
+  ModuleClassTotals totals = TotalsByClass(input, input.heap.sites, AllFramesRange(input));
+  const uint64_t allocations = totals.all_allocations(), bytes = totals.all_bytes();
+  out << "\nWho allocated (module classes, REPORTS.md):\n";
+  TextTable table({{"class", true}, {"allocs"}, {"share"}, {"bytes"}, {"share"}});
+  for (ModuleClass c : AllModuleClasses()) {
+    const int i = static_cast<int>(c);
+    table.AddRow({ModuleClassName(c), FormatCount(totals.allocations[i]),
+                  FormatPercent(allocations ? static_cast<double>(totals.allocations[i]) / allocations : 0),
+                  FormatBytes(totals.bytes[i]), FormatPercent(bytes ? static_cast<double>(totals.bytes[i]) / bytes : 0)});
+  }
+  table.Write(out, "  ");
 }
 
 void WriteNotes(const ReportInput& input, std::ostream& out) {
@@ -115,11 +153,12 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   out << "Leaks       " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
       << " still live at the end\n";
   WriteNotes(input, out);
+  WriteClassShares(input, out);
 
   FrameRange range = CompleteFramesRange(input);
   auto hidden = HiddenSiteViews(input, range, top_sites);
   out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << RangeText(range) << ":\n";
+      << RangeText(range) << ClassesShown(input) << ":\n";
   if (hidden.empty()) {
     out << "  none\n";
     return;
@@ -158,8 +197,8 @@ void WriteHiddenText(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
   auto views = HiddenSiteViews(input, range, SIZE_MAX);
   out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << RangeText(range) << " (" << FormatCount(FramesIn(input, range))
-      << " frames); per-frame figures are medians over the "
+      << RangeText(range) << " (" << FormatCount(FramesIn(input, range)) << " frames)" << ClassesShown(input)
+      << "; per-frame figures are medians over the "
       << "frames with allocations\n\n";
   if (views.empty()) {
     out << "none\n";
@@ -189,22 +228,27 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
       << ") were still live when the capture ended\n";
   if (leaks.sites.empty()) return;
   out << '\n';
-  TextTable table({{"#"}, {"blocks"}, {"bytes"}, {"function", true}, {"location", true}});
+  if (!input.options.classes.KeepsAll()) out << "Call sites" << ClassesShown(input) << ":\n";
+  TextTable table({{"#"}, {"blocks"}, {"bytes"}, {"class", true}, {"module", true}, {"function", true},
+                   {"location", true}});
   std::vector<SiteView> views;
+  std::vector<const LeakSite*> shown;
   FrameRange all = AllFramesRange(input);
   const uint64_t all_frames = FramesIn(input, all);
   for (const LeakSite& leak : leaks.sites) {
+    if (!KeepsSite(input, leak.stack_id)) continue;
+    shown.push_back(&leak);
     const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
     SiteStats stats = history ? SummarizeSite(*history, all, all_frames) : SiteStats{};
     stats.stack_id = leak.stack_id;
     views.push_back(MakeSiteView(stats, input));
     table.AddRow({std::to_string(views.size()), FormatCount(leak.blocks), FormatBytes(leak.bytes),
-                  Shorten(FunctionOrPlaceholder(views.back())), views.back().location});
+                  ClassCell(views.back()), ModuleCell(views.back()), NameCell(views.back()),
+                  views.back().location});
   }
   table.Write(out);
   for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
-    out << "\n#" << i + 1 << " " << Plural(leaks.sites[i].blocks, "block") << ", "
-        << FormatBytes(leaks.sites[i].bytes) << '\n';
+    out << "\n#" << i + 1 << " " << Plural(shown[i]->blocks, "block") << ", " << FormatBytes(shown[i]->bytes) << '\n';
     WriteStack(views[i], out);
   }
 }
@@ -212,15 +256,18 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
 void WriteSitesText(const ReportInput& input, std::ostream& out) {
   FrameRange range = AllFramesRange(input);
   auto sites = SitesInRange(input.heap.sites, range, FramesIn(input, range));
-  out << FormatCount(sites.size()) << " call sites allocated in " << RangeText(range) << "\n\n";
-  TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"function", true}, {"location", true}});
+  std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
+  out << FormatCount(sites.size()) << " call sites allocated in " << RangeText(range) << ClassesShown(input) << "\n\n";
+  TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"class", true}, {"module", true},
+                   {"function", true}, {"location", true}});
   size_t rank = 0;
   for (const SiteStats& s : sites) {
     SiteView v = MakeSiteView(s, input);
     std::string size = s.size_min == s.size_max ? FormatBytes(s.size_min)
                                                 : FormatBytes(s.size_min) + ".." + FormatBytes(s.size_max);
     table.AddRow({std::to_string(++rank), FormatCount(s.allocations), FormatBytes(s.bytes),
-                  FormatCount(s.frames_with_allocations), size, Shorten(FunctionOrPlaceholder(v)), v.location});
+                  FormatCount(s.frames_with_allocations), size, ClassCell(v), ModuleCell(v),
+                  NameCell(v), v.location});
   }
   table.Write(out);
 }

@@ -14,6 +14,14 @@ namespace memframe::analysis {
 // name is printed with the stack below the table.
 std::string Shorten(const std::string& s);
 std::string FunctionOrPlaceholder(const SiteView& v);
+// The site's name for a table cell: shortened without cutting the module or
+// the location from it.
+std::string NameCell(const SiteView& v);
+// The class and module cells of a site row ("" without a stack).
+std::string ClassCell(const SiteView& v);
+std::string ModuleCell(const SiteView& v);
+// " (module classes shown: game, engine)" under --only / --hide, else "".
+std::string ClassesShown(const ReportInput& input);
 std::string Plural(uint64_t count, const std::string& noun);
 std::string RangeText(FrameRange r);
 void WriteStack(const SiteView& v, std::ostream& out);

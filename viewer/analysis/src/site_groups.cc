@@ -2,16 +2,23 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <utility>
+
+#include "memframe/analysis/site_origin.h"
 
 namespace memframe::analysis {
 
 namespace {
 
-// The raw addresses from the user frame outward; `id` alone when the stack
-// is unknown, so such stacks never merge.
-std::vector<uint64_t> GroupKey(uint32_t id, const Stream& stream, Symbolizer& symbolizer) {
+// The allocating module (site_origin.h) and the raw addresses from the user
+// frame outward; `id` alone when the stack is unknown, so such stacks never
+// merge.
+using GroupKeyType = std::pair<std::string, std::vector<uint64_t>>;
+
+GroupKeyType GroupKey(uint32_t id, const Stream& stream, Symbolizer& symbolizer) {
   auto it = stream.stacks.find(id);
-  if (it == stream.stacks.end() || it->second.empty()) return {~uint64_t{0}, id};
+  if (it == stream.stacks.end() || it->second.empty()) return {"", {~uint64_t{0}, id}};
   const std::vector<uint64_t>& raw = it->second;
   std::vector<SourceFrame> expanded;
   std::vector<size_t> raw_index;  // expanded frame -> index of its return address in `raw`
@@ -21,9 +28,9 @@ std::vector<uint64_t> GroupKey(uint32_t id, const Stream& stream, Symbolizer& sy
       raw_index.push_back(i);
     }
   }
-  size_t user = UserFrameIndex(expanded);
-  size_t from = user < expanded.size() ? raw_index[user] : 0;
-  return std::vector<uint64_t>(raw.begin() + static_cast<long>(from), raw.end());
+  SiteOrigin origin = FindSiteOrigin(expanded);
+  size_t from = origin.user < expanded.size() ? raw_index[origin.user] : 0;
+  return {origin.module, std::vector<uint64_t>(raw.begin() + static_cast<long>(from), raw.end())};
 }
 
 void Merge(SiteHistory& into, const SiteHistory& site) {
@@ -53,7 +60,7 @@ void Merge(SiteHistory& into, const SiteHistory& site) {
 
 GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer) {
   // Sites come sorted by stack id, so the first of a group is its lowest id.
-  std::map<std::vector<uint64_t>, size_t> group_of;
+  std::map<GroupKeyType, size_t> group_of;
   std::vector<SiteHistory> merged;
   GroupedSites out;
   for (const SiteHistory& site : sites.sites()) {

@@ -2,6 +2,7 @@
 
 #include "report_input.h"
 #include "memframe/analysis/look_alikes.h"
+#include "memframe/analysis/site_origin.h"
 
 namespace memframe::analysis {
 
@@ -21,13 +22,48 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
   const auto& stacks = input.capture.main.stacks;
   auto it = stacks.find(stats.stack_id);
   if (it != stacks.end()) view.stack = input.symbolizer.SymbolizeStack(it->second);
-  size_t user = UserFrameIndex(view.stack);
-  if (user < view.stack.size()) {
-    const SourceFrame& f = view.stack[user];
+  SiteOrigin origin = FindSiteOrigin(view.stack);
+  view.module = origin.module;
+  view.module_class = origin.module_class;
+  if (origin.user < view.stack.size()) {
+    const SourceFrame& f = view.stack[origin.user];
     view.function = f.function;
-    view.location = LineLocation(f);
+    view.location = view.user_location = LineLocation(f);
+    view.name = SiteName(view.stack, origin);
   }
   return view;
+}
+
+namespace {
+
+ModuleClass StackClass(const ReportInput& input, uint32_t stack_id) {
+  auto cached = input.stack_classes.find(stack_id);
+  if (cached != input.stack_classes.end()) return cached->second;
+  const auto& stacks = input.capture.main.stacks;
+  auto it = stacks.find(stack_id);
+  ModuleClass c = FindSiteOrigin(it == stacks.end() ? std::vector<SourceFrame>{}
+                                                    : input.symbolizer.SymbolizeStack(it->second))
+                      .module_class;
+  input.stack_classes.emplace(stack_id, c);
+  return c;
+}
+
+}  // namespace
+
+bool KeepsSite(const ReportInput& input, uint32_t stack_id) {
+  return input.options.classes.KeepsAll() || input.options.classes.Keeps(StackClass(input, stack_id));
+}
+
+ModuleClassTotals TotalsByClass(const ReportInput& input, const CallSiteIndex& sites, FrameRange range) {
+  ModuleClassTotals totals;
+  for (const SiteHistory& site : sites.sites()) {
+    SiteStats s = SummarizeSite(site, range, 0);
+    if (s.allocations == 0) continue;
+    const int c = static_cast<int>(StackClass(input, site.stack_id));
+    totals.allocations[c] += s.allocations;
+    totals.bytes[c] += s.bytes;
+  }
+  return totals;
 }
 
 FrameRange AllFramesRange(const ReportInput& input) { return Narrow(input.heap.frames.All(), input.options); }
@@ -41,6 +77,7 @@ uint64_t FramesIn(const ReportInput& input, FrameRange range) { return input.hea
 std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range, size_t count) {
   if (!input.groups) input.groups = GroupSitesByUserStack(input.heap.sites, input.capture.main, input.symbolizer);
   auto sites = FindHiddenSites(input.groups->index, range, FramesIn(input, range), input.options.min_fraction);
+  std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
   if (sites.size() > count) sites.resize(count);
   std::vector<SiteView> views;
   views.reserve(sites.size());

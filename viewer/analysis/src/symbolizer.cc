@@ -160,7 +160,7 @@ struct Symbolizer::ModuleDebug {
   }
 };
 
-Symbolizer::Symbolizer(std::vector<Module> modules) {
+Symbolizer::Symbolizer(std::vector<Module> modules, ModuleClassifier classes) : classes_(std::move(classes)) {
   for (Module& m : modules) {
     auto debug = std::make_unique<ModuleDebug>();
     debug->module = std::move(m);
@@ -189,9 +189,17 @@ std::vector<SourceFrame> Symbolizer::SymbolizeStack(const std::vector<uint64_t>&
   std::vector<SourceFrame> out;
   for (uint64_t address : return_addresses) {
     const auto& frames = Symbolize(address);
+    if (!frames.empty() && IsMemframeModule(frames[0].module)) continue;
     out.insert(out.end(), frames.begin(), frames.end());
   }
   return out;
+}
+
+void Symbolizer::SetModuleClasses(ModuleClassifier classes) {
+  classes_ = std::move(classes);
+  for (auto& [address, frames] : cache_) {
+    for (SourceFrame& f : frames) f.module_class = classes_.Classify(f.module);
+  }
 }
 
 std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
@@ -200,9 +208,11 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   ModuleDebug* debug = ModuleFor(return_address);
   if (!debug) {
     base.function = Hex(return_address);
+    base.module_class = classes_.Classify("");
     return {base};
   }
   base.module = debug->module.path;
+  base.module_class = classes_.Classify(base.module);
   base.module_offset = return_address - debug->module.load_bias;
   base.function = ModuleLocation(base);
   Dwfl_Module* m = debug->Open();
@@ -273,49 +283,6 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   base.line = line;
   frames.push_back(base);
   return frames;
-}
-
-bool IsRuntimeModule(const std::string& module_path) {
-  const std::string name = Basename(module_path);
-  auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
-  auto contains = [&](const char* part) { return name.find(part) != std::string::npos; };
-  // The C/C++ runtime and the agent.
-  if (starts("libmemframe_agent.so") || starts("libc.so") || starts("libc-2.") || starts("libstdc++.so") ||
-      starts("libgcc_s") || starts("ld-linux") || starts("libm.so") || starts("libm-2."))
-    return true;
-  // The graphics stack: a driver allocating inside glDrawArrays is the
-  // game's call to glDrawArrays, so the site is named after the game's frame.
-  return contains("_dri.so") || starts("libGL") || starts("libEGL") || starts("libglapi") ||
-         starts("libgallium") || starts("libLLVM") || starts("libvulkan") || starts("libdrm") ||
-         starts("libX11") || starts("libxcb") || starts("libxshmfence");
-}
-
-namespace {
-
-// "std::vector<int>::push_back(int const&)" or, with the return type that
-// the demangler prints for templates, "void std::__cxx11::basic_string<...>".
-// Inlined constructors carry no linkage name ("thread<lambda>"), so code
-// from the system's headers counts too.
-bool IsStandardLibraryCode(const SourceFrame& frame) {
-  if (frame.file.rfind("/usr/include/", 0) == 0) return true;
-  std::string_view name = frame.function;
-  size_t space = name.find(' ');
-  size_t bracket = name.find_first_of("<(");
-  if (space != std::string_view::npos && space < bracket) name.remove_prefix(space + 1);
-  return name.rfind("std::", 0) == 0 || name.rfind("__gnu_cxx::", 0) == 0;
-}
-
-}  // namespace
-
-size_t UserFrameIndex(const std::vector<SourceFrame>& stack) {
-  size_t outside_runtime = stack.size();
-  for (size_t i = 0; i < stack.size(); ++i) {
-    if (IsRuntimeModule(stack[i].module)) continue;
-    if (outside_runtime == stack.size()) outside_runtime = i;
-    if (!IsStandardLibraryCode(stack[i])) return i;
-  }
-  if (outside_runtime != stack.size()) return outside_runtime;
-  return 0;  // every frame is runtime code (or the stack is empty)
 }
 
 std::string LineLocation(const SourceFrame& frame) {

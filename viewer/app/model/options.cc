@@ -62,6 +62,12 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
     } else if (arg == "--dump-view-data") {
       if (!value(&v)) return false;
       o->dump_view = v;
+    } else if (arg == "--module-class") {
+      analysis::ModuleClassRule rule;
+      if (!value(&v) || !analysis::ParseModuleClassRule(std::string(v), &rule, error)) return false;
+      o->module_class_rules.push_back(std::move(rule));
+    } else if (arg == "--only" || arg == "--hide") {
+      if (!value(&v) || !analysis::ApplyClassList(std::string(v), arg == "--only", &o->classes, error)) return false;
     } else if (arg == "--frame") {
       uint64_t f = 0;
       if (!value(&v)) return false;
@@ -136,7 +142,9 @@ std::string ViewerUsage() {
          "       memframe-viewer --follow SOCKET [--screenshot FILE.png --view NAME]\n"
          "       memframe-viewer CAPTURE --measure-fps SECONDS --view NAME [--size WxH]\n"
          "CAPTURE can be --follow SOCKET wherever it appears: the live socket `memframe run` prints.\n"
-         "--diff-a MARKER / --diff-b MARKER (with any mode) set the snapshot diff's A / B to a named marker.\n";
+         "--diff-a MARKER / --diff-b MARKER (with any mode) set the snapshot diff's A / B to a named marker.\n"
+         "--module-class PATTERN=CLASS (repeatable), --only CLASSES, --hide CLASSES (with any mode): who allocated,\n"
+         "  as in `memframe report` (classes: game, engine, driver, system).\n";
 }
 
 }  // namespace memframe::viewer

@@ -5,7 +5,10 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
 #include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/module_class.h"
 
 namespace memframe::viewer {
 
@@ -20,6 +23,8 @@ struct ViewerOptions {
   std::string diff_a, diff_b;   // --diff-a / --diff-b MARKER: the diff's A / B at a named marker
   std::string follow_socket;    // --follow SOCKET: a run being recorded, kept current
   double measure_fps_seconds = 0;  // --measure-fps SECONDS: render --view for that long, print frame times
+  std::vector<analysis::ModuleClassRule> module_class_rules;  // --module-class PATTERN=CLASS, in order
+  analysis::ClassFilter classes;  // --only LIST / --hide LIST: the classes every view shows
   int width = 1280;   // --size WxH
   int height = 800;
   bool help = false;

@@ -1,15 +1,8 @@
 #include "session.h"
 
+#include "memframe/analysis/site_origin.h"
+
 namespace memframe::viewer {
-
-namespace {
-
-std::string Basename(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
 
 Session::Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysis::SizeHistogramIndex sizes,
                  std::unique_ptr<analysis::Symbolizer> symbolizer)
@@ -17,7 +10,41 @@ Session::Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysi
       heap_(std::move(heap)),
       sizes_(std::move(sizes)),
       symbolizer_(std::move(symbolizer)),
-      markers_(analysis::FindMarkerEvents(capture_.main)) {}
+      markers_(analysis::FindMarkerEvents(capture_.main)) {
+  // Before the first site is named: the game class needs the executable.
+  symbolizer_->SetModuleClasses(analysis::ClassifierFor(capture_.main, symbolizer_->module_classes().user_rules()));
+}
+
+void Session::SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules) {
+  symbolizer_->SetModuleClasses(analysis::ClassifierFor(capture_.main, std::move(rules)));
+  labels_.clear();
+  stacks_.clear();
+  has_groups_ = false;
+  has_class_totals_ = false;
+  ++classes_generation_;
+}
+
+const analysis::ModuleClassTotals& Session::TotalsByClass() {
+  if (has_class_totals_) return class_totals_;
+  class_totals_ = {};
+  for (const analysis::SiteHistory& site : heap_.sites.sites()) {
+    const int c = static_cast<int>(Label(site.stack_id).module_class);
+    class_totals_.allocations[c] += site.allocations;
+    class_totals_.bytes[c] += site.bytes;
+  }
+  has_class_totals_ = true;
+  return class_totals_;
+}
+
+void Session::SetClassFilter(analysis::ClassFilter filter) {
+  if (filter.kept == class_filter_.kept) return;
+  class_filter_ = filter;
+  ++classes_generation_;
+}
+
+bool Session::Keeps(uint32_t stack_id) {
+  return class_filter_.KeepsAll() || class_filter_.Keeps(Label(stack_id).module_class);
+}
 
 uint64_t Session::NsSinceStart(uint64_t ticks) const {
   const analysis::Stream& s = capture_.main;
@@ -55,19 +82,6 @@ const std::vector<analysis::Event>& Session::MapEvents() {
   return map_events_;
 }
 
-namespace {
-
-// True only for frames UserFrameIndex surely takes as the user frame: not
-// runtime, and not even mentioning the standard library (a conservative
-// version of the analysis' own rule, so stopping early never picks another
-// frame than the full stack would).
-bool SurelyUserFrame(const analysis::SourceFrame& f) {
-  return !analysis::IsRuntimeModule(f.module) && f.function.find("std::") == std::string::npos &&
-         f.function.find("__gnu_cxx::") == std::string::npos && f.file.find("/usr/include/") == std::string::npos;
-}
-
-}  // namespace
-
 const SiteLabel& Session::Label(uint32_t stack_id) {
   auto cached = labels_.find(stack_id);
   if (cached != labels_.end()) return cached->second;
@@ -76,27 +90,31 @@ const SiteLabel& Session::Label(uint32_t stack_id) {
   // (the game loop, main, libc start-up) are most of the work.
   std::vector<analysis::SourceFrame> prefix;
   auto it = capture_.main.stacks.find(stack_id);
-  size_t user = 0;
+  analysis::SiteOrigin origin;
   bool found = false;
   if (it != capture_.main.stacks.end()) {
     for (uint64_t address : it->second) {
       const auto& frames = symbolizer_->Symbolize(address);
+      if (!frames.empty() && analysis::IsMemframeModule(frames[0].module)) continue;
       prefix.insert(prefix.end(), frames.begin(), frames.end());
-      user = analysis::UserFrameIndex(prefix);
-      if (SurelyUserFrame(prefix[user])) {
+      origin = analysis::FindSiteOrigin(prefix);
+      if (analysis::OriginSettled(prefix, origin)) {
         found = true;
         break;
       }
     }
   }
   const std::vector<analysis::SourceFrame>& stack = found ? prefix : Stack(stack_id);
-  if (!found) user = analysis::UserFrameIndex(stack);
+  if (!found) origin = analysis::FindSiteOrigin(stack);
   SiteLabel label;
-  if (user < stack.size()) {
-    const analysis::SourceFrame& f = stack[user];
+  if (origin.user < stack.size()) {
+    const analysis::SourceFrame& f = stack[origin.user];
+    label.name = analysis::SiteName(stack, origin);
     label.function = f.function;
-    if (!f.file.empty() && f.line > 0) label.location = Basename(f.file) + ":" + std::to_string(f.line);
-    label.module = Basename(f.module);
+    label.location = analysis::LineLocation(f);
+    label.module = origin.module;
+    label.module_class = origin.module_class;
+    label.has_stack = true;
   }
   return labels_.emplace(stack_id, std::move(label)).first->second;
 }

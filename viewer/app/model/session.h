@@ -19,11 +19,15 @@
 
 namespace memframe::viewer {
 
-// How a call site is named in tables: its user frame (UserFrameIndex).
+// How a call site is named in tables (site_origin.h): its user frame, and
+// the module that allocated.
 struct SiteLabel {
-  std::string function;  // "" when the site has no stack
+  std::string name;      // SiteName: "swrast_dri.so (via Draw render.cpp:62)"; "" when the site has no stack
+  std::string function;  // of the user frame; "" when the site has no stack
   std::string location;  // "file.cpp:46", "" when unknown
-  std::string module;    // basename of the module
+  std::string module;    // file name of the module that allocated
+  analysis::ModuleClass module_class = analysis::ModuleClass::kSystem;
+  bool has_stack = false;
 };
 
 class Session {
@@ -55,6 +59,22 @@ class Session {
   // (site_groups.h). Built on first use (the loader builds it, off the UI
   // thread); it symbolizes every stack whole.
   const analysis::GroupedSites& SiteGroups();
+  // Who allocated (module_class.h): the user's rules, then the built-in
+  // ones. Setting them names every site again.
+  void SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules);
+  const std::vector<analysis::ModuleClassRule>& module_class_rules() const {
+    return symbolizer_->module_classes().user_rules();
+  }
+  // The classes every view shows (the toggle row, --only / --hide).
+  const analysis::ClassFilter& class_filter() const { return class_filter_; }
+  void SetClassFilter(analysis::ClassFilter filter);
+  // Whether the filter keeps the site of `stack_id`.
+  bool Keeps(uint32_t stack_id);
+  // Allocations and bytes per class over every frame (cached per rules).
+  const analysis::ModuleClassTotals& TotalsByClass();
+  // Changes whenever the rules or the filter change: views rebuild their rows.
+  uint64_t classes_generation() const { return classes_generation_; }
+
   // The MAP and UNMAP events in global order, gathered on first use: a
   // frame's mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
@@ -71,6 +91,10 @@ class Session {
   bool has_map_events_ = false;
   analysis::GroupedSites groups_;
   bool has_groups_ = false;
+  analysis::ClassFilter class_filter_;
+  analysis::ModuleClassTotals class_totals_;
+  bool has_class_totals_ = false;
+  uint64_t classes_generation_ = 0;
 };
 
 }  // namespace memframe::viewer

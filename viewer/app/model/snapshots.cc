@@ -1,5 +1,7 @@
 #include "snapshots.h"
 
+#include "memframe/analysis/site_origin.h"
+
 #include <algorithm>
 
 namespace memframe::viewer {
@@ -63,7 +65,12 @@ analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame) {
 std::vector<TreeFrame> UserStackFrames(Session& session, uint32_t stack_id) {
   const auto& stack = session.Stack(stack_id);
   std::vector<TreeFrame> frames;
-  for (size_t i = analysis::UserFrameIndex(stack); i < stack.size(); ++i) {
+  const analysis::SiteOrigin origin = analysis::FindSiteOrigin(stack);
+  // Another module allocated on the user frame's behalf: it is the
+  // innermost node, so the driver's blocks and the game's own stay apart.
+  if (origin.alloc < origin.user)
+    frames.push_back({origin.module + " (" + analysis::ModuleClassName(origin.module_class) + ")", ""});
+  for (size_t i = origin.user; i < stack.size(); ++i) {
     const analysis::SourceFrame& f = stack[i];
     std::string location = f.file.empty() ? "" : Basename(f.file) + (f.line ? ":" + std::to_string(f.line) : "");
     frames.push_back({f.function, std::move(location)});

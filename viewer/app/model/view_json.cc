@@ -13,15 +13,23 @@ nlohmann::json StackJson(Session& session, uint32_t stack_id) {
                       {"file", f.file},
                       {"line", f.line},
                       {"module", f.module},
+                      {"module_class", analysis::ModuleClassName(f.module_class)},
                       {"inlined", f.inlined}});
   }
   return frames;
 }
 
+void AddOrigin(nlohmann::json& row, const SiteLabel& label) {
+  row["name"] = label.name;
+  row["module"] = label.module;
+  row["module_class"] = label.has_stack ? nlohmann::json(analysis::ModuleClassName(label.module_class)) : nullptr;
+}
+
 nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s) {
   const SiteLabel& label = session.Label(s.stack_id);
-  return {{"stack_id", s.stack_id},
-          {"function", label.function},
+  nlohmann::json row = {{"stack_id", s.stack_id}};
+  AddOrigin(row, label);
+  row.update(nlohmann::json{{"function", label.function},
           {"location", label.location},
           {"allocations", s.allocations},
           {"bytes", s.bytes},
@@ -31,7 +39,8 @@ nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s) {
           {"bytes_per_frame_median", s.bytes_per_frame_median},
           {"size_min", s.size_min},
           {"size_max", s.size_max},
-          {"stack", StackJson(session, s.stack_id)}};
+          {"stack", StackJson(session, s.stack_id)}});
+  return row;
 }
 
 nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {

@@ -15,6 +15,9 @@ namespace memframe::viewer {
 nlohmann::json RangeJson(analysis::FrameRange range);
 // The symbolized stack, innermost first: [{function, file, line, module, inlined}].
 nlohmann::json StackJson(Session& session, uint32_t stack_id);
+// Who allocated, as the reports' JSON says it: name, module, module_class
+// (null without a stack), added to `row`.
+void AddOrigin(nlohmann::json& row, const SiteLabel& label);
 // A call site's label, figures over a range, and stack.
 nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& site);
 // Bins that hold allocations: [{bin, min, max, label, allocations, bytes}].

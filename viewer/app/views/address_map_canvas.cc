@@ -1,5 +1,7 @@
 #include "views/address_map_canvas.h"
 
+#include "memframe/analysis/site_origin.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>

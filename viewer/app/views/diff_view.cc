@@ -9,6 +9,7 @@
 #include "format.h"
 #include "snapshots.h"
 #include "view_json.h"
+#include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 #include "widgets/table_order.h"
 
@@ -67,8 +68,9 @@ analysis::LiveSetCut DiffView::CutOf(ViewContext& ctx, const std::optional<std::
 void DiffView::Refresh(ViewContext& ctx) {
   auto [a, b] = Frames(ctx);
   if (has_diff_ && a == frame_a_ && b == frame_b_ && marker_a_ == ctx.selection.marker_a &&
-      marker_b_ == ctx.selection.marker_b)
+      marker_b_ == ctx.selection.marker_b && diff_classes_ == ctx.session.classes_generation())
     return;
+  diff_classes_ = ctx.session.classes_generation();
   frame_a_ = a;
   frame_b_ = b;
   marker_a_ = ctx.selection.marker_a;
@@ -77,6 +79,7 @@ void DiffView::Refresh(ViewContext& ctx) {
   cut_a_ = CutOf(ctx, marker_a_, a);
   cut_b_ = CutOf(ctx, marker_b_, b);
   diff_ = DiffAtCuts(ctx.session, cut_a_, cut_b_);
+  std::erase_if(diff_.rows, [&](const analysis::LiveSetDiffRow& r) { return !ctx.session.Keeps(r.stack_id); });
   trees_[0].reset();
   trees_[1].reset();
   selected_stack_.reset();
@@ -223,7 +226,7 @@ void DiffView::DrawNode(const CallTree& tree, uint32_t index) {
   if (ImGui::IsItemHovered() && n.stacks > 1)
     ImGui::SetTooltip("%u call stacks; the stack below is the one that changed most", n.stacks);
   ImGui::TableNextColumn();
-  ImGui::TextColored(palette::kDimText, "%s", n.location.c_str());
+  TextFitLeft(n.location, palette::kDimText);
   ImGui::TableNextColumn();
   const CallTreeNode& root = tree.root();
   uint64_t scale = std::max(root.bytes_a, root.bytes_b);
@@ -270,6 +273,7 @@ nlohmann::json DiffView::Data(ViewContext& ctx) {
                     {"change", analysis::ChangeName(r.change)}, {"blocks_a", r.blocks_a}, {"bytes_a", r.bytes_a},
                     {"blocks_b", r.blocks_b}, {"bytes_b", r.bytes_b}, {"delta_blocks", r.delta_blocks()},
                     {"delta_bytes", r.delta_bytes()}, {"stack", StackJson(ctx.session, r.stack_id)}});
+    AddOrigin(rows.back(), label);
   }
   // The bottom-up tree's roots: what the view lists first.
   order_ = CallTree::Order::kBottomUp;

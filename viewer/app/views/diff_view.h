@@ -42,6 +42,7 @@ class DiffView : public View {
   void DrawNode(const CallTree& tree, uint32_t index);
 
   bool has_diff_ = false;
+  uint64_t diff_classes_ = 0;  // Session::classes_generation() of diff_
   uint64_t frame_a_ = 0, frame_b_ = 0;            // the ranges' ends, the cuts when no marker is picked
   std::optional<std::string> marker_a_, marker_b_;  // as in the selection when the diff was made
   analysis::LiveSetCut cut_a_, cut_b_;

@@ -14,12 +14,15 @@
 namespace memframe::viewer {
 
 namespace {
-enum Column { kFunction, kLocation, kAllocations, kBytes, kAllocsPerFrame, kFrames, kColumns };
+enum Column { kFunction, kLocation, kModule, kAllocations, kBytes, kAllocsPerFrame, kFrames, kColumns };
 }  // namespace
 
 bool FrameDetailView::Refresh(ViewContext& ctx) {
   analysis::FrameRange range = ctx.selection.FocusRange(ctx.session.AllFrames());
-  if (has_range_ && range.from == range_.from && range.to == range_.to) return false;
+  if (has_range_ && range.from == range_.from && range.to == range_.to &&
+      range_classes_ == ctx.session.classes_generation())
+    return false;
+  range_classes_ = ctx.session.classes_generation();
   has_range_ = true;
   range_ = range;
   totals_ = {};
@@ -35,6 +38,7 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
   }
   histogram_ = ctx.session.sizes().Range(range);
   sites_ = analysis::SitesInRange(ctx.session.heap().sites, range, ctx.session.frames().CountIn(range));
+  std::erase_if(sites_, [&](const analysis::SiteStats& s) { return !ctx.session.Keeps(s.stack_id); });
   // A new range usually has other sites: keep the stack only if its site
   // is still there.
   has_selection_ = has_selection_ && std::any_of(sites_.begin(), sites_.end(), [&](const analysis::SiteStats& s) {
@@ -128,8 +132,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("sites", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Call site", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 120);
+  SetupSiteColumns(120);
   ImGui::TableSetupColumn("Allocs", ImGuiTableColumnFlags_PreferSortDescending, 70);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending, 90);
@@ -141,8 +144,9 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
     const analysis::SiteStats& x = sites_[a];
     const analysis::SiteStats& y = sites_[b];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
       case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
       case kAllocations: return Compare3(x.allocations, y.allocations);
       case kBytes: return Compare3(x.bytes, y.bytes);
       case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);

@@ -34,6 +34,7 @@ class FrameDetailView : public View {
   void DrawSitesTable(ViewContext& ctx, bool rows_changed);
 
   bool has_range_ = false;
+  uint64_t range_classes_ = 0;  // Session::classes_generation() of sites_
   analysis::FrameRange range_{};
   RangeTotals totals_;
   analysis::SizeHistogram histogram_;

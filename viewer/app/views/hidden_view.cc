@@ -13,7 +13,7 @@ namespace memframe::viewer {
 
 namespace {
 
-enum Column { kFunction, kLocation, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
+enum Column { kFunction, kLocation, kModule, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
 
 analysis::FrameRange RangeOf(ViewContext& ctx, bool follow_selection) {
   if (follow_selection) return ctx.selection.FocusRange(ctx.session.AllFrames());
@@ -24,13 +24,17 @@ analysis::FrameRange RangeOf(ViewContext& ctx, bool follow_selection) {
 
 bool HiddenView::Refresh(ViewContext& ctx) {
   analysis::FrameRange range = RangeOf(ctx, follow_selection_);
-  if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_) return false;
+  if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_ &&
+      rows_classes_ == ctx.session.classes_generation())
+    return false;
+  rows_classes_ = ctx.session.classes_generation();
   range_ = range;
   rows_percent_ = min_percent_;
   // Grouped as the CLI groups them, so the table and `memframe report hidden`
   // list the same sites with the same figures.
   rows_ = analysis::FindHiddenSites(ctx.session.SiteGroups().index, range_, ctx.session.frames().CountIn(range_),
                                     min_percent_ / 100.0);
+  std::erase_if(rows_, [&](const analysis::SiteStats& s) { return !ctx.session.Keeps(s.stack_id); });
   std::vector<const std::vector<analysis::SourceFrame>*> stacks;
   stacks.reserve(rows_.size());
   for (const analysis::SiteStats& s : rows_) stacks.push_back(&ctx.session.Stack(s.stack_id));
@@ -49,7 +53,7 @@ SiteLabel HiddenView::RowLabel(ViewContext& ctx, size_t i) const {
   SiteLabel label = ctx.session.Label(rows_[i].stack_id);
   // As `memframe report hidden` prints it; the whole via is in the tooltip.
   constexpr size_t kViaChars = 44;
-  if (!names_[i].via.empty()) label.function += " <- " + analysis::ShortenVia(names_[i].via, kViaChars);
+  if (!names_[i].via.empty()) label.name += " <- " + analysis::ShortenVia(names_[i].via, kViaChars);
   if (!names_[i].location.empty()) label.location = names_[i].location;
   return label;
 }
@@ -82,8 +86,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("hidden", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 130);
+  SetupSiteColumns(130);
   ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending |
                                         ImGuiTableColumnFlags_WidthFixed, 90);
   ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending);
@@ -98,8 +101,9 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
     const analysis::SiteStats& x = rows_[a];
     const analysis::SiteStats& y = rows_[b];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
       case kLocation: return names_[a].location.compare(names_[b].location);
+      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
       case kFrames: return Compare3(x.frames_with_allocations, y.frames_with_allocations);
       case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
       case kBytesPerFrame: return Compare3(x.bytes_per_frame_median, y.bytes_per_frame_median);
@@ -122,7 +126,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const analysis::SiteStats& s = rows_[order[i]];
       const SiteLabel label = RowLabel(ctx, order[i]);
       const std::string& via = names_[order[i]].via;
-      std::string whole = via.empty() ? "" : ctx.session.Label(s.stack_id).function + "\n  <- " + via;
+      std::string whole = via.empty() ? "" : ctx.session.Label(s.stack_id).name + "\n  <- " + via;
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id, whole)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;

@@ -35,6 +35,7 @@ class HiddenView : public View {
   analysis::FrameRange range_{};
   int rows_percent_ = -1;
   bool has_rows_ = false;
+  uint64_t rows_classes_ = 0;  // Session::classes_generation() of rows_
   std::vector<analysis::SiteStats> rows_;
   std::vector<analysis::LookAlikeName> names_;  // per row: what tells rows that print alike apart
   TableOrder order_;

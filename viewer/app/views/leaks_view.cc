@@ -12,7 +12,7 @@
 namespace memframe::viewer {
 
 namespace {
-enum Column { kFunction, kLocation, kBlocks, kBytes, kShare, kColumns };
+enum Column { kFunction, kLocation, kModule, kBlocks, kBytes, kShare, kColumns };
 }  // namespace
 
 void LeaksView::Draw(ViewContext& ctx) {
@@ -46,22 +46,32 @@ void LeaksView::DrawTable(ViewContext& ctx) {
                           ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("leaks", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 150);
+  SetupSiteColumns(150);
   ImGui::TableSetupColumn("Blocks", ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 90);
   ImGui::TableSetupColumn("Share of leaked bytes", ImGuiTableColumnFlags_PreferSortDescending, 170);
   ImGui::TableHeadersRow();
 
   Session& session = ctx.session;
-  const auto& rows = leaks.sites;
-  // Leaks never change after loading: only the user's sort re-orders them.
-  const auto& order = order_.Update(rows.size(), false, [&](uint32_t a, uint32_t b, int column) {
+  // Leaks never change after loading: only the class filter and the user's
+  // sort change the rows.
+  const bool rows_changed = !has_rows_ || rows_classes_ != session.classes_generation();
+  if (rows_changed) {
+    rows_.clear();
+    for (const analysis::LeakSite& s : leaks.sites) {
+      if (session.Keeps(s.stack_id)) rows_.push_back(s);
+    }
+    rows_classes_ = session.classes_generation();
+    has_rows_ = true;
+  }
+  const auto& rows = rows_;
+  const auto& order = order_.Update(rows.size(), rows_changed, [&](uint32_t a, uint32_t b, int column) {
     const analysis::LeakSite& x = rows[a];
     const analysis::LeakSite& y = rows[b];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
       case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
       case kBlocks: return Compare3(x.blocks, y.blocks);
       case kBytes:
       case kShare: return Compare3(x.bytes, y.bytes);
@@ -101,13 +111,16 @@ nlohmann::json LeaksView::Data(ViewContext& ctx) {
   const analysis::LeakReport& leaks = ctx.session.heap().leaks;
   nlohmann::json rows = nlohmann::json::array();
   for (const analysis::LeakSite& s : leaks.sites) {
+    if (!ctx.session.Keeps(s.stack_id)) continue;
     const SiteLabel& label = ctx.session.Label(s.stack_id);
-    rows.push_back({{"stack_id", s.stack_id},
-                    {"function", label.function},
-                    {"location", label.location},
-                    {"blocks", s.blocks},
-                    {"bytes", s.bytes},
-                    {"stack", StackJson(ctx.session, s.stack_id)}});
+    nlohmann::json row = {{"stack_id", s.stack_id},
+                          {"function", label.function},
+                          {"location", label.location},
+                          {"blocks", s.blocks},
+                          {"bytes", s.bytes},
+                          {"stack", StackJson(ctx.session, s.stack_id)}};
+    AddOrigin(row, label);
+    rows.push_back(std::move(row));
   }
   return {{"view", name()}, {"total_blocks", leaks.total_blocks}, {"total_bytes", leaks.total_bytes}, {"rows", rows}};
 }

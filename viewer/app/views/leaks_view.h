@@ -23,6 +23,9 @@ class LeaksView : public View {
   TableOrder order_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
+  std::vector<analysis::LeakSite> rows_;  // the leak sites the class filter keeps
+  bool has_rows_ = false;
+  uint64_t rows_classes_ = 0;  // Session::classes_generation() of rows_
 };
 
 }  // namespace memframe::viewer

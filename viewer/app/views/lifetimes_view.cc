@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "view_json.h"
+#include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
 namespace memframe::viewer {
@@ -14,7 +15,7 @@ namespace {
 
 using analysis::LifetimeClass;
 
-enum Column { kFunction, kLocation, kClass, kAdvice, kCapacity, kCalls, kBytes, kAllocations, kLongest, kColumns };
+enum Column { kFunction, kLocation, kModule, kClass, kAdvice, kCapacity, kCalls, kBytes, kAllocations, kLongest, kColumns };
 
 // One colour per allocator, used in the class summary and the table.
 ImVec4 ClassColour(LifetimeClass c) {
@@ -48,13 +49,15 @@ const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
 
 void LifetimesView::Draw(ViewContext& ctx) {
   DrawClasses(ctx);
-  bool changed = rows_general_ != show_general_;
+  bool changed = rows_general_ != show_general_ || rows_classes_ != ctx.session.classes_generation();
   if (changed) {
     rows_.clear();
     const auto& sites = Report(ctx).sites;
     for (uint32_t i = 0; i < sites.size(); ++i)
-      if (show_general_ || sites[i].lifetime != LifetimeClass::kGeneral) rows_.push_back(i);
+      if ((show_general_ || sites[i].lifetime != LifetimeClass::kGeneral) && ctx.session.Keeps(sites[i].stack_id))
+        rows_.push_back(i);
     rows_general_ = show_general_;
+    rows_classes_ = ctx.session.classes_generation();
   }
   float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
   ImGui::BeginChild("lifetimes_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
@@ -102,9 +105,8 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("lifetimes", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, 120);
-  ImGui::TableSetupColumn("Class", ImGuiTableColumnFlags_WidthFixed, 75);
+  SetupSiteColumns(120);
+  ImGui::TableSetupColumn("Lifetime", ImGuiTableColumnFlags_WidthFixed, 75);
   ImGui::TableSetupColumn("Advice", ImGuiTableColumnFlags_WidthStretch, 1.3f);
   ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_PreferSortDescending, 100);
   ImGui::TableSetupColumn("Calls saved", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 95);
@@ -117,8 +119,9 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     const analysis::SiteLifetime& x = sites[rows_[a]];
     const analysis::SiteLifetime& y = sites[rows_[b]];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).function.compare(session.Label(y.stack_id).function);
+      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
       case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
       case kClass:
       case kAdvice: return Compare3(x.lifetime, y.lifetime);
       case kCapacity: return Compare3(x.peak_live_bytes, y.peak_live_bytes);
@@ -136,15 +139,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteLifetime& s = sites[rows_[order[i]]];
       const SiteLabel& label = session.Label(s.stack_id);
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(s.stack_id));
-      const char* function = label.function.empty() ? "(no stack)" : label.function.c_str();
-      if (ImGui::Selectable(function, selected_stack_ == s.stack_id, ImGuiSelectableFlags_SpanAllColumns))
-        selected_stack_ = s.stack_id;
-      ImGui::PopID();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(palette::kDimText, "%s", label.location.empty() ? label.module.c_str() : label.location.c_str());
+      if (SiteRowLeadingCells(label, s.stack_id, selected_stack_ == s.stack_id)) selected_stack_ = s.stack_id;
       ImGui::TableNextColumn();
       ImGui::TextColored(ClassColour(s.lifetime), "%s", analysis::LifetimeClassName(s.lifetime));
       ImGui::TableNextColumn();
@@ -169,6 +164,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
   const analysis::LifetimeReport& report = Report(ctx);
   nlohmann::json rows = nlohmann::json::array();
   for (const analysis::SiteLifetime& s : report.sites) {
+    if (!ctx.session.Keeps(s.stack_id)) continue;
     const SiteLabel& label = ctx.session.Label(s.stack_id);
     rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
@@ -177,6 +173,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                     {"peak_live_blocks", s.peak_live_blocks}, {"peak_live_bytes", s.peak_live_bytes},
                     {"calls_saved", s.calls_saved}, {"bytes_saved", s.bytes_saved},
                     {"stack", StackJson(ctx.session, s.stack_id)}});
+    AddOrigin(rows.back(), label);
   }
   return {{"view", name()}, {"boundary_frames", report.boundary_frames}, {"rows", rows}};
 }

@@ -33,7 +33,8 @@ class LifetimesView : public View {
   std::optional<analysis::LifetimeReport> report_;
   std::vector<uint32_t> rows_;  // indices into report_->sites that are shown
   bool show_general_ = false;
-  bool rows_general_ = true;    // show_general_ the rows were made with (differs at first: build them)
+  bool rows_general_ = true;
+  uint64_t rows_classes_ = 0;  // Session::classes_generation() of rows_    // show_general_ the rows were made with (differs at first: build them)
   TableOrder order_;
   std::optional<uint32_t> selected_stack_;
 };

@@ -26,8 +26,10 @@ const char* KindLabel(analysis::Mismatch::Kind kind) {
 nlohmann::json SiteJson(Session& session, uint32_t stack_id) {
   if (stack_id == 0) return nullptr;
   const SiteLabel& label = session.Label(stack_id);
-  return {{"stack_id", stack_id}, {"function", label.function}, {"location", label.location},
-          {"stack", StackJson(session, stack_id)}};
+  nlohmann::json site = {{"stack_id", stack_id}, {"function", label.function}, {"location", label.location},
+                         {"stack", StackJson(session, stack_id)}};
+  AddOrigin(site, label);
+  return site;
 }
 
 }  // namespace

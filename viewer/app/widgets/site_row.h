@@ -1,18 +1,33 @@
-// The two cells every call-site table starts with: the function, as a
-// selectable spanning the whole row, and its location (dimmed; the module
-// when the location is unknown).
+// The three cells every call-site table starts with: the site's name, as a
+// selectable spanning the whole row, its location (dimmed; the module when
+// the location is unknown) and who allocated (class and module).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include <imgui.h>
+
 #include "session.h"
 
 namespace memframe::viewer {
+
+// Sets up the Function, Location and Module columns (in that order).
+void SetupSiteColumns(float location_width = 150);
 
 // Draws them in the current table row; returns true when the row was clicked.
 // `tooltip`, if not empty, shows while the function cell is hovered (a name
 // too long for its column).
 bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selected, const std::string& tooltip = "");
+
+// Sort order of the Module column: class, then module.
+int CompareModules(const SiteLabel& a, const SiteLabel& b);
+
+// `text` cut from the left to fit the rest of the cell (CutFromLeft), with
+// the whole text in a tooltip when cut.
+void TextFitLeft(const std::string& text, const ImVec4& colour);
+
+// The colour of a module class (tags, toggles).
+ImVec4 ModuleClassColour(analysis::ModuleClass c);
 
 }  // namespace memframe::viewer

@@ -1,5 +1,7 @@
 #include "widgets/stack_panel.h"
 
+#include "memframe/analysis/site_origin.h"
+
 #include <string>
 
 #include <imgui.h>

@@ -29,6 +29,11 @@ struct LookAlikeName {
 // null or empty for a row without a stack.
 std::vector<LookAlikeName> NameLookAlikes(const std::vector<const std::vector<SourceFrame>*>& stacks);
 
+// `text` in at most `max_chars` (>= 4), cut from the left behind "...": a
+// location or a via ends with what tells ("...game.cpp:139", never
+// "game.cpp:13"). The one cutting rule of the CLI and the viewer.
+std::string CutFromLeft(const std::string& text, size_t max_chars);
+
 // `via` in at most `max_chars` (>= 16), shortened from the front: the last
 // caller named is where the rows part, and its place ends it, so the end
 // stays (whole, when it fits).

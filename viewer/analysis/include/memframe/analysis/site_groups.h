@@ -1,5 +1,6 @@
-// Call sites as a developer sees them: stacks that differ only inside the
-// runtime or the graphics driver, above the user frame (symbolizer.h), are one
+// Call sites as a developer sees them: stacks with the same allocating
+// module that differ only above the user frame (site_origin.h: inside the
+// runtime, the graphics driver or another library the game called) are one
 // site. A real game's draw call reaches malloc through many driver paths;
 // without grouping, each path is its own row with the same function and line.
 #pragma once
@@ -22,8 +23,8 @@ struct GroupedSites {
   std::unordered_map<uint32_t, std::vector<uint32_t>> members;
 };
 
-// Groups by the captured return addresses from the user frame's address to
-// the outermost frame. Stacks without a definition stay alone.
+// Groups by the allocating module and the captured return addresses from the
+// user frame's address to the outermost frame. Stacks without a definition stay alone.
 GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer);
 
 }  // namespace memframe::analysis

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/module_class.h"
 
 namespace memframe::analysis {
 
@@ -24,6 +25,7 @@ struct SourceFrame {
   std::string module;    // path of the module holding the address; "" if none
   uint64_t module_offset = 0;  // address - the module's load bias (stable across runs); 0 if no module
   bool inlined = false;  // a call inlined into the next frame
+  ModuleClass module_class = ModuleClass::kEngine;  // of `module` (module_class.h)
 };
 
 // "file.cpp:46" of a frame with a line, else "".
@@ -34,7 +36,8 @@ std::string ModuleLocation(const SourceFrame& frame);
 
 class Symbolizer {
  public:
-  explicit Symbolizer(std::vector<Module> modules);
+  // `classes` stamps each frame's module_class.
+  explicit Symbolizer(std::vector<Module> modules, ModuleClassifier classes = ModuleClassifier());
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
@@ -44,8 +47,13 @@ class Symbolizer {
   // Never empty. Cached per address.
   const std::vector<SourceFrame>& Symbolize(uint64_t return_address);
 
-  // A whole stack (innermost first), inlined frames expanded.
+  // A whole stack (innermost first), inlined frames expanded, without
+  // memframe's own frames (the agent's hooks are no part of the program).
   std::vector<SourceFrame> SymbolizeStack(const std::vector<uint64_t>& return_addresses);
+
+  // New rules (the viewer's editor): re-stamps every frame symbolized so far.
+  void SetModuleClasses(ModuleClassifier classes);
+  const ModuleClassifier& module_classes() const { return classes_; }
 
  private:
   struct ModuleDebug;
@@ -54,19 +62,7 @@ class Symbolizer {
 
   std::vector<std::unique_ptr<ModuleDebug>> modules_;
   std::unordered_map<uint64_t, std::vector<SourceFrame>> cache_;
+  ModuleClassifier classes_;
 };
-
-// True for the modules that allocate on a program's behalf: the memframe
-// agent, the C and C++ runtimes, libgcc_s, libm, the dynamic loader, and the
-// graphics stack (GL/EGL/Vulkan loaders, Mesa drivers, LLVM, X11/xcb).
-bool IsRuntimeModule(const std::string& module_path);
-
-// The frame a developer thinks of as "who allocated": the first frame
-// outside the runtime modules that is not C++ standard library template code
-// compiled into the program (std::, __gnu_cxx::, or a file under
-// /usr/include/); else the first frame
-// outside the runtime modules; else frame 0. Returns an index into `stack`,
-// or stack.size() when the stack is empty.
-size_t UserFrameIndex(const std::vector<SourceFrame>& stack);
 
 }  // namespace memframe::analysis

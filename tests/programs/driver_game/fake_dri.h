@@ -1,0 +1,8 @@
+// The fake graphics driver's entry point (fake_dri.cc).
+#pragma once
+
+extern "C" {
+// Presents a frame: allocates what driver_game_truth.h says, then ends the
+// frame (MemframeFrameMark), as a driver's swap would.
+void FakePresent(int frame);
+}

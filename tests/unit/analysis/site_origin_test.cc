@@ -1,0 +1,152 @@
+// Who allocated: module classes (module_class.h) and the frames that name a
+// site (site_origin.h).
+#include "memframe/analysis/site_origin.h"
+
+#include <gtest/gtest.h>
+
+#include "memframe/analysis/look_alikes.h"
+
+namespace memframe::analysis {
+namespace {
+
+SourceFrame Frame(const std::string& function, const std::string& module,
+                  ModuleClass c = ModuleClass::kEngine, const std::string& file = "", uint32_t line = 0) {
+  SourceFrame f;
+  f.function = function;
+  f.module = module;
+  f.module_class = c;
+  f.file = file;
+  f.line = line;
+  return f;
+}
+
+TEST(ModuleClass, DefaultRules) {
+  ModuleClassifier classes("/opt/game/bin/game");
+  EXPECT_EQ(classes.Classify("/opt/game/bin/game"), ModuleClass::kGame);
+  // Shipped beside it: the executable's folder, or its parent's past "bin".
+  EXPECT_EQ(classes.Classify("/opt/game/lib/libcore.so"), ModuleClass::kGame);
+  EXPECT_EQ(classes.Classify("/opt/game/bin/plugins/libai.so"), ModuleClass::kGame);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"), ModuleClass::kDriver);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libGLX_mesa.so.0"), ModuleClass::kDriver);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so"), ModuleClass::kDriver);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libnvidia-glcore.so.535"), ModuleClass::kDriver);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1"), ModuleClass::kDriver);
+  EXPECT_EQ(classes.Classify("/lib/x86_64-linux-gnu/libc.so.6"), ModuleClass::kSystem);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libSDL2-2.0.so.0"), ModuleClass::kSystem);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libxcb.so.1"), ModuleClass::kSystem);
+  // A known name shipped with the game is still what its name says.
+  EXPECT_EQ(classes.Classify("/opt/game/lib/libSDL2-2.0.so.0"), ModuleClass::kSystem);
+  EXPECT_EQ(classes.Classify("/usr/lib/libphysfs.so.1"), ModuleClass::kEngine);
+  EXPECT_EQ(classes.Classify(""), ModuleClass::kEngine);
+  // Nothing is "beside" a program in /usr/games or /usr/bin but itself.
+  ModuleClassifier system_game("/usr/games/neverball");
+  EXPECT_EQ(system_game.Classify("/usr/games/neverball"), ModuleClass::kGame);
+  EXPECT_EQ(system_game.Classify("/usr/lib/x86_64-linux-gnu/libpng16.so.16"), ModuleClass::kSystem);
+  EXPECT_EQ(ModuleClassifier("/usr/bin/game").Classify("/usr/bin/other"), ModuleClass::kEngine);
+}
+
+TEST(ModuleClass, UserRulesComeFirst) {
+  ModuleClassRule rule;
+  std::string error;
+  ASSERT_TRUE(ParseModuleClassRule("swrast_dri.so=engine", &rule, &error));
+  ModuleClassRule path_rule;
+  ASSERT_TRUE(ParseModuleClassRule("/opt/game/*=system", &path_rule, &error));
+  ModuleClassifier classes("/opt/game/game", {rule, path_rule});
+  EXPECT_EQ(classes.Classify("/usr/lib/dri/swrast_dri.so"), ModuleClass::kEngine);
+  EXPECT_EQ(classes.Classify("/opt/game/game"), ModuleClass::kSystem);
+  EXPECT_FALSE(ParseModuleClassRule("libfoo.so", &rule, &error));
+  EXPECT_NE(error.find("PATTERN=CLASS"), std::string::npos);
+  EXPECT_FALSE(ParseModuleClassRule("libfoo.so=gpu", &rule, &error));
+  EXPECT_NE(error.find("unknown class 'gpu'"), std::string::npos);
+}
+
+TEST(ModuleClass, OnlyAndHide) {
+  ClassFilter filter;
+  std::string error;
+  EXPECT_TRUE(filter.KeepsAll());
+  ASSERT_TRUE(ApplyClassList("game,driver", true, &filter, &error));
+  EXPECT_EQ(filter.Describe(), "game, driver");
+  ASSERT_TRUE(ApplyClassList("driver", false, &filter, &error));
+  EXPECT_EQ(filter.Describe(), "game");
+  EXPECT_FALSE(ApplyClassList("game,,driver", true, &filter, &error));
+  EXPECT_FALSE(ApplyClassList("gpu", false, &filter, &error));
+  EXPECT_NE(error.find("--hide: unknown class 'gpu'"), std::string::npos);
+}
+
+TEST(SiteOrigin, DriverUnderGameIsNamedAfterBoth) {
+  std::vector<SourceFrame> stack = {
+      Frame("malloc", "/opt/memframe/lib/libmemframe_agent.so", ModuleClass::kSystem),
+      Frame("ralloc_size", "/usr/lib/dri/swrast_dri.so", ModuleClass::kDriver),
+      Frame("glDrawArrays", "/usr/lib/libGLX_mesa.so.0", ModuleClass::kDriver),
+      Frame("Game::DrawGameplay(Entities const&) const", "/opt/game/game", ModuleClass::kGame, "/src/render.cpp", 62),
+      Frame("main", "/opt/game/game", ModuleClass::kGame, "/src/main.cpp", 10),
+  };
+  SiteOrigin o = FindSiteOrigin(stack);
+  EXPECT_EQ(o.alloc, 1u);
+  EXPECT_EQ(o.game, 3u);
+  EXPECT_EQ(o.user, 3u);
+  EXPECT_EQ(o.module_class, ModuleClass::kDriver);
+  EXPECT_EQ(o.module, "swrast_dri.so");
+  EXPECT_EQ(SiteName(stack, o), "swrast_dri.so (via Game::DrawGameplay render.cpp:62)");
+  EXPECT_TRUE(OriginSettled(stack, o));
+  // Without the game's frames the driver frame names it.
+  stack.resize(3);
+  o = FindSiteOrigin(stack);
+  EXPECT_EQ(o.user, 1u);
+  EXPECT_EQ(SiteName(stack, o), "ralloc_size");
+  EXPECT_FALSE(OriginSettled(stack, o));
+}
+
+TEST(SiteOrigin, GameCodeThroughTheStandardLibrary) {
+  std::vector<SourceFrame> stack = {
+      Frame("operator new(unsigned long)", "/usr/lib/libstdc++.so.6", ModuleClass::kSystem),
+      Frame("void std::vector<int, std::allocator<int> >::_M_realloc_insert<int>(int&&)", "/opt/game",
+            ModuleClass::kGame),
+      Frame("(anonymous namespace)::Spawn(Game&)", "/opt/game", ModuleClass::kGame),
+      Frame("main", "/opt/game", ModuleClass::kGame),
+  };
+  SiteOrigin o = FindSiteOrigin(stack);
+  EXPECT_EQ(o.user, 2u);
+  EXPECT_EQ(o.module_class, ModuleClass::kGame);
+  EXPECT_EQ(SiteName(stack, o), "(anonymous namespace)::Spawn(Game&)");
+  stack.resize(2);  // only library code in the program
+  EXPECT_EQ(UserFrameIndex(stack), 1u);
+  stack.resize(1);  // only runtime frames
+  o = FindSiteOrigin(stack);
+  EXPECT_EQ(o.user, 0u);
+  EXPECT_EQ(o.module_class, ModuleClass::kSystem);
+  EXPECT_EQ(UserFrameIndex({}), 0u);
+  EXPECT_EQ(SiteName({}, FindSiteOrigin({})), "");
+}
+
+TEST(SiteOrigin, SystemLibraryUnderAnonymousNamespace) {
+  std::vector<SourceFrame> stack = {
+      Frame("_XReply", "/usr/lib/libX11.so.6", ModuleClass::kSystem),
+      Frame("demo::(anonymous namespace)::Clear(float)", "/opt/game", ModuleClass::kGame, "/src/render.cpp", 19),
+  };
+  EXPECT_EQ(SiteName(stack, FindSiteOrigin(stack)), "libX11.so.6 (via demo::(anonymous namespace)::Clear render.cpp:19)");
+}
+
+TEST(SiteOrigin, RuntimeModules) {
+  EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libc.so.6"));
+  EXPECT_TRUE(IsRuntimeModule("/lib64/ld-linux-x86-64.so.2"));
+  EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libgcc_s.so.1"));
+  EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libm.so.6"));
+  EXPECT_TRUE(IsRuntimeModule("/opt/memframe/lib/libmemframe_agent.so"));
+  // The graphics stack allocates on its own account now (module classes).
+  EXPECT_FALSE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"));
+  EXPECT_FALSE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libxcb.so.1"));
+  EXPECT_FALSE(IsRuntimeModule("/opt/game/libcore.so"));
+  EXPECT_FALSE(IsRuntimeModule(""));
+}
+
+TEST(CutFromLeft, KeepsTheLineNumber) {
+  EXPECT_EQ(CutFromLeft("game.cpp:139", 12), "game.cpp:139");
+  EXPECT_EQ(CutFromLeft("game.cpp:139", 11), "....cpp:139");
+  EXPECT_EQ(CutFromLeft("game.cpp:139", 7), "...:139");
+  // Never half a UTF-8 character.
+  EXPECT_EQ(CutFromLeft("\xC3\xA9t\xC3\xA9.cpp:9", 10), "....cpp:9");
+}
+
+}  // namespace
+}  // namespace memframe::analysis
