@@ -218,6 +218,18 @@ TEST_F(ViewerViews, DiffAcrossTheLevelLoadHoldsTheLevel) {
   EXPECT_EQ(root_bytes, static_cast<int64_t>(kLevelBytes));
 }
 
+// With nothing selected the diff opens across the largest load, as
+// `memframe report diff` does: the level and the driver's work for it.
+TEST_F(ViewerViews, TheDefaultDiffIsAcrossTheLevelLoad) {
+  json data = Dump("diff", {});
+  EXPECT_EQ(data["a"]["frame"], LoadFrame() - 1);
+  EXPECT_EQ(data["b"]["frame"], FirstGameplayFrame());
+  int64_t bytes = 0;
+  for (const json& row : e2e::SitesWithFunctionInStack(data["rows"], kLoadLevelFunction))
+    bytes += row["delta_bytes"].get<int64_t>();
+  EXPECT_EQ(bytes, static_cast<int64_t>(kLevelBytes));
+}
+
 TEST_F(ViewerViews, DiffAcrossTheUnloadReleasesAllButTheNavMesh) {
   const std::string load = std::to_string(LoadFrame()), unload = std::to_string(UnloadFrame(kGameplayFrames));
   json data = Dump("diff", {"--range", load + ":" + load, "--range-b", unload + ":" + unload});

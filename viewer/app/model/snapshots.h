@@ -17,9 +17,11 @@
 
 namespace memframe::viewer {
 
-// The comparison the diff view opens with: A = the frame before the biggest
-// spike (by allocated bytes; the biggest frame when none is a spike), B =
-// the last frame.
+// The comparison the diff view opens with, as `memframe report diff` with no
+// arguments: across the largest load (phases.h), A = the frame before it,
+// B = its last frame. A run with no load after start-up: A = the frame
+// before the biggest spike (by allocated bytes; the biggest frame when none
+// is a spike), B = the last frame.
 struct DiffRanges {
   analysis::FrameRange a, b;
 };
