@@ -7,7 +7,7 @@
 namespace memframe::injector {
 
 void PrintExportUsage(std::ostream& out) {
-  out << "usage: memframe export CAPTURE --format pprof|folded -o FILE\n"
+  out << "usage: memframe export CAPTURE --format pprof|folded -o FILE [--force]\n"
          "\n"
          "Writes a capture's allocations for other tools:\n"
          "  pprof    gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)\n"
@@ -15,7 +15,8 @@ void PrintExportUsage(std::ostream& out) {
          "\n"
          "options:\n"
          "  --format F         pprof or folded\n"
-         "  -o, --output FILE  the file to write\n"
+         "  -o, --output FILE  the file to write (never CAPTURE itself)\n"
+         "  --force            replace FILE even if it is a memframe capture\n"
          "  -h, --help         show this help\n";
 }
 
@@ -25,6 +26,10 @@ ExportParse ParseExportArguments(const std::vector<std::string>& args, analysis:
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "-h" || arg == "--help") return ExportParse::kHelp;
+    if (arg == "--force") {
+      request->force = true;
+      continue;
+    }
     if (arg == "--format" || arg == "-o" || arg == "--output") {
       if (i + 1 == args.size()) {
         *error = arg + " needs a value";

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "memframe/output_file.h"
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "export_command.h"
@@ -61,15 +62,7 @@ int Help(const std::vector<std::string>& args) {
   return memframe::injector::kExitMemframeError;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    PrintUsage(std::cerr);
-    return memframe::injector::kExitMemframeError;
-  }
-  std::string command = argv[1];
-  std::vector<std::string> args(argv + 2, argv + argc);
+int Dispatch(const std::string& command, const std::vector<std::string>& args) {
   if (command == "run") return memframe::injector::RunCommand(args);
 #ifdef MEMFRAME_WITH_ANALYSIS
   if (command == "report") return memframe::injector::ReportCommand(args);
@@ -84,4 +77,26 @@ int main(int argc, char** argv) {
   std::cerr << "memframe: unknown command '" << command << "'\n\n";
   PrintUsage(std::cerr);
   return memframe::injector::kExitMemframeError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(std::cerr);
+    return memframe::injector::kExitMemframeError;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  // What goes to stdout is the result: a full disk behind it is a failure,
+  // not a silent loss.
+  memframe::CheckedStdout checked_stdout;
+  int status = Dispatch(command, args);
+  std::string problem = checked_stdout.Finish();
+  if (!problem.empty()) {
+    std::cerr << "memframe: error: writing the " << (command == "report" ? "report" : "output") << ": " << problem
+              << '\n';
+    return memframe::injector::kExitMemframeError;
+  }
+  return status;
 }

@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,10 +13,12 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "hooks/present_hooks.h"
 #include "launch.h"
 #include "live_server.h"
 #include "memframe/capture_file.h"
 #include "memframe/format.h"
+#include "memframe/output_file.h"
 #include "memframe.pb.h"
 #include "program_check.h"
 #include "recorder.h"
@@ -122,6 +125,31 @@ void LaunchViewer(const std::string& socket_path) {
   if (error != 0) std::cerr << "memframe: cannot start " << viewer << ": " << strerror(error) << '\n';
 }
 
+// The presents the agent hooks, by the names it gives their markers (the
+// agent's one list, agent/hooks/present_entry_points.cc).
+std::string PresentNames() {
+  std::string names;
+  for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
+    names += (names.empty() ? "" : ", ") + std::string(agent::FixedMarkerName(id));
+  return names;
+}
+
+// What MEMFRAME_FRAME_SOURCE accepts (the agent only warns about the rest).
+bool IsFrameSource(const std::string& source) {
+  if (source == "auto" || source == "slices") return true;
+  for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
+    if (source == agent::FixedMarkerName(id)) return true;
+  return false;
+}
+
+// Removes a capture that holds nothing of the program (it never ran); only a
+// file this run created, never a device such as /dev/full.
+void DiscardCapture(wire::CaptureWriter& capture) {
+  capture.Close();
+  struct stat st {};
+  if (lstat(capture.path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) remove(capture.path().c_str());
+}
+
 // Records until the program has exited and every connection is closed (or
 // kDrainLimit after the exit). Returns the program's exit status.
 int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
@@ -196,7 +224,13 @@ int Run(const RunOptions& options) {
   // level 3 was its largest cost (52 ns an event); level 1 compresses ~1.6x
   // faster for a capture 2.6% larger (tests/bench/README.md).
   constexpr int kCaptureZstdLevel = 1;
-  std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel);
+  OutputPolicy policy = wire::CapturePolicy();
+  policy.inputs = {program_path, agent};
+  if (!options.force) {
+    policy.existing = OutputPolicy::Existing::kRefuse;
+    policy.force_hint = "pass --force to replace it";
+  }
+  std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
   wire::RecorderInfo info;
   info.set_command_line(JoinCommand(options.command));
   info.set_start_unix_ns(UnixNanoseconds());
@@ -207,13 +241,12 @@ int Run(const RunOptions& options) {
   if (!capture || !AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
     child->Abort();
     std::cerr << "memframe: " << (capture ? capture->error() : error) << '\n';
-    if (capture) remove(output.c_str());
+    if (capture) DiscardCapture(*capture);
     return kExitMemframeError;
   }
   if (!child->Release(&error)) {
     std::cerr << "memframe: cannot run " << program_path << ": " << error << '\n';
-    capture->Close();
-    remove(output.c_str());
+    DiscardCapture(*capture);
     return kExitMemframeError;
   }
 
@@ -233,20 +266,27 @@ int Run(const RunOptions& options) {
 
   info.set_exit_status(status);
   info.set_finished(true);
-  bool written = !recorder.capture_failed() && AppendRecorderInfo(capture.get(), info);
-  written = capture->Close() && written;
+  // After a failed write the writer has cut the file back to its last
+  // complete frame; the closing record still says how the program ended and
+  // why the capture stops early, if the disk takes it.
+  if (recorder.capture_failed()) info.set_recording_error(capture->error());
+  bool closed = AppendRecorderInfo(capture.get(), info);
+  closed = capture->Close() && closed;
   if (live) {
     // The closing record too, then the viewers see the end of the stream.
     wire::Packet closing;
     *closing.mutable_recorder() = info;
     std::string bytes = closing.SerializeAsString();
-    if (written) live->Publish(0, bytes.data(), bytes.size());
+    if (closed) live->Publish(0, bytes.data(), bytes.size());
     recorder.AttachLive(nullptr);
     live->Finish(1000);
   }
-  if (!written) {
-    if (!recorder.capture_failed()) std::cerr << "memframe: cannot write " << output << ": " << capture->error() << '\n';
-    return kExitMemframeError;
+  // The program ran: its status stands, and the recording's trouble is said
+  // here (and in the capture when it could be written).
+  if (recorder.capture_failed() || !closed) {
+    std::cerr << "memframe: the capture " << output << " is incomplete (" << capture->error() << "); it holds what was"
+              << " written before that" << (closed ? ", and says so" : ", without the closing record") << '\n';
+    return status;
   }
 #ifdef MEMFRAME_WITH_ANALYSIS
   if (options.summary) analysis::PrintRunSummary(output, std::cerr, std::cerr);
@@ -264,7 +304,9 @@ void PrintRunUsage(std::ostream& out) {
          "events, frame by frame, into a capture file. Exits with PROGRAM's status.\n"
          "\n"
          "options:\n"
-         "  -o, --output FILE   capture file (default: memframe-PROGRAM-PID.mfc)\n"
+         "  -o, --output FILE   capture file (default: memframe-PROGRAM-PID.mfc), created\n"
+         "                      readable by you only; an existing FILE is refused\n"
+         "  --force             replace an existing FILE\n"
          "  --stack-depth N     frames per call stack, 1.." << kMaxStackDepth << " (default: 32)\n"
          "  --no-stacks         record no call stacks (fastest)\n"
          "  --no-summary        do not print the summary when PROGRAM ends\n"
@@ -308,6 +350,8 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
     if (arg == "-h" || arg == "--help") return RunParse::kHelp;
     if (arg == "-o" || arg == "--output") {
       if (!value(arg, &options->output)) return RunParse::kError;
+    } else if (arg == "--force") {
+      options->force = true;
     } else if (arg == "--agent") {
       if (!value(arg, &options->agent)) return RunParse::kError;
     } else if (arg == "--stack-depth") {
@@ -342,6 +386,11 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
       options->follow_exec = false;
     } else if (arg == "--frame-source") {
       if (!value(arg, &options->frame_source)) return RunParse::kError;
+      if (!IsFrameSource(options->frame_source)) {
+        *error = "--frame-source wants auto, slices or one of the presents " + PresentNames() + ", not '" +
+                 options->frame_source + "'";
+        return RunParse::kError;
+      }
     } else if (arg == "--free-stacks") {
       options->free_stacks = true;
     } else if (arg == "--no-live") {

@@ -11,6 +11,7 @@ namespace memframe::injector {
 
 struct RunOptions {
   std::string output;                // "" = memframe-<program>-<pid>.mfc in the cwd
+  bool force = false;                // replace an existing output file
   int stack_depth = 0;               // 0 = the agent's default
   bool stacks = true;
   bool summary = true;

@@ -1,5 +1,7 @@
 #include "memframe/capture_file.h"
 
+#include <stdio_ext.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <cerrno>
@@ -18,8 +20,8 @@ constexpr size_t kHeaderBytes = sizeof(kCaptureMagic) + 4;
 // whose columns have very different statistics (kinds, sizes, tick gaps), so
 // a block spanning several columns codes them all with one table. Ending a
 // block after each large column gives each its own: 10% smaller captures on
-// the benchmark workload (tests/bench/README.md), in the same format (one
-// zstd frame; a reader cannot tell).
+// the benchmark workload (tests/bench/README.md), in the same format (blocks
+// inside a frame; a reader cannot tell).
 constexpr size_t kSplitRecordBytes = 16 * 1024;
 constexpr size_t kSplitColumnBytes = 1024;
 
@@ -51,13 +53,23 @@ std::vector<size_t> ColumnEnds(const uint8_t* packet, size_t size) {
 }
 }  // namespace
 
-std::unique_ptr<CaptureWriter> CaptureWriter::Create(const std::string& path, std::string* error, int zstd_level) {
+OutputPolicy CapturePolicy() {
+  OutputPolicy policy;
+  policy.mode = 0600;
+  return policy;
+}
+
+std::unique_ptr<CaptureWriter> CaptureWriter::Create(const std::string& path, std::string* error, int zstd_level,
+                                                     const OutputPolicy& policy) {
+  std::unique_ptr<OutputFile> output = OutputFile::Create(path, policy, error);
+  return output ? Create(std::move(output), error, zstd_level) : nullptr;
+}
+
+std::unique_ptr<CaptureWriter> CaptureWriter::Create(std::unique_ptr<OutputFile> output, std::string* error,
+                                                     int zstd_level) {
   std::unique_ptr<CaptureWriter> w(new CaptureWriter());
-  w->file_ = fopen(path.c_str(), "wb");
-  if (!w->file_) {
-    *error = "cannot create " + path + ": " + strerror(errno);
-    return nullptr;
-  }
+  w->output_ = std::move(output);
+  w->file_ = w->output_->stream();
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
   // At the fast levels, a match-finder table of 4 Ki entries instead of 16 Ki:
@@ -71,19 +83,34 @@ std::unique_ptr<CaptureWriter> CaptureWriter::Create(const std::string& path, st
   uint8_t header[kHeaderBytes];
   memcpy(header, kCaptureMagic, sizeof(kCaptureMagic));
   for (int i = 0; i < 4; ++i) header[sizeof(kCaptureMagic) + i] = static_cast<uint8_t>(kCaptureVersion >> (8 * i));
-  // On disk at once: a live viewer may open the file before the first
-  // record is flushed, and must find a capture with no records yet, not a
-  // file too short to be one.
-  if (fwrite(header, 1, sizeof(header), w->file_) != sizeof(header) || fflush(w->file_) != 0) {
-    *error = "cannot write " + path + ": " + strerror(errno);
-    return nullptr;
-  }
-  w->bytes_written_ = sizeof(header);
+  // On disk, under its name, at once: a live viewer may open the file before
+  // the first record is flushed, and must find a capture with no records
+  // yet, not a file too short to be one. A file it replaces is replaced only
+  // now, by one that holds at least this.
+  if (!w->output_->Write(header, sizeof(header), error) || !w->output_->MoveIntoPlace(error)) return nullptr;
+  w->bytes_written_ = w->flushed_bytes_ = sizeof(header);
   return w;
 }
 
 CaptureWriter::~CaptureWriter() {
   if (file_) Close();
+}
+
+bool CaptureWriter::Fail(const std::string& why) {
+  if (error_.empty()) error_ = why;
+  // Back to the end of the last complete frame: the unwritten rest of this
+  // one is dropped from the stdio buffer, its written part cut off, and the
+  // compressor starts a new frame there.
+  __fpurge(file_);
+  if (ftruncate(fileno(file_), static_cast<off_t>(flushed_bytes_)) == 0 &&
+      fseeko(file_, static_cast<off_t>(flushed_bytes_), SEEK_SET) == 0) {
+    clearerr(file_);
+    ZSTD_CCtx_reset(static_cast<ZSTD_CCtx*>(cctx_), ZSTD_reset_session_only);
+    bytes_written_ = flushed_bytes_;
+    records_ = flushed_records_;
+    frame_open_ = false;
+  }
+  return false;
 }
 
 bool CaptureWriter::Compress(const void* data, size_t size, int mode) {
@@ -93,14 +120,9 @@ bool CaptureWriter::Compress(const void* data, size_t size, int mode) {
   for (;;) {
     ZSTD_outBuffer out{out_.data(), out_.size(), 0};
     size_t remaining = ZSTD_compressStream2(cctx, &out, &in, static_cast<ZSTD_EndDirective>(mode));
-    if (ZSTD_isError(remaining)) {
-      error_ = std::string("zstd: ") + ZSTD_getErrorName(remaining);
-      return false;
-    }
-    if (out.pos && fwrite(out_.data(), 1, out.pos, file_) != out.pos) {
-      error_ = std::string("write failed: ") + strerror(errno);
-      return false;
-    }
+    if (ZSTD_isError(remaining)) return Fail(std::string("zstd: ") + ZSTD_getErrorName(remaining));
+    std::string why;
+    if (out.pos && !output_->Write(out_.data(), out.pos, &why)) return Fail(why);
     bytes_written_ += out.pos;
     bool done = mode == ZSTD_e_continue ? in.pos == in.size : remaining == 0;
     if (done) return true;
@@ -112,6 +134,7 @@ bool CaptureWriter::Append(uint32_t stream, const void* packet, size_t size) {
   uint8_t* p = WriteVarint(prefix, stream);
   p = WriteVarint(p, size);
   ++records_;
+  frame_open_ = true;
   if (!Compress(prefix, static_cast<size_t>(p - prefix), ZSTD_e_continue)) return false;
   const auto* bytes = static_cast<const uint8_t*>(packet);
   size_t done = 0;
@@ -125,15 +148,28 @@ bool CaptureWriter::Append(uint32_t stream, const void* packet, size_t size) {
 }
 
 bool CaptureWriter::Flush() {
-  if (!Compress(nullptr, 0, ZSTD_e_flush)) return false;
-  return fflush(file_) == 0;
+  if (!file_) return false;
+  if (frame_open_ && !Compress(nullptr, 0, ZSTD_e_end)) return false;
+  errno = 0;
+  if (fflush(file_) != 0) return Fail(output_->WriteError());
+  frame_open_ = false;
+  flushed_bytes_ = bytes_written_;
+  flushed_records_ = records_;
+  return true;
 }
 
 bool CaptureWriter::Close() {
   if (!file_) return error_.empty();
-  bool ok = Compress(nullptr, 0, ZSTD_e_end);
-  if (fclose(file_) != 0) ok = false;
-  file_ = nullptr;
+  // A capture with no records still ends with a (empty) frame: a file that
+  // stops right after its header was cut short.
+  if (bytes_written_ == kHeaderBytes) frame_open_ = true;
+  bool ok = Flush();
+  std::string why;
+  file_ = nullptr;  // the stream is closed by Commit, failed or not
+  if (!output_->Commit(&why)) {
+    if (error_.empty()) error_ = why;
+    ok = false;
+  }
   ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
   cctx_ = nullptr;
   return ok;

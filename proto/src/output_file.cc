@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <random>
 
 #include "memframe/format.h"
@@ -106,7 +107,7 @@ std::unique_ptr<OutputFile> OutputFile::Create(const std::string& path, const Ou
     if (fd < 0) output->temp_path_.clear();
   }
   if (fd < 0) {
-    *error = "cannot write " + path + ": " + strerror(errno);
+    *error = "cannot create " + path + ": " + strerror(errno);
     return nullptr;
   }
   output->may_replace_ = policy.existing == OutputPolicy::Existing::kReplace || exists;
@@ -193,6 +194,47 @@ std::string CloseStream(FILE* stream) {
     saved = errno;
   }
   return ok ? "" : Reason(saved);
+}
+
+CheckedStdout::CheckedStdout() {
+  setp(buffer_, buffer_ + sizeof(buffer_));
+  previous_ = std::cout.rdbuf(this);
+}
+
+CheckedStdout::~CheckedStdout() {
+  Drain();
+  std::cout.rdbuf(previous_);
+}
+
+bool CheckedStdout::Drain() {
+  for (char* p = pbase(); p < pptr();) {
+    ssize_t n = write(STDOUT_FILENO, p, static_cast<size_t>(pptr() - p));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (!error_) error_ = n < 0 ? errno : EIO;
+      break;
+    }
+    p += n;
+  }
+  setp(buffer_, buffer_ + sizeof(buffer_));
+  return error_ == 0;
+}
+
+CheckedStdout::int_type CheckedStdout::overflow(int_type c) {
+  if (!Drain()) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+  }
+  return traits_type::not_eof(c);
+}
+
+int CheckedStdout::sync() { return Drain() ? 0 : -1; }
+
+std::string CheckedStdout::Finish() {
+  Drain();
+  std::string c_stdout = CloseStream(stdout);
+  return error_ ? strerror(error_) : c_stdout;
 }
 
 }  // namespace memframe

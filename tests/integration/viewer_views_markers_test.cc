@@ -4,6 +4,7 @@
 // `memframe report CAPTURE diff A B --json`.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,20 @@ TEST_F(ViewerMarkers, UnknownMarkerIsAUsageError) {
   std::vector<std::string> argv = {MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "diff", "--diff-a", "boss"};
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
   EXPECT_EQ(r.exit_code, 2);  // and the CLI's message on stderr
+}
+
+// A capture cut short (a recorder killed mid-write): the viewer shows what
+// was read and says so, as `memframe report` does, with the same exit status.
+TEST_F(ViewerMarkers, ATruncatedCaptureIsSaidAndExitsAsTheReportDoes) {
+  const std::string cut = (scratch_->path() / "cut.mfc").string();
+  std::filesystem::copy_file(capture_, cut, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::resize_file(cut, std::filesystem::file_size(cut) - 8);
+  e2e::CommandResult report = e2e::RunCommand({MEMFRAME_CLI_PATH, "report", cut, "--json"}, kTimeoutSeconds);
+  e2e::CommandResult viewer =
+      e2e::RunCommand({MEMFRAME_VIEWER_PATH, cut, "--dump-view-data", "timeline"}, kTimeoutSeconds);
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_EQ(viewer.exit_code, 1);  // its warning on stderr
+  EXPECT_FALSE(e2e::ParseJsonOrDiscard(viewer.standard_output).is_discarded()) << viewer.standard_output;
 }
 
 }  // namespace

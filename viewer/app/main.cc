@@ -1,6 +1,9 @@
 // memframe-viewer: parse the command line and pick a mode; nothing else.
 #include <cstdio>
+#include <iostream>
 #include <string>
+
+#include "memframe/output_file.h"
 
 #include "modes.h"
 #include "options.h"
@@ -17,8 +20,17 @@ int main(int argc, char** argv) {
     std::fputs(ViewerUsage().c_str(), stdout);
     return 0;
   }
-  if (!options.dump_view.empty()) return RunDumpViewData(options);
-  if (!options.screenshot_path.empty()) return RunScreenshot(options);
-  if (options.measure_fps_seconds > 0) return RunMeasureFps(options);
-  return RunInteractive(options);
+  // --dump-view-data and --measure-fps write their results on stdout: a full
+  // disk behind it is a failure, not a silent loss.
+  memframe::CheckedStdout checked_stdout;
+  int status = !options.dump_view.empty()          ? RunDumpViewData(options)
+               : !options.screenshot_path.empty()  ? RunScreenshot(options)
+               : options.measure_fps_seconds > 0    ? RunMeasureFps(options)
+                                                    : RunInteractive(options);
+  std::string problem = checked_stdout.Finish();
+  if (!problem.empty()) {
+    std::fprintf(stderr, "memframe-viewer: error: writing the output: %s\n", problem.c_str());
+    return 2;
+  }
+  return status;
 }

@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "memframe/analysis/live_set_at.h"
+#include "memframe/analysis/report.h"
 #include "backend.h"
 #include "png_writer.h"
 #include "session_loader.h"
@@ -107,7 +108,7 @@ int RunScreenshot(const ViewerOptions& options) {
       std::fprintf(stderr, "memframe-viewer: cannot read back the rendered image\n");
       return 1;
     }
-    if (!WritePng(options.screenshot_path, pixels, width, height, &error)) {
+    if (!WritePng(options.screenshot_path, {options.capture_path}, pixels, width, height, &error)) {
       std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
       return 1;
     }
@@ -189,7 +190,8 @@ int RunDumpViewData(const ViewerOptions& options) {
   for (auto& view : MakeViews()) {
     if (options.dump_view == view->name()) std::cout << view->Data(ctx).dump(2) << "\n";
   }
-  return 0;
+  // A damaged capture is said and exits 1, as `memframe report` does.
+  return analysis::FinishWithDamage(session->capture(), std::cerr, "memframe-viewer");
 }
 
 }  // namespace memframe::viewer

@@ -1,23 +1,16 @@
 #include "png_writer.h"
 
-#include <cerrno>
-#include <cstring>
-
-#include <stb_image_write.h>
+#include "memframe/analysis/address_map_png.h"
 
 namespace memframe::viewer {
 
-bool WritePng(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string* error) {
+bool WritePng(const std::string& path, const std::vector<std::string>& inputs, const std::vector<uint8_t>& rgba,
+              int width, int height, std::string* error) {
   if (rgba.size() != static_cast<size_t>(width) * height * 4) {
     *error = "internal error: pixel buffer does not match the image size";
     return false;
   }
-  errno = 0;
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    *error = "cannot write " + path + (errno ? std::string(": ") + std::strerror(errno) : std::string());
-    return false;
-  }
-  return true;
+  return analysis::WritePngFile(path, inputs, rgba.data(), width, height, 4, error);
 }
 
 }  // namespace memframe::viewer

@@ -7,7 +7,9 @@
 
 namespace memframe::viewer {
 
-// RGBA pixels, top row first. False with *error when the file can't be written.
-bool WritePng(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height, std::string* error);
+// RGBA pixels, top row first, never over one of `inputs` (the capture shown).
+// False with *error when the file can't be written.
+bool WritePng(const std::string& path, const std::vector<std::string>& inputs, const std::vector<uint8_t>& rgba,
+              int width, int height, std::string* error);
 
 }  // namespace memframe::viewer

@@ -8,32 +8,56 @@
 #include <string>
 #include <vector>
 
+#include "memframe/output_file.h"
+
 namespace memframe::wire {
+
+// How captures are created unless a caller says otherwise: private to the
+// user (they hold the program's command line and paths), replacing a file
+// already there (`memframe run` refuses that without --force).
+OutputPolicy CapturePolicy();
 
 class CaptureWriter {
  public:
-  // Opens `path` for writing; on failure returns null and sets *error.
-  static std::unique_ptr<CaptureWriter> Create(const std::string& path, std::string* error, int zstd_level = 3);
+  // Creates the capture at `path` as `policy` allows, with its header on
+  // disk; on failure returns null and sets *error.
+  static std::unique_ptr<CaptureWriter> Create(const std::string& path, std::string* error, int zstd_level = 3,
+                                               const OutputPolicy& policy = CapturePolicy());
+  // The same on an output already opened (tests inject failing sinks).
+  static std::unique_ptr<CaptureWriter> Create(std::unique_ptr<OutputFile> output, std::string* error,
+                                               int zstd_level = 3);
   ~CaptureWriter();
 
   // Appends one record: the packet bytes (a serialized Packet) of `stream`.
   // Stream 0 is the recorder's own; agent connections are numbered from 1.
+  //
+  // A failed write (disk full) sets error() and cuts the file back to the
+  // end of the last flush, so that everything flushed reads back as a
+  // complete capture; a later Append starts again from there (and may fail
+  // again, if the disk is still full).
   bool Append(uint32_t stream, const void* packet, size_t size);
-  // Pushes everything so far to the file as a complete zstd block, so that a
-  // crash of the recorder loses nothing appended before the flush.
+  // Ends the zstd frame and pushes it to the file, so that a crash of the
+  // recorder or a later failed write loses nothing appended before the flush.
   bool Flush();
   // Ends the zstd frame and closes the file.
   bool Close();
 
   uint64_t bytes_written() const { return bytes_written_; }
   uint64_t records() const { return records_; }
+  // The first failure, "" if none.
   const std::string& error() const { return error_; }
+  const std::string& path() const { return output_->path(); }
 
  private:
   CaptureWriter() = default;
   bool Compress(const void* data, size_t size, int mode);
+  bool Fail(const std::string& why);  // records it, cuts back; returns false
 
-  FILE* file_ = nullptr;
+  std::unique_ptr<OutputFile> output_;
+  FILE* file_ = nullptr;  // output_'s stream while open
+  bool frame_open_ = false;     // records appended since the last frame end
+  uint64_t flushed_bytes_ = 0;  // the file's size at the last frame end
+  uint64_t flushed_records_ = 0;
   void* cctx_ = nullptr;  // ZSTD_CCtx
   std::vector<uint8_t> out_;
   uint64_t bytes_written_ = 0;

@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -78,9 +79,36 @@ class OutputFile {
   bool may_replace_ = true;  // false: the target did not exist and must not now
 };
 
-// What a stream that a command wrote its results to (stdout) says when it is
-// closed: "" when every byte reached it, else the reason ("No space left on
-// device"). Closes the stream.
+// What a stream that a command wrote its results to says when it is closed:
+// "" when every byte reached it, else the reason ("No space left on device";
+// stdio keeps only that a write failed once its buffer is dropped, so a
+// large output may say less: CheckedStdout keeps the reason). Closes it.
 std::string CloseStream(FILE* stream);
+
+// Puts itself behind std::cout for its lifetime, writing to descriptor 1 and
+// keeping the reason of the first failed write, so that a command whose
+// result is lost (stdout on a full disk, /dev/full) can say so and why.
+class CheckedStdout : public std::streambuf {
+ public:
+  CheckedStdout();
+  ~CheckedStdout() override;
+  CheckedStdout(const CheckedStdout&) = delete;
+  CheckedStdout& operator=(const CheckedStdout&) = delete;
+
+  // Flushes std::cout and C's stdout and closes them: "" when every byte
+  // reached descriptor 1, else the reason.
+  std::string Finish();
+
+ protected:
+  int_type overflow(int_type c) override;
+  int sync() override;
+
+ private:
+  bool Drain();
+
+  std::streambuf* previous_ = nullptr;
+  int error_ = 0;  // errno of the first failed write
+  char buffer_[1 << 16];
+};
 
 }  // namespace memframe

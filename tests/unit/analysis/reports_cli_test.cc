@@ -2,6 +2,7 @@
 // capture whose user frames point into this binary: JSON numbers, text
 // headers, bad arguments, the grouped hidden sites and both exports.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <nlohmann/json.hpp>
@@ -107,10 +108,10 @@ class ReportsCliTest : public ::testing::Test {
   Result Run(const std::string& report, std::vector<std::string> args, bool as_json = true) {
     return testing::RunReportCli(file_.path(), report, std::move(args), as_json);
   }
-  Result Export(const std::string& format, const std::string& output) {
+  Result Export(const std::string& format, const std::string& output, bool force = false) {
     std::ostringstream out, err;
     Result r;
-    r.code = RunExport({file_.path(), format, output}, out, err);
+    r.code = RunExport({file_.path(), format, output, force}, out, err);
     r.out = out.str();
     r.err = err.str();
     return r;
@@ -256,7 +257,7 @@ TEST_F(ReportsCliTest, BadArgumentsAndUnknownCutsExitTwoWithNothingOnStdout) {
       {"histogram", {"--frame", "10"}, "frame 10 is not in the capture (frames 0..9)"},
       {"histogram", {"--frame", "1", "--from", "0"}, "--frame selects one frame; it cannot be combined with --from or --to"},
       {"fragmentation", {"--color", "red"}, "--color wants 'age' or 'site', not 'red'"},
-      {"fragmentation", {"--png", "/nonexistent/dir/map.png"}, "cannot write /nonexistent/dir/map.png"},
+      {"fragmentation", {"--png", "/nonexistent/dir/map.png"}, "cannot create /nonexistent/dir/map.png: No such file or directory"},
       {"lifetimes", {"--frame", "1"}, "report 'lifetimes' does not take '--frame'"},
       {"mismatches", {"extra"}, "report 'mismatches' does not take 'extra'"},
   };
@@ -341,7 +342,52 @@ TEST_F(ReportsCliTest, ExportRefusesBadRequests) {
   EXPECT_EQ(format.err, "memframe: error: unknown export format 'svg' (formats: folded, pprof)\n");
   Result output = Export("folded", "/nonexistent/dir/out.folded");
   EXPECT_EQ(output.code, 2);
-  EXPECT_EQ(output.err, "memframe: error: cannot write /nonexistent/dir/out.folded\n");
+  EXPECT_EQ(output.err, "memframe: error: cannot create /nonexistent/dir/out.folded: No such file or directory\n");
+}
+
+TEST_F(ReportsCliTest, ExportNeverWritesOverTheCaptureItReads) {
+  const std::string before = file_.ReadAll();
+  TempPath link("reports_cli_link.mfc");
+  ASSERT_EQ(symlink(file_.path().c_str(), link.path().c_str()), 0);
+  for (const std::string& output : {file_.path(), link.path()}) {
+    Result r = Export("folded", output, /*force=*/true);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "memframe: error: refusing to write " + output + ": it is " +
+                         (output == file_.path() ? "" : file_.path() + ", ") + "an input of this command\n");
+  }
+  EXPECT_EQ(file_.ReadAll(), before);
+}
+
+TEST_F(ReportsCliTest, ExportReplacesAnotherCaptureOnlyWhenForced) {
+  TempPath other("reports_cli_other.mfc");
+  other.WriteAll(file_.ReadAll());
+  Result refused = Export("folded", other.path());
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_EQ(refused.err, "memframe: error: " + other.path() +
+                             " holds a memframe capture already (pass --force to replace it)\n");
+  EXPECT_EQ(other.ReadAll(), file_.ReadAll());
+  Result forced = Export("folded", other.path(), /*force=*/true);
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_NE(other.ReadAll().find("reports_cli_test::LoadLevel() 1524\n"), std::string::npos);
+}
+
+TEST_F(ReportsCliTest, APngNeverReplacesTheCapture) {
+  const std::string before = file_.ReadAll();
+  Result r = Run("fragmentation", {"--png", file_.path()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "memframe: error: refusing to write " + file_.path() + ": it is an input of this command\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(file_.ReadAll(), before);
+}
+
+TEST_F(ReportsCliTest, AFrameRangePastTheCaptureIsAnError) {
+  Result from = Run("frames", {"--from", "100000"}, false);
+  EXPECT_EQ(from.code, 2);
+  EXPECT_EQ(from.out, "");
+  EXPECT_EQ(from.err, "memframe: error: --from 100000 is after the capture's last frame (frames 0..9)\n");
+  Result sites = Run("sites", {"--from", "10000", "--to", "20000"}, false);
+  EXPECT_EQ(sites.code, 2);
+  EXPECT_EQ(sites.err, "memframe: error: --from 10000 is after the capture's last frame (frames 0..9)\n");
 }
 
 }  // namespace

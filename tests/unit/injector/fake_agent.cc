@@ -61,6 +61,18 @@ __attribute__((constructor)) void FakeAgentStart() {
   hello->set_agent_version("fake");
   std::string frame = Framed(packet);
   Send(frame.data(), frame.size());
+  // MEMFRAME_FAKE_AGENT_PAD_BYTES=N: then a thread name of N bytes that do
+  // not compress, so that a test can fill the recorder's disk.
+  if (const char* pad = getenv("MEMFRAME_FAKE_AGENT_PAD_BYTES")) {
+    std::string name(strtoul(pad, nullptr, 10), 'a');
+    uint32_t x = 12345;
+    for (char& c : name) c = static_cast<char>('a' + ((x = x * 1103515245u + 12345u) >> 16) % 26);
+    memframe::wire::Packet padding;
+    padding.mutable_thread()->set_thread_id(1);
+    padding.mutable_thread()->set_name(name);
+    std::string padded = Framed(padding);
+    Send(padded.data(), padded.size());
+  }
 
   memframe::wire::Packet goodbye;
   goodbye.mutable_end()->set_reason("exit");

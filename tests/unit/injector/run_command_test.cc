@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,6 +84,10 @@ TEST(ParseRunArguments, ExplainsBadUsage) {
   EXPECT_EQ(error_of({"--stack-depth", "0", "ls"}), "--stack-depth wants a number from 1 to 64, not '0'");
   EXPECT_EQ(error_of({"--stack-depth", "8x", "ls"}), "--stack-depth wants a number from 1 to 64, not '8x'");
   EXPECT_EQ(error_of({"--time-slice", "-1", "ls"}), "--time-slice wants milliseconds from 0 to 60000, not '-1'");
+  EXPECT_EQ(error_of({"--frame-source", "bogus", "ls"}),
+            "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, "
+            "eglSwapBuffers, SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, "
+            "SDL_Flip, SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'bogus'");
   RunOptions options;
   std::string error;
   EXPECT_EQ(ParseRunArguments({"--help"}, &options, &error), RunParse::kHelp);
@@ -105,14 +111,22 @@ class MemframeRun : public ::testing::Test {
  protected:
   // Runs the memframe binary with TMPDIR in our temporary directory, so the
   // test can see that the private socket directory is removed.
-  Outcome Memframe(std::vector<std::string> args) {
+  // `stdout_path` other than "": memframe's stdout goes there (/dev/full).
+  // `file_size_limit` > 0: files memframe writes may not grow past it (a full
+  // disk without a mount: writes fail with EFBIG).
+  Outcome Memframe(std::vector<std::string> args, const std::string& stdout_path = "", rlim_t file_size_limit = 0) {
     std::string out = dir_.File("stdout"), err = dir_.File("stderr");
     pid_t pid = fork();
     if (pid == 0) {
-      int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int out_fd = open(stdout_path.empty() ? out.c_str() : stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(out_fd, 1);
       dup2(err_fd, 2);
+      if (file_size_limit > 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        rlimit limit{file_size_limit, file_size_limit};
+        setrlimit(RLIMIT_FSIZE, &limit);
+      }
       setenv("TMPDIR", tmp_.path().c_str(), 1);
       unsetenv("MEMFRAME_AGENT");
       std::vector<char*> argv{const_cast<char*>(MEMFRAME_TEST_BINARY)};
@@ -248,6 +262,82 @@ TEST_F(MemframeRun, CannotCreateTheCaptureMeansTheProgramNeverRuns) {
   EXPECT_EQ(outcome.err, "memframe: cannot create " + dir_.File("no/such/dir.mfc") + ": No such file or directory\n");
   EXPECT_FALSE(std::filesystem::exists(marker));
   EXPECT_TRUE(SocketDirectoryRemoved());
+}
+
+// ---- careless commands ----------------------------------------------------------
+
+TEST_F(MemframeRun, CapturesAreReadableByTheUserOnly) {
+  umask(022);
+  ASSERT_EQ(Memframe(Run({MEMFRAME_TEST_EXIT_PROGRAM, "", "0"})).status, 0);
+  struct stat st {};
+  ASSERT_EQ(stat(capture().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // The sockets (agents', live viewers') sit in a directory only we can enter.
+  std::filesystem::remove(capture());
+  Outcome outcome = Memframe(RunShell("stat -c %a \"$(dirname \"$MEMFRAME_SOCKET\")\""));
+  EXPECT_EQ(outcome.out, "700\n");
+}
+
+TEST_F(MemframeRun, RefusesToReplaceAnExistingCaptureUnlessForced) {
+  std::ofstream(capture()) << "MEMFRAME an earlier run";
+  std::string marker = dir_.File("ran");
+  Outcome refused = Memframe(RunShell("touch " + marker));
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err, "memframe: " + capture() + " holds a memframe capture already (pass --force to replace it)\n");
+  EXPECT_EQ(Slurp(capture()), "MEMFRAME an earlier run");
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  EXPECT_TRUE(SocketDirectoryRemoved());
+
+  std::vector<std::string> forced = Run({MEMFRAME_TEST_EXIT_PROGRAM, "", "5"});
+  forced.insert(forced.begin() + 1, "--force");
+  Outcome replaced = Memframe(forced);
+  EXPECT_EQ(replaced.status, 5) << replaced.err;
+  EXPECT_EQ(Parse(ReadCapture().back()).recorder().exit_status(), 5);
+  // Nothing left beside it: the new capture was renamed into place.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_.path()), {}), 3);  // run.mfc, stdout, stderr
+}
+
+TEST_F(MemframeRun, NeverWritesTheCaptureOverItsOwnProgram) {
+  std::string program = dir_.File("program");
+  std::filesystem::copy_file(MEMFRAME_TEST_EXIT_PROGRAM, program);
+  std::string before = Slurp(program);
+  Outcome outcome = Memframe({"run", "--force", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", program, "--", program});
+  EXPECT_EQ(outcome.status, 2);
+  EXPECT_EQ(outcome.err, "memframe: refusing to write " + program + ": it is an input of this command\n");
+  EXPECT_EQ(Slurp(program), before);
+}
+
+TEST_F(MemframeRun, AFullDiskKeepsTheProgramsStatusAndSaysSoInTheCapture) {
+  // The padding cannot fit under the limit; the records before it can.
+  setenv("MEMFRAME_FAKE_AGENT_PAD_BYTES", "300000", 1);
+  Outcome outcome = Memframe(Run({MEMFRAME_TEST_EXIT_PROGRAM, "", "7"}), "", 64 * 1024);
+  unsetenv("MEMFRAME_FAKE_AGENT_PAD_BYTES");
+  EXPECT_EQ(outcome.status, 7) << outcome.err;
+  EXPECT_NE(outcome.err.find("memframe: cannot write the capture (cannot write " + capture() +
+                             ": File too large); the recording stops here\n"),
+            std::string::npos)
+      << outcome.err;
+  EXPECT_NE(outcome.err.find("memframe: the capture " + capture() + " is incomplete (cannot write " + capture() +
+                             ": File too large); it holds what was written before that, and says so\n"),
+            std::string::npos)
+      << outcome.err;
+  // What was flushed reads back whole, and its closing record tells.
+  std::vector<wire::CaptureRecord> records = ReadCapture();
+  ASSERT_GE(records.size(), 2u);
+  wire::RecorderInfo end = Parse(records.back()).recorder();
+  EXPECT_TRUE(end.finished());
+  EXPECT_EQ(end.exit_status(), 7);
+  EXPECT_EQ(end.recording_error(), "cannot write " + capture() + ": File too large");
+}
+
+TEST_F(MemframeRun, OutputLostToAFullDiskIsAnError) {
+  ASSERT_EQ(Memframe(Run({MEMFRAME_TEST_EXIT_PROGRAM, "", "0"})).status, 0);
+  Outcome report = Memframe({"report", capture()}, "/dev/full");
+  EXPECT_EQ(report.status, 2);
+  EXPECT_EQ(report.err, "memframe: error: writing the report: No space left on device\n");
+  Outcome version = Memframe({"--version"}, "/dev/full");
+  EXPECT_EQ(version.status, 2);
+  EXPECT_EQ(version.err, "memframe: error: writing the output: No space left on device\n");
 }
 
 TEST_F(MemframeRun, UsageErrorsExitWithTwo) {

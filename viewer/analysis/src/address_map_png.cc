@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
+
+#include "memframe/output_file.h"
 
 // Static so that the viewer, which may define its own stb_image_write
 // implementation, can link this library too.
@@ -104,12 +107,28 @@ AddressMapImage RenderAddressMap(const AddressSpace& space, MapColoring coloring
   return image;
 }
 
-bool WritePng(const AddressMapImage& image, const std::string& path, std::string* error) {
-  if (!stbi_write_png(path.c_str(), image.width, image.height, 3, image.rgb.data(), image.width * 3)) {
-    *error = "cannot write " + path + (errno ? std::string(": ") + strerror(errno) : std::string());
+bool WritePng(const AddressMapImage& image, const std::string& path, std::string* error,
+              const std::vector<std::string>& inputs) {
+  return WritePngFile(path, inputs, image.rgb.data(), image.width, image.height, 3, error);
+}
+
+bool WritePngFile(const std::string& path, const std::vector<std::string>& inputs, const uint8_t* pixels, int width,
+                  int height, int channels, std::string* error) {
+  OutputPolicy policy;
+  policy.inputs = inputs;
+  // A PNG is not worth a capture: refuse to replace one.
+  policy.existing = OutputPolicy::Existing::kReplaceUnlessCapture;
+  std::unique_ptr<OutputFile> file = OutputFile::Create(path, policy, error);
+  if (!file) return false;
+  std::string png;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, channels, pixels, width * channels)) {
+    *error = "cannot encode the PNG for " + path;
     return false;
   }
-  return true;
+  return file->Write(png.data(), png.size(), error) && file->Commit(error);
 }
 
 }  // namespace memframe::analysis

@@ -1,7 +1,7 @@
 // RunExport: load, analyse, write one export file (export.h).
-#include <fstream>
-
 #include "memframe/analysis/export.h"
+#include "memframe/analysis/report.h"
+#include "memframe/output_file.h"
 #include "report_input.h"
 
 namespace memframe::analysis {
@@ -15,17 +15,28 @@ int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err
     err << "memframe: error: no output file given (-o FILE)\n";
     return 2;
   }
+  // Refused before the work: the capture itself, or another capture
+  // without --force.
+  OutputPolicy policy;
+  policy.inputs = {request.capture_path};
+  if (!request.force) {
+    policy.existing = OutputPolicy::Existing::kReplaceUnlessCapture;
+    policy.force_hint = "pass --force to replace it";
+  }
+  std::string error;
+  std::unique_ptr<OutputFile> file = OutputFile::Create(request.output, policy, &error);
+  if (!file) {
+    err << "memframe: error: " << error << '\n';
+    return 2;
+  }
   Capture capture;
   if (int code = LoadCaptureForReport(request.capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
   Symbolizer symbolizer(capture.main.modules);
   std::string bytes = request.format == "pprof" ? Gzip(PprofProfile(capture, heap, symbolizer))
                                                 : FoldedStacks(capture.main, heap, symbolizer);
-  std::ofstream file(request.output, std::ios::binary | std::ios::trunc);
-  file << bytes;
-  file.close();
-  if (!file) {
-    err << "memframe: error: cannot write " << request.output << '\n';
+  if (!file->Write(bytes.data(), bytes.size(), &error) || !file->Commit(&error)) {
+    err << "memframe: error: " << error << '\n';
     return 2;
   }
   out << "memframe: " << request.format << " export of " << heap.sites.sites().size() << " call stacks written to "

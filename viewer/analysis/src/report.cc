@@ -79,10 +79,10 @@ void WarnIfStreamUnended(const Capture& capture, std::ostream& err) {
          "may have closed it); figures after that point are missing, and blocks freed after it show as leaks\n";
 }
 
-int FinishWithDamage(const Capture& capture, std::ostream& err) {
+int FinishWithDamage(const Capture& capture, std::ostream& err, const std::string& program) {
   WarnIfStreamUnended(capture, err);
   if (capture.damage.empty()) return kExitOk;
-  err << "memframe: warning: " << capture.damage << " — reporting the " << capture.main.events.size()
+  err << program << ": warning: " << capture.damage << " — reporting the " << capture.main.events.size()
       << " events read before it\n";
   return kExitDamaged;
 }

@@ -56,7 +56,7 @@ Result Compute(const ReportInput& input) {
   if (!input.options.png.empty()) {
     r.image = RenderAddressMap(AddressSpaceAtFrame(input.capture.main, frame), input.options.coloring);
     std::string error;
-    if (!WritePng(r.image, input.options.png, &error)) throw ReportError(error);
+    if (!WritePng(r.image, input.options.png, &error, {input.capture.path})) throw ReportError(error);
   }
   return r;
 }

@@ -101,8 +101,6 @@ uint64_t FrameOption(const ReportInput& input);
 // exit code to use (2), else -1.
 int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream& err,
                          const LoadProgressFn& progress = {});
-// 0 for an undamaged capture; else writes the damage warning and returns 1.
-int FinishWithDamage(const Capture& capture, std::ostream& err);
 
 // Parses the arguments of `report` ("" = summary). False with *error on an
 // unknown option or a bad value.

@@ -8,7 +8,18 @@ namespace memframe::analysis {
 
 namespace {
 
-FrameRange Narrow(FrameRange range, const ReportOptions& options) {
+// `range` narrowed by --from / --to; a range that misses every frame of the
+// capture is a mistake worth saying, not an empty table.
+FrameRange Narrow(FrameRange range, const ReportInput& input) {
+  const ReportOptions& options = input.options;
+  const FrameTable& table = input.heap.frames;
+  const FrameRange all = table.All();
+  if (options.from && *options.from > all.to)
+    throw ReportError("--from " + std::to_string(*options.from) + " is after the capture's last frame (" +
+                      DescribeFrames(table) + ")");
+  if (options.to && *options.to < all.from)
+    throw ReportError("--to " + std::to_string(*options.to) + " is before the capture's first frame (" +
+                      DescribeFrames(table) + ")");
   if (options.from) range.from = std::max(range.from, *options.from);
   if (options.to) range.to = std::min(range.to, *options.to);
   return range;
@@ -66,10 +77,10 @@ ModuleClassTotals TotalsByClass(const ReportInput& input, const CallSiteIndex& s
   return totals;
 }
 
-FrameRange AllFramesRange(const ReportInput& input) { return Narrow(input.heap.frames.All(), input.options); }
+FrameRange AllFramesRange(const ReportInput& input) { return Narrow(input.heap.frames.All(), input); }
 
 FrameRange CompleteFramesRange(const ReportInput& input) {
-  return Narrow(input.heap.frames.Complete(), input.options);
+  return Narrow(input.heap.frames.Complete(), input);
 }
 
 uint64_t FramesIn(const ReportInput& input, FrameRange range) { return input.heap.frames.CountIn(range); }

@@ -47,7 +47,14 @@ struct AddressMapImage {
 
 AddressMapImage RenderAddressMap(const AddressSpace& space, MapColoring coloring);
 
-// Writes the image as PNG; false with *error on failure.
-bool WritePng(const AddressMapImage& image, const std::string& path, std::string* error);
+// Writes the image as PNG (never over one of `inputs`: see
+// memframe/output_file.h); false with *error on failure.
+bool WritePng(const AddressMapImage& image, const std::string& path, std::string* error,
+              const std::vector<std::string>& inputs = {});
+
+// Any PNG, rows top first, `channels` 3 (RGB) or 4 (RGBA): the one PNG writer
+// of the analysis and the viewer, complete on disk or not at all.
+bool WritePngFile(const std::string& path, const std::vector<std::string>& inputs, const uint8_t* pixels, int width,
+                  int height, int channels, std::string* error);
 
 }  // namespace memframe::analysis

@@ -20,7 +20,8 @@ namespace memframe::analysis {
 struct ExportRequest {
   std::string capture_path;
   std::string format;  // "folded" or "pprof"
-  std::string output;  // file to write
+  std::string output;  // file to write; never the capture, nor another capture unless `force`
+  bool force = false;
 };
 
 // Loads, exports, writes the file. Exit codes as RunReport's: 0, 1 (damaged

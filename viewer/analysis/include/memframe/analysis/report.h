@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "memframe/analysis/capture_model.h"
+
 namespace memframe::analysis {
 
 struct ReportRequest {
@@ -28,5 +30,10 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
 // allocations, peak live bytes, leaks, and the call sites that allocate in
 // most frames, with function names.
 int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err);
+
+// After the output of a capture: 0 for an undamaged one; else writes
+// "<program>: warning: <damage> — reporting the N events read before it" and
+// returns 1 (the CLI and the viewer's --dump-view-data say it alike).
+int FinishWithDamage(const Capture& capture, std::ostream& err, const std::string& program = "memframe");
 
 }  // namespace memframe::analysis
