@@ -15,7 +15,7 @@ namespace memframe::injector {
 
 namespace {
 
-enum class ExecutableKind { kDynamicElf, kStaticElf, kScript, kUnreadable, kOther };
+enum class ExecutableKind { kDynamicElf, kStaticElf, kForeignElf, kScript, kUnreadable, kOther };
 
 bool IsExecutableFile(const std::string& path, int* error_number) {
   struct stat st {};
@@ -45,9 +45,43 @@ bool ReadAt(int fd, void* out, size_t size, uint64_t offset) {
   return pread(fd, out, size, static_cast<off_t>(offset)) == static_cast<ssize_t>(size);
 }
 
+struct ElfTarget {
+  uint8_t elf_class = 0;  // ELFCLASS32 / ELFCLASS64
+  uint16_t machine = 0;   // e_machine, in the file's byte order
+};
+
+// The class and machine of an ELF file; false if it is not one.
+bool ReadElfTarget(int fd, ElfTarget* target) {
+  uint8_t header[sizeof(Elf64_Ehdr)] = {};
+  if (pread(fd, header, sizeof(header), 0) < static_cast<ssize_t>(sizeof(Elf32_Ehdr)) ||
+      memcmp(header, ELFMAG, SELFMAG) != 0)
+    return false;
+  target->elf_class = header[EI_CLASS];
+  // e_machine sits at the same offset in both classes.
+  target->machine = static_cast<uint16_t>(Field(header + offsetof(Elf64_Ehdr, e_machine), 2,
+                                                header[EI_DATA] == ELFDATA2MSB));
+  return true;
+}
+
+// What this memframe (and so the agent, built with it) runs as.
+const ElfTarget& OwnElfTarget() {
+  static const ElfTarget own = [] {
+    ElfTarget target;
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      ReadElfTarget(fd, &target);
+      close(fd);
+    }
+    return target;
+  }();
+  return own;
+}
+
 // The dynamic loader (which handles LD_PRELOAD) runs only for ELF files with
-// a PT_INTERP program header; static and static-pie programs have none.
-ExecutableKind Classify(const std::string& path) {
+// a PT_INTERP program header; static and static-pie programs have none. A
+// program of another class or machine gets another loader, which cannot
+// load our agent.
+ExecutableKind Classify(const std::string& path, ElfTarget* elf) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ExecutableKind::kUnreadable;
   uint8_t ident[EI_NIDENT] = {};
@@ -59,6 +93,12 @@ ExecutableKind Classify(const std::string& path) {
              (ident[EI_CLASS] == ELFCLASS32 || ident[EI_CLASS] == ELFCLASS64)) {
     bool is64 = ident[EI_CLASS] == ELFCLASS64;
     bool big = ident[EI_DATA] == ELFDATA2MSB;
+    const ElfTarget& own = OwnElfTarget();
+    if (ReadElfTarget(fd, elf) && own.elf_class != 0 &&
+        (elf->elf_class != own.elf_class || elf->machine != own.machine)) {
+      close(fd);
+      return ExecutableKind::kForeignElf;
+    }
     uint8_t header[sizeof(Elf64_Ehdr)] = {};
     size_t header_size = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
     if (ReadAt(fd, header, header_size, 0)) {
@@ -133,13 +173,23 @@ std::string WhyAgentCannotLoad(const std::string& path) {
     return path + " is set" + std::string(st.st_mode & S_ISUID ? "uid" : "gid") +
            "; the loader ignores LD_PRELOAD for setuid programs";
   }
-  switch (Classify(path)) {
+  ElfTarget elf;
+  switch (Classify(path, &elf)) {
     case ExecutableKind::kDynamicElf:
     case ExecutableKind::kScript:
     case ExecutableKind::kUnreadable:  // execute-only: exec may still work, do not refuse on a guess
       return "";
     case ExecutableKind::kStaticElf:
       return path + " is statically linked; LD_PRELOAD cannot load the agent into a static program";
+    case ExecutableKind::kForeignElf:
+      if (elf.elf_class != OwnElfTarget().elf_class) {
+        const char* bits = elf.elf_class == ELFCLASS32 ? "32" : "64";
+        const char* own_bits = OwnElfTarget().elf_class == ELFCLASS32 ? "32" : "64";
+        return path + " is a " + bits + "-bit program; the memframe agent is " + own_bits +
+               "-bit and cannot be loaded into it";
+      }
+      return path + " is built for another machine (ELF machine " + std::to_string(elf.machine) +
+             "); the memframe agent cannot be loaded into it";
     case ExecutableKind::kOther:
       break;
   }

@@ -12,7 +12,8 @@ namespace memframe::injector {
 bool ResolveProgram(const std::string& program, std::string* path, std::string* error);
 
 // Returns why the agent could not be preloaded into the executable at `path`
-// (statically linked, setuid/setgid, not a program at all), or "" when it can.
+// (statically linked, setuid/setgid, 32-bit or another machine's, not a
+// program at all), or "" when it can.
 // #! scripts are accepted: the loader preloads the agent into their
 // interpreter.
 std::string WhyAgentCannotLoad(const std::string& path);

@@ -1,7 +1,10 @@
 #include "program_check.h"
 
+#include <elf.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -68,6 +71,35 @@ TEST(WhyAgentCannotLoad, RefusesFilesThatAreNotPrograms) {
   EXPECT_EQ(WhyAgentCannotLoad(text), text + " is neither an ELF program nor a #! script");
   std::string truncated_elf = WriteFile(dir.File("elf"), "\x7f" "ELF", 0755);
   EXPECT_EQ(WhyAgentCannotLoad(truncated_elf), truncated_elf + " is neither an ELF program nor a #! script");
+}
+
+// A dynamically linked i386 program as the loader sees it: an ELF header and
+// a PT_INTERP program header, nothing more (no multilib needed to make one).
+std::string Crafted32BitProgram() {
+  Elf32_Ehdr header{};
+  memcpy(header.e_ident, ELFMAG, SELFMAG);
+  header.e_ident[EI_CLASS] = ELFCLASS32;
+  header.e_ident[EI_DATA] = ELFDATA2LSB;
+  header.e_ident[EI_VERSION] = EV_CURRENT;
+  header.e_type = ET_DYN;
+  header.e_machine = EM_386;
+  header.e_version = EV_CURRENT;
+  header.e_phoff = sizeof(Elf32_Ehdr);
+  header.e_ehsize = sizeof(Elf32_Ehdr);
+  header.e_phentsize = sizeof(Elf32_Phdr);
+  header.e_phnum = 1;
+  Elf32_Phdr interp{};
+  interp.p_type = PT_INTERP;
+  std::string bytes(reinterpret_cast<const char*>(&header), sizeof(header));
+  bytes.append(reinterpret_cast<const char*>(&interp), sizeof(interp));
+  return bytes;
+}
+
+TEST(WhyAgentCannotLoad, Refuses32BitProgramsBeforeLaunching) {
+  test::TempDir dir;
+  std::string program = WriteFile(dir.File("game32"), Crafted32BitProgram(), 0755);
+  EXPECT_EQ(WhyAgentCannotLoad(program),
+            program + " is a 32-bit program; the memframe agent is 64-bit and cannot be loaded into it");
 }
 
 }  // namespace
