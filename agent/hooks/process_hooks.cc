@@ -2,12 +2,17 @@
 // - exec*: everything recorded so far is sent and the stream ended before
 //   the image is replaced (the new image opens its own stream; with
 //   MEMFRAME_FOLLOW_EXEC=0 it runs without the agent);
+// - posix_spawn*: glibc execs the child through its internal execve, past
+//   the hook above, so MEMFRAME_FOLLOW_EXEC=0 strips the agent from the
+//   child's environment here (system() and popen() spawn the same internal
+//   way and cannot be reached: their children keep the agent);
 // - dlopen: RTLD_DEEPBIND is dropped, as heaptrack does, because a
 //   deep-bound library would call libc's malloc directly, past the hooks;
 // - dlclose: the module map is brought up to date first, so addresses in a
 //   library that is about to go can still be symbolized; afterwards, if it
 //   unloaded anything, the stack capture's cached unwind rules are dropped.
 #include <dlfcn.h>
+#include <spawn.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -154,6 +159,41 @@ MEMFRAME_EXPORT int execle(const char* path, const char* arg, ...) {
   return execve(path, argv, envp);
 }
 #undef MEMFRAME_COLLECT_ARGS
+
+namespace {
+using PosixSpawnFn = int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*, const posix_spawnattr_t*,
+                             char* const[], char* const[]);
+std::atomic<PosixSpawnFn> g_posix_spawn{nullptr};
+std::atomic<PosixSpawnFn> g_posix_spawnp{nullptr};
+
+// The parent goes on recording; only the child's environment changes, and
+// only when exec'd programs are not to be followed.
+template <typename Call>
+int Spawn(char* const* env, Call call) {
+  if (FollowExec()) return call(env);
+  char** stripped;
+  {
+    RecursionGuard guard;
+    stripped = WithoutAgent(env);
+  }
+  int rc = call(stripped);  // an error number; errno is not part of the result
+  RecursionGuard guard;
+  free(stripped);
+  return rc;
+}
+}  // namespace
+
+MEMFRAME_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
+                                const posix_spawnattr_t* attributes, char* const argv[], char* const envp[]) {
+  PosixSpawnFn real = CachedNextSymbol(g_posix_spawn, "posix_spawn");
+  return Spawn(envp, [&](char* const* env) { return real(pid, path, actions, attributes, argv, env); });
+}
+
+MEMFRAME_EXPORT int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* actions,
+                                 const posix_spawnattr_t* attributes, char* const argv[], char* const envp[]) {
+  PosixSpawnFn real = CachedNextSymbol(g_posix_spawnp, "posix_spawnp");
+  return Spawn(envp, [&](char* const* env) { return real(pid, file, actions, attributes, argv, env); });
+}
 
 namespace {
 using DlopenFn = void* (*)(const char*, int) noexcept;

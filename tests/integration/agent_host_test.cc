@@ -309,7 +309,7 @@ TEST(AgentHost, ExportsOnlyTheHooks) {
       "SDL_UpdateRects", "vkQueuePresentKHR", "dlsym", "dlvsym", "glXGetProcAddress", "glXGetProcAddressARB",
       "eglGetProcAddress", "SDL_GL_GetProcAddress", "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
       "memframe_frame_mark", "memframe_marker", "memframe_custom_alloc", "memframe_custom_free", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
-      "fexecve", "execv", "execvp", "execl", "execlp", "execle", "dlopen", "dlclose"};
+      "fexecve", "execv", "execvp", "execl", "execlp", "execle", "posix_spawn", "posix_spawnp", "dlopen", "dlclose"};
   char line[512];
   int exported = 0;
   while (fgets(line, sizeof(line), nm)) {

@@ -225,5 +225,30 @@ TEST(FiberStacks, EveryBlockMadeOnAFiberHasItsJobsStack) {
   EXPECT_EQ(fiber_bytes, uint64_t{targets::kFibers} * targets::kFiberRounds * targets::kFiberBlockSize);
 }
 
+// Python's os.posix_spawn calls libc's posix_spawn, which execs the child
+// past the agent's execve hook: --no-follow-exec must still keep the agent
+// out of it (and without the option the child has it).
+TEST(RealPrograms, NoFollowExecAppliesToPosixSpawnChildren) {
+  ScratchDirectory scratch("memframe-spawn");
+  const std::string child =
+      "import os; print(any(k.startswith('MEMFRAME_') for k in os.environ), "
+      "'libmemframe_agent' in os.environ.get('LD_PRELOAD', ''))";
+  const std::string script = "import os, sys\n"
+                             "pid = os.posix_spawn(sys.executable, [sys.executable, '-c', \"" + child +
+                             "\"], os.environ)\n"
+                             "os.waitpid(pid, 0)\n";
+  std::string capture = (scratch.path() / "capture.mfc").string();
+  CommandResult unfollowed = RunCommand({MEMFRAME_CLI_PATH, "run", "--no-summary", "--no-follow-exec", "-o", capture,
+                                         "--", "/usr/bin/python3", "-c", script},
+                                        120);
+  EXPECT_EQ(unfollowed.exit_code, 0);
+  EXPECT_EQ(unfollowed.standard_output, "False False\n");
+  CommandResult followed = RunCommand({MEMFRAME_CLI_PATH, "run", "--no-summary", "--force", "-o", capture, "--",
+                                       "/usr/bin/python3", "-c", script},
+                                      120);
+  EXPECT_EQ(followed.exit_code, 0);
+  EXPECT_EQ(followed.standard_output, "True True\n");
+}
+
 }  // namespace
 }  // namespace memframe::e2e
