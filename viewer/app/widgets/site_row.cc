@@ -44,7 +44,7 @@ bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selecte
   }
   ImGui::PopID();
   ImGui::TableNextColumn();
-  TextFitLeft(label.location.empty() ? label.module : label.location, palette::kDimText);
+  TextFitLeft(label.location, palette::kDimText);  // the module has its own column
   ImGui::TableNextColumn();
   if (label.has_stack) {
     ImGui::TextColored(ModuleClassColour(label.module_class), "%s", analysis::ModuleClassName(label.module_class));

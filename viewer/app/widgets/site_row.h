@@ -1,6 +1,6 @@
 // The three cells every call-site table starts with: the site's name, as a
-// selectable spanning the whole row, its location (dimmed; the module when
-// the location is unknown) and who allocated (class and module).
+// selectable spanning the whole row, its location (dimmed) and who
+// allocated (class and module).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 #include "widgets/stack_panel.h"
 
 #include "memframe/analysis/site_origin.h"
+#include "widgets/site_row.h"
 
 #include <string>
 
@@ -20,10 +21,16 @@ std::string Basename(const std::string& path) {
 void DrawStackPanel(Session& session, uint32_t stack_id, const Fonts& fonts) {
   const auto& stack = session.Stack(stack_id);
   const SiteLabel& label = session.Label(stack_id);
-  ImGui::TextUnformatted(label.function.empty() ? "(no stack)" : label.function.c_str());
-  if (!label.location.empty()) {
+  ImGui::TextUnformatted(label.name.empty() ? "(no stack)" : label.name.c_str());
+  if (!label.location.empty() && label.name.find(label.location) == std::string::npos) {
     ImGui::SameLine();
     ImGui::TextColored(palette::kDimText, "%s", label.location.c_str());
+  }
+  if (label.has_stack) {
+    ImGui::SameLine(0, 16);
+    ImGui::TextColored(ModuleClassColour(label.module_class), "%s", analysis::ModuleClassName(label.module_class));
+    ImGui::SameLine();
+    ImGui::TextColored(palette::kDimText, "%s allocated", label.module.c_str());
   }
   if (stack.empty()) {
     ImGui::TextColored(palette::kDimText, "The agent recorded no stack for these allocations.");
