@@ -228,6 +228,13 @@ TEST_F(ViewerViews, TheDefaultDiffIsAcrossTheLevelLoad) {
   for (const json& row : e2e::SitesWithFunctionInStack(data["rows"], kLoadLevelFunction))
     bytes += row["delta_bytes"].get<int64_t>();
   EXPECT_EQ(bytes, static_cast<int64_t>(kLevelBytes));
+  // The timeline bands the same phases the report lists.
+  json timeline = Dump("timeline", {});
+  json load = json::object();
+  for (const json& p : timeline["phases"])
+    if (p["phase"] == "load") load = p;
+  EXPECT_EQ(load.value("from", -1), LoadFrame()) << timeline["phases"].dump();
+  EXPECT_EQ(load.value("to", -1), FirstGameplayFrame());
 }
 
 TEST_F(ViewerViews, DiffAcrossTheUnloadReleasesAllButTheNavMesh) {

@@ -20,6 +20,9 @@ inline constexpr ImU32 kRangeA = IM_COL32(70, 150, 255, 255);
 inline constexpr ImU32 kRangeB = IM_COL32(235, 130, 235, 255);
 // Named markers (snapshots, game markers) on the timeline.
 inline constexpr ImU32 kMarker = IM_COL32(120, 220, 170, 255);
+// Phase bands over the timeline's bars (start-up, loads), faint.
+inline constexpr ImU32 kPhaseStartup = IM_COL32(150, 120, 255, 40);
+inline constexpr ImU32 kPhaseLoad = IM_COL32(255, 190, 60, 48);
 inline constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 28);
 inline constexpr ImU32 kAxisText = IM_COL32(160, 166, 178, 255);
 inline const ImVec4 kDimText = ImVec4(0.62f, 0.65f, 0.70f, 1);

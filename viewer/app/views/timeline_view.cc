@@ -58,6 +58,7 @@ void TimelineView::RebuildSeries(Session& session) {
   series_.time_ns.resize(frames.size());
   series_.spike.resize(frames.size());
   series_.frame.resize(frames.size());
+  phases_ = analysis::FindPhases(session.frames());
   for (size_t i = 0; i < frames.size(); ++i) {
     series_.frame[i] = frames[i].frame;
     series_.value[i] = look_.bytes ? frames[i].bytes_allocated : frames[i].allocations;
@@ -88,7 +89,55 @@ void TimelineView::DrawToolbar(ViewContext& ctx) {
   LegendSwatch(palette::kTime, "allocator time");
   LegendSwatch(palette::kRangeA, "range A");
   LegendSwatch(palette::kRangeB, "range B");
+  LegendSwatch(palette::kPhaseStartup | IM_COL32_A_MASK, "start-up");
+  LegendSwatch(palette::kPhaseLoad | IM_COL32_A_MASK, "load");
   ImGui::NewLine();
+  DrawPhaseButtons(ctx);
+}
+
+void TimelineView::DrawPhaseButtons(ViewContext& ctx) {
+  constexpr size_t kMaxButtons = 16;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextColored(palette::kDimText, "Phases (click: diff across it):");
+  for (size_t i = 0; i < phases_.size() && i < kMaxButtons; ++i) {
+    const analysis::Phase& p = phases_[i];
+    std::string label = std::string(analysis::PhaseKindName(p.kind)) + " " + std::to_string(p.frames.from);
+    if (p.frames.to != p.frames.from) label += "\xE2\x80\x93" + std::to_string(p.frames.to);
+    ImGui::SameLine();
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::SmallButton(label.c_str())) {
+      ctx.selection.SelectRangeA({p.frame_before, p.frame_before});
+      ctx.selection.SelectRangeB({p.frames.to, p.frames.to});
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s: %s allocated in %s blocks, live heap %s -> %s", label.c_str(),
+                        FormatBytes(p.bytes_allocated).c_str(), FormatCount(p.allocations).c_str(),
+                        FormatBytes(p.live_before).c_str(), FormatBytes(p.live_after).c_str());
+    ImGui::PopID();
+  }
+  if (phases_.size() > kMaxButtons) {
+    ImGui::SameLine();
+    ImGui::TextColored(palette::kDimText, "and %zu more", phases_.size() - kMaxButtons);
+  }
+}
+
+void TimelineView::DrawPhaseBands(ViewContext& ctx, const PlotRect& plot) {
+  const analysis::FrameTable& table = ctx.session.frames();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->PushClipRect(plot.min, plot.max, true);
+  for (const analysis::Phase& p : phases_) {
+    if (p.kind != analysis::PhaseKind::kStartup && p.kind != analysis::PhaseKind::kLoad) continue;
+    // Phases are frame numbers; the timeline's x is the row.
+    const size_t first = table.LowerBound(p.frames.from), end = table.LowerBound(p.frames.to + 1);
+    float x0 = plot.min.x + static_cast<float>(viewport_.XOf(static_cast<double>(first)));
+    float x1 = plot.min.x + static_cast<float>(viewport_.XOf(static_cast<double>(end)));
+    x1 = std::max(x1, x0 + 2);  // a one-frame load stays visible zoomed out
+    const ImU32 colour = p.kind == analysis::PhaseKind::kLoad ? palette::kPhaseLoad : palette::kPhaseStartup;
+    draw->AddRectFilled(ImVec2(x0, plot.min.y), ImVec2(x1, plot.max.y), colour);
+    draw->AddText(ImVec2(x1 + 2, plot.max.y - ImGui::GetTextLineHeight() - 14), colour | IM_COL32_A_MASK,
+                  analysis::PhaseKindName(p.kind));
+  }
+  draw->PopClipRect();
 }
 
 void TimelineView::Draw(ViewContext& ctx) {
@@ -115,6 +164,7 @@ void TimelineView::Draw(ViewContext& ctx) {
   HandleInput(ctx, plot);
   DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
                InRows(ctx.selection, ctx.session.frames()), &geometry_);
+  DrawPhaseBands(ctx, plot);  // over the bars: faint enough to read them through
   int marker = DrawMarkers(ctx, plot);
   if (ImGui::IsItemHovered() && drag_ == Drag::kNone) {
     if (marker >= 0) {
@@ -274,6 +324,9 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
   nlohmann::json markers = nlohmann::json::array();
   for (const analysis::MarkerEvent& m : ctx.session.markers())
     markers.push_back({{"name", m.name}, {"frame", m.frame}, {"ns_since_start", ctx.session.NsSinceStart(m.ticks)}});
+  nlohmann::json phases = nlohmann::json::array();
+  for (const analysis::Phase& p : analysis::FindPhases(table))
+    phases.push_back({{"phase", analysis::PhaseKindName(p.kind)}, {"from", p.frames.from}, {"to", p.frames.to}});
   nlohmann::json selection = nlohmann::json::object();
   if (ctx.selection.frame) selection["frame"] = *ctx.selection.frame;
   if (ctx.selection.range_a) selection["range_a"] = {{"from", ctx.selection.range_a->from}, {"to", ctx.selection.range_a->to}};
@@ -285,6 +338,7 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"spike_threshold", {{"allocations", table.allocation_spike.threshold}, {"bytes", table.bytes_spike.threshold}}},
           {"spikes", spikes},
           {"markers", markers},
+          {"phases", phases},
           {"selection", selection},
           {"frames", frames}};
 }

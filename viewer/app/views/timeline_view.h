@@ -1,10 +1,15 @@
 // The frame timeline: one bar per frame (allocations or bytes), spikes in
-// red, time inside the allocator as a line. Wheel zooms around the mouse,
-// drag pans, click selects a frame, shift-drag range A, ctrl-drag range B,
-// double-click fits everything.
+// red, time inside the allocator as a line, start-up and loads as faint
+// bands over the bars (phases.h). Wheel zooms around the mouse, drag pans, click
+// selects a frame, shift-drag range A, ctrl-drag range B, double-click fits
+// everything; a phase's button above the plot sets A and B across it, so
+// the diff shows what it left behind.
 #pragma once
 
 #include <cstdint>
+#include <vector>
+
+#include "memframe/analysis/phases.h"
 
 #include "timeline_columns.h"
 #include "view.h"
@@ -31,9 +36,14 @@ class TimelineView : public View {
   // Session::markers) of the one under the mouse, or -1.
   int DrawMarkers(ViewContext& ctx, const PlotRect& plot);
   void DrawMarkerTooltip(ViewContext& ctx, int marker);
+  // One button per phase: a click selects A = the frame before it, B = its
+  // last frame.
+  void DrawPhaseButtons(ViewContext& ctx);
+  void DrawPhaseBands(ViewContext& ctx, const PlotRect& plot);
 
   TimelineLook look_;
   TimelineSeries series_;
+  std::vector<analysis::Phase> phases_;  // of series_session_
   TimelineGeometry geometry_;  // what is drawn, kept until the viewport, size or series change
   const Session* series_session_ = nullptr;  // the session series_ was built from
   bool series_bytes_ = false;
