@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "memframe.pb.h"
+#include "memframe/format.h"
 
 namespace memframe::injector {
 
@@ -68,7 +69,7 @@ class LiveServer {
   static constexpr size_t kMaxQueuedBytes = 64u << 20;
   // Requests are small; anything bigger is not a memframe viewer.
   static constexpr size_t kMaxRequestBytes = 4096;
-  static constexpr size_t kMaxSnapshotName = 200;
+  static constexpr size_t kMaxSnapshotName = wire::kMaxSnapshotNameBytes;
 
  private:
   struct Viewer;

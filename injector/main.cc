@@ -1,6 +1,7 @@
 // `memframe`: the command-line front door. Dispatches to one subcommand;
 // each lives in its own file.
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "export_command.h"
+#include "memframe/analysis/capture_loader.h"
 #include "mark_command.h"
 #include "report_command.h"
 #endif
@@ -91,7 +93,18 @@ int main(int argc, char** argv) {
   // What goes to stdout is the result: a full disk behind it is a failure,
   // not a silent loss.
   memframe::CheckedStdout checked_stdout;
-  int status = Dispatch(command, args);
+  int status = memframe::injector::kExitMemframeError;
+  try {
+    status = Dispatch(command, args);
+  } catch (const std::bad_alloc&) {
+#ifdef MEMFRAME_WITH_ANALYSIS
+    if ((command == "report" || command == "export") && !args.empty())
+      std::cerr << "memframe: error: " << memframe::analysis::OutOfMemoryError(args[0]) << '\n';
+    else
+#endif
+      std::cerr << "memframe: error: out of memory\n";
+    return memframe::injector::kExitMemframeError;
+  }
   std::string problem = checked_stdout.Finish();
   if (!problem.empty()) {
     std::cerr << "memframe: error: writing the " << (command == "report" ? "report" : "output") << ": " << problem

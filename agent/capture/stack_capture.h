@@ -4,9 +4,11 @@
 
 #include <cstdint>
 
+#include "memframe/format.h"
+
 namespace memframe::agent {
 
-constexpr int kMaxStackDepth = 64;
+constexpr int kMaxStackDepth = static_cast<int>(wire::kMaxStackDepth);  // readers refuse deeper stacks
 
 // Records where the agent's own code lives, so its frames can be cut off the
 // top of every stack whatever the compiler inlined.

@@ -2,12 +2,16 @@
 
 #include <stdio_ext.h>
 #include <unistd.h>
+// ZSTD_getFrameHeader (each frame must carry a checksum) is in the
+// experimental part of the API; Debian's libzstd exports it.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "memframe/format.h"
+#include "memframe/regular_file.h"
 #include "memframe/varint.h"
 
 namespace memframe::wire {
@@ -24,6 +28,44 @@ constexpr size_t kHeaderBytes = sizeof(kCaptureMagic) + 4;
 // inside a frame; a reader cannot tell).
 constexpr size_t kSplitRecordBytes = 16 * 1024;
 constexpr size_t kSplitColumnBytes = 1024;
+
+// Checks (FORMAT.md): the writer ends a zstd frame, with its checksum, at
+// every flush and at the first record boundary past kFrameBytes, so that a
+// reader can check every frame before it uses a record of it, holding at
+// most kMaxUncheckedBytes. A frame larger than that comes from a writer that
+// made one frame of the whole capture: its records are used unchecked.
+constexpr uint64_t kFrameBytes = 4u << 20;
+constexpr uint64_t kMaxUncheckedBytes = kMaxPacketBytes + 2 * kFrameBytes;
+
+// What a file can hold: zstd turns a few bytes into megabytes of repeated
+// data, so a crafted capture of kilobytes could claim gigabytes of stacks,
+// names and events (an event costs the analysis ~100 bytes, and a batch
+// codes one in a few). Real captures decompress to 2-5 times their size
+// (tests/fuzz/corpus, the golden captures); a reader refuses to go past
+// kMaxExpansion times the compressed bytes read, plus kExpansionSlack for
+// the first records.
+constexpr uint64_t kMaxExpansion = 64;
+constexpr uint64_t kExpansionSlack = 1u << 20;
+
+// A writer that checks frames opens the file with an empty frame and closes
+// it with another (FORMAT.md, "Checks"): a reader then knows that frames
+// are checked and whether the file was cut at a frame's end. ZSTD_compress2
+// starts a frame of its own, so it is called only between frames.
+constexpr size_t kEmptyFrameCapacity = 32;
+size_t EmptyFrame(void* cctx, uint8_t* out) {
+  return ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx), out, kEmptyFrameCapacity, "", 0);
+}
+
+// Complete records in [data, end): what a damaged frame had decoded.
+uint64_t CountRecords(const uint8_t* data, const uint8_t* end) {
+  uint64_t count = 0, stream = 0, size = 0;
+  while (ReadVarint(&data, end, &stream) && ReadVarint(&data, end, &size) &&
+         size <= static_cast<uint64_t>(end - data)) {
+    data += size;
+    ++count;
+  }
+  return count;
+}
 
 // Offsets in `packet` after which a block should end: the ends of the large
 // length-delimited fields of its one nested message. Stops at anything it
@@ -80,15 +122,20 @@ std::unique_ptr<CaptureWriter> CaptureWriter::Create(std::unique_ptr<OutputFile>
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
   w->cctx_ = cctx;
   w->out_.resize(ZSTD_CStreamOutSize());
-  uint8_t header[kHeaderBytes];
+  uint8_t header[kHeaderBytes + kEmptyFrameCapacity];
   memcpy(header, kCaptureMagic, sizeof(kCaptureMagic));
   for (int i = 0; i < 4; ++i) header[sizeof(kCaptureMagic) + i] = static_cast<uint8_t>(kCaptureVersion >> (8 * i));
+  const size_t opening = EmptyFrame(cctx, header + kHeaderBytes);
+  if (ZSTD_isError(opening)) {
+    *error = std::string("zstd: ") + ZSTD_getErrorName(opening);
+    return nullptr;
+  }
   // On disk, under its name, at once: a live viewer may open the file before
   // the first record is flushed, and must find a capture with no records
   // yet, not a file too short to be one. A file it replaces is replaced only
   // now, by one that holds at least this.
-  if (!w->output_->Write(header, sizeof(header), error) || !w->output_->MoveIntoPlace(error)) return nullptr;
-  w->bytes_written_ = w->flushed_bytes_ = sizeof(header);
+  if (!w->output_->Write(header, kHeaderBytes + opening, error) || !w->output_->MoveIntoPlace(error)) return nullptr;
+  w->bytes_written_ = w->flushed_bytes_ = kHeaderBytes + opening;
   return w;
 }
 
@@ -135,6 +182,7 @@ bool CaptureWriter::Append(uint32_t stream, const void* packet, size_t size) {
   p = WriteVarint(p, size);
   ++records_;
   frame_open_ = true;
+  frame_bytes_ += static_cast<uint64_t>(p - prefix) + size;
   if (!Compress(prefix, static_cast<size_t>(p - prefix), ZSTD_e_continue)) return false;
   const auto* bytes = static_cast<const uint8_t*>(packet);
   size_t done = 0;
@@ -144,7 +192,8 @@ bool CaptureWriter::Append(uint32_t stream, const void* packet, size_t size) {
       done = column_end;
     }
   }
-  return Compress(bytes + done, size - done, ZSTD_e_continue);
+  if (!Compress(bytes + done, size - done, ZSTD_e_continue)) return false;
+  return frame_bytes_ < kFrameBytes || Flush();
 }
 
 bool CaptureWriter::Flush() {
@@ -153,6 +202,7 @@ bool CaptureWriter::Flush() {
   errno = 0;
   if (fflush(file_) != 0) return Fail(output_->WriteError());
   frame_open_ = false;
+  frame_bytes_ = 0;
   flushed_bytes_ = bytes_written_;
   flushed_records_ = records_;
   return true;
@@ -164,6 +214,15 @@ bool CaptureWriter::Close() {
   // stops right after its header was cut short.
   if (bytes_written_ == kHeaderBytes) frame_open_ = true;
   bool ok = Flush();
+  // The closing empty frame: the file is complete.
+  uint8_t closing[kEmptyFrameCapacity];
+  size_t n = ok ? EmptyFrame(cctx_, closing) : 0;
+  std::string problem;
+  if (ok && (ZSTD_isError(n) || !output_->Write(closing, n, &problem))) {
+    ok = Fail(ZSTD_isError(n) ? std::string("zstd: ") + ZSTD_getErrorName(n) : problem);
+  } else if (ok) {
+    bytes_written_ += n;
+  }
   std::string why;
   file_ = nullptr;  // the stream is closed by Commit, failed or not
   if (!output_->Commit(&why)) {
@@ -176,9 +235,13 @@ bool CaptureWriter::Close() {
 }
 
 std::unique_ptr<CaptureReader> CaptureReader::Open(const std::string& path, std::string* error) {
-  FILE* file = fopen(path.c_str(), "rb");
+  // Not fopen: a path that names a FIFO would block here for good.
+  std::string why;
+  int fd = OpenRegularFile(path, &why);
+  FILE* file = fd >= 0 ? fdopen(fd, "rb") : nullptr;
   if (!file) {
-    *error = "cannot open " + path + ": " + strerror(errno);
+    if (fd >= 0) close(fd);
+    *error = "cannot open " + (why.empty() ? path + ": " + strerror(errno) : why);
     return nullptr;
   }
   return Start(file, path, error);
@@ -217,6 +280,7 @@ std::unique_ptr<CaptureReader> CaptureReader::Start(FILE* file, const std::strin
     return nullptr;
   }
   r->bytes_read_ = sizeof(header);
+  r->in_base_ = r->frame_start_ = sizeof(header);
   r->dctx_ = ZSTD_createDCtx();
   r->in_.resize(ZSTD_DStreamInSize());
   return r;
@@ -227,25 +291,95 @@ CaptureReader::~CaptureReader() {
   ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
 }
 
+bool CaptureReader::ReadInput() {
+  if (eof_) return false;
+  if (in_pos_ > 0) {
+    memmove(in_.data(), in_.data() + in_pos_, in_size_ - in_pos_);
+    in_base_ += in_pos_;
+    in_size_ -= in_pos_;
+    in_pos_ = 0;
+  }
+  size_t n = fread(in_.data() + in_size_, 1, in_.size() - in_size_, file_);
+  in_size_ += n;
+  bytes_read_ += n;
+  if (n == 0) eof_ = true;
+  return n > 0;
+}
+
+void CaptureReader::Damaged(const std::string& what) {
+  // Nothing of the damaged frame is used; the records after it cannot be
+  // decoded without it (a stream's batches refer to earlier ones).
+  if (unchecked_frame_) {
+    damage_ = "capture is damaged at byte offset " + std::to_string(InputOffset()) + " of " +
+              std::to_string(file_size_) + " (" + what + "), in a block too large to check before use (" +
+              "written before blocks were kept small): the rest of the file was dropped";
+  } else {
+    uint64_t records = CountRecords(buf_.data() + checked_end_, buf_.data() + buf_.size());
+    damage_ = "capture is damaged in the block at byte offset " + std::to_string(frame_start_) + " of " +
+              std::to_string(file_size_) + " (" + what + "): its " + std::to_string(records) +
+              (records == 1 ? " record" : " records") + " and the rest of the file were dropped";
+  }
+  buf_.resize(checked_end_);
+  eof_ = true;
+  in_pos_ = in_size_;
+}
+
+// A frame must be a zstd frame with a checksum: a skippable frame would hide
+// records, and a frame without a checksum (a flipped flag bit) cannot be
+// checked.
+bool CaptureReader::CheckFrameHeader() {
+  ZSTD_frameHeader header;
+  for (;;) {
+    size_t ret = ZSTD_getFrameHeader(&header, in_.data() + in_pos_, in_size_ - in_pos_);
+    if (ret == 0) break;
+    if (ZSTD_isError(ret)) {
+      Damaged(std::string("zstd: ") + ZSTD_getErrorName(ret));
+      return false;
+    }
+    if (!ReadInput()) {  // a frame header cut short: truncated
+      frame_complete_ = false;
+      return false;
+    }
+  }
+  if (header.frameType != ZSTD_frame || !header.checksumFlag) {
+    Damaged(header.frameType != ZSTD_frame ? "a skippable frame" : "a zstd frame without a checksum");
+    return false;
+  }
+  return true;
+}
+
 bool CaptureReader::Fill(size_t need) {
   auto* dctx = static_cast<ZSTD_DCtx*>(dctx_);
-  while (buf_.size() - buf_pos_ < need) {
+  while (checked_end_ - buf_pos_ < need) {
+    if (!damage_.empty()) return false;
     if (buf_pos_ > (1u << 20)) {  // compact the consumed prefix
       buf_.erase(buf_.begin(), buf_.begin() + static_cast<long>(buf_pos_));
+      checked_end_ -= buf_pos_;
       buf_pos_ = 0;
     }
     // A call that filled its whole output may hold more output back even
     // with no input left: ask again before reading (or giving up at the end
     // of a file that is still being written, as a live viewer reads it).
-    if (in_pos_ == in_size_ && !output_pending_) {
-      if (eof_) return false;
-      in_size_ = fread(in_.data(), 1, in_.size(), file_);
-      in_pos_ = 0;
-      bytes_read_ += in_size_;
-      if (in_size_ == 0) {
-        eof_ = true;
-        return false;
+    if (in_pos_ == in_size_ && !output_pending_ && !ReadInput()) {
+      // The file ends inside a frame (a recorder that was killed): what it
+      // decoded cannot be checked, but nothing says it is wrong; Next says
+      // the capture is truncated.
+      checked_end_ = buf_.size();
+      return checked_end_ - buf_pos_ >= need;
+    }
+    if (frame_complete_ && !output_pending_) {
+      frame_start_ = InputOffset();
+      frame_output_start_ = decompressed_;
+      if (!CheckFrameHeader()) {
+        checked_end_ = buf_.size();
+        return checked_end_ - buf_pos_ >= need;
       }
+    }
+    // Never more than the file can hold (kMaxExpansion).
+    if (decompressed_ > kExpansionSlack + kMaxExpansion * InputOffset()) {
+      Damaged("its first " + std::to_string(InputOffset()) + " bytes decompress to " + std::to_string(decompressed_) +
+              ", more than " + std::to_string(kMaxExpansion) + " times as many: damaged or crafted");
+      return false;
     }
     size_t old = buf_.size();
     size_t chunk = ZSTD_DStreamOutSize();
@@ -254,15 +388,22 @@ bool CaptureReader::Fill(size_t need) {
     ZSTD_outBuffer out{buf_.data() + old, chunk, 0};
     size_t ret = ZSTD_decompressStream(dctx, &out, &in);
     in_pos_ = in.pos;
-    output_pending_ = out.pos == chunk;
     buf_.resize(old + out.pos);
+    decompressed_ += out.pos;
     if (ZSTD_isError(ret)) {
-      error_ = std::string("capture is corrupt (zstd: ") + ZSTD_getErrorName(ret) + ")";
-      eof_ = true;
-      in_pos_ = in_size_;
+      Damaged(std::string("zstd: ") + ZSTD_getErrorName(ret));
       return false;
     }
+    output_pending_ = ret != 0 && out.pos == chunk;
     frame_complete_ = ret == 0;
+    if (frame_complete_) {
+      last_frame_empty_ = decompressed_ == frame_output_start_;
+      if (frames_++ == 0) opened_empty_ = last_frame_empty_;
+    }
+    if (frame_complete_ || unchecked_frame_ || buf_.size() - checked_end_ > kMaxUncheckedBytes) {
+      checked_end_ = buf_.size();
+      unchecked_frame_ = !frame_complete_;
+    }
   }
   return true;
 }
@@ -272,18 +413,22 @@ bool CaptureReader::Next(CaptureRecord* record) {
   // Varint prefix: at most 2 * 10 bytes; read what is there.
   Fill(2 * kMaxVarintBytes);
   const uint8_t* p = buf_.data() + buf_pos_;
-  const uint8_t* end = buf_.data() + buf_.size();
+  const uint8_t* end = buf_.data() + checked_end_;
   if (p == end) {
     // A recorder always writes at least its opening record, so a file that
     // ends right after the header was cut as well.
     bool nothing_after_header = bytes_read_ == kHeaderBytes;
-    if (error_.empty() && (!frame_complete_ || nothing_after_header))
+    // A writer that opened with an empty frame closes with one too.
+    bool unclosed = opened_empty_ && !(frames_ >= 2 && last_frame_empty_);
+    if (!damage_.empty())
+      error_ = damage_;
+    else if (!frame_complete_ || nothing_after_header || unclosed)
       error_ = "capture is truncated (the recorder did not finish writing it)";
     return false;
   }
   uint64_t stream = 0, size = 0;
   if (!ReadVarint(&p, end, &stream) || !ReadVarint(&p, end, &size)) {
-    if (error_.empty()) error_ = "capture is truncated inside a record header";
+    error_ = damage_.empty() ? "capture is truncated inside a record header" : damage_;
     return false;
   }
   if (size > kMaxPacketBytes || stream > UINT32_MAX) {
@@ -292,7 +437,7 @@ bool CaptureReader::Next(CaptureRecord* record) {
   }
   size_t header = static_cast<size_t>(p - (buf_.data() + buf_pos_));
   if (!Fill(header + size)) {
-    if (error_.empty()) error_ = "capture is truncated inside a record";
+    error_ = damage_.empty() ? "capture is truncated inside a record" : damage_;
     return false;
   }
   const uint8_t* body = buf_.data() + buf_pos_ + header;

@@ -57,6 +57,10 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
                                expected);
     return false;
   };
+  if (static_cast<uint32_t>(n) > kMaxBatchEvents) {
+    *error = BatchError(b, std::to_string(n) + " events (at most " + std::to_string(kMaxBatchEvents) + ")");
+    return false;
+  }
   if (b.frame_delta_size() != n) return mismatch("frame_delta", b.frame_delta_size(), n);
   if (b.duration_ticks_size() != n) return mismatch("duration_ticks", b.duration_ticks_size(), n);
   ColumnCounts want;

@@ -27,8 +27,16 @@ namespace {
 std::string WrapRecords(const uint8_t* data, size_t size) {
   std::string file(memframe::wire::kCaptureMagic, sizeof(memframe::wire::kCaptureMagic));
   for (int i = 0; i < 4; ++i) file += static_cast<char>(memframe::wire::kCaptureVersion >> (8 * i));
+  // With its checksum, as the recorder writes it: a reader refuses a frame
+  // without one.
+  static ZSTD_CCtx* cctx = [] {
+    ZSTD_CCtx* c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    return c;
+  }();
   std::string packed(ZSTD_compressBound(size), '\0');
-  size_t n = ZSTD_compress(packed.data(), packed.size(), data, size, 1);
+  size_t n = ZSTD_compress2(cctx, packed.data(), packed.size(), data, size);
   if (ZSTD_isError(n)) return file;
   return file + packed.substr(0, n);
 }

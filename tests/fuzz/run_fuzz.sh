@@ -3,6 +3,7 @@
 # runs it over the checked-in corpus for a while.
 #
 #   tests/fuzz/run_fuzz.sh [--build-dir DIR] [--seconds N] [--build-only | --no-build] [-- LIBFUZZER_ARGS...]
+#   tests/fuzz/run_fuzz.sh --help
 #
 # Defaults: DIR = build-fuzz beside the source tree, N = 60. New inputs the
 # fuzzer finds go to DIR/corpus-new (the repository's corpus/ is only read);
@@ -11,6 +12,11 @@
 # Exit status: 0 no crash, 1 crash, 2 bad usage or build failure, 77 clang or
 # libFuzzer is not installed (ctest counts that as skipped).
 set -euo pipefail
+
+usage() {
+  # The comment block above, without its leading '# '.
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
 
 source_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build_dir="$source_dir/build-fuzz"
@@ -24,8 +30,9 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --build-only) run=0; shift ;;
     --no-build) build=0; shift ;;
+    -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "run_fuzz.sh: unknown argument $1" >&2; exit 2 ;;
+    *) echo "run_fuzz.sh: unknown argument $1 (--help lists them)" >&2; usage >&2; exit 2 ;;
   esac
 done
 
@@ -58,11 +65,13 @@ fuzzer="$build_dir/bin/capture_fuzzer"
 [ -x "$fuzzer" ] || { echo "run_fuzz.sh: $fuzzer is not built" >&2; exit 2; }
 mkdir -p "$build_dir/corpus-new" "$build_dir/crashes"
 # -rss_limit_mb: tables follow the events and frames present (no frame
-# number sizes anything), so anything past 2.5 GB is a bug. -timeout: one
-# input must never take seconds.
+# number sizes anything) and a reader decompresses at most 64 times the
+# input plus 1 MiB (FORMAT.md, "Checks"), so an input of 64 KiB never needs
+# 1 GB, even under AddressSanitizer; -malloc_limit_mb: no single allocation
+# of a quarter of that. -timeout: one input must never take seconds.
 set +e
 "$fuzzer" "$build_dir/corpus-new" "$source_dir/tests/fuzz/corpus" \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=65536 \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=256 -max_len=65536 \
   -artifact_prefix="$build_dir/crashes/" -print_final_stats=1 "${extra[@]}" 2>"$build_dir/fuzz.log"
 status=$?
 set -e

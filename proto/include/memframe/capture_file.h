@@ -56,6 +56,7 @@ class CaptureWriter {
   std::unique_ptr<OutputFile> output_;
   FILE* file_ = nullptr;  // output_'s stream while open
   bool frame_open_ = false;     // records appended since the last frame end
+  uint64_t frame_bytes_ = 0;    // their uncompressed bytes
   uint64_t flushed_bytes_ = 0;  // the file's size at the last frame end
   uint64_t flushed_records_ = 0;
   void* cctx_ = nullptr;  // ZSTD_CCtx
@@ -81,7 +82,11 @@ class CaptureReader {
 
   // Reads the next record. Returns false at the end of the file or at the
   // first damage; then error() is empty for a clean end and says what is
-  // wrong otherwise (every record before the damage was returned).
+  // wrong otherwise (every record before the damage was returned). A record
+  // is returned only once the zstd frame holding it passed its checksum
+  // (FORMAT.md, "Checks"), but for the unfinished last frame of a truncated
+  // file and for frames larger than kMaxUncheckedBytes (captures written
+  // before frames were kept small).
   bool Next(CaptureRecord* record);
   const std::string& error() const { return error_; }
   // Compressed bytes consumed so far and the file size, for progress bars.
@@ -91,19 +96,33 @@ class CaptureReader {
  private:
   CaptureReader() = default;
   static std::unique_ptr<CaptureReader> Start(FILE* file, const std::string& name, std::string* error);
-  bool Fill(size_t need);  // ensures `need` decompressed bytes are buffered
+  bool Fill(size_t need);  // ensures `need` checked decompressed bytes are buffered
+  bool ReadInput();        // keeps the unread input, appends more from the file
+  bool CheckFrameHeader();
+  void Damaged(const std::string& what);
+  uint64_t InputOffset() const { return in_base_ + in_pos_; }  // file offset of the next compressed byte
 
   FILE* file_ = nullptr;
   void* dctx_ = nullptr;  // ZSTD_DCtx
   std::vector<uint8_t> in_;
   size_t in_pos_ = 0, in_size_ = 0;
+  uint64_t in_base_ = 0;      // file offset of in_[0]
   std::vector<uint8_t> buf_;  // decompressed, not yet consumed
   size_t buf_pos_ = 0;
+  size_t checked_end_ = 0;    // buf_ up to here may be used: its frame passed its checksum
+  uint64_t frame_start_ = 0;  // file offset of the frame being decompressed
+  uint64_t frame_output_start_ = 0;  // decompressed_ when it started
+  uint64_t frames_ = 0;              // frames decompressed whole
+  bool opened_empty_ = false;        // the first was empty: the writer also ends with one
+  bool last_frame_empty_ = false;
+  uint64_t decompressed_ = 0;
   bool eof_ = false;
   bool frame_complete_ = true;
   bool output_pending_ = false;  // the last decompression filled its output
+  bool unchecked_frame_ = false;  // the frame is too large to check first: used as decoded
   uint64_t bytes_read_ = 0;
   uint64_t file_size_ = 0;
+  std::string damage_;  // found ahead of the records still to be returned
   std::string error_;
 };
 

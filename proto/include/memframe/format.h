@@ -25,6 +25,20 @@ constexpr uint32_t kCaptureVersion = 1;
 // Largest packet a reader accepts; anything bigger is corruption.
 constexpr uint64_t kMaxPacketBytes = 64u << 20;
 
+// Most frames a stack holds: the agent captures at most this many
+// (MEMFRAME_STACK_DEPTH is clamped to it); a reader takes a deeper stack as
+// damage rather than keeping and symbolizing it.
+constexpr uint32_t kMaxStackDepth = 64;
+
+// Most events a reader takes in one EventBatch: the agent sends at most
+// 2^16 (agent/writer/packet_encoder.cc); a batch's events cost a reader
+// ~100 bytes each, whatever few bytes they were coded in.
+constexpr uint32_t kMaxBatchEvents = 1u << 20;
+
+// Longest snapshot name the recorder takes from a viewer (FORMAT.md, "Live
+// socket"); a reader takes a longer one as damage.
+constexpr uint32_t kMaxSnapshotNameBytes = 200;
+
 // EventBatch.kind packs the EventKind, the Family and two flags.
 constexpr uint32_t kKindMask = 0x7;
 constexpr uint32_t kFamilyShift = 3;

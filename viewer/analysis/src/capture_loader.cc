@@ -1,7 +1,10 @@
 #include "memframe/analysis/capture_loader.h"
 
+#include <new>
+
 #include "memframe.pb.h"
 #include "memframe/capture_file.h"
+#include "memframe/format.h"
 #include "stream_builder.h"
 
 namespace memframe::analysis {
@@ -64,6 +67,11 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
     }
     if (packet.has_snapshot()) {
       const wire::Snapshot& snapshot = packet.snapshot();
+      if (snapshot.name().size() > wire::kMaxSnapshotNameBytes) {
+        *error = "capture is corrupt: a snapshot name of " + std::to_string(snapshot.name().size()) +
+                 " bytes (a recorder takes at most " + std::to_string(wire::kMaxSnapshotNameBytes) + ")";
+        return Status::kDamaged;
+      }
       recorder_.snapshots.push_back({snapshot.name(), snapshot.monotonic_ns(), snapshot.unix_ns()});
     }
     return Status::kOk;
@@ -131,9 +139,19 @@ bool Load(PacketSource& source, const std::string& path, Capture* capture, std::
 
 }  // namespace
 
+std::string OutOfMemoryError(const std::string& what) {
+  return "out of memory while reading " + what + " (the capture needs more memory than this machine gives)";
+}
+
 bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
                  const LoadProgressFn& progress) {
-  bool ok = Load(source, name, capture, error, progress);
+  bool ok = false;
+  try {
+    ok = Load(source, name, capture, error, progress);
+  } catch (const std::bad_alloc&) {
+    *capture = Capture();
+    *error = OutOfMemoryError(name);
+  }
   if (progress) progress({LoadProgress::Phase::kDone, 0, 0});
   return ok;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "memframe.pb.h"
 #include "memframe/analysis/capture_loader.h"
@@ -163,14 +164,20 @@ LiveFollower::~LiveFollower() {
 void LiveFollower::Read() {
   uint32_t stream = 0;
   std::vector<uint8_t> packet;
-  while (connection_->Next(&stream, &packet)) {
-    std::lock_guard lock(mutex_);
-    tail_.emplace_back(stream, std::move(packet));
-    packet.clear();
+  std::string error;
+  try {
+    while (connection_->Next(&stream, &packet)) {
+      std::lock_guard lock(mutex_);
+      tail_.emplace_back(stream, std::move(packet));
+      packet.clear();
+    }
+    error = connection_->error();
+  } catch (const std::bad_alloc&) {
+    error = OutOfMemoryError("the live stream");
   }
   std::lock_guard lock(mutex_);
   ended_ = true;
-  error_ = connection_->error();
+  error_ = error;
 }
 
 LiveFollower::Status LiveFollower::status() const {

@@ -60,9 +60,11 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
     return kExitUsage;
   }
   if (!capture->has_main) {
-    err << "memframe: error: " << path << " holds no data from the program (the agent never connected)";
-    if (!capture->damage.empty()) err << "; " << capture->damage;
-    err << '\n';
+    // Damage before the first event says nothing about the agent.
+    if (capture->damage.empty())
+      err << "memframe: error: " << path << " holds no data from the program (the agent never connected)\n";
+    else
+      err << "memframe: error: " << path << ": " << capture->damage << ", before any data from the program\n";
     return kExitUsage;
   }
   return -1;

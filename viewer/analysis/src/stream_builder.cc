@@ -70,6 +70,16 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       AddModules(packet.module_map());
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kStacks:
+      // The agent never sends a deeper stack; a crafted one of millions of
+      // frames would be kept and symbolized frame by frame.
+      for (const wire::StackDef& s : packet.stacks().stacks()) {
+        if (static_cast<uint32_t>(s.frames_size()) > wire::kMaxStackDepth) {
+          *error = "stream " + std::to_string(stream_.stream_id) + ": stack " + std::to_string(s.id()) + " has " +
+                   std::to_string(s.frames_size()) + " frames (an agent sends at most " +
+                   std::to_string(wire::kMaxStackDepth) + ")";
+          return CaptureBuilder::Status::kDamaged;
+        }
+      }
       for (const wire::StackDef& s : packet.stacks().stacks())
         stream_.stacks[s.id()].assign(s.frames().begin(), s.frames().end());
       return CaptureBuilder::Status::kOk;

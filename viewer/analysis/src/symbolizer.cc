@@ -4,11 +4,15 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "debug_files.h"
+#include "memframe/regular_file.h"
 
 namespace memframe::analysis {
 
@@ -16,9 +20,11 @@ namespace {
 
 char* g_debuginfo_path = nullptr;  // libdw's default search path (/usr/lib/debug, .debug beside the file)
 
+// Not libdwfl's standard callbacks: they open() paths a capture chose
+// (debug_files.h).
 const Dwfl_Callbacks kOfflineCallbacks = {
-    dwfl_build_id_find_elf,
-    dwfl_standard_find_debuginfo,
+    FindNoElf,
+    FindDebugFile,
     dwfl_offline_section_address,
     &g_debuginfo_path,
 };
@@ -138,13 +144,21 @@ struct Symbolizer::ModuleDebug {
     if (module.path.empty() || module.path[0] != '/') return nullptr;  // [vdso] and friends
     dwfl = dwfl_begin(&kOfflineCallbacks);
     if (!dwfl) return nullptr;
+    // The path is the capture's: a regular file only, opened without
+    // blocking (a FIFO there would hang the report); libdwfl takes the fd.
+    std::string why;
+    int fd = wire::OpenRegularFile(module.path, &why);
+    if (fd < 0) return nullptr;
     dwfl_report_begin(dwfl);
     // One Dwfl per module: modules that were loaded at the same address one
     // after the other (dlclose, dlopen) would overlap in a shared one.
-    Dwfl_Module* m = dwfl_report_elf(dwfl, Basename(module.path).c_str(), module.path.c_str(), -1,
+    Dwfl_Module* m = dwfl_report_elf(dwfl, Basename(module.path).c_str(), module.path.c_str(), fd,
                                      module.load_bias, false);
     dwfl_report_end(dwfl, nullptr, nullptr);
-    if (!m) return nullptr;
+    if (!m) {
+      close(fd);  // consumed only on success
+      return nullptr;
+    }
     if (!module.build_id.empty()) {
       const unsigned char* bits = nullptr;
       GElf_Addr vaddr = 0;

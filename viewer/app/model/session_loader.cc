@@ -1,6 +1,7 @@
 #include "session_loader.h"
 
 #include <filesystem>
+#include <new>
 #include <vector>
 
 #include "memframe/analysis/capture_loader.h"
@@ -53,7 +54,12 @@ void SessionLoader::SetPhase(Phase phase) {
 
 void SessionLoader::Run() {
   std::string error;
-  bool ok = Load(&error);
+  bool ok = false;
+  try {
+    ok = Load(&error);
+  } catch (const std::bad_alloc&) {
+    error = analysis::OutOfMemoryError(path_);
+  }
   std::lock_guard lock(mutex_);
   progress_.phase = Phase::kDone;
   if (!ok) error_ = error;

@@ -6,8 +6,9 @@
 
 #include <unistd.h>
 
-#include <cstdio>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,14 +100,13 @@ inline bool WriteTruncated(const std::string& path) {
   for (uint32_t i = 0; i < 4; ++i) tc.Batch(10, {Alloc(10 * i + 1, i, 0x100 + i, 16, 0), FrameEnd(10 * i + 2, i)});
   tc.End(8);
   if (!tc.Write(path)) return false;
-  // Cut inside the last zstd block: the records flushed before it survive.
-  FILE* f = fopen(path.c_str(), "rb+");
-  if (!f) return false;
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  bool ok = ftruncate(fileno(f), size - 9) == 0;
-  fclose(f);
-  return ok;
+  // Cut inside the zstd frame of the last record, which also drops the
+  // empty frame that closes a complete file: the records flushed before it
+  // survive.
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const size_t closing = bytes.rfind("\x28\xb5\x2f\xfd");
+  return closing != std::string::npos && closing > 9 && truncate(path.c_str(), static_cast<off_t>(closing - 9)) == 0;
 }
 
 // name -> writer of NAME.mfc

@@ -75,4 +75,9 @@ bool LoadCapture(const std::string& path, Capture* capture, std::string* error,
 bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
                  const LoadProgressFn& progress = {});
 
+// What to say when memory ran out (std::bad_alloc) while `what` was read or
+// analysed: a capture can be larger than the machine, and a damaged or
+// crafted one may claim more than its reader bounds.
+std::string OutOfMemoryError(const std::string& what);
+
 }  // namespace memframe::analysis
