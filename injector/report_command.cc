@@ -12,7 +12,7 @@ void PrintReportUsage(std::ostream& out) {
          "\n"
          "Prints one report about a capture written by `memframe run`.\n"
          "REPORT is one of frames, hidden, leaks, sites, histogram, diff, fragmentation,\n"
-         "lifetimes, mismatches, phases (default: a summary; see REPORTS.md for their arguments).\n"
+         "lifetimes, mismatches, phases, threads (default: a summary; see REPORTS.md for their arguments).\n"
          "Every report that lists call sites also takes --only CLASSES, --hide CLASSES and\n"
          "--module-class PATTERN=CLASS (who allocated; classes: game, engine, driver, system).\n"
          "\n"

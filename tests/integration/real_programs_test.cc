@@ -252,3 +252,38 @@ TEST(RealPrograms, NoFollowExecAppliesToPosixSpawnChildren) {
 
 }  // namespace
 }  // namespace memframe::e2e
+
+namespace memframe::e2e {
+namespace {
+
+// `report threads`: the named worker's blocks are its own, exactly, and it
+// is listed by its name; the main thread made its own blocks.
+TEST(ThreadsReport, EachThreadsAllocationsUnderItsName) {
+  ScratchDirectory scratch("memframe-threads");
+  const std::string capture = (scratch.path() / "capture.mfc").string();
+  CommandResult run = RunCommand({MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", capture, "--", MEMFRAME_NAMED_WORKER_TARGET}, 120);
+  ASSERT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.standard_output, "named worker done\n");
+  CommandResult report = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "threads", "--json"}, 120);
+  ASSERT_EQ(report.exit_code, 0);
+  nlohmann::json j = ParseJsonOrDiscard(report.standard_output);
+  ASSERT_FALSE(j.is_discarded()) << report.standard_output;
+  nlohmann::json worker, main_thread;
+  for (const nlohmann::json& t : j["threads"]) {
+    if (t["name"] == targets::kWorkerName) worker = t;
+    if (t["name"] == "target_named_wo") main_thread = t;  // the executable's name, cut to 15 bytes
+  }
+  ASSERT_FALSE(worker.is_null()) << j.dump(1);
+  EXPECT_EQ(worker["allocations"], targets::kWorkerBlocks);
+  EXPECT_EQ(worker["bytes"], targets::kWorkerBlocks * targets::kWorkerBlockSize);
+  EXPECT_EQ(worker["frees"], targets::kWorkerBlocks);
+  ASSERT_FALSE(main_thread.is_null()) << j.dump(1);
+  EXPECT_GE(main_thread["allocations"].get<uint64_t>(), static_cast<uint64_t>(targets::kMainBlocks));
+  // Shares of the allocator's time add up to the whole.
+  double share = 0;
+  for (const nlohmann::json& t : j["threads"]) share += t["alloc_time_share"].get<double>();
+  EXPECT_NEAR(share, 1.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace memframe::e2e

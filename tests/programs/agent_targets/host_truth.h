@@ -114,4 +114,13 @@ constexpr size_t kSignalBlockSize = 200;
 // kLimitBlockBytes blocks until malloc fails and prints how many MiB it got.
 constexpr size_t kLimitBlockBytes = 1 << 20;
 
+// named_worker: a thread named kWorkerName makes kWorkerBlocks blocks of
+// kWorkerBlockSize bytes and frees them; the main thread makes kMainBlocks of
+// kMainBlockSize and frees them.
+constexpr const char* kWorkerName = "asset-loader";
+constexpr int kWorkerBlocks = 3210;
+constexpr size_t kWorkerBlockSize = 1357;
+constexpr int kMainBlocks = 456;
+constexpr size_t kMainBlockSize = 2468 + 1;
+
 }  // namespace memframe::targets

@@ -253,6 +253,9 @@ TEST_F(ReportsCliTest, BadArgumentsAndUnknownCutsExitTwoWithNothingOnStdout) {
   const std::vector<Case> cases = {
       {"diff", {"3"}, "report 'diff' needs A B (each a frame number, a marker name, 'start' or 'end')"},
       {"diff", {"3", "boss"}, "'boss' is neither a frame number, 'start', 'end' nor the name of a marker in the capture"},
+      {"diff", {}, "the capture has no load after start-up (report phases); name the frames or markers to compare"},
+      {"phases", {"--from", "1"}, "report 'phases' does not take '--from'"},
+      {"threads", {"extra"}, "report 'threads' does not take 'extra'"},
       {"diff", {"3", "42"}, "frame 42 is not in the capture (frames 0..9)"},
       {"histogram", {"--frame", "10"}, "frame 10 is not in the capture (frames 0..9)"},
       {"histogram", {"--frame", "1", "--from", "0"}, "--frame selects one frame; it cannot be combined with --from or --to"},

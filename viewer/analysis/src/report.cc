@@ -37,6 +37,7 @@ const std::map<std::string, ReportKind>& Reports() {
       {"lifetimes", {WriteLifetimesText, WriteLifetimesJson}},
       {"mismatches", {WriteMismatchesText, WriteMismatchesJson}},
       {"phases", {WritePhasesText, WritePhasesJson}},
+      {"threads", {WriteThreadsText, WriteThreadsJson}},
   };
   return reports;
 }

@@ -35,6 +35,7 @@ const std::map<std::string, ReportSyntax>& Syntax() {
       {"histogram", {with_classes({"--from", "--to", "--frame"})}},
       {"diff", {with_classes({}), 2, "A B (each a frame number, a marker name, 'start' or 'end'), or neither", true}},
       {"phases", {}},
+      {"threads", {}},
       {"fragmentation", {{"--frame", "--png", "--color"}}},
       {"lifetimes", {with_classes({})}},
       {"mismatches", {with_classes({})}},

@@ -119,6 +119,7 @@ void WriteFragmentationText(const ReportInput& input, std::ostream& out);
 void WriteLifetimesText(const ReportInput& input, std::ostream& out);
 void WriteMismatchesText(const ReportInput& input, std::ostream& out);
 void WritePhasesText(const ReportInput& input, std::ostream& out);
+void WriteThreadsText(const ReportInput& input, std::ostream& out);
 
 void WriteSummaryJson(const ReportInput& input, std::ostream& out);
 void WriteFramesJson(const ReportInput& input, std::ostream& out);
@@ -131,5 +132,6 @@ void WriteFragmentationJson(const ReportInput& input, std::ostream& out);
 void WriteLifetimesJson(const ReportInput& input, std::ostream& out);
 void WriteMismatchesJson(const ReportInput& input, std::ostream& out);
 void WritePhasesJson(const ReportInput& input, std::ostream& out);
+void WriteThreadsJson(const ReportInput& input, std::ostream& out);
 
 }  // namespace memframe::analysis

@@ -1,0 +1,51 @@
+// `threads`: who allocated, by thread (thread_stats.h).
+#include "memframe/analysis/thread_stats.h"
+#include "report_json_common.h"
+#include "report_text_common.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+double PerFrame(uint64_t count, uint64_t frames) { return frames ? static_cast<double>(count) / frames : 0; }
+
+double Share(uint64_t part, uint64_t whole) { return whole ? static_cast<double>(part) / whole : 0; }
+
+}  // namespace
+
+void WriteThreadsText(const ReportInput& input, std::ostream& out) {
+  ThreadReport r = AnalyzeThreads(input.capture.main, input.heap.frames.frames.size());
+  out << "Threads by allocations (" << FormatCount(r.frames) << " frames; allocator time "
+      << FormatDuration(r.alloc_time_ns) << " in all)\n\n";
+  TextTable table({{"tid"}, {"name", true}, {"allocations"}, {"bytes"}, {"frees"}, {"allocs/frame"},
+                   {"frames"}, {"allocator time"}, {"share"}});
+  for (const ThreadStats& t : r.threads) {
+    char per_frame[32];
+    snprintf(per_frame, sizeof per_frame, "%.1f", PerFrame(t.allocations, r.frames));
+    table.AddRow({std::to_string(t.tid), t.name.empty() ? "(unnamed)" : t.name, FormatCount(t.allocations),
+                  FormatBytes(t.bytes), FormatCount(t.frees), per_frame, FormatCount(t.frames_with_allocations),
+                  FormatDuration(t.alloc_time_ns), FormatPercent(Share(t.alloc_time_ns, r.alloc_time_ns))});
+  }
+  table.Write(out);
+}
+
+void WriteThreadsJson(const ReportInput& input, std::ostream& out) {
+  ThreadReport r = AnalyzeThreads(input.capture.main, input.heap.frames.frames.size());
+  json rows = json::array();
+  for (const ThreadStats& t : r.threads) {
+    rows.push_back({{"tid", t.tid},
+                    {"name", t.name},
+                    {"allocations", t.allocations},
+                    {"bytes", t.bytes},
+                    {"frees", t.frees},
+                    {"maps", t.maps},
+                    {"mapped_bytes", t.mapped_bytes},
+                    {"allocations_per_frame", PerFrame(t.allocations, r.frames)},
+                    {"frames_with_allocations", t.frames_with_allocations},
+                    {"alloc_time_ns", t.alloc_time_ns},
+                    {"alloc_time_share", Share(t.alloc_time_ns, r.alloc_time_ns)}});
+  }
+  Emit({{"frames", r.frames}, {"alloc_time_ns", r.alloc_time_ns}, {"threads", std::move(rows)}}, out);
+}
+
+}  // namespace memframe::analysis
