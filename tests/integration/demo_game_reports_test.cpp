@@ -81,6 +81,31 @@ bool FunctionContains(const json& row, std::string_view function) {
   return row.value("function", "").find(function) != std::string::npos;
 }
 
+// Mesa's and X11's allocations inside glClear and the swap are the driver's
+// and the system's, named after the game frame that led there; the only
+// game sites in most frames are the game's own (demo_truth.h).
+TEST_F(DemoGameReports, GraphicsAllocationsAreTheDriversNotTheGames) {
+  const json hidden = Report({"hidden"});
+  bool driver_via_game = false;
+  for (const json& site : hidden.value("sites", json::array())) {
+    const std::string name = site.value("name", "");
+    if (site.value("module_class", "") == "game") {
+      EXPECT_TRUE(FunctionContains(site, kSpawnDamageLabelFunction) || FunctionContains(site, kBuildHudTextFunction))
+          << name;
+    } else if (name.find(" (via ") == std::string::npos) {
+      // Named after its own frame only when no game frame led there.
+      for (const json& frame : site.value("stack", json::array()))
+        EXPECT_NE(frame.value("module_class", ""), "game") << name;
+    }
+    driver_via_game = driver_via_game || (site.value("module_class", "") == "driver" &&
+                                          name.rfind("swrast_dri.so (via ", 0) == 0);
+  }
+  EXPECT_TRUE(driver_via_game) << hidden.dump(1);
+  for (const json& c : Report({}).value("module_classes", json::array())) {
+    if (c.value("module_class", "") == "driver") EXPECT_GT(c.value("allocations", 0), 0);
+  }
+}
+
 TEST_F(DemoGameReports, DiffAcrossTheLoadFrameIsExactlyTheLevel) {
   const json diff = Report({"diff", std::to_string(LoadFrame() - 1), std::to_string(LoadFrame())});
   const std::vector<json> level = e2e::SitesWithFunctionInStack(diff.value("sites", json::array()), kLoadLevelFunction);
