@@ -32,7 +32,7 @@ int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err
   Capture capture;
   if (int code = LoadCaptureForReport(request.capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
-  Symbolizer symbolizer(capture.main.modules);
+  Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
   std::string bytes = request.format == "pprof" ? Gzip(PprofProfile(capture, heap, symbolizer))
                                                 : FoldedStacks(capture.main, heap, symbolizer);
   if (!file->Write(bytes.data(), bytes.size(), &error) || !file->Commit(&error)) {
