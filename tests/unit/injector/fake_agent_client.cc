@@ -37,14 +37,19 @@ std::string ThreadPacket(uint32_t thread_id, const std::string& name) {
 
 std::string EventsPacket(uint32_t thread_id, size_t events) {
   // Allocations only: no batch names a block of another, so each packet
-  // stands alone in any stream.
+  // stands alone in any stream. Addresses, sizes and times vary as a real
+  // agent's do (a pseudo-random sequence): a perfectly regular batch would
+  // compress far past anything real, which readers refuse as crafted.
   std::vector<wire::PlainEvent> plain(events);
-  uint64_t address = 0, ticks = 0;
+  uint64_t address = 0, ticks = 0, state = 0x9e3779b97f4a7c15ull ^ thread_id;
   for (size_t i = 0; i < events; ++i) {
-    address += 32 + i % 7;
-    ticks += 3;
-    plain[i] = {wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0), address, 16, static_cast<uint32_t>(i % 5),
-                ticks, 0, 20};
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    address += 16 + state % 4096;
+    ticks += 1 + (state >> 12) % 1000;
+    plain[i] = {wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0), address, 16 + (state >> 24) % 2000,
+                static_cast<uint32_t>(i % 5), ticks, 0, static_cast<uint32_t>(20 + (state >> 40) % 50)};
   }
   wire::Packet packet;
   wire::EventBatchEncoder().Encode(thread_id, plain.data(), plain.size(), packet.mutable_events());
