@@ -222,7 +222,8 @@ TEST_F(FrameNumbersTest, HiddenSitesCountFramesNotNumbers) {
 
   Result sites = Run("sites", {}, true);
   ASSERT_EQ(sites.code, 0) << sites.err;
-  for (const json& s : sites.Json()["sites"]) EXPECT_EQ(s["frames_in_range"], 12);
+  const json all = sites.Json();  // the loop must not walk a temporary's member
+  for (const json& s : all["sites"]) EXPECT_EQ(s["frames_in_range"], 12);
 }
 
 TEST_F(FrameNumbersTest, OneFrameReportsTakeFrameNumbers) {
