@@ -65,7 +65,7 @@ fuzzer="$build_dir/bin/capture_fuzzer"
 [ -x "$fuzzer" ] || { echo "run_fuzz.sh: $fuzzer is not built" >&2; exit 2; }
 mkdir -p "$build_dir/corpus-new" "$build_dir/crashes"
 # -rss_limit_mb: tables follow the events and frames present (no frame
-# number sizes anything) and a reader decompresses at most 64 times the
+# number sizes anything) and a reader decompresses at most 256 times the
 # input plus 1 MiB (FORMAT.md, "Checks"), so an input of 64 KiB never needs
 # 1 GB, even under AddressSanitizer; -malloc_limit_mb: no single allocation
 # of a quarter of that. -timeout: one input must never take seconds.
