@@ -7,7 +7,8 @@ build="${MEMFRAME_BUILD_DIR:-$root/build}"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 capture="${1:-$PWD/demo.mfc}"
-run=("$build/bin/memframe" run -o "$capture" -- "$build/bin/memframe_demo_game")
+# --force: the demo's own capture of an earlier run is replaced.
+run=("$build/bin/memframe" run --force -o "$capture" -- "$build/bin/memframe_demo_game")
 export LIBGL_ALWAYS_SOFTWARE=1
 if [ -z "${DISPLAY:-}" ]; then
   xvfb-run -a -s "-screen 0 1024x768x24" "${run[@]}"
