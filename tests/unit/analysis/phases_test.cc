@@ -104,6 +104,15 @@ TEST(Phases, ABusyFrameUnderTheFloorIsNoLoad) {
   EXPECT_EQ(LargestLoad(phases), nullptr);
 }
 
+TEST(Phases, ALargeHeapGrowingALittleIsNoLoad) {
+  // A menu idling with 32 MiB live that keeps 300 KiB more in one frame (a
+  // driver's buffer): above the growth floor, under a 16th of the heap.
+  FrameTable t = MakeTable({0, 60, 60}, 5 << 20, {{0, 32 << 20}, {40, 300 << 10}});
+  std::vector<Phase> phases = FindPhases(t);
+  ASSERT_EQ(phases.size(), 2u);
+  ExpectPhase(phases[1], PhaseKind::kSteady, 1, 59);
+}
+
 TEST(Phases, FrameNumbersNeedNotStartAtZero) {
   const uint64_t base = 1'000'000'000'000;
   FrameTable t = MakeTable({base, 40, 40}, 4096, {{0, 4 << 20}, {25, 4 << 20}});

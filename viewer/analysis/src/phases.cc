@@ -57,7 +57,8 @@ std::vector<Phase> FindPhases(const FrameTable& table) {
     const uint64_t bytes_spike = std::max(ComputeSpikeThreshold(bytes).threshold, kNeighbourFloorBytes);
     const uint64_t growth_spike = std::max(ComputeSpikeThreshold(growth).threshold, kNeighbourFloorBytes);
     for (size_t i = 0; i < ended; ++i) {
-      heavy[i] = bytes[i] > bytes_limit || growth[i] > growth_limit;
+      const uint64_t live_before = i ? rows[i - 1].live_bytes : 0;
+      heavy[i] = bytes[i] > bytes_limit || growth[i] > std::max(growth_limit, live_before / kHeavyGrowthDivisor);
       spike[i] = bytes[i] > bytes_spike || growth[i] > growth_spike;
     }
   }

@@ -9,7 +9,9 @@
 //   kHeavyFloorBytes
 // over the ended frames (the frames report's spike rule, frame_stats.h, with
 // a wider margin, a ratio and a floor: a driver that allocates twice its
-// usual bytes every few seconds is a spike, not a load).
+// usual bytes every few seconds is a spike, not a load); growth must also
+// exceed 1/kHeavyGrowthDivisor of the live heap before the frame (a game
+// idling in its menu with 32 MiB live grows a few hundred KiB now and then).
 // Heavy frames no more than kHeavyGap frames apart form one run, and a run
 // takes in the frames next to it (within kHeavyGap) that are spikes by the
 // frames report's own rule, in allocated bytes or in live growth, of at
@@ -31,6 +33,7 @@ namespace memframe::analysis {
 
 constexpr uint64_t kHeavyScale = 8;
 constexpr uint64_t kHeavyRatio = 4;
+constexpr uint64_t kHeavyGrowthDivisor = 16;
 constexpr uint64_t kHeavyFloorBytes = 256 << 10;
 constexpr uint64_t kHeavyGap = 2;
 constexpr uint64_t kNeighbourFloorBytes = 16 << 10;
