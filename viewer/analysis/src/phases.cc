@@ -107,6 +107,13 @@ const Phase* LargestLoad(const std::vector<Phase>& phases) {
   return best;
 }
 
+std::optional<std::pair<uint64_t, uint64_t>> LargestLoadDiffFrames(const FrameTable& table) {
+  const std::vector<Phase> phases = FindPhases(table);
+  const Phase* load = LargestLoad(phases);
+  if (!load) return std::nullopt;
+  return std::make_pair(load->frame_before, load->frames.to);
+}
+
 std::vector<FrameRange> SteadyRanges(const std::vector<Phase>& phases) {
   std::vector<FrameRange> ranges;
   for (const Phase& p : phases)

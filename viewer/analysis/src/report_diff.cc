@@ -27,11 +27,10 @@ LiveSetCut Resolve(const ReportInput& input, const std::string& text) {
 // question a diff most often answers.
 std::vector<std::string> Operands(const ReportInput& input) {
   if (!input.options.operands.empty()) return input.options.operands;
-  const std::vector<Phase> phases = FindPhases(input.heap.frames);
-  const Phase* load = LargestLoad(phases);
-  if (!load)
+  auto frames = LargestLoadDiffFrames(input.heap.frames);
+  if (!frames)
     throw ReportError("the capture has no load after start-up (report phases); name the frames or markers to compare");
-  return {std::to_string(load->frame_before), std::to_string(load->frames.to)};
+  return {std::to_string(frames->first), std::to_string(frames->second)};
 }
 
 DiffResult Compute(const ReportInput& input) {

@@ -19,9 +19,8 @@ std::string Basename(const std::string& path) {
 DiffRanges DefaultDiffRanges(const analysis::FrameTable& table) {
   const auto& frames = table.frames;
   if (frames.empty()) return {};
-  const std::vector<analysis::Phase> phases = analysis::FindPhases(table);
-  if (const analysis::Phase* load = analysis::LargestLoad(phases))
-    return {{load->frame_before, load->frame_before}, {load->frames.to, load->frames.to}};
+  if (auto load = analysis::LargestLoadDiffFrames(table))
+    return {{load->first, load->first}, {load->second, load->second}};
   const uint64_t last = frames.back().frame;
   size_t biggest = 0;  // row
   bool biggest_is_spike = false;

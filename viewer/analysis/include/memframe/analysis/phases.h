@@ -24,6 +24,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "memframe/analysis/frame_range.h"
@@ -56,6 +58,11 @@ std::vector<Phase> FindPhases(const FrameTable& table);
 
 // The load that allocated the most bytes, or null when the run has none.
 const Phase* LargestLoad(const std::vector<Phase>& phases);
+
+// What the default diff compares (`report diff` with no arguments, the
+// viewer's Snapshot diff): the frame before the largest load and its last
+// frame; nullopt when the run has no load.
+std::optional<std::pair<uint64_t, uint64_t>> LargestLoadDiffFrames(const FrameTable& table);
 
 // The frames of steady play (every steady phase), or empty when there are none.
 std::vector<FrameRange> SteadyRanges(const std::vector<Phase>& phases);
