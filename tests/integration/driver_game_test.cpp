@@ -1,6 +1,7 @@
 // Who allocated, end to end: the driver game (driver_game_truth.h) recorded
-// by `memframe run`, then its module classes, per-class figures and site
-// names checked exactly in the reports' JSON and the viewer's view data.
+// by `memframe run`, then its module classes, per-class figures, site names,
+// threads, phases and default diff checked exactly in the reports' JSON and
+// the viewer's view data.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -58,6 +59,20 @@ class DriverGameTest : public ::testing::Test {
     return nullptr;
   }
 
+  static std::string GameLocation(int line) { return std::string(kGameFile) + ":" + std::to_string(line); }
+
+  // The block pthread_create allocates for the worker (driver_game_truth.h):
+  // its count is the truth's, its size glibc's.
+  static const json& ThreadCreateSite() {
+    static const json sites = Report({"sites"})["sites"];
+    for (const json& s : sites) {
+      if (s.value("location", "") == GameLocation(kThreadCreateLine)) return s;
+    }
+    ADD_FAILURE() << "no site at " << GameLocation(kThreadCreateLine) << ": " << sites.dump(1);
+    static const json none = {{"allocations", 0}, {"bytes", 0}};
+    return none;
+  }
+
   static inline e2e::ScratchDirectory* scratch_ = nullptr;
   static inline std::string capture_;
 };
@@ -70,8 +85,106 @@ TEST_F(DriverGameTest, SummarySaysEachClassShare) {
   // The driver allocates only inside the present; the game only in UpdateGame.
   EXPECT_EQ(by_class["driver"]["allocations"], kFrames * kDriverBlocksPerFrame);
   EXPECT_EQ(by_class["driver"]["bytes"], kFrames * kDriverBytesPerFrame);
-  EXPECT_EQ(by_class["game"]["allocations"], kFrames * kGameBlocks);
-  EXPECT_EQ(by_class["game"]["bytes"], kFrames * kGameBlocks * kGameBlockBytes);
+  // The game: its main thread's code, the worker's job and pthread_create's block.
+  const json& created = ThreadCreateSite();
+  EXPECT_EQ(created["allocations"], 1);
+  EXPECT_EQ(created["module_class"], "game");
+  EXPECT_EQ(by_class["game"]["allocations"], kMainGameBlocks + kFrames * kWorkerBlocks + 1);
+  EXPECT_EQ(by_class["game"]["bytes"].get<uint64_t>() - created["bytes"].get<uint64_t>(),
+            kMainGameBytes + kFrames * kWorkerBlocks * kWorkerBlockBytes);
+}
+
+TEST_F(DriverGameTest, ThreadsReportHasTheWorkerAndTheMainThread) {
+  json j = Report({"threads"});
+  EXPECT_EQ(j["frames"], kFrames + 1);  // and the teardown
+  ASSERT_EQ(j["threads"].size(), 2u) << j.dump(1);
+  // The main thread carries the program's name, as the kernel cuts it.
+  const json& main = j["threads"][0];
+  const json& worker = j["threads"][1];
+  EXPECT_EQ(main["name"], std::string("memframe_driver_game").substr(0, 15));
+  EXPECT_EQ(worker["name"], kWorkerName);
+  EXPECT_EQ(worker["allocations"], kFrames * kWorkerBlocks);
+  EXPECT_EQ(worker["bytes"], kFrames * kWorkerBlocks * kWorkerBlockBytes);
+  EXPECT_EQ(worker["frees"], kFrames * kWorkerBlocks);
+  EXPECT_EQ(worker["frames_with_allocations"], kFrames);
+  EXPECT_EQ(worker["maps"], 0);
+  // Everything else is the main thread's: the game's code, the driver, the
+  // block pthread_create allocates and the C++ runtime's (class system).
+  json summary = Report({});
+  json system;
+  for (const json& c : summary["module_classes"])
+    if (c["module_class"] == "system") system = c;
+  const json& created = ThreadCreateSite();
+  EXPECT_EQ(main["allocations"],
+            kMainGameBlocks + kFrames * kDriverBlocksPerFrame + 1 + system["allocations"].get<uint64_t>());
+  EXPECT_EQ(main["bytes"], kMainGameBytes + kFrames * kDriverBytesPerFrame + created["bytes"].get<uint64_t>() +
+                               system["bytes"].get<uint64_t>());
+  EXPECT_EQ(main["frames_with_allocations"], kFrames);
+}
+
+TEST_F(DriverGameTest, PhasesAreFoundAtTheirFrames) {
+  json j = Report({"phases"});
+  struct Expected {
+    const char* phase;
+    int from, to;
+  };
+  const std::vector<Expected> expected = {{"start-up", 0, 0},
+                                          {"steady", 1, kLoad1First - 1},
+                                          {"load", kLoad1First, kLoad1Last},
+                                          {"steady", kLoad1Last + 1, kLoad2Frame - 1},
+                                          {"load", kLoad2Frame, kLoad2Frame},
+                                          {"steady", kLoad2Frame + 1, kFrames - 1},
+                                          {"teardown", kFrames, kFrames}};
+  ASSERT_EQ(j["phases"].size(), expected.size()) << j.dump(1);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const json& p = j["phases"][i];
+    EXPECT_EQ(p["phase"], expected[i].phase) << i;
+    EXPECT_EQ(p["frames"]["from"], expected[i].from) << i;
+    EXPECT_EQ(p["frames"]["to"], expected[i].to) << i;
+    const uint64_t frames = expected[i].to - expected[i].from + 1;
+    EXPECT_EQ(p["frame_count"], frames) << i;
+    // Steady play allocates the same every frame, and the loads that on top.
+    if (p["phase"] == "steady") {
+      EXPECT_EQ(p["allocations"], frames * kSteadyBlocksPerFrame) << i;
+      EXPECT_EQ(p["bytes_allocated"], frames * kSteadyBytesPerFrame) << i;
+      EXPECT_EQ(p["live_bytes_after"], p["live_bytes_before"]) << i;
+    }
+  }
+  const json& load1 = j["phases"][2];
+  EXPECT_EQ(load1["allocations"], kLevel1Blocks + 2 * kSteadyBlocksPerFrame);
+  EXPECT_EQ(load1["bytes_allocated"], kLevel1Bytes + 2 * kSteadyBytesPerFrame);
+  EXPECT_EQ(load1["live_bytes_after"].get<uint64_t>() - load1["live_bytes_before"].get<uint64_t>(), kLevel1Bytes);
+  const json& load2 = j["phases"][4];
+  EXPECT_EQ(load2["allocations"], kLevel2Blocks + kSteadyBlocksPerFrame);
+  EXPECT_EQ(load2["bytes_allocated"], kLevel2Bytes + kSteadyBytesPerFrame);
+  EXPECT_EQ(load2["bytes_freed"], kLevel1Bytes + kSteadyBytesPerFrame);
+  EXPECT_EQ(load2["frame_before"], kLoad2Frame - 1);
+  EXPECT_EQ(j["largest_load"], json({{"from", kLoad2Frame}, {"to", kLoad2Frame}}));
+  // The teardown frees what the game and its driver kept, and allocates nothing.
+  const json& teardown = j["phases"][6];
+  EXPECT_EQ(teardown["allocations"], 0);
+  EXPECT_EQ(teardown["bytes_freed"], kLevel2Bytes + kStartupBlocks * kStartupBlockBytes + kDriverBytesPerFrame);
+}
+
+TEST_F(DriverGameTest, DefaultDiffShowsWhatTheLargestLoadLeftBehind) {
+  json j = Report({"diff"});
+  EXPECT_EQ(j["a"]["frame"], kLoad2Frame - 1);
+  EXPECT_EQ(j["b"]["frame"], kLoad2Frame);
+  EXPECT_EQ(j["delta_bytes"], static_cast<int64_t>(kLevel2Bytes) - static_cast<int64_t>(kLevel1Bytes));
+  EXPECT_EQ(j["delta_blocks"], kLevel2Blocks - kLevel1Blocks);
+  // Level 2's blocks are new, level 1's gone (LoadLevel called from two
+  // lines of main: two stacks); nothing else changed.
+  ASSERT_EQ(j["sites"].size(), 2u) << j["sites"].dump(1);
+  for (const json& s : j["sites"]) EXPECT_EQ(s["location"], GameLocation(kLevelAllocLine)) << s.dump(1);
+  EXPECT_EQ(j["sites"][0]["change"], "new");
+  EXPECT_EQ(j["sites"][0]["blocks_b"], kLevel2Blocks);
+  EXPECT_EQ(j["sites"][0]["bytes_b"], kLevel2Bytes);
+  EXPECT_EQ(j["sites"][1]["change"], "gone");
+  EXPECT_EQ(j["sites"][1]["blocks_a"], kLevel1Blocks);
+  EXPECT_EQ(j["sites"][1]["bytes_a"], kLevel1Bytes);
+  // The same as naming the frames.
+  json named = Report({"diff", std::to_string(kLoad2Frame - 1), std::to_string(kLoad2Frame)});
+  EXPECT_EQ(named["delta_bytes"], j["delta_bytes"]);
 }
 
 TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
@@ -80,7 +193,7 @@ TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
   ASSERT_NE(driver, nullptr) << j["sites"].dump(1);
   EXPECT_EQ((*driver)["module"], kDriverModule);
   EXPECT_EQ((*driver)["module_class"], "driver");
-  EXPECT_EQ((*driver)["location"], std::string(kGameFile) + ":" + std::to_string(kPresentCallLine));
+  EXPECT_EQ((*driver)["location"], GameLocation(kPresentCallLine));
   EXPECT_EQ((*driver)["allocations"], kFrames * kDriverBlocksPerFrame);
   EXPECT_EQ((*driver)["allocs_per_frame_median"], kDriverBlocksPerFrame);
   EXPECT_EQ((*driver)["bytes_per_frame_median"], kDriverBytesPerFrame);
@@ -95,7 +208,7 @@ TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
   ASSERT_NE(game, nullptr) << j["sites"].dump(1);
   EXPECT_EQ((*game)["module"], "memframe_driver_game");
   EXPECT_EQ((*game)["module_class"], "game");
-  EXPECT_EQ((*game)["location"], std::string(kGameFile) + ":" + std::to_string(kUpdateAllocLine));
+  EXPECT_EQ((*game)["location"], GameLocation(kUpdateAllocLine));
   EXPECT_EQ((*game)["allocs_per_frame_median"], kGameBlocks);
   EXPECT_EQ((*game)["bytes_per_frame_median"], kGameBlocks * kGameBlockBytes);
   // memframe's own frames are in no stack shown.
@@ -127,8 +240,12 @@ TEST_F(DriverGameTest, UserRuleComesFirst) {
   EXPECT_EQ((*driver)["module_class"], "engine");
   json summary = Report({"--module-class", "libfake_dri*=engine"});
   for (const json& c : summary["module_classes"]) {
-    if (c["module_class"] == "engine") EXPECT_EQ(c["allocations"], kFrames * kDriverBlocksPerFrame);
-    if (c["module_class"] == "driver") EXPECT_EQ(c["allocations"], 0);
+    if (c["module_class"] == "engine") {
+      EXPECT_EQ(c["allocations"], kFrames * kDriverBlocksPerFrame);
+    }
+    if (c["module_class"] == "driver") {
+      EXPECT_EQ(c["allocations"], 0);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // libfake_dri.so: allocates on the game's behalf inside its present, from
 // two places, and frees the blocks of the frame before (a driver keeps its
-// command buffers until the GPU is done with them).
+// command buffers until the GPU is done with them), and frees the last
+// frame's at shutdown.
 #include <cstdlib>
 
 #include "driver_game_truth.h"
@@ -34,4 +35,9 @@ extern "C" void FakePresent(int) {
   RecordCommands();
   UploadStaging();
   MemframeFrameMark();
+}
+
+extern "C" void FakeShutdown() {
+  for (void* block : g_command) free(block);
+  for (void* block : g_staging) free(block);
 }
