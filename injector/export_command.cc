@@ -7,14 +7,18 @@
 namespace memframe::injector {
 
 void PrintExportUsage(std::ostream& out) {
-  out << "usage: memframe export CAPTURE --format pprof|folded -o FILE [--force]\n"
+  out << "usage: memframe export CAPTURE --format pprof|folded|chrome-json|perfetto -o FILE [--force]\n"
          "\n"
          "Writes a capture's allocations for other tools:\n"
          "  pprof    gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)\n"
          "  folded   FlameGraph folded stacks, bytes allocated per stack\n"
+         "  chrome-json  Trace Event Format JSON (chrome://tracing, ui.perfetto.dev, Tracy's import-chrome):\n"
+         "           frames, phases, markers and per-frame counters on the process's threads\n"
+         "  perfetto a Perfetto trace (ui.perfetto.dev): the same tracks, and heap profiles at\n"
+         "           each marker and at the end\n"
          "\n"
          "options:\n"
-         "  --format F         pprof or folded\n"
+         "  --format F         pprof, folded, chrome-json or perfetto\n"
          "  -o, --output FILE  the file to write (never CAPTURE itself)\n"
          "  --force            replace FILE even if it is a memframe capture\n"
          "  -h, --help         show this help\n";
@@ -48,7 +52,7 @@ ExportParse ParseExportArguments(const std::vector<std::string>& args, analysis:
     return ExportParse::kError;
   }
   if (request->format.empty()) {
-    *error = "no format given (--format pprof or --format folded)";
+    *error = "no format given (--format pprof, folded, chrome-json or perfetto)";
     return ExportParse::kError;
   }
   request->capture_path = positional[0];

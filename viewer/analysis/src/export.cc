@@ -6,9 +6,14 @@
 
 namespace memframe::analysis {
 
+bool IsExportFormat(const std::string& format) {
+  return format == "pprof" || format == "folded" || format == "chrome-json" || format == "perfetto";
+}
+
 int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err) {
-  if (request.format != "pprof" && request.format != "folded") {
-    err << "memframe: error: unknown export format '" << request.format << "' (formats: folded, pprof)\n";
+  if (!IsExportFormat(request.format)) {
+    err << "memframe: error: unknown export format '" << request.format
+        << "' (formats: chrome-json, folded, perfetto, pprof)\n";
     return 2;
   }
   if (request.output.empty()) {
@@ -33,8 +38,11 @@ int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err
   if (int code = LoadCaptureForReport(request.capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
-  std::string bytes = request.format == "pprof" ? Gzip(PprofProfile(capture, heap, symbolizer))
-                                                : FoldedStacks(capture.main, heap, symbolizer);
+  std::string bytes;
+  if (request.format == "pprof") bytes = Gzip(PprofProfile(capture, heap, symbolizer));
+  else if (request.format == "folded") bytes = FoldedStacks(capture.main, heap, symbolizer);
+  else if (request.format == "chrome-json") bytes = ChromeTraceJson(capture, heap);
+  else bytes = PerfettoTrace(capture, heap, symbolizer);
   if (!file->Write(bytes.data(), bytes.size(), &error) || !file->Commit(&error)) {
     err << "memframe: error: " << error << '\n';
     return 2;

@@ -6,6 +6,11 @@
 //           sample types alloc_objects/count, alloc_space/bytes,
 //           inuse_objects/count, inuse_space/bytes; "in use" = still live
 //           when the capture ends.
+//   chrome-json  Trace Event Format JSON (chrome_trace_export.cc): frames,
+//           phases, per-frame counters and markers on the process's threads.
+//   perfetto  a Perfetto trace (perfetto_export.cc, proto/perfetto): the
+//           same tracks as chrome-json as track events, and a heap profile
+//           per marker and at the end.
 #pragma once
 
 #include <ostream>
@@ -19,7 +24,7 @@ namespace memframe::analysis {
 
 struct ExportRequest {
   std::string capture_path;
-  std::string format;  // "folded" or "pprof"
+  std::string format;  // "folded", "pprof", "chrome-json" or "perfetto"
   std::string output;  // file to write; never the capture, nor another capture unless `force`
   bool force = false;
 };
@@ -29,10 +34,15 @@ struct ExportRequest {
 // unreadable capture, file not written), each problem one line on `err`.
 int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err);
 
+bool IsExportFormat(const std::string& format);
+
 // The formats themselves, for the viewer and the tests.
 std::string FoldedStacks(const Stream& stream, const HeapAnalysis& heap, Symbolizer& symbolizer);
 // The serialized Profile, not compressed.
 std::string PprofProfile(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
+std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap);
+// A serialized perfetto.protos.Trace.
+std::string PerfettoTrace(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
 // gzip (RFC 1952) of `data`.
 std::string Gzip(const std::string& data);
 

@@ -1,0 +1,284 @@
+// End to end for issue 17's exports: record memframe_demo_game, export it as
+// Trace Event JSON and as a Perfetto trace, and check both against the
+// frames report and the game's ground truth (demo_truth.h).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "demo_truth.h"
+#include "e2e_helpers.h"
+#include "protos/perfetto/trace/trace.pb.h"
+
+#ifndef MEMFRAME_CLI_PATH
+#error "MEMFRAME_CLI_PATH must name the memframe executable"
+#endif
+#ifndef MEMFRAME_DEMO_GAME_PATH
+#error "MEMFRAME_DEMO_GAME_PATH must name the demo game executable"
+#endif
+
+namespace memframe::demo {
+namespace {
+
+using nlohmann::json;
+namespace pf = perfetto::protos;
+
+constexpr int kGameplayFrames = 120;
+constexpr int kRecordTimeoutSeconds = 180;
+constexpr int kCommandTimeoutSeconds = 120;
+
+// The phases of the run (the phases report's, demo_game_reports_test.cpp).
+const std::vector<std::tuple<std::string, int, int>> kPhases = {
+    {"start-up", 0, 0},
+    {"steady", 1, LoadFrame() - 1},
+    {"load", LoadFrame(), FirstGameplayFrame()},
+    {"steady", FirstGameplayFrame() + 1, UnloadFrame(kGameplayFrames)},
+    {"teardown", TotalFrames(kGameplayFrames), TotalFrames(kGameplayFrames)}};
+
+class DemoGameExports : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = std::make_unique<e2e::ScratchDirectory>("memframe-demo-exports");
+    capture_path_ = File("demo.mfc");
+    record_command_ = {MEMFRAME_CLI_PATH, "run", "-o", capture_path_, "--",
+                       MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames), "--quiet"};
+    record_result_ = e2e::RunCommand(record_command_, kRecordTimeoutSeconds);
+  }
+  static void TearDownTestSuite() { scratch_.reset(); }
+
+  void SetUp() override {
+    ASSERT_EQ(record_result_.exit_code, 0) << "recording failed: " << e2e::ShellCommandLine(record_command_);
+  }
+
+  static std::string File(const std::string& name) { return (scratch_->path() / name).string(); }
+
+  static std::string Export(const std::string& format, const std::string& name) {
+    const std::string path = File(name);
+    const std::vector<std::string> command = {MEMFRAME_CLI_PATH, "export", capture_path_, "--format", format,
+                                              "-o", path, "--force"};
+    EXPECT_EQ(e2e::RunCommand(command, kCommandTimeoutSeconds).exit_code, 0) << e2e::ShellCommandLine(command);
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  }
+
+  // The frames report's rows, by frame.
+  static std::map<uint64_t, json> FrameRows() {
+    const std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture_path_, "frames", "--json"};
+    const json report = e2e::ParseJsonOrDiscard(e2e::RunCommand(command, kCommandTimeoutSeconds).standard_output);
+    std::map<uint64_t, json> rows;
+    if (report.is_discarded()) return rows;
+    for (const json& row : report.value("frames", json::array())) rows[row.value("frame", uint64_t{0})] = row;
+    return rows;
+  }
+
+  static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
+  static inline std::string capture_path_;
+  static inline std::vector<std::string> record_command_;
+  static inline e2e::CommandResult record_result_;
+};
+
+TEST_F(DemoGameExports, ChromeJsonHasTheFramesPhasesAndCountersOfTheRun) {
+  const json trace = e2e::ParseJsonOrDiscard(Export("chrome-json", "demo.json"));
+  ASSERT_FALSE(trace.is_discarded());
+  ASSERT_TRUE(trace.contains("traceEvents") && trace["traceEvents"].is_array());
+  const std::map<uint64_t, json> rows = FrameRows();
+  ASSERT_EQ(rows.size(), static_cast<size_t>(TotalFrames(kGameplayFrames) + 1)) << "every frame and the teardown";
+
+  int64_t pid = -1;
+  std::map<int64_t, std::string> thread_names;
+  std::vector<json> frames, phases;
+  std::map<std::string, std::vector<json>> counters;
+  for (const json& e : trace["traceEvents"]) {
+    // The schema every Trace Event Format reader needs.
+    ASSERT_TRUE(e.contains("ph") && e["ph"].is_string()) << e.dump();
+    ASSERT_TRUE(e.contains("name") && e["name"].is_string()) << e.dump();
+    ASSERT_TRUE(e.contains("pid") && e["pid"].is_number_integer()) << e.dump();
+    const std::string ph = e["ph"];
+    if (ph != "M") ASSERT_TRUE(e.contains("ts") && e["ts"].is_number()) << e.dump();
+    if (ph == "M" && e["name"] == "process_name") {
+      pid = e["pid"];
+      EXPECT_NE(e["args"].value("name", "").find("memframe_demo_game"), std::string::npos) << e.dump();
+    } else if (ph == "M" && e["name"] == "thread_name") {
+      thread_names[e["tid"]] = e["args"].value("name", "");
+    } else if (ph == "X") {
+      ASSERT_TRUE(e.contains("dur") && e["dur"].is_number() && e["dur"] >= 0) << e.dump();
+      (e.value("cat", "") == "frame" ? frames : phases).push_back(e);
+    } else if (ph == "C") {
+      counters[e["name"]].push_back(e);
+    }
+  }
+  ASSERT_GT(pid, 0);
+  // The game presents from its main thread, whose tid is the pid.
+  EXPECT_EQ(thread_names.count(pid), 1u);
+
+  ASSERT_EQ(frames.size(), rows.size());
+  for (const json& f : frames) {
+    EXPECT_EQ(f.value("tid", -1), pid) << f.dump();
+    const uint64_t number = f["args"].value("frame", uint64_t{0});
+    EXPECT_EQ(f["name"], "frame " + std::to_string(number));
+    const json& row = rows.at(number);
+    for (const char* key : {"allocations", "frees", "bytes_allocated", "bytes_freed", "live_bytes", "alloc_time_ns"})
+      EXPECT_EQ(f["args"][key], row[key]) << key << " of frame " << number;
+  }
+  // The load frame's slice holds the whole level.
+  EXPECT_GE(frames[LoadFrame()]["args"].value("bytes_allocated", uint64_t{0}), kLevelBytes);
+  EXPECT_GE(frames[LoadFrame()]["args"].value("allocations", 0), kLevelBlocks);
+
+  ASSERT_EQ(phases.size(), kPhases.size());
+  for (size_t i = 0; i < kPhases.size(); ++i) {
+    EXPECT_EQ(phases[i]["name"], std::get<0>(kPhases[i])) << i;
+    EXPECT_EQ(phases[i]["args"].value("first_frame", -1), std::get<1>(kPhases[i])) << i;
+    EXPECT_EQ(phases[i]["args"].value("last_frame", -1), std::get<2>(kPhases[i])) << i;
+    // A phase encloses its frames exactly.
+    const json& first = frames[std::get<1>(kPhases[i])];
+    const json& last = frames[std::get<2>(kPhases[i])];
+    EXPECT_DOUBLE_EQ(phases[i]["ts"].get<double>(), first["ts"].get<double>()) << i;
+    EXPECT_NEAR(phases[i]["ts"].get<double>() + phases[i]["dur"].get<double>(),
+                last["ts"].get<double>() + last["dur"].get<double>(), 0.002)
+        << i;
+  }
+
+  for (const char* name : {"live heap bytes", "mapped bytes", "allocations", "bytes allocated", "allocator time ns"})
+    ASSERT_EQ(counters[name].size(), frames.size()) << name;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(counters["live heap bytes"][i]["args"]["value"], frames[i]["args"]["live_bytes"]);
+    EXPECT_EQ(counters["allocations"][i]["args"]["value"], frames[i]["args"]["allocations"]);
+    EXPECT_EQ(counters["mapped bytes"][i]["args"]["value"], frames[i]["args"]["mapped_bytes"]);
+    EXPECT_DOUBLE_EQ(counters["allocations"][i]["ts"].get<double>(), frames[i]["ts"].get<double>());
+  }
+}
+
+// Function names of a ProfilePacket's call stack, outermost first.
+std::vector<std::string> StackFunctions(const pf::ProfilePacket& p, uint64_t callstack) {
+  std::map<uint64_t, std::string> strings;
+  for (const pf::InternedString& s : p.strings()) strings[s.iid()] = s.str();
+  std::map<uint64_t, uint64_t> frame_names;
+  for (const pf::Frame& f : p.frames()) frame_names[f.iid()] = f.function_name_id();
+  for (const pf::Callstack& c : p.callstacks()) {
+    if (c.iid() != callstack) continue;
+    std::vector<std::string> names;
+    for (uint64_t id : c.frame_ids()) names.push_back(strings[frame_names[id]]);
+    return names;
+  }
+  return {};
+}
+
+bool Holds(const std::vector<std::string>& functions, std::string_view name) {
+  for (const std::string& f : functions)
+    if (f.find(name) != std::string::npos) return true;
+  return false;
+}
+
+TEST_F(DemoGameExports, PerfettoTraceDecodesWithPerfettosProtosAndHoldsTheTruth) {
+  pf::Trace trace;
+  ASSERT_TRUE(trace.ParseFromString(Export("perfetto", "demo.pftrace")));
+  const std::map<uint64_t, json> rows = FrameRows();
+
+  int64_t pid = -1;
+  std::map<uint64_t, std::string> counter_tracks;  // uuid -> name
+  uint64_t main_thread_track = 0;
+  for (const pf::TracePacket& p : trace.packet()) {
+    EXPECT_EQ(p.trusted_packet_sequence_id(), 1u);
+    if (!p.has_track_descriptor()) continue;
+    const pf::TrackDescriptor& d = p.track_descriptor();
+    if (d.has_process()) pid = d.process().pid();
+    if (d.has_thread() && d.thread().tid() == d.thread().pid()) main_thread_track = d.uuid();
+    if (d.has_counter()) counter_tracks[d.uuid()] = d.name();
+  }
+  ASSERT_GT(pid, 0);
+  ASSERT_NE(main_thread_track, 0u);
+  ASSERT_EQ(counter_tracks.size(), 5u);
+
+  // Slices: phases enclosing frames on the main thread, balanced.
+  std::vector<std::string> open;
+  std::vector<std::string> phase_names;
+  std::map<uint64_t, uint64_t> frame_allocations;  // from the annotations
+  std::map<std::string, std::vector<int64_t>> counter_values;
+  std::vector<const pf::ProfilePacket*> profiles;
+  for (const pf::TracePacket& p : trace.packet()) {
+    if (p.has_profile_packet()) profiles.push_back(&p.profile_packet());
+    if (!p.has_track_event()) continue;
+    const pf::TrackEvent& e = p.track_event();
+    if (e.type() == pf::TrackEvent::TYPE_COUNTER) {
+      counter_values[counter_tracks[e.track_uuid()]].push_back(e.counter_value());
+      continue;
+    }
+    if (e.type() == pf::TrackEvent::TYPE_SLICE_BEGIN) {
+      EXPECT_EQ(e.track_uuid(), main_thread_track) << e.name();
+      open.push_back(e.name());
+      if (e.categories(0) == "phase") {
+        EXPECT_EQ(open.size(), 1u) << "a phase is outermost";
+        phase_names.push_back(e.name());
+      } else {
+        EXPECT_EQ(open.size(), 2u) << e.name() << " lies inside its phase";
+        uint64_t frame = 0, allocations = 0;
+        for (const pf::DebugAnnotation& a : e.debug_annotations()) {
+          if (a.name() == "frame") frame = a.uint_value();
+          if (a.name() == "allocations") allocations = a.uint_value();
+        }
+        frame_allocations[frame] = allocations;
+      }
+    } else if (e.type() == pf::TrackEvent::TYPE_SLICE_END) {
+      ASSERT_FALSE(open.empty());
+      open.pop_back();
+    }
+  }
+  EXPECT_TRUE(open.empty());
+  ASSERT_EQ(phase_names.size(), kPhases.size());
+  for (size_t i = 0; i < kPhases.size(); ++i) EXPECT_EQ(phase_names[i], std::get<0>(kPhases[i]));
+  ASSERT_EQ(frame_allocations.size(), rows.size());
+  for (const auto& [frame, row] : rows) EXPECT_EQ(frame_allocations[frame], row.value("allocations", uint64_t{0}));
+  ASSERT_EQ(counter_values["live heap bytes"].size(), rows.size());
+  size_t i = 0;
+  for (const auto& [frame, row] : rows)
+    EXPECT_EQ(counter_values["live heap bytes"][i++], row.value("live_bytes", int64_t{0})) << frame;
+
+  // No marker in the demo: one heap profile, at the end.
+  ASSERT_EQ(profiles.size(), 1u);
+  const pf::ProfilePacket& profile = *profiles[0];
+  ASSERT_EQ(profile.process_dumps_size(), 1);
+  EXPECT_EQ(static_cast<int64_t>(profile.process_dumps(0).pid()), pid);
+  struct Totals {
+    uint64_t allocs = 0, frees = 0, allocated = 0, freed = 0;
+  };
+  std::map<std::string, Totals> by_function;
+  for (const auto& s : profile.process_dumps(0).samples()) {
+    const std::vector<std::string> functions = StackFunctions(profile, s.callstack_id());
+    for (std::string_view name : {kSpawnDamageLabelFunction, kBuildHudTextFunction, kLeakingFunction, kLoadLevelFunction}) {
+      if (!Holds(functions, name)) continue;
+      Totals& t = by_function[std::string(name)];
+      t.allocs += s.alloc_count();
+      t.frees += s.free_count();
+      t.allocated += s.self_allocated();
+      t.freed += s.self_freed();
+    }
+  }
+  const Totals labels = by_function[std::string(kSpawnDamageLabelFunction)];
+  EXPECT_EQ(labels.allocs, static_cast<uint64_t>(DamageLabelCount(kGameplayFrames)));
+  EXPECT_EQ(labels.frees, labels.allocs);
+  EXPECT_EQ(labels.allocated, DamageLabelCount(kGameplayFrames) * kDamageLabelBytes);
+  EXPECT_EQ(labels.freed, labels.allocated);
+  const Totals hud = by_function[std::string(kBuildHudTextFunction)];
+  EXPECT_EQ(hud.allocs, static_cast<uint64_t>(kGameplayFrames));
+  EXPECT_EQ(hud.allocated, kGameplayFrames * kHudTextAllocationBytes);
+  const Totals nav_mesh = by_function[std::string(kLeakingFunction)];
+  EXPECT_EQ(nav_mesh.allocs, 1u);
+  EXPECT_EQ(nav_mesh.allocated, kNavMeshBytes);
+  EXPECT_EQ(nav_mesh.frees, 0u);
+  const Totals level = by_function[std::string(kLoadLevelFunction)];  // the nav mesh's stack holds LoadLevel too
+  EXPECT_EQ(level.allocs, static_cast<uint64_t>(kLevelBlocks));
+  EXPECT_EQ(level.allocated, kLevelBytes);
+  EXPECT_EQ(level.freed, kLevelBytes - kLeakedBytes);
+}
+
+}  // namespace
+}  // namespace memframe::demo
