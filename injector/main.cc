@@ -9,6 +9,7 @@
 #include "memframe/output_file.h"
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
+#include "check_command.h"
 #include "export_command.h"
 #include "memframe/analysis/capture_loader.h"
 #include "mark_command.h"
@@ -26,7 +27,8 @@ void PrintUsage(std::ostream& out) {
          "  run [options] [--] PROGRAM [ARGS...]   record PROGRAM's memory into a capture\n"
 #ifdef MEMFRAME_WITH_ANALYSIS
          "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
-         "  export CAPTURE --format F -o FILE       write a capture as pprof or folded stacks\n"
+         "  export CAPTURE --format F -o FILE       write a capture for other tools (pprof, folded, perfetto, chrome-json)\n"
+         "  check CAPTURE --budget FILE             check a capture against memory budgets (CI)\n"
          "  mark SOCKET [NAME]                      place a named marker in a run being recorded\n"
 #endif
          "  help [COMMAND]                          show help\n"
@@ -54,6 +56,10 @@ int Help(const std::vector<std::string>& args) {
     memframe::injector::PrintExportUsage(std::cout);
     return 0;
   }
+  if (args[0] == "check") {
+    memframe::injector::PrintCheckUsage(std::cout);
+    return 0;
+  }
   if (args[0] == "mark") {
     memframe::injector::PrintMarkUsage(std::cout);
     return 0;
@@ -69,6 +75,7 @@ int Dispatch(const std::string& command, const std::vector<std::string>& args) {
 #ifdef MEMFRAME_WITH_ANALYSIS
   if (command == "report") return memframe::injector::ReportCommand(args);
   if (command == "export") return memframe::injector::ExportCommand(args);
+  if (command == "check") return memframe::injector::CheckCommand(args);
   if (command == "mark") return memframe::injector::MarkCommand(args);
 #endif
   if (command == "help" || command == "-h" || command == "--help") return Help(args);
@@ -98,7 +105,7 @@ int main(int argc, char** argv) {
     status = Dispatch(command, args);
   } catch (const std::bad_alloc&) {
 #ifdef MEMFRAME_WITH_ANALYSIS
-    if ((command == "report" || command == "export") && !args.empty())
+    if ((command == "report" || command == "export" || command == "check") && !args.empty())
       std::cerr << "memframe: error: " << memframe::analysis::OutOfMemoryError(args[0]) << '\n';
     else
 #endif

@@ -70,6 +70,25 @@ class DemoGameExports : public ::testing::Test {
     return bytes.str();
   }
 
+  // Runs memframe with `arguments`; the exit status and what it printed.
+  static e2e::CommandResult Memframe(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), MEMFRAME_CLI_PATH);
+    return e2e::RunCommand(arguments, kCommandTimeoutSeconds);
+  }
+
+  static std::string WriteFile(const std::string& name, const std::string& text) {
+    const std::string path = File(name);
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  static std::string ReadFile(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
   // The frames report's rows, by frame.
   static std::map<uint64_t, json> FrameRows() {
     const std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture_path_, "frames", "--json"};
@@ -278,6 +297,103 @@ TEST_F(DemoGameExports, PerfettoTraceDecodesWithPerfettosProtosAndHoldsTheTruth)
   EXPECT_EQ(level.allocs, static_cast<uint64_t>(kLevelBlocks));
   EXPECT_EQ(level.allocated, kLevelBytes);
   EXPECT_EQ(level.freed, kLevelBytes - kLeakedBytes);
+}
+
+// The cells of the check table's row for `budget`: result, limit, actual, frame.
+std::vector<std::string> CheckRow(const std::string& table, const std::string& budget) {
+  std::istringstream lines(table);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const size_t at = line.find("  " + budget + "  ");
+    if (at == std::string::npos) continue;
+    std::vector<std::string> cells;
+    std::istringstream head(line.substr(0, at)), tail(line.substr(at + budget.size() + 2));
+    std::string cell;
+    head >> cell;
+    cells.push_back(cell);
+    while (tail >> cell) {
+      if (cell == "B") continue;  // "169 B": the unit of the figure before
+      cells.push_back(cell);
+    }
+    return cells;
+  }
+  return {};
+}
+
+// A gameplay frame of the demo allocates kHitsPerFrame labels and one HUD
+// string, and every kProjectileInterval-th a projectile: the worst steady
+// frame of the game's own code is the first projectile frame after the load.
+constexpr int kWorstGameFrame = FirstGameplayFrame() + kProjectileInterval;
+constexpr int kWorstGameAllocations = kHitsPerFrame + 2;
+constexpr std::size_t kWorstGameBytes = kHitsPerFrame * kDamageLabelBytes + kHudTextAllocationBytes + kProjectileBytes;
+
+TEST_F(DemoGameExports, CheckPassesTheBudgetsTheDemoMeets) {
+  const std::string budget = WriteFile("meet.json", R"({
+    "steady_frame": {
+      "module_classes": {"game": {"allocations": )" + std::to_string(kWorstGameAllocations) +
+                                                       R"(, "bytes": )" + std::to_string(kWorstGameBytes) + R"(}},
+      "sites": [{"pattern": "*SpawnDamageLabel*", "allocations": )" + std::to_string(kHitsPerFrame) + R"(},
+                {"pattern": "hud.cpp:*", "bytes": )" + std::to_string(kHudTextAllocationBytes) + R"(}]
+    },
+    "leaks": {"blocks": 1, "bytes": )" + std::to_string(kLeakedBytes) + R"(},
+    "mismatches": 0
+  })");
+  const std::string junit = File("meet.xml");
+  const e2e::CommandResult r = Memframe({"check", capture_path_, "--budget", budget, "--junit", junit});
+  EXPECT_EQ(r.exit_code, 0) << r.standard_output;
+  const std::string frame = std::to_string(kWorstGameFrame);
+  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game allocations"),
+            (std::vector<std::string>{"pass", std::to_string(kWorstGameAllocations), std::to_string(kWorstGameAllocations), frame}))
+      << r.standard_output;
+  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game bytes"),
+            (std::vector<std::string>{"pass", std::to_string(kWorstGameBytes), std::to_string(kWorstGameBytes), frame}));
+  EXPECT_EQ(CheckRow(r.standard_output, "steady frame site *SpawnDamageLabel* allocations"),
+            (std::vector<std::string>{"pass", "2", "2", std::to_string(FirstGameplayFrame() + 1)}));
+  EXPECT_EQ(CheckRow(r.standard_output, "leaked bytes (game)"),
+            (std::vector<std::string>{"pass", "12,288", "12,288", "-"}));
+  EXPECT_NE(r.standard_output.find("every budget met"), std::string::npos);
+  const std::string xml = ReadFile(junit);
+  EXPECT_NE(xml.find("<testsuites name=\"memframe check\" tests=\"7\" failures=\"0\""), std::string::npos) << xml;
+}
+
+TEST_F(DemoGameExports, CheckFailsTheBudgetsTheDemoBreaksWithExactFigures) {
+  // One allocation and one byte under the game's worst steady frame, and
+  // the default leak budget (none of the game's own), which the nav mesh breaks.
+  const std::string budget = WriteFile("break.json", R"({
+    "steady_frame": {"module_classes": {"game": {"allocations": )" +
+                                                          std::to_string(kWorstGameAllocations - 1) + R"(, "bytes": )" +
+                                                          std::to_string(kWorstGameBytes - 1) + R"(}}},
+    "load_live_bytes": 1000
+  })");
+  const std::string junit = File("break.xml");
+  const e2e::CommandResult r = Memframe({"check", capture_path_, "--budget", budget, "--junit", junit});
+  EXPECT_EQ(r.exit_code, 1) << r.standard_output;
+  const std::string frame = std::to_string(kWorstGameFrame);
+  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game allocations"),
+            (std::vector<std::string>{"FAIL", std::to_string(kWorstGameAllocations - 1),
+                                      std::to_string(kWorstGameAllocations), frame}))
+      << r.standard_output;
+  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game bytes"),
+            (std::vector<std::string>{"FAIL", std::to_string(kWorstGameBytes - 1), std::to_string(kWorstGameBytes), frame}));
+  EXPECT_EQ(CheckRow(r.standard_output, "leaked blocks (game)"), (std::vector<std::string>{"FAIL", "0", "1", "-"}));
+  EXPECT_EQ(CheckRow(r.standard_output, "leaked bytes (game)"), (std::vector<std::string>{"FAIL", "0", "12,288", "-"}));
+  const std::vector<std::string> load = CheckRow(r.standard_output, "live bytes after load " + std::to_string(LoadFrame()) +
+                                                                        "-" + std::to_string(FirstGameplayFrame()));
+  ASSERT_EQ(load.size(), 4u) << r.standard_output;
+  EXPECT_EQ(load[0], "FAIL");
+  EXPECT_EQ(load[3], std::to_string(FirstGameplayFrame()));
+  EXPECT_EQ(CheckRow(r.standard_output, "mismatched frees"), (std::vector<std::string>{"pass", "0", "0", "-"}));
+  EXPECT_NE(r.standard_output.find("5 of 6 budgets broken"), std::string::npos) << r.standard_output;
+  const std::string xml = ReadFile(junit);
+  EXPECT_NE(xml.find("tests=\"6\" failures=\"5\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"4 &gt; 3 (frame " + frame + ")\">"), std::string::npos) << xml;
+}
+
+TEST_F(DemoGameExports, CheckRefusesABadBudgetNamingTheKey) {
+  const std::string budget = WriteFile("bad.json", R"({"steady_frame": {"alocations": 3}})");
+  const e2e::CommandResult r = Memframe({"check", capture_path_, "--budget", budget});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.standard_output.empty()) << r.standard_output;
 }
 
 }  // namespace

@@ -1,0 +1,120 @@
+// ParseBudget (budget.h): strict, so that a typo in a budget is an error
+// rather than a budget silently not checked.
+#include <nlohmann/json.hpp>
+
+#include "memframe/analysis/budget.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+using nlohmann::json;
+
+struct BadBudget {
+  std::string message;
+};
+
+[[noreturn]] void Fail(const std::string& key, const std::string& what) { throw BadBudget{key + ": " + what}; }
+
+std::string Key(const std::string& prefix, const std::string& key) { return prefix.empty() ? key : prefix + "." + key; }
+
+uint64_t Count(const json& value, const std::string& key) {
+  if (!value.is_number_unsigned()) Fail(key, "must be a whole number of at least 0");
+  return value.get<uint64_t>();
+}
+
+void OnlyKeys(const json& object, const std::string& prefix, const std::vector<const char*>& allowed) {
+  if (!object.is_object()) Fail(prefix.empty() ? "budget" : prefix, "must be an object");
+  for (const auto& [key, value] : object.items()) {
+    bool known = false;
+    for (const char* a : allowed) known = known || key == a;
+    if (!known) Fail(Key(prefix, key), "unknown key");
+  }
+}
+
+FrameLimit Limit(const json& object, const std::string& prefix, std::initializer_list<const char*> also = {}) {
+  std::vector<const char*> keys = {"allocations", "bytes"};
+  keys.insert(keys.end(), also.begin(), also.end());
+  OnlyKeys(object, prefix, keys);
+  FrameLimit limit;
+  if (object.contains("allocations")) limit.allocations = Count(object["allocations"], Key(prefix, "allocations"));
+  if (object.contains("bytes")) limit.bytes = Count(object["bytes"], Key(prefix, "bytes"));
+  return limit;
+}
+
+ModuleClass Class(const json& name, const std::string& key) {
+  ModuleClass c;
+  if (!name.is_string() || !ParseModuleClass(name.get<std::string>(), &c))
+    Fail(key, "not a module class (game, engine, driver, system)");
+  return c;
+}
+
+void ParseSteady(const json& s, Budget* b) {
+  OnlyKeys(s, "steady_frame", {"allocations", "bytes", "module_classes", "sites"});
+  json limits = s;
+  limits.erase("module_classes");
+  limits.erase("sites");
+  b->steady_frame = Limit(limits, "steady_frame");
+  if (s.contains("module_classes")) {
+    const json& classes = s["module_classes"];
+    if (!classes.is_object()) Fail("steady_frame.module_classes", "must be an object of class: limits");
+    for (const auto& [name, limit] : classes.items()) {
+      const std::string key = "steady_frame.module_classes." + name;
+      b->module_classes.emplace_back(Class(name, key), Limit(limit, key));
+    }
+  }
+  if (s.contains("sites")) {
+    const json& sites = s["sites"];
+    if (!sites.is_array()) Fail("steady_frame.sites", "must be an array");
+    for (size_t i = 0; i < sites.size(); ++i) {
+      const std::string key = "steady_frame.sites[" + std::to_string(i) + "]";
+      SiteBudget site;
+      site.limit = Limit(sites[i], key, {"pattern"});
+      if (!sites[i].contains("pattern") || !sites[i]["pattern"].is_string() ||
+          sites[i]["pattern"].get<std::string>().empty())
+        Fail(key + ".pattern", "needs a glob naming a function or file:line");
+      site.pattern = sites[i]["pattern"];
+      b->sites.push_back(site);
+    }
+  }
+}
+
+void ParseLeaks(const json& l, Budget* b) {
+  OnlyKeys(l, "leaks", {"blocks", "bytes", "module_classes"});
+  if (l.contains("blocks")) b->leak_blocks = Count(l["blocks"], "leaks.blocks");
+  if (l.contains("bytes")) b->leak_bytes = Count(l["bytes"], "leaks.bytes");
+  if (l.contains("module_classes")) {
+    const json& classes = l["module_classes"];
+    if (!classes.is_array() || classes.empty()) Fail("leaks.module_classes", "must be a non-empty array of classes");
+    b->leak_classes.kept = 0;
+    for (size_t i = 0; i < classes.size(); ++i)
+      b->leak_classes.Set(Class(classes[i], "leaks.module_classes[" + std::to_string(i) + "]"), true);
+  }
+}
+
+}  // namespace
+
+bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (doc.is_discarded()) {
+    *error = "not valid JSON";
+    return false;
+  }
+  Budget b;
+  try {
+    OnlyKeys(doc, "", {"steady_frame", "allocator_time_p99_ns", "load_live_bytes", "leaks", "mismatches"});
+    if (doc.contains("steady_frame")) ParseSteady(doc["steady_frame"], &b);
+    if (doc.contains("allocator_time_p99_ns"))
+      b.allocator_time_p99_ns = Count(doc["allocator_time_p99_ns"], "allocator_time_p99_ns");
+    if (doc.contains("load_live_bytes")) b.load_live_bytes = Count(doc["load_live_bytes"], "load_live_bytes");
+    if (doc.contains("leaks")) ParseLeaks(doc["leaks"], &b);
+    if (doc.contains("mismatches")) b.mismatches = Count(doc["mismatches"], "mismatches");
+  } catch (const BadBudget& bad) {
+    *error = bad.message;
+    return false;
+  }
+  *budget = std::move(b);
+  return true;
+}
+
+}  // namespace memframe::analysis
