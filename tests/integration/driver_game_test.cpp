@@ -271,6 +271,29 @@ TEST_F(DriverGameTest, ViewerShowsTheSameClasses) {
   EXPECT_TRUE(saw_driver_site);
 }
 
+// The flame graph names the driver under the game's present, with its
+// exact share; hiding the driver class hides it.
+TEST_F(DriverGameTest, FlameGraphPutsTheDriverUnderThePresent) {
+  json data = ViewData({"--dump-view-data", "flame", "--flame-metric", "allocations", "--flame-function", kPresentFunction});
+  ASSERT_TRUE(data["function"].is_object()) << data.dump(1);
+  const json& f = data["function"];
+  EXPECT_EQ(f["blocks"], kFrames * kDriverBlocksPerFrame);
+  EXPECT_EQ(f["bytes"], kFrames * kDriverBytesPerFrame);
+  ASSERT_EQ(f["callees"].size(), 1u) << f.dump(1);
+  EXPECT_EQ(f["callees"][0]["function"], std::string(kDriverModule) + " (driver)");
+  EXPECT_EQ(f["callees"][0]["blocks"], kFrames * kDriverBlocksPerFrame);
+  ASSERT_EQ(f["callers"].size(), 1u) << f.dump(1);
+  EXPECT_EQ(f["callers"][0]["function"], "main");
+  json update = ViewData({"--dump-view-data", "flame", "--flame-function", kUpdateFunction});
+  ASSERT_TRUE(update["function"].is_object());
+  EXPECT_EQ(update["function"]["blocks"], kFrames * kGameBlocks);
+  EXPECT_EQ(update["function"]["bytes"], kFrames * kGameBlocks * kGameBlockBytes);
+  for (const json& n : data["nodes"])
+    EXPECT_EQ(n["function"].get<std::string>().find("libmemframe_agent"), std::string::npos) << n["function"];
+  json hidden = ViewData({"--dump-view-data", "flame", "--flame-function", kPresentFunction, "--hide", "driver"});
+  EXPECT_TRUE(hidden["function"].is_null()) << hidden["function"].dump(1);
+}
+
 TEST_F(DriverGameTest, TextTablesShowClassAndModule) {
   std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "hidden"};
   e2e::CommandResult r = e2e::RunCommand(argv, 120);

@@ -33,3 +33,15 @@ if(TARGET memframe-viewer AND TARGET memframe)
   add_dependencies(viewer_views_markers_test memframe memframe-viewer)
   gtest_discover_tests(viewer_views_markers_test TEST_PREFIX viewer.markers. DISCOVERY_TIMEOUT 30)
 endif()
+
+# A mismatch and a marker on the timeline at their frames, on a synthetic
+# capture (test_capture.h): --dump-view-data only, no display needed.
+if(TARGET memframe-viewer)
+  add_executable(viewer_timeline_marks_test viewer_timeline_marks_test.cc)
+  target_include_directories(viewer_timeline_marks_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
+  target_link_libraries(viewer_timeline_marks_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_timeline_marks_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
+  add_dependencies(viewer_timeline_marks_test memframe-viewer)
+  gtest_discover_tests(viewer_timeline_marks_test TEST_PREFIX viewer.marks. DISCOVERY_TIMEOUT 30)
+endif()

@@ -29,7 +29,7 @@ constexpr int kGameplayFrames = 120;
 constexpr int kTimeoutSeconds = 180;
 // A gameplay frame in which a projectile is fired too (gameplay frame 10).
 constexpr int kFrame = FirstGameplayFrame() + 2 * kProjectileInterval;
-const std::vector<std::string> kViews = {"timeline", "histogram", "hidden",    "diff",
+const std::vector<std::string> kViews = {"timeline", "histogram", "hidden",     "diff",      "flame",
                                          "fragmentation", "leaks", "lifetimes", "mismatches"};
 
 class ViewerViews : public ::testing::Test {
@@ -280,6 +280,130 @@ TEST_F(ViewerViews, LifetimesClassTheGameSites) {
   ASSERT_FALSE(hud.empty());
   for (const json& s : hud) EXPECT_EQ(s["class"], "frame");
   for (const json& s : e2e::SitesWithFunctionInStack(data["rows"], kLeakingFunction)) EXPECT_EQ(s["class"], "long-lived");
+}
+
+// The flame graph's nodes and the callers / callees of a function, against
+// the truth: what a gameplay frame allocated, and what is live during play.
+TEST_F(ViewerViews, FlameGraphOfAGameplayFrame) {
+  json data = Dump("flame", {"--frame", std::to_string(kFrame), "--flame-metric", "allocations", "--flame-function",
+                             std::string(kSpawnDamageLabelFunction)});
+  EXPECT_EQ(data["metric"], "allocations");
+  ASSERT_TRUE(data["function"].is_object()) << data.dump(1);
+  const json& f = data["function"];
+  EXPECT_NE(f["function"].get<std::string>().find(kSpawnDamageLabelFunction), std::string::npos);
+  EXPECT_EQ(f["blocks"], kHitsPerFrame);
+  EXPECT_EQ(f["bytes"], kHitsPerFrame * kDamageLabelBytes);
+  ASSERT_EQ(f["callers"].size(), 1u) << f.dump(1);
+  EXPECT_NE(f["callers"][0]["function"].get<std::string>().find("UpdateGameplay"), std::string::npos);
+  EXPECT_EQ(f["callers"][0]["blocks"], kHitsPerFrame);
+  // `new` is the runtime's: the label is allocated in the function itself.
+  ASSERT_EQ(f["callees"].size(), 1u) << f.dump(1);
+  EXPECT_EQ(f["callees"][0]["function"], "(self)");
+  EXPECT_EQ(f["callees"][0]["bytes"], kHitsPerFrame * kDamageLabelBytes);
+  // The root is the whole frame, as the frame detail counts it; every node
+  // holds no more than its parent, and memframe's own frames are in none.
+  json detail = Dump("histogram", {"--frame", std::to_string(kFrame)});
+  const json& nodes = data["nodes"];
+  EXPECT_EQ(nodes[0]["blocks"], detail["allocations"]);
+  EXPECT_EQ(nodes[0]["bytes"], detail["bytes_allocated"]);
+  for (const json& n : nodes) {
+    if (n["parent"].is_null()) continue;
+    EXPECT_LE(n["blocks"].get<uint64_t>(), nodes[n["parent"].get<size_t>()]["blocks"].get<uint64_t>());
+    std::string function = n["function"];
+    EXPECT_EQ(function.find("memframe::agent"), std::string::npos) << function;
+    EXPECT_NE(function, "malloc");
+  }
+}
+
+TEST_F(ViewerViews, FlameGraphOfTheLiveHeap) {
+  const std::string frame = std::to_string(LastGameplayFrame(kGameplayFrames));
+  json data = Dump("flame", {"--frame", frame, "--flame-metric", "live", "--flame-function",
+                             std::string(kLoadLevelFunction)});
+  ASSERT_TRUE(data["function"].is_object()) << data.dump(1);
+  const json& f = data["function"];
+  EXPECT_EQ(f["blocks"], kLevelBlocks);
+  EXPECT_EQ(f["bytes"], kLevelBytes);
+  ASSERT_EQ(f["callers"].size(), 1u) << f.dump(1);
+  EXPECT_NE(f["callers"][0]["function"].get<std::string>().find("RunGame"), std::string::npos);
+  EXPECT_EQ(f["callers"][0]["bytes"], kLevelBytes);
+  ASSERT_EQ(f["callees"].size(), 2u) << f.dump(1);
+  EXPECT_EQ(f["callees"][0]["function"], "(self)");
+  EXPECT_EQ(f["callees"][0]["blocks"], kLevelBlocks - 1);
+  EXPECT_EQ(f["callees"][0]["bytes"], kLevelBytes - kNavMeshBytes);
+  EXPECT_NE(f["callees"][1]["function"].get<std::string>().find(kLeakingFunction), std::string::npos);
+  EXPECT_EQ(f["callees"][1]["bytes"], kNavMeshBytes);
+  // The root is the live heap at the end of that frame.
+  json fragmentation = Dump("fragmentation", {"--frame", frame});
+  EXPECT_EQ(data["nodes"][0]["bytes"], fragmentation["live_bytes_at_frame"]);
+  // The class toggles apply: hiding the game hides the level (and the
+  // labels and projectiles live then).
+  json hidden = Dump("flame", {"--frame", frame, "--flame-metric", "live", "--flame-function",
+                               std::string(kLoadLevelFunction), "--hide", "game"});
+  EXPECT_TRUE(hidden["function"].is_null()) << hidden["function"].dump(1);
+  EXPECT_LE(hidden["nodes"][0]["bytes"].get<uint64_t>() + kLevelBytes, data["nodes"][0]["bytes"].get<uint64_t>());
+}
+
+// The tables' filter bar through the command line: search (any case),
+// grouping by function, and a size bin, each with the truth's figures.
+TEST_F(ViewerViews, SearchAndGroupingOfTheLevelLoad) {
+  const std::string load = std::to_string(LoadFrame());
+  const uint64_t own_bytes = kTerrainBytes + kTileMapBytes + kSpawnTableBytes;  // LoadLevel's own three blocks
+  json split = Dump("histogram", {"--frame", load, "--search", "loadlevel"});
+  EXPECT_EQ(split["filter"]["search"], "loadlevel");
+  uint64_t allocations = 0, bytes = 0;
+  for (const json& row : split["sites"]) {
+    EXPECT_NE(row["name"].get<std::string>().find(kLoadLevelFunction), std::string::npos) << row["name"];
+    allocations += row["allocations"].get<uint64_t>();
+    bytes += row["bytes"].get<uint64_t>();
+  }
+  EXPECT_EQ(split["sites"].size(), 3u) << split["sites"].dump(1);
+  EXPECT_EQ(allocations, 3u);
+  EXPECT_EQ(bytes, own_bytes);
+  // Three lines of one function called from one place: one row.
+  json grouped = Dump("histogram", {"--frame", load, "--search", "LOADLEVEL", "--group-functions"});
+  ASSERT_EQ(grouped["sites"].size(), 1u) << grouped["sites"].dump(1);
+  EXPECT_EQ(grouped["sites"][0]["allocations"], 3);
+  EXPECT_EQ(grouped["sites"][0]["bytes"], own_bytes);
+  EXPECT_EQ(grouped["sites"][0]["stack_ids"].size(), 3u);
+  // The leak stays one block, grouped or not.
+  json leaks = Dump("leaks", {"--group-functions", "--search", std::string(kLeakingFunction)});
+  ASSERT_EQ(leaks["rows"].size(), 1u) << leaks["rows"].dump(1);
+  EXPECT_EQ(leaks["rows"][0]["blocks"], kLeakedBlocks);
+  EXPECT_EQ(leaks["rows"][0]["bytes"], kLeakedBytes);
+  // Searching a file name finds the HUD's one hidden site.
+  json hidden = Dump("hidden", {"--search", "HUD.CPP"});
+  ASSERT_EQ(hidden["rows"].size(), 1u) << hidden["rows"].dump(1);
+  EXPECT_EQ(hidden["rows"][0]["bytes_per_frame_median"], kHudTextAllocationBytes);
+}
+
+TEST_F(ViewerViews, SizeBinKeepsTheSitesOfThatSize) {
+  // Bin 6 is [32, 64): the labels, the HUD string and the projectile.
+  json all = Dump("histogram", {"--frame", std::to_string(kFrame)});
+  json data = Dump("histogram", {"--frame", std::to_string(kFrame), "--size-bin", "6"});
+  EXPECT_EQ(data["filter"]["size_bin"]["min"], 32);
+  EXPECT_EQ(data["filter"]["size_bin"]["max"], 63);
+  uint64_t bin_allocations = 0, bin_bytes = 0;
+  for (const json& bin : all["histogram"]["bins"])
+    if (bin["bin"] == 6) {
+      bin_allocations = bin["allocations"];
+      bin_bytes = bin["bytes"];
+    }
+  uint64_t allocations = 0, bytes = 0;
+  for (const json& row : data["sites"]) {
+    allocations += row["allocations"].get<uint64_t>();
+    bytes += row["bytes"].get<uint64_t>();
+  }
+  EXPECT_EQ(allocations, bin_allocations);
+  EXPECT_EQ(bytes, bin_bytes);
+  auto labels = e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kSpawnDamageLabelFunction));
+  EXPECT_EQ(labels.allocations, static_cast<uint64_t>(kHitsPerFrame));
+  EXPECT_EQ(labels.bytes, kHitsPerFrame * kDamageLabelBytes);
+  EXPECT_EQ(e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kBuildHudTextFunction)).bytes,
+            kHudTextAllocationBytes);
+  EXPECT_EQ(e2e::SumSites(e2e::SitesWithFunctionInStack(data["sites"], kFireProjectileFunction)).bytes,
+            kProjectileBytes);
+  // The nav mesh (12 KiB) is not of that size: the leaks table drops it.
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(Dump("leaks", {"--size-bin", "6"})["rows"], kLeakingFunction).empty());
 }
 
 TEST_F(ViewerViews, NoMismatchesInTheDemo) {

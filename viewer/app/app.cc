@@ -180,12 +180,7 @@ void App::Poll() {
 }
 
 void App::ApplyInitialSelection() {
-  // The most specific pick is applied last: it is what the detail shows.
-  if (options_.range_b) selection_.SelectRangeB(*options_.range_b);
-  if (options_.range) selection_.SelectRangeA(*options_.range);
-  if (options_.frame) selection_.SelectFrame(*options_.frame);
-  if (!options_.diff_a.empty()) selection_.marker_a = options_.diff_a;
-  if (!options_.diff_b.empty()) selection_.marker_b = options_.diff_b;
+  selection_.Apply(options_);
 }
 
 void App::Draw() {
@@ -310,6 +305,20 @@ void App::DrawMessage(bool failed) {
   }
 }
 
+int App::TabShortcut() const {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl || tab_count_ == 0) return -1;
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  const bool next = pressed(ImGui::GetKeyIndex(ImGuiKey_Tab)) ? !io.KeyShift : false;
+  const bool previous = pressed(ImGui::GetKeyIndex(ImGuiKey_Tab)) ? io.KeyShift : false;
+  if (next || pressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) return (current_tab_ + 1) % tab_count_;
+  if (previous || pressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) return (current_tab_ + tab_count_ - 1) % tab_count_;
+  // Ctrl+1 .. Ctrl+9: GLFW key codes are ASCII for digits.
+  for (int n = 1; n <= 9 && n <= tab_count_; ++n)
+    if (pressed('0' + n)) return n - 1;
+  return -1;
+}
+
 void App::DrawViews() {
   ViewContext ctx{*session_, selection_, fonts_};
   View* timeline = views_.front().get();
@@ -324,16 +333,21 @@ void App::DrawViews() {
   timeline->Draw(ctx);
   ImGui::EndChild();
   if (!ImGui::BeginTabBar("views")) return;
+  const int wanted = TabShortcut();
+  int tab = 0;
   for (auto& view : views_) {
     if (!view->is_tab()) continue;
-    ImGuiTabItemFlags tab_flags = focus_view_ == view->name() ? ImGuiTabItemFlags_SetSelected : 0;
+    ImGuiTabItemFlags tab_flags = focus_view_ == view->name() || wanted == tab ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(view->title(), nullptr, tab_flags)) {
+      current_tab_ = tab;
       ImGui::BeginChild(view->name(), ImVec2(0, 0), false);
       view->Draw(ctx);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
+    ++tab;
   }
+  tab_count_ = tab;
   ImGui::EndTabBar();
 }
 

@@ -49,6 +49,9 @@ class App {
   void DrawLoading();
   void DrawMessage(bool failed);
   void DrawViews();
+  // The tab Ctrl+Tab / Ctrl+Shift+Tab, Ctrl+PageDown / PageUp or Ctrl+1..9
+  // asks for this frame, or -1.
+  int TabShortcut() const;
 
   ViewerOptions options_;
   const Fonts& fonts_;
@@ -60,6 +63,8 @@ class App {
   std::vector<std::unique_ptr<View>> views_;
   ClassBar class_bar_;
   std::string focus_view_;
+  int current_tab_ = 0;  // the tab drawn last frame, and how many there are
+  int tab_count_ = 0;
   char open_path_[1024] = {};
 
   // Following a run (--follow). loader_ is then the refresh in progress.

@@ -171,9 +171,7 @@ int RunDumpViewData(const ViewerOptions& options) {
   std::unique_ptr<Session> session = loader.Take();
   ApplyClassOptions(*session, options.module_class_rules, options.classes);
   Selection selection;
-  if (options.range_b) selection.SelectRangeB(*options.range_b);
-  if (options.range) selection.SelectRangeA(*options.range);
-  if (options.frame) selection.SelectFrame(*options.frame);
+  selection.Apply(options);
   // A marker that is not in the capture is a usage error, as in the CLI.
   for (const std::string* marker : {&options.diff_a, &options.diff_b}) {
     if (marker->empty()) continue;
@@ -183,8 +181,6 @@ int RunDumpViewData(const ViewerOptions& options) {
       return 2;
     }
   }
-  if (!options.diff_a.empty()) selection.marker_a = options.diff_a;
-  if (!options.diff_b.empty()) selection.marker_b = options.diff_b;
   Fonts no_fonts;
   ViewContext ctx{*session, selection, no_fonts};
   for (auto& view : MakeViews()) {

@@ -1,6 +1,7 @@
 #include "view_registry.h"
 
 #include "views/diff_view.h"
+#include "views/flame_view.h"
 #include "views/fragmentation_view.h"
 #include "views/frame_detail_view.h"
 #include "views/lifetimes_view.h"
@@ -17,6 +18,7 @@ std::vector<std::unique_ptr<View>> MakeViews() {
   views.push_back(std::make_unique<FrameDetailView>());
   views.push_back(std::make_unique<HiddenView>());
   views.push_back(std::make_unique<DiffView>());
+  views.push_back(std::make_unique<FlameView>());
   views.push_back(std::make_unique<FragmentationView>());
   views.push_back(std::make_unique<LeaksView>());
   views.push_back(std::make_unique<LifetimesView>());

@@ -16,7 +16,9 @@ namespace {
 // merge.
 using GroupKeyType = std::pair<std::string, std::vector<uint64_t>>;
 
-GroupKeyType GroupKey(uint32_t id, const Stream& stream, Symbolizer& symbolizer) {
+// by_function: the user frame's own address is left out and its function
+// joins the module in the key.
+GroupKeyType GroupKey(uint32_t id, const Stream& stream, Symbolizer& symbolizer, bool by_function) {
   auto it = stream.stacks.find(id);
   if (it == stream.stacks.end() || it->second.empty()) return {"", {~uint64_t{0}, id}};
   const std::vector<uint64_t>& raw = it->second;
@@ -30,6 +32,12 @@ GroupKeyType GroupKey(uint32_t id, const Stream& stream, Symbolizer& symbolizer)
   }
   SiteOrigin origin = FindSiteOrigin(expanded);
   size_t from = origin.user < expanded.size() ? raw_index[origin.user] : 0;
+  if (by_function && origin.user < expanded.size() && !expanded[origin.user].function.empty()) {
+    // Frames inlined into the user frame's address stay apart by function.
+    std::string key = origin.module + '\n' + expanded[origin.user].function;
+    for (size_t i = origin.user + 1; i < expanded.size() && raw_index[i] == from; ++i) key += '\n' + expanded[i].function;
+    return {key, std::vector<uint64_t>(raw.begin() + static_cast<long>(from) + 1, raw.end())};
+  }
   return {origin.module, std::vector<uint64_t>(raw.begin() + static_cast<long>(from), raw.end())};
 }
 
@@ -56,15 +64,14 @@ void Merge(SiteHistory& into, const SiteHistory& site) {
   into.frames = std::move(merged);
 }
 
-}  // namespace
-
-GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer) {
+GroupedSites GroupSites(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer, bool by_function) {
   // Sites come sorted by stack id, so the first of a group is its lowest id.
   std::map<GroupKeyType, size_t> group_of;
   std::vector<SiteHistory> merged;
   GroupedSites out;
   for (const SiteHistory& site : sites.sites()) {
-    auto [it, inserted] = group_of.try_emplace(GroupKey(site.stack_id, stream, symbolizer), merged.size());
+    auto [it, inserted] =
+        group_of.try_emplace(GroupKey(site.stack_id, stream, symbolizer, by_function), merged.size());
     if (inserted) {
       merged.push_back(site);
       out.members[site.stack_id] = {site.stack_id};
@@ -76,6 +83,16 @@ GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& str
   }
   out.index = CallSiteIndex(std::move(merged));
   return out;
+}
+
+}  // namespace
+
+GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer) {
+  return GroupSites(sites, stream, symbolizer, false);
+}
+
+GroupedSites GroupSitesByFunction(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer) {
+  return GroupSites(sites, stream, symbolizer, true);
 }
 
 }  // namespace memframe::analysis

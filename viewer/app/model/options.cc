@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "memframe/analysis/size_histogram.h"
+
 namespace memframe::viewer {
 
 namespace {
@@ -91,6 +93,30 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
         return false;
       }
       (arg == "--diff-a" ? o->diff_a : o->diff_b) = v;
+    } else if (arg == "--search") {
+      if (!value(&v)) return false;
+      o->search = v;
+    } else if (arg == "--size-bin") {
+      uint32_t bin = 0;
+      if (!value(&v)) return false;
+      if (!ParseU32(v, &bin) || bin >= analysis::kSizeBins) {
+        *error = "--size-bin needs a size bin from 0 to " + std::to_string(analysis::kSizeBins - 1) + ", got '" +
+                 std::string(v) + "'";
+        return false;
+      }
+      o->size_bin = static_cast<int>(bin);
+    } else if (arg == "--group-functions") {
+      o->group_by_function = true;
+    } else if (arg == "--flame-metric") {
+      if (!value(&v)) return false;
+      o->flame_metric = ParseFlameMetric(v);
+      if (!o->flame_metric) {
+        *error = "--flame-metric needs allocations, bytes or live, got '" + std::string(v) + "'";
+        return false;
+      }
+    } else if (arg == "--flame-function") {
+      if (!value(&v)) return false;
+      o->flame_function = v;
     } else if (arg == "--follow") {
       if (!value(&v)) return false;
       o->follow_socket = v;
@@ -144,7 +170,9 @@ std::string ViewerUsage() {
          "CAPTURE can be --follow SOCKET wherever it appears: the live socket `memframe run` prints.\n"
          "--diff-a MARKER / --diff-b MARKER (with any mode) set the snapshot diff's A / B to a named marker.\n"
          "--module-class PATTERN=CLASS (repeatable), --only CLASSES, --hide CLASSES (with any mode): who allocated,\n"
-         "  as in `memframe report` (classes: game, engine, driver, system).\n";
+         "  as in `memframe report` (classes: game, engine, driver, system).\n"
+         "--search TEXT, --size-bin N, --group-functions (with any mode): the tables' row filters.\n"
+         "--flame-metric allocations|bytes|live, --flame-function NAME: the flame graph's metric and function.\n";
 }
 
 }  // namespace memframe::viewer

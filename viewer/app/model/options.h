@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "flame.h"
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/module_class.h"
 
@@ -25,6 +26,13 @@ struct ViewerOptions {
   double measure_fps_seconds = 0;  // --measure-fps SECONDS: render --view for that long, print frame times
   std::vector<analysis::ModuleClassRule> module_class_rules;  // --module-class PATTERN=CLASS, in order
   analysis::ClassFilter classes;  // --only LIST / --hide LIST: the classes every view shows
+  // The row filters and the flame graph's picks (Selection), so that
+  // --dump-view-data and --screenshot show them.
+  std::string search;                 // --search TEXT
+  std::optional<int> size_bin;        // --size-bin N (analysis::SizeBin numbering)
+  bool group_by_function = false;     // --group-functions
+  std::optional<FlameMetric> flame_metric;  // --flame-metric allocations|bytes|live
+  std::string flame_function;         // --flame-function NAME
   int width = 1280;   // --size WxH
   int height = 800;
   bool help = false;

@@ -48,4 +48,28 @@ std::string Selection::Describe(analysis::FrameRange all) const {
   return "All " + Frames(r);
 }
 
+void Selection::Clear() {
+  Selection fresh;
+  fresh.search = std::move(search);
+  fresh.size_bin = size_bin;
+  fresh.group_by_function = group_by_function;
+  fresh.flame_metric = flame_metric;
+  fresh.flame_function = std::move(flame_function);
+  *this = std::move(fresh);
+}
+
+void Selection::Apply(const ViewerOptions& options) {
+  // The most specific pick is applied last: it is what the detail shows.
+  if (options.range_b) SelectRangeB(*options.range_b);
+  if (options.range) SelectRangeA(*options.range);
+  if (options.frame) SelectFrame(*options.frame);
+  if (!options.diff_a.empty()) marker_a = options.diff_a;
+  if (!options.diff_b.empty()) marker_b = options.diff_b;
+  search = options.search;
+  size_bin = options.size_bin;
+  group_by_function = options.group_by_function;
+  if (options.flame_metric) flame_metric = *options.flame_metric;
+  flame_function = options.flame_function;
+}
+
 }  // namespace memframe::viewer

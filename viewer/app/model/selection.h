@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "flame.h"
+#include "options.h"
 #include "memframe/analysis/call_sites.h"
 
 namespace memframe::viewer {
@@ -23,6 +25,17 @@ struct Selection {
   // The most recent pick: the frame detail follows it.
   Focus focus = Focus::kAll;
 
+  // What every call-site table keeps (row_filter.h): the search text, the
+  // size bin clicked in the histogram, and whether sites that differ only
+  // in their call's offset inside a function are one row.
+  std::string search;
+  std::optional<int> size_bin;
+  bool group_by_function = false;
+  // The flame graph's metric and the function whose callers and callees
+  // it lists ("" = none picked yet).
+  FlameMetric flame_metric = FlameMetric::kBytes;
+  std::string flame_function;
+
   void SelectFrame(uint64_t f) {
     frame = f;
     focus = Focus::kFrame;
@@ -37,7 +50,11 @@ struct Selection {
     marker_b.reset();
     focus = Focus::kRangeB;
   }
-  void Clear() { *this = Selection(); }
+  // Forgets the frames, ranges and markers picked; the table filters and
+  // the flame graph's picks stay (they are not a place in the timeline).
+  void Clear();
+  // The initial picks of the command line (--frame, --range, --search, ...).
+  void Apply(const ViewerOptions& options);
 
   // The frames the detail views summarise, inside `all`.
   analysis::FrameRange FocusRange(analysis::FrameRange all) const;

@@ -1,6 +1,9 @@
 #include "session.h"
 
+#include <algorithm>
+
 #include "memframe/analysis/site_origin.h"
+#include "memframe/analysis/size_bin_sites.h"
 
 namespace memframe::viewer {
 
@@ -20,6 +23,7 @@ void Session::SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules) 
   labels_.clear();
   stacks_.clear();
   has_groups_ = false;
+  has_function_groups_ = false;
   has_class_totals_ = false;
   ++classes_generation_;
 }
@@ -71,6 +75,38 @@ const analysis::GroupedSites& Session::SiteGroups() {
     has_groups_ = true;
   }
   return groups_;
+}
+
+const analysis::GroupedSites& Session::FunctionGroups() {
+  if (!has_function_groups_) {
+    function_groups_ = analysis::GroupSitesByFunction(heap_.sites, capture_.main, *symbolizer_);
+    function_group_of_.clear();
+    for (const auto& [group, members] : function_groups_.members)
+      for (uint32_t id : members) function_group_of_[id] = group;
+    has_function_groups_ = true;
+  }
+  return function_groups_;
+}
+
+uint32_t Session::FunctionGroupOf(uint32_t stack_id) {
+  FunctionGroups();
+  auto it = function_group_of_.find(stack_id);
+  return it != function_group_of_.end() ? it->second : stack_id;
+}
+
+const Session::StackSet& Session::StacksInSizeBin(int bin) {
+  if (stacks_by_size_bin_.empty()) {
+    stacks_by_size_bin_.resize(analysis::kSizeBins);
+    analysis::SizeBinSites sites = analysis::SitesBySizeBin(capture_.main, AllFrames());
+    for (int b = 0; b < analysis::kSizeBins; ++b)
+      for (const analysis::SizeBinSite& s : sites[b]) stacks_by_size_bin_[b].insert(s.stack_id);
+  }
+  return stacks_by_size_bin_[std::clamp(bin, 0, analysis::kSizeBins - 1)];
+}
+
+const analysis::MismatchReport& Session::Mismatches() {
+  if (!mismatches_) mismatches_ = analysis::FindMismatches(capture_.main);
+  return *mismatches_;
 }
 
 const std::vector<analysis::Event>& Session::MapEvents() {

@@ -5,14 +5,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/live_set_at.h"
+#include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/analysis/symbolizer.h"
@@ -59,6 +62,17 @@ class Session {
   // (site_groups.h). Built on first use (the loader builds it, off the UI
   // thread); it symbolizes every stack whole.
   const analysis::GroupedSites& SiteGroups();
+  // Coarser, for a table's "group by function": stacks that differ only in
+  // the call's offset inside one function are one site too
+  // (GroupSitesByFunction). Built on first use, on the UI thread.
+  const analysis::GroupedSites& FunctionGroups();
+  // The group (its representative stack id) of every stack, by function.
+  uint32_t FunctionGroupOf(uint32_t stack_id);
+  // The stacks with at least one allocation in size bin `bin` (any frame):
+  // what the histogram's size filter keeps. One pass over the events the
+  // first time a bin is asked for.
+  using StackSet = std::unordered_set<uint32_t>;
+  const StackSet& StacksInSizeBin(int bin);
   // Who allocated (module_class.h): the user's rules, then the built-in
   // ones. Setting them names every site again.
   void SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules);
@@ -74,6 +88,10 @@ class Session {
   const analysis::ModuleClassTotals& TotalsByClass();
   // Changes whenever the rules or the filter change: views rebuild their rows.
   uint64_t classes_generation() const { return classes_generation_; }
+
+  // Frees that do not match their allocation (analysis::FindMismatches),
+  // found on first use: the loader asks, off the UI thread.
+  const analysis::MismatchReport& Mismatches();
 
   // The MAP and UNMAP events in global order, gathered on first use: a
   // frame's mappings without decoding every event again.
@@ -91,6 +109,11 @@ class Session {
   bool has_map_events_ = false;
   analysis::GroupedSites groups_;
   bool has_groups_ = false;
+  analysis::GroupedSites function_groups_;
+  std::unordered_map<uint32_t, uint32_t> function_group_of_;
+  bool has_function_groups_ = false;
+  std::vector<StackSet> stacks_by_size_bin_;  // empty until first asked
+  std::optional<analysis::MismatchReport> mismatches_;
   analysis::ClassFilter class_filter_;
   analysis::ModuleClassTotals class_totals_;
   bool has_class_totals_ = false;

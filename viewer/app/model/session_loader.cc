@@ -140,6 +140,7 @@ bool SessionLoader::Load(std::string* error) {
     }
   }
   session->SiteGroups();  // the hidden table's sites, symbolized here rather than on the UI thread
+  session->Mismatches();  // the timeline marks them from the first frame on
   std::lock_guard lock(mutex_);
   session_ = std::move(session);
   return true;

@@ -43,6 +43,15 @@ nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s) {
   return row;
 }
 
+nlohmann::json FilterJson(const Selection& selection) {
+  nlohmann::json size = nullptr;
+  if (selection.size_bin)
+    size = {{"bin", *selection.size_bin},
+            {"min", analysis::SizeBinMin(*selection.size_bin)},
+            {"max", analysis::SizeBinMax(*selection.size_bin)}};
+  return {{"search", selection.search}, {"size_bin", size}, {"group_by_function", selection.group_by_function}};
+}
+
 nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {
   nlohmann::json bins = nlohmann::json::array();
   for (int b = h.first_bin; b <= h.last_bin; ++b) {

@@ -8,6 +8,7 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/size_histogram.h"
+#include "selection.h"
 #include "session.h"
 
 namespace memframe::viewer {
@@ -20,6 +21,8 @@ nlohmann::json StackJson(Session& session, uint32_t stack_id);
 void AddOrigin(nlohmann::json& row, const SiteLabel& label);
 // A call site's label, figures over a range, and stack.
 nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& site);
+// The row filters in force: {search, size_bin (null or {bin, min, max}), group_by_function}.
+nlohmann::json FilterJson(const Selection& selection);
 // Bins that hold allocations: [{bin, min, max, label, allocations, bytes}].
 nlohmann::json HistogramJson(const analysis::SizeHistogram& histogram);
 

@@ -9,6 +9,8 @@
 #include "format.h"
 #include "snapshots.h"
 #include "view_json.h"
+#include "row_filter.h"
+#include "widgets/filter_bar.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 #include "widgets/table_order.h"
@@ -68,9 +70,9 @@ analysis::LiveSetCut DiffView::CutOf(ViewContext& ctx, const std::optional<std::
 void DiffView::Refresh(ViewContext& ctx) {
   auto [a, b] = Frames(ctx);
   if (has_diff_ && a == frame_a_ && b == frame_b_ && marker_a_ == ctx.selection.marker_a &&
-      marker_b_ == ctx.selection.marker_b && diff_classes_ == ctx.session.classes_generation())
+      marker_b_ == ctx.selection.marker_b && FilterKeyOf(ctx.session, ctx.selection) == filter_key_)
     return;
-  diff_classes_ = ctx.session.classes_generation();
+  filter_key_ = FilterKeyOf(ctx.session, ctx.selection);
   frame_a_ = a;
   frame_b_ = b;
   marker_a_ = ctx.selection.marker_a;
@@ -79,7 +81,9 @@ void DiffView::Refresh(ViewContext& ctx) {
   cut_a_ = CutOf(ctx, marker_a_, a);
   cut_b_ = CutOf(ctx, marker_b_, b);
   diff_ = DiffAtCuts(ctx.session, cut_a_, cut_b_);
-  std::erase_if(diff_.rows, [&](const analysis::LiveSetDiffRow& r) { return !ctx.session.Keeps(r.stack_id); });
+  total_rows_ = diff_.rows.size();
+  RowFilter filter(ctx.session, ctx.selection);
+  std::erase_if(diff_.rows, [&](const analysis::LiveSetDiffRow& r) { return !filter.Keeps(r.stack_id); });
   trees_[0].reset();
   trees_[1].reset();
   selected_stack_.reset();
@@ -98,6 +102,7 @@ const CallTree& DiffView::Tree(ViewContext& ctx) {
 void DiffView::Draw(ViewContext& ctx) {
   Refresh(ctx);
   DrawSummary(ctx);
+  DrawFilterBar(ctx.selection, false, diff_.rows.size(), total_rows_);
   float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.38f : 0;
   ImGui::BeginChild("diff_tree", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTree(ctx);
@@ -217,14 +222,21 @@ void DiffView::DrawNode(const CallTree& tree, uint32_t index) {
     flags |= ImGuiTreeNodeFlags_DefaultOpen;
   if (selected_stack_ && selected_node_ == index) flags |= ImGuiTreeNodeFlags_Selected;
   ImGui::PushID(static_cast<int>(index));
-  bool open = ImGui::TreeNodeEx("##node", flags, "%s", n.function.c_str());
+  const std::string shown =
+      FitRight(n.function, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
+  bool open = ImGui::TreeNodeEx("##node", flags, "%s", shown.c_str());
   ImGui::PopID();
   if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) {
     selected_node_ = index;
     selected_stack_ = n.first_stack_id;
   }
-  if (ImGui::IsItemHovered() && n.stacks > 1)
-    ImGui::SetTooltip("%u call stacks; the stack below is the one that changed most", n.stacks);
+  if (ImGui::IsItemHovered() && (n.stacks > 1 || shown != n.function)) {
+    std::string tip = shown != n.function ? n.function : "";
+    if (n.stacks > 1)
+      tip += (tip.empty() ? "" : "\n") + std::to_string(n.stacks) +
+             " call stacks; the stack below is the one that changed most";
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
   ImGui::TableNextColumn();
   TextFitLeft(n.location, palette::kDimText);
   ImGui::TableNextColumn();

@@ -10,6 +10,7 @@
 
 #include "call_tree.h"
 #include "memframe/analysis/live_set_diff.h"
+#include "row_filter.h"
 #include "view.h"
 
 namespace memframe::viewer {
@@ -42,7 +43,8 @@ class DiffView : public View {
   void DrawNode(const CallTree& tree, uint32_t index);
 
   bool has_diff_ = false;
-  uint64_t diff_classes_ = 0;  // Session::classes_generation() of diff_
+  RowFilterKey filter_key_;  // of diff_.rows
+  size_t total_rows_ = 0;    // stacks before the row filter
   uint64_t frame_a_ = 0, frame_b_ = 0;            // the ranges' ends, the cuts when no marker is picked
   std::optional<std::string> marker_a_, marker_b_;  // as in the selection when the diff was made
   analysis::LiveSetCut cut_a_, cut_b_;

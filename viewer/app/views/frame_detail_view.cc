@@ -8,7 +8,11 @@
 #include "format.h"
 #include "view_json.h"
 #include "views/histogram_chart.h"
+#include "memframe/analysis/size_bin_sites.h"
+#include "row_filter.h"
+#include "widgets/filter_bar.h"
 #include "widgets/site_row.h"
+#include "widgets/table_keys.h"
 #include "widgets/stack_panel.h"
 
 namespace memframe::viewer {
@@ -19,10 +23,9 @@ enum Column { kFunction, kLocation, kModule, kAllocations, kBytes, kAllocsPerFra
 
 bool FrameDetailView::Refresh(ViewContext& ctx) {
   analysis::FrameRange range = ctx.selection.FocusRange(ctx.session.AllFrames());
-  if (has_range_ && range.from == range_.from && range.to == range_.to &&
-      range_classes_ == ctx.session.classes_generation())
-    return false;
-  range_classes_ = ctx.session.classes_generation();
+  RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
+  if (has_range_ && range.from == range_.from && range.to == range_.to && key == filter_key_) return false;
+  filter_key_ = key;
   has_range_ = true;
   range_ = range;
   totals_ = {};
@@ -37,14 +40,31 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
     totals_.live_bytes_at_end = frames[f].live_bytes;
   }
   histogram_ = ctx.session.sizes().Range(range);
-  sites_ = analysis::SitesInRange(ctx.session.heap().sites, range, ctx.session.frames().CountIn(range));
-  std::erase_if(sites_, [&](const analysis::SiteStats& s) { return !ctx.session.Keeps(s.stack_id); });
+  Session& session = ctx.session;
+  const bool grouped = ctx.selection.group_by_function;
+  const analysis::CallSiteIndex& index = grouped ? session.FunctionGroups().index : session.heap().sites;
+  sites_ = analysis::SitesInRange(index, range, session.frames().CountIn(range));
+  total_sites_ = sites_.size();
+  if (ctx.selection.size_bin) {
+    // The figures become those of the bin: who made the blocks of that size.
+    RestrictToSizeBin(sites_, analysis::SitesBySizeBin(session.capture().main, range)[*ctx.selection.size_bin],
+                      [&](uint32_t id) { return grouped ? session.FunctionGroupOf(id) : id; });
+  }
+  RowFilter filter(session, ctx.selection);
+  std::erase_if(sites_, [&](const analysis::SiteStats& s) { return !filter.Keeps(s.stack_id, Members(ctx, s.stack_id)); });
   // A new range usually has other sites: keep the stack only if its site
   // is still there.
   has_selection_ = has_selection_ && std::any_of(sites_.begin(), sites_.end(), [&](const analysis::SiteStats& s) {
                      return s.stack_id == selected_stack_;
                    });
   return true;
+}
+
+const std::vector<uint32_t>* FrameDetailView::Members(ViewContext& ctx, uint32_t stack_id) {
+  if (!ctx.selection.group_by_function) return nullptr;
+  const auto& members = ctx.session.FunctionGroups().members;
+  auto it = members.find(stack_id);
+  return it != members.end() ? &it->second : nullptr;
 }
 
 void FrameDetailView::Draw(ViewContext& ctx) {
@@ -57,17 +77,19 @@ void FrameDetailView::Draw(ViewContext& ctx) {
   // only fill the same pixels once more.
   ImGui::BeginChild("detail_left", ImVec2(left_w, 0), false, ImGuiWindowFlags_NoBackground);
   const float chart_h = std::max(150.0f, ImGui::GetContentRegionAvail().y * 0.5f);
-  DrawHistogramChart(histogram_, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
-  DrawBinsTable();
+  DrawHistogramChart(histogram_, ImVec2(ImGui::GetContentRegionAvail().x, chart_h), &ctx.selection.size_bin);
+  DrawBinsTable(ctx);
   ImGui::EndChild();
 
   ImGui::SameLine();
   ImGui::BeginChild("detail_right", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
-  float stack_h = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
+  const bool stack_shown = has_selection_ && keys_.stack_open();
+  float stack_h = stack_shown ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
   ImGui::BeginChild("detail_sites", ImVec2(0, -stack_h), false, ImGuiWindowFlags_NoBackground);
+  DrawFilterBar(ctx.selection, true, sites_.size(), total_sites_);
   DrawSitesTable(ctx, changed);
   ImGui::EndChild();
-  if (has_selection_) {
+  if (stack_shown) {
     ImGui::BeginChild("detail_stack", ImVec2(0, 0), true);
     DrawStackPanel(ctx.session, selected_stack_, ctx.fonts);
     ImGui::EndChild();
@@ -96,7 +118,7 @@ void FrameDetailView::DrawSummary(ViewContext& ctx) {
   ImGui::TextUnformatted(FormatBytes(totals_.live_bytes_at_end).c_str());
 }
 
-void FrameDetailView::DrawBinsTable() {
+void FrameDetailView::DrawBinsTable(ViewContext& ctx) {
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                           ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("bins", 3, flags)) return;
@@ -115,7 +137,12 @@ void FrameDetailView::DrawBinsTable() {
     if (bin.allocations == 0) continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(FormatSizeBin(b).c_str());
+    // A click filters the tables by this size (again: every size).
+    const bool picked = ctx.selection.size_bin == b;
+    if (ImGui::Selectable(FormatSizeBin(b).c_str(), picked, ImGuiSelectableFlags_SpanAllColumns)) {
+      if (picked) ctx.selection.size_bin.reset();
+      else ctx.selection.size_bin = b;
+    }
     ImGui::TableNextColumn();
     BarCell(static_cast<float>(bin.allocations) / max_count, palette::WithAlpha(palette::kBar, 90),
             FormatCount(bin.allocations).c_str());
@@ -158,16 +185,24 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
     selected_stack_ = sites_[order[0]].stack_id;
     has_selection_ = true;
   }
+  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return sites_[row].stack_id == selected_stack_; }),
+                            static_cast<int>(order.size())))
+    selected_stack_ = sites_[order[*to]].stack_id;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
+  keys_.Reveal(clipper);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = sites_[order[i]];
-      const SiteLabel& label = session.Label(s.stack_id);
+      SiteLabel label = session.Label(s.stack_id);
+      if (const auto* members = Members(ctx, s.stack_id); members && members->size() > 1)
+        label.location += " +" + std::to_string(members->size() - 1);
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
+        keys_.OpenStack();
       }
+      keys_.AfterRow(i);
       ImGui::TableNextColumn();
       TextRight(FormatCount(s.allocations).c_str());
       ImGui::TableNextColumn();
@@ -184,7 +219,11 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json sites = nlohmann::json::array();
-  for (const auto& s : sites_) sites.push_back(SiteStatsJson(ctx.session, s));
+  for (const auto& s : sites_) {
+    nlohmann::json row = SiteStatsJson(ctx.session, s);
+    if (const auto* members = Members(ctx, s.stack_id)) row["stack_ids"] = *members;
+    sites.push_back(std::move(row));
+  }
   return {{"view", name()},
           {"range", RangeJson(range_)},
           {"allocations", totals_.allocations},
@@ -193,6 +232,7 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
           {"bytes_freed", totals_.bytes_freed},
           {"alloc_time_ns", totals_.alloc_time_ns},
           {"histogram", {{"allocations", histogram_.allocations}, {"bytes", histogram_.bytes}, {"bins", HistogramJson(histogram_)}}},
+          {"filter", FilterJson(ctx.selection)},
           {"sites", sites}};
 }
 

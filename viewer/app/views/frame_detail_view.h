@@ -8,7 +8,9 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/size_histogram.h"
+#include "row_filter.h"
 #include "view.h"
+#include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
@@ -30,16 +32,20 @@ class FrameDetailView : public View {
 
   bool Refresh(ViewContext& ctx);  // true when the range changed
   void DrawSummary(ViewContext& ctx);
-  void DrawBinsTable();
+  void DrawBinsTable(ViewContext& ctx);
+  // Every stack of a row when grouped by function, else null.
+  static const std::vector<uint32_t>* Members(ViewContext& ctx, uint32_t stack_id);
   void DrawSitesTable(ViewContext& ctx, bool rows_changed);
 
   bool has_range_ = false;
-  uint64_t range_classes_ = 0;  // Session::classes_generation() of sites_
+  RowFilterKey filter_key_;  // of sites_
+  size_t total_sites_ = 0;   // before the row filter
   analysis::FrameRange range_{};
   RangeTotals totals_;
   analysis::SizeHistogram histogram_;
   std::vector<analysis::SiteStats> sites_;
   TableOrder order_;
+  TableKeys keys_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
 };

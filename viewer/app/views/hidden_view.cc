@@ -6,6 +6,8 @@
 
 #include "format.h"
 #include "view_json.h"
+#include "row_filter.h"
+#include "widgets/filter_bar.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -24,17 +26,25 @@ analysis::FrameRange RangeOf(ViewContext& ctx, bool follow_selection) {
 
 bool HiddenView::Refresh(ViewContext& ctx) {
   analysis::FrameRange range = RangeOf(ctx, follow_selection_);
+  RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
   if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_ &&
-      rows_classes_ == ctx.session.classes_generation())
+      key == filter_key_)
     return false;
-  rows_classes_ = ctx.session.classes_generation();
+  filter_key_ = key;
   range_ = range;
   rows_percent_ = min_percent_;
   // Grouped as the CLI groups them, so the table and `memframe report hidden`
   // list the same sites with the same figures.
-  rows_ = analysis::FindHiddenSites(ctx.session.SiteGroups().index, range_, ctx.session.frames().CountIn(range_),
-                                    min_percent_ / 100.0);
-  std::erase_if(rows_, [&](const analysis::SiteStats& s) { return !ctx.session.Keeps(s.stack_id); });
+  // By function: coarser groups, each a union of the report's.
+  const analysis::GroupedSites& groups =
+      ctx.selection.group_by_function ? ctx.session.FunctionGroups() : ctx.session.SiteGroups();
+  rows_ = analysis::FindHiddenSites(groups.index, range_, ctx.session.frames().CountIn(range_), min_percent_ / 100.0);
+  total_rows_ = rows_.size();
+  RowFilter filter(ctx.session, ctx.selection);
+  std::erase_if(rows_, [&](const analysis::SiteStats& s) {
+    auto it = groups.members.find(s.stack_id);
+    return !filter.Keeps(s.stack_id, it != groups.members.end() ? &it->second : nullptr);
+  });
   std::vector<const std::vector<analysis::SourceFrame>*> stacks;
   stacks.reserve(rows_.size());
   for (const analysis::SiteStats& s : rows_) stacks.push_back(&ctx.session.Stack(s.stack_id));
@@ -44,7 +54,8 @@ bool HiddenView::Refresh(ViewContext& ctx) {
 }
 
 std::vector<uint32_t> HiddenView::StackIds(ViewContext& ctx, uint32_t stack_id) {
-  const auto& members = ctx.session.SiteGroups().members;
+  const auto& members =
+      ctx.selection.group_by_function ? ctx.session.FunctionGroups().members : ctx.session.SiteGroups().members;
   auto it = members.find(stack_id);
   return it != members.end() ? it->second : std::vector<uint32_t>{stack_id};
 }
@@ -69,11 +80,13 @@ void HiddenView::Draw(ViewContext& ctx) {
                      rows_.size(), min_percent_, static_cast<unsigned long long>(range_.from),
                      static_cast<unsigned long long>(range_.to));
 
-  float stack_height = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
+  DrawFilterBar(ctx.selection, true, rows_.size(), total_rows_);
+  const bool stack_shown = has_selection_ && keys_.stack_open();
+  float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
   ImGui::BeginChild("hidden_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx, changed);
   ImGui::EndChild();
-  if (has_selection_) {
+  if (stack_shown) {
     ImGui::BeginChild("hidden_stack", ImVec2(0, 0), true);
     DrawStackPanel(ctx.session, selected_stack_, ctx.fonts);
     ImGui::EndChild();
@@ -118,9 +131,13 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
     selected_stack_ = rows_[order[0]].stack_id;
     has_selection_ = true;
   }
+  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return rows_[row].stack_id == selected_stack_; }),
+                            static_cast<int>(order.size())))
+    selected_stack_ = rows_[order[*to]].stack_id;
 
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
+  keys_.Reveal(clipper);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = rows_[order[i]];
@@ -130,7 +147,9 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id, whole)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
+        keys_.OpenStack();
       }
+      keys_.AfterRow(i);
       ImGui::TableNextColumn();
       float fraction = s.frames_in_range ? static_cast<float>(s.frames_with_allocations) / s.frames_in_range : 0;
       std::string pct = std::to_string(static_cast<int>(fraction * 100 + 0.5f)) + "%";
@@ -167,7 +186,11 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
     row["stack_ids"] = StackIds(ctx, rows_[i].stack_id);
     rows.push_back(std::move(row));
   }
-  return {{"view", name()}, {"range", RangeJson(range_)}, {"min_fraction", min_percent_ / 100.0}, {"rows", rows}};
+  return {{"view", name()},
+          {"range", RangeJson(range_)},
+          {"min_fraction", min_percent_ / 100.0},
+          {"filter", FilterJson(ctx.selection)},
+          {"rows", rows}};
 }
 
 }  // namespace memframe::viewer

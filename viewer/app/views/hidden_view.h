@@ -7,7 +7,9 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/look_alikes.h"
+#include "row_filter.h"
 #include "view.h"
+#include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
@@ -35,10 +37,12 @@ class HiddenView : public View {
   analysis::FrameRange range_{};
   int rows_percent_ = -1;
   bool has_rows_ = false;
-  uint64_t rows_classes_ = 0;  // Session::classes_generation() of rows_
+  RowFilterKey filter_key_;  // of rows_
+  size_t total_rows_ = 0;    // before the row filter
   std::vector<analysis::SiteStats> rows_;
   std::vector<analysis::LookAlikeName> names_;  // per row: what tells rows that print alike apart
   TableOrder order_;
+  TableKeys keys_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
 };

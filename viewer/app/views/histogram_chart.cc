@@ -24,7 +24,7 @@ std::string ShortEdge(int bin) {
 
 }  // namespace
 
-void DrawHistogramChart(const analysis::SizeHistogram& h, ImVec2 size) {
+void DrawHistogramChart(const analysis::SizeHistogram& h, ImVec2 size, std::optional<int>* size_bin) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("histogram_chart", size);
@@ -82,6 +82,8 @@ void DrawHistogramChart(const analysis::SizeHistogram& h, ImVec2 size) {
       draw->AddRectFilled(ImVec2(x0 + pad + bar_w, bottom - std::max(1.0f, hb)), ImVec2(x0 + pad + 2 * bar_w, bottom),
                           palette::kBytes);
     }
+    if (*size_bin == b)
+      draw->AddRect(ImVec2(x0, top - 2), ImVec2(x0 + bin_w, bottom + 1), palette::kSelected, 0, 0, 2);
     if ((b - first) % label_every == 0) {
       std::string edge = ShortEdge(b);
       draw->AddText(ImVec2(x0 + 2, bottom + 3), palette::kAxisText, edge.c_str());
@@ -94,7 +96,13 @@ void DrawHistogramChart(const analysis::SizeHistogram& h, ImVec2 size) {
     ImGui::Text("%s", FormatSizeBin(hovered_bin).c_str());
     ImGui::Text("%s allocations (%.1f%%)", FormatCount(bin.allocations).c_str(), 100.0 * bin.allocations / h.allocations);
     ImGui::Text("%s (%.1f%%)", FormatBytes(bin.bytes).c_str(), h.bytes ? 100.0 * bin.bytes / h.bytes : 0.0);
+    ImGui::TextColored(palette::kDimText, *size_bin == hovered_bin ? "click: every size again"
+                                                                   : "click: only the sites that made these sizes");
     ImGui::EndTooltip();
+    if (ImGui::IsItemClicked()) {
+      if (*size_bin == hovered_bin) size_bin->reset();
+      else *size_bin = hovered_bin;
+    }
   }
 }
 

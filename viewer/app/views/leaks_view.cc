@@ -1,11 +1,13 @@
 #include "views/leaks_view.h"
 
 #include <string>
+#include <unordered_map>
 
 #include <imgui.h>
 
 #include "format.h"
 #include "view_json.h"
+#include "widgets/filter_bar.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -28,18 +30,54 @@ void LeaksView::Draw(ViewContext& ctx) {
     ImGui::SameLine();
     ImGui::TextColored(palette::kWarning, "(the capture did not end cleanly: some of these were freed later)");
   }
-  float stack_height = has_selection_ ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
+  const bool changed = Refresh(ctx);
+  DrawFilterBar(ctx.selection, true, rows_.size(), leaks.sites.size());
+  const bool stack_shown = has_selection_ && keys_.stack_open();
+  float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
   ImGui::BeginChild("leaks_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
-  DrawTable(ctx);
+  DrawTable(ctx, changed);
   ImGui::EndChild();
-  if (has_selection_) {
+  if (stack_shown) {
     ImGui::BeginChild("leaks_stack", ImVec2(0, 0), true);
     DrawStackPanel(ctx.session, selected_stack_, ctx.fonts);
     ImGui::EndChild();
   }
 }
 
-void LeaksView::DrawTable(ViewContext& ctx) {
+bool LeaksView::Refresh(ViewContext& ctx) {
+  Session& session = ctx.session;
+  RowFilterKey key = FilterKeyOf(session, ctx.selection);
+  if (has_rows_ && key == filter_key_) return false;
+  filter_key_ = key;
+  has_rows_ = true;
+  rows_.clear();
+  members_.clear();
+  // Leaks never change after loading: only the filters change the rows.
+  std::unordered_map<uint32_t, size_t> row_of;  // group -> row
+  for (const analysis::LeakSite& s : session.heap().leaks.sites) {
+    const uint32_t id = ctx.selection.group_by_function ? session.FunctionGroupOf(s.stack_id) : s.stack_id;
+    auto [it, inserted] = row_of.try_emplace(id, rows_.size());
+    if (inserted) {
+      rows_.push_back({id, 0, 0});
+      members_.emplace_back();
+    }
+    rows_[it->second].blocks += s.blocks;
+    rows_[it->second].bytes += s.bytes;
+    members_[it->second].push_back(s.stack_id);
+  }
+  RowFilter filter(session, ctx.selection);
+  size_t kept = 0;
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    if (!filter.Keeps(rows_[i].stack_id, &members_[i])) continue;
+    rows_[kept] = rows_[i];
+    members_[kept++] = std::move(members_[i]);
+  }
+  rows_.resize(kept);
+  members_.resize(kept);
+  return true;
+}
+
+void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
   const analysis::LeakReport& leaks = ctx.session.heap().leaks;
   ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
@@ -53,17 +91,6 @@ void LeaksView::DrawTable(ViewContext& ctx) {
   ImGui::TableHeadersRow();
 
   Session& session = ctx.session;
-  // Leaks never change after loading: only the class filter and the user's
-  // sort change the rows.
-  const bool rows_changed = !has_rows_ || rows_classes_ != session.classes_generation();
-  if (rows_changed) {
-    rows_.clear();
-    for (const analysis::LeakSite& s : leaks.sites) {
-      if (session.Keeps(s.stack_id)) rows_.push_back(s);
-    }
-    rows_classes_ = session.classes_generation();
-    has_rows_ = true;
-  }
   const auto& rows = rows_;
   const auto& order = order_.Update(rows.size(), rows_changed, [&](uint32_t a, uint32_t b, int column) {
     const analysis::LeakSite& x = rows[a];
@@ -82,17 +109,24 @@ void LeaksView::DrawTable(ViewContext& ctx) {
     selected_stack_ = rows[order[0]].stack_id;
     has_selection_ = true;
   }
+  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return rows[row].stack_id == selected_stack_; }),
+                            static_cast<int>(order.size())))
+    selected_stack_ = rows[order[*to]].stack_id;
 
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
+  keys_.Reveal(clipper);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::LeakSite& s = rows[order[i]];
-      const SiteLabel& label = session.Label(s.stack_id);
+      SiteLabel label = session.Label(s.stack_id);
+      if (members_[order[i]].size() > 1) label.location += " +" + std::to_string(members_[order[i]].size() - 1);
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
+        keys_.OpenStack();
       }
+      keys_.AfterRow(i);
       ImGui::TableNextColumn();
       TextRight(FormatCount(s.blocks).c_str());
       ImGui::TableNextColumn();
@@ -109,20 +143,26 @@ void LeaksView::DrawTable(ViewContext& ctx) {
 
 nlohmann::json LeaksView::Data(ViewContext& ctx) {
   const analysis::LeakReport& leaks = ctx.session.heap().leaks;
+  Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
-  for (const analysis::LeakSite& s : leaks.sites) {
-    if (!ctx.session.Keeps(s.stack_id)) continue;
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const analysis::LeakSite& s = rows_[i];
     const SiteLabel& label = ctx.session.Label(s.stack_id);
     nlohmann::json row = {{"stack_id", s.stack_id},
                           {"function", label.function},
                           {"location", label.location},
                           {"blocks", s.blocks},
                           {"bytes", s.bytes},
+                          {"stack_ids", members_[i]},
                           {"stack", StackJson(ctx.session, s.stack_id)}};
     AddOrigin(row, label);
     rows.push_back(std::move(row));
   }
-  return {{"view", name()}, {"total_blocks", leaks.total_blocks}, {"total_bytes", leaks.total_bytes}, {"rows", rows}};
+  return {{"view", name()},
+          {"total_blocks", leaks.total_blocks},
+          {"total_bytes", leaks.total_bytes},
+          {"filter", FilterJson(ctx.selection)},
+          {"rows", rows}};
 }
 
 }  // namespace memframe::viewer

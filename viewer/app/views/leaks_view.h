@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "row_filter.h"
 #include "view.h"
+#include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
@@ -18,14 +21,18 @@ class LeaksView : public View {
   void OnSessionChanged() override { order_.Invalidate(); }
 
  private:
-  void DrawTable(ViewContext& ctx);
+  // Rebuilds rows_ when the filters changed; true when it did.
+  bool Refresh(ViewContext& ctx);
+  void DrawTable(ViewContext& ctx, bool rows_changed);
 
   TableOrder order_;
+  TableKeys keys_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
-  std::vector<analysis::LeakSite> rows_;  // the leak sites the class filter keeps
+  std::vector<analysis::LeakSite> rows_;  // the leak sites the row filter keeps (summed by function when grouped)
+  std::vector<std::vector<uint32_t>> members_;  // per row, its stacks
   bool has_rows_ = false;
-  uint64_t rows_classes_ = 0;  // Session::classes_generation() of rows_
+  RowFilterKey filter_key_;  // of rows_
 };
 
 }  // namespace memframe::viewer

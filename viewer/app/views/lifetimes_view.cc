@@ -6,6 +6,8 @@
 
 #include "format.h"
 #include "view_json.h"
+#include "row_filter.h"
+#include "widgets/filter_bar.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -49,21 +51,25 @@ const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
 
 void LifetimesView::Draw(ViewContext& ctx) {
   DrawClasses(ctx);
-  bool changed = rows_general_ != show_general_ || rows_classes_ != ctx.session.classes_generation();
+  RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
+  bool changed = rows_general_ != show_general_ || !(key == filter_key_);
   if (changed) {
     rows_.clear();
     const auto& sites = Report(ctx).sites;
+    RowFilter filter(ctx.session, ctx.selection);
     for (uint32_t i = 0; i < sites.size(); ++i)
-      if ((show_general_ || sites[i].lifetime != LifetimeClass::kGeneral) && ctx.session.Keeps(sites[i].stack_id))
+      if ((show_general_ || sites[i].lifetime != LifetimeClass::kGeneral) && filter.Keeps(sites[i].stack_id))
         rows_.push_back(i);
     rows_general_ = show_general_;
-    rows_classes_ = ctx.session.classes_generation();
+    filter_key_ = key;
   }
-  float stack_height = selected_stack_ ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
+  DrawFilterBar(ctx.selection, false, rows_.size(), Report(ctx).sites.size());
+  const bool stack_shown = selected_stack_ && keys_.stack_open();
+  float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
   ImGui::BeginChild("lifetimes_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx, changed);
   ImGui::EndChild();
-  if (selected_stack_) {
+  if (stack_shown) {
     ImGui::BeginChild("lifetimes_stack", ImVec2(0, 0), true);
     DrawStackPanel(ctx.session, *selected_stack_, ctx.fonts);
     ImGui::EndChild();
@@ -133,13 +139,21 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     return 0;
   });
   if (!selected_stack_ && !order.empty()) selected_stack_ = sites[rows_[order[0]]].stack_id;
+  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return sites[rows_[row]].stack_id == selected_stack_; }),
+                            static_cast<int>(order.size())))
+    selected_stack_ = sites[rows_[order[*to]]].stack_id;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
+  keys_.Reveal(clipper);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteLifetime& s = sites[rows_[order[i]]];
       const SiteLabel& label = session.Label(s.stack_id);
-      if (SiteRowLeadingCells(label, s.stack_id, selected_stack_ == s.stack_id)) selected_stack_ = s.stack_id;
+      if (SiteRowLeadingCells(label, s.stack_id, selected_stack_ == s.stack_id)) {
+        selected_stack_ = s.stack_id;
+        keys_.OpenStack();
+      }
+      keys_.AfterRow(i);
       ImGui::TableNextColumn();
       ImGui::TextColored(ClassColour(s.lifetime), "%s", analysis::LifetimeClassName(s.lifetime));
       ImGui::TableNextColumn();
@@ -163,8 +177,9 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json LifetimesView::Data(ViewContext& ctx) {
   const analysis::LifetimeReport& report = Report(ctx);
   nlohmann::json rows = nlohmann::json::array();
+  RowFilter filter(ctx.session, ctx.selection);
   for (const analysis::SiteLifetime& s : report.sites) {
-    if (!ctx.session.Keeps(s.stack_id)) continue;
+    if (!filter.Keeps(s.stack_id)) continue;
     const SiteLabel& label = ctx.session.Label(s.stack_id);
     rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "memframe/analysis/lifetimes.h"
+#include "row_filter.h"
 #include "view.h"
+#include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
@@ -34,8 +36,9 @@ class LifetimesView : public View {
   std::vector<uint32_t> rows_;  // indices into report_->sites that are shown
   bool show_general_ = false;
   bool rows_general_ = true;
-  uint64_t rows_classes_ = 0;  // Session::classes_generation() of rows_    // show_general_ the rows were made with (differs at first: build them)
+  RowFilterKey filter_key_;  // of rows_    // show_general_ the rows were made with (differs at first: build them)
   TableOrder order_;
+  TableKeys keys_;
   std::optional<uint32_t> selected_stack_;
 };
 

@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "view_json.h"
+#include "widgets/cut_text.h"
 #include "widgets/stack_panel.h"
 
 namespace memframe::viewer {
@@ -34,13 +35,8 @@ nlohmann::json SiteJson(Session& session, uint32_t stack_id) {
 
 }  // namespace
 
-const analysis::MismatchReport& MismatchesView::Report(ViewContext& ctx) {
-  if (!report_) report_ = analysis::FindMismatches(ctx.session.capture().main);
-  return *report_;
-}
-
 void MismatchesView::Draw(ViewContext& ctx) {
-  const analysis::MismatchReport& report = Report(ctx);
+  const analysis::MismatchReport& report = ctx.session.Mismatches();
   if (report.mismatches.empty()) {
     ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1),
                        "No mismatched frees: each of the %s frees matched its allocation (family, once, known block).",
@@ -53,15 +49,16 @@ void MismatchesView::Draw(ViewContext& ctx) {
   ImGui::SameLine();
   ImGui::Text("of %s, in %zu groups. Each is undefined behaviour that works with glibc until it does not.",
               FormatCount(report.frees).c_str(), report.mismatches.size());
-  float stack_height = selected_ ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
+  const bool stack_shown = selected_ && keys_.stack_open();
+  float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
   ImGui::BeginChild("mismatch_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
   DrawTable(ctx);
   ImGui::EndChild();
-  if (selected_) DrawStacks(ctx, report.mismatches[*selected_]);
+  if (stack_shown) DrawStacks(ctx, report.mismatches[*selected_]);
 }
 
 void MismatchesView::DrawTable(ViewContext& ctx) {
-  const auto& rows = Report(ctx).mismatches;
+  const auto& rows = ctx.session.Mismatches().mismatches;
   ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                           ImGuiTableFlags_SizingFixedFit;
@@ -91,8 +88,12 @@ void MismatchesView::DrawTable(ViewContext& ctx) {
     return 0;
   });
   if (!selected_ && !order.empty()) selected_ = order[0];
+  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return selected_ == row; }),
+                            static_cast<int>(order.size())))
+    selected_ = order[*to];
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
+  keys_.Reveal(clipper);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::Mismatch& m = rows[order[i]];
@@ -100,8 +101,10 @@ void MismatchesView::DrawTable(ViewContext& ctx) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(order[i]));
       ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
-      if (ImGui::Selectable(KindLabel(m.kind), selected_ == order[i], ImGuiSelectableFlags_SpanAllColumns))
+      if (ImGui::Selectable(KindLabel(m.kind), selected_ == order[i], ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = order[i];
+        keys_.OpenStack();
+      }
       ImGui::PopStyleColor();
       ImGui::PopID();
       bool unknown = m.kind == analysis::Mismatch::Kind::kUnknownPointer;
@@ -117,14 +120,15 @@ void MismatchesView::DrawTable(ViewContext& ctx) {
       TextRight(std::to_string(m.first_frame).c_str());
       ImGui::TableNextColumn();
       const SiteLabel& label = session.Label(m.alloc_stack);
-      ImGui::TextUnformatted(unknown ? "(never allocated in the capture)" : label.function.c_str());
+      TextFitRight(unknown ? "(never allocated in the capture)" : label.function, ImGui::GetStyleColorVec4(ImGuiCol_Text));
+      keys_.AfterRow(i);
     }
   }
   ImGui::EndTable();
 }
 
 void MismatchesView::DrawStacks(ViewContext& ctx, const analysis::Mismatch& m) {
-  const bool free_stacks = Report(ctx).frees_with_stack > 0;
+  const bool free_stacks = ctx.session.Mismatches().frees_with_stack > 0;
   if (ImGui::BeginTable("both_stacks", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableNextColumn();
     ImGui::TextColored(palette::kDimText, "Allocated (%s)", analysis::AllocName(m.alloc_family));
@@ -146,7 +150,7 @@ void MismatchesView::DrawStacks(ViewContext& ctx, const analysis::Mismatch& m) {
 }
 
 nlohmann::json MismatchesView::Data(ViewContext& ctx) {
-  const analysis::MismatchReport& report = Report(ctx);
+  const analysis::MismatchReport& report = ctx.session.Mismatches();
   nlohmann::json rows = nlohmann::json::array();
   uint64_t total = 0;
   for (const analysis::Mismatch& m : report.mismatches) {

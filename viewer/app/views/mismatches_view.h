@@ -7,6 +7,7 @@
 
 #include "memframe/analysis/mismatches.h"
 #include "view.h"
+#include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
@@ -17,18 +18,14 @@ class MismatchesView : public View {
   const char* title() const override { return "Mismatches"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
-  void OnSessionChanged() override {
-    report_.reset();
-    order_.Invalidate();
-  }
+  void OnSessionChanged() override { order_.Invalidate(); }
 
  private:
-  const analysis::MismatchReport& Report(ViewContext& ctx);
   void DrawTable(ViewContext& ctx);
   void DrawStacks(ViewContext& ctx, const analysis::Mismatch& m);
 
-  std::optional<analysis::MismatchReport> report_;
   TableOrder order_;
+  TableKeys keys_;
   std::optional<size_t> selected_;
 };
 

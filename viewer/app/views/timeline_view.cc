@@ -8,6 +8,7 @@
 
 #include "format.h"
 #include "style.h"
+#include "views/timeline_mismatches.h"
 
 namespace memframe::viewer {
 
@@ -166,8 +167,11 @@ void TimelineView::Draw(ViewContext& ctx) {
                InRows(ctx.selection, ctx.session.frames()), &geometry_);
   DrawPhaseBands(ctx, plot);  // over the bars: faint enough to read them through
   int marker = DrawMarkers(ctx, plot);
+  int mismatch = DrawMismatchMarks(ctx.session, plot, viewport_);
   if (ImGui::IsItemHovered() && drag_ == Drag::kNone) {
-    if (marker >= 0) {
+    if (mismatch >= 0) {
+      DrawMismatchTooltip(ctx.session, mismatch);
+    } else if (marker >= 0) {
       DrawMarkerTooltip(ctx, marker);
     } else {
       DrawHoverTooltip(ctx, plot);
@@ -324,6 +328,9 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
   nlohmann::json markers = nlohmann::json::array();
   for (const analysis::MarkerEvent& m : ctx.session.markers())
     markers.push_back({{"name", m.name}, {"frame", m.frame}, {"ns_since_start", ctx.session.NsSinceStart(m.ticks)}});
+  nlohmann::json mismatches = nlohmann::json::array();
+  for (const analysis::Mismatch& m : ctx.session.Mismatches().mismatches)
+    mismatches.push_back({{"kind", analysis::MismatchKindName(m.kind)}, {"frame", m.first_frame}, {"count", m.count}});
   nlohmann::json phases = nlohmann::json::array();
   for (const analysis::Phase& p : analysis::FindPhases(table))
     phases.push_back({{"phase", analysis::PhaseKindName(p.kind)}, {"from", p.frames.from}, {"to", p.frames.to}});
@@ -338,6 +345,7 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"spike_threshold", {{"allocations", table.allocation_spike.threshold}, {"bytes", table.bytes_spike.threshold}}},
           {"spikes", spikes},
           {"markers", markers},
+          {"mismatches", mismatches},
           {"phases", phases},
           {"selection", selection},
           {"frames", frames}};

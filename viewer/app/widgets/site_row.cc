@@ -21,27 +21,12 @@ ImVec4 ModuleClassColour(analysis::ModuleClass c) {
   return palette::kDimText;
 }
 
-void TextFitLeft(const std::string& text, const ImVec4& colour) {
-  const float width = ImGui::GetContentRegionAvail().x;
-  std::string shown = text;
-  // Cut a character at a time: a cell holds a few dozen.
-  for (size_t chars = text.size(); chars > 4 && ImGui::CalcTextSize(shown.c_str()).x > width; --chars)
-    shown = analysis::CutFromLeft(text, chars - 1);
-  ImGui::TextColored(colour, "%s", shown.c_str());
-  if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
-}
-
 bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selected, const std::string& tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  const float cell_width = ImGui::GetContentRegionAvail().x;
   ImGui::PushID(static_cast<int>(stack_id));
-  const char* name = label.name.empty() ? "(no stack)" : label.name.c_str();
-  bool clicked = ImGui::Selectable(name, selected, ImGuiSelectableFlags_SpanAllColumns);
-  if (ImGui::IsItemHovered()) {
-    if (!tooltip.empty()) ImGui::SetTooltip("%s", tooltip.c_str());
-    else if (ImGui::CalcTextSize(name).x > cell_width) ImGui::SetTooltip("%s", name);
-  }
+  bool clicked = SelectableFitRight(label.name.empty() ? "(no stack)" : label.name, selected,
+                                    ImGuiSelectableFlags_SpanAllColumns, tooltip);
   ImGui::PopID();
   ImGui::TableNextColumn();
   TextFitLeft(label.location, palette::kDimText);  // the module has its own column

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "session.h"
+#include "widgets/cut_text.h"
 
 namespace memframe::viewer {
 
@@ -22,10 +23,6 @@ bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selecte
 
 // Sort order of the Module column: class, then module.
 int CompareModules(const SiteLabel& a, const SiteLabel& b);
-
-// `text` cut from the left to fit the rest of the cell (CutFromLeft), with
-// the whole text in a tooltip when cut.
-void TextFitLeft(const std::string& text, const ImVec4& colour);
 
 // The colour of a module class (tags, toggles).
 ImVec4 ModuleClassColour(analysis::ModuleClass c);

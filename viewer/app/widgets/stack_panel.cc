@@ -61,7 +61,11 @@ void DrawStackPanel(Session& session, uint32_t stack_id, const Fonts& fonts) {
         ImGui::TextColored(palette::kDimText, "%d", i);
         ImGui::TableNextColumn();
         ImGui::PushStyleColor(ImGuiCol_Text, colour);
-        ImGui::TextUnformatted(f.function.c_str());
+        // Cut cells show their whole text when hovered (cut_text.h).
+        const float inlined_w = f.inlined ? ImGui::CalcTextSize("(inlined)").x + ImGui::GetStyle().ItemSpacing.x : 0;
+        const std::string function = FitRight(f.function, ImGui::GetContentRegionAvail().x - inlined_w);
+        ImGui::TextUnformatted(function.c_str());
+        if (function != f.function && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.function.c_str());
         if (f.inlined) {
           ImGui::SameLine();
           ImGui::TextColored(palette::kDimText, "(inlined)");
@@ -69,11 +73,11 @@ void DrawStackPanel(Session& session, uint32_t stack_id, const Fonts& fonts) {
         ImGui::TableNextColumn();
         if (!f.file.empty()) {
           std::string where = Basename(f.file) + (f.line ? ":" + std::to_string(f.line) : "");
-          ImGui::TextUnformatted(where.c_str());
-          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.file.c_str());
+          ImGui::TextUnformatted(FitLeft(where, ImGui::GetContentRegionAvail().x).c_str());
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", f.file.c_str(), f.line ? (":" + std::to_string(f.line)).c_str() : "");
         }
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(Basename(f.module).c_str());
+        TextFitLeft(Basename(f.module), colour);
         ImGui::PopStyleColor();
       }
     }

@@ -27,4 +27,11 @@ struct GroupedSites {
 // user frame's address to the outermost frame. Stacks without a definition stay alone.
 GroupedSites GroupSitesByUserStack(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer);
 
+// Coarser (a table's "group by function"): stacks that differ only in the
+// call's offset inside the user frame's function (two `new` lines of one
+// function, called from the same place) are one site too. The key is the
+// allocating module, the user frame's function and the return addresses
+// outward of it; every user-stack group lies inside one of these.
+GroupedSites GroupSitesByFunction(const CallSiteIndex& sites, const Stream& stream, Symbolizer& symbolizer);
+
 }  // namespace memframe::analysis

@@ -1,0 +1,44 @@
+#include "widgets/filter_bar.h"
+
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "style.h"
+
+namespace memframe::viewer {
+
+void DrawFilterBar(Selection& selection, bool can_group, size_t shown, size_t total) {
+  // ImGui edits a char buffer; the Selection's string is the one truth.
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, "%s", selection.search.c_str());
+  ImGui::SetNextItemWidth(260);
+  // Ctrl+F: search (GLFW key codes are ASCII for letters).
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('F', false)) ImGui::SetKeyboardFocusHere();
+  if (ImGui::InputTextWithHint("##search", "search function, module, file (Ctrl+F)", buffer, sizeof buffer))
+    selection.search = buffer;
+  if (!selection.search.empty()) {
+    ImGui::SameLine(0, 4);
+    if (ImGui::SmallButton("x##clear_search")) selection.search.clear();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Clear the search");
+  }
+  if (selection.size_bin) {
+    ImGui::SameLine(0, 16);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBytes), "sizes %s", FormatSizeBin(*selection.size_bin).c_str());
+    ImGui::SameLine(0, 4);
+    if (ImGui::SmallButton("x##clear_size")) selection.size_bin.reset();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every size again (the histogram bin clicked in Frame detail)");
+  }
+  if (can_group) {
+    ImGui::SameLine(0, 16);
+    ImGui::Checkbox("Group by function", &selection.group_by_function);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("One row for the sites of a function called from the same place\n(they differ only in the call's offset)");
+  }
+  ImGui::SameLine(0, 16);
+  if (shown == total) ImGui::TextColored(palette::kDimText, "%zu rows", total);
+  else ImGui::TextColored(palette::kDimText, "%zu of %zu rows", shown, total);
+}
+
+}  // namespace memframe::viewer
