@@ -1,12 +1,15 @@
 #include "views/mismatches_view.h"
 
+#include <algorithm>
 #include <string>
 
 #include <imgui.h>
 
 #include "format.h"
 #include "view_json.h"
+#include "row_filter.h"
 #include "widgets/cut_text.h"
+#include "widgets/filter_bar.h"
 #include "widgets/stack_panel.h"
 
 namespace memframe::viewer {
@@ -49,6 +52,8 @@ void MismatchesView::Draw(ViewContext& ctx) {
   ImGui::SameLine();
   ImGui::Text("of %s, in %zu groups. Each is undefined behaviour that works with glibc until it does not.",
               FormatCount(report.frees).c_str(), report.mismatches.size());
+  RefreshKept(ctx);
+  DrawFilterBar(ctx.selection, false, kept_.size(), report.mismatches.size());
   const bool stack_shown = selected_ && keys_.stack_open();
   float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
   ImGui::BeginChild("mismatch_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
@@ -57,8 +62,26 @@ void MismatchesView::Draw(ViewContext& ctx) {
   if (stack_shown) DrawStacks(ctx, report.mismatches[*selected_]);
 }
 
-void MismatchesView::DrawTable(ViewContext& ctx) {
+void MismatchesView::RefreshKept(ViewContext& ctx) {
+  if (has_kept_ && kept_search_ == ctx.selection.search) return;
+  has_kept_ = true;
+  kept_search_ = ctx.selection.search;
+  kept_.clear();
   const auto& rows = ctx.session.Mismatches().mismatches;
+  // The search finds the allocating or the freeing site (sizes and classes
+  // are the allocation's business, not the free's: they do not apply).
+  for (uint32_t i = 0; i < rows.size(); ++i) {
+    if (MatchesSearch(ctx.session.Label(rows[i].alloc_stack), kept_search_) ||
+        MatchesSearch(ctx.session.Label(rows[i].free_stack), kept_search_))
+      kept_.push_back(i);
+  }
+  order_.Invalidate();
+  if (selected_ && std::find(kept_.begin(), kept_.end(), *selected_) == kept_.end()) selected_.reset();
+}
+
+void MismatchesView::DrawTable(ViewContext& ctx) {
+  const auto& all = ctx.session.Mismatches().mismatches;
+  const auto& kept = kept_;
   ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                           ImGuiTableFlags_SizingFixedFit;
@@ -73,9 +96,9 @@ void MismatchesView::DrawTable(ViewContext& ctx) {
   ImGui::TableSetupColumn("Allocated in", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   Session& session = ctx.session;
-  const auto& order = order_.Update(rows.size(), false, [&](uint32_t a, uint32_t b, int column) {
-    const analysis::Mismatch& x = rows[a];
-    const analysis::Mismatch& y = rows[b];
+  const auto& order = order_.Update(kept.size(), false, [&](uint32_t a, uint32_t b, int column) {
+    const analysis::Mismatch& x = all[kept[a]];
+    const analysis::Mismatch& y = all[kept[b]];
     switch (column) {
       case kKind: return Compare3(x.kind, y.kind);
       case kAllocated: return Compare3(x.alloc_family, y.alloc_family);
@@ -87,22 +110,23 @@ void MismatchesView::DrawTable(ViewContext& ctx) {
     }
     return 0;
   });
-  if (!selected_ && !order.empty()) selected_ = order[0];
-  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return selected_ == row; }),
+  if (!selected_ && !order.empty()) selected_ = kept[order[0]];
+  if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return selected_ == kept[row]; }),
                             static_cast<int>(order.size())))
-    selected_ = order[*to];
+    selected_ = kept[order[*to]];
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const analysis::Mismatch& m = rows[order[i]];
+      const uint32_t index = kept[order[i]];  // in the report
+      const analysis::Mismatch& m = all[index];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::PushID(static_cast<int>(order[i]));
+      ImGui::PushID(static_cast<int>(index));
       ImGui::PushStyleColor(ImGuiCol_Text, palette::kError);
-      if (ImGui::Selectable(KindLabel(m.kind), selected_ == order[i], ImGuiSelectableFlags_SpanAllColumns)) {
-        selected_ = order[i];
+      if (ImGui::Selectable(KindLabel(m.kind), selected_ == index, ImGuiSelectableFlags_SpanAllColumns)) {
+        selected_ = index;
         keys_.OpenStack();
       }
       ImGui::PopStyleColor();
@@ -153,8 +177,10 @@ nlohmann::json MismatchesView::Data(ViewContext& ctx) {
   const analysis::MismatchReport& report = ctx.session.Mismatches();
   nlohmann::json rows = nlohmann::json::array();
   uint64_t total = 0;
-  for (const analysis::Mismatch& m : report.mismatches) {
-    total += m.count;
+  for (const analysis::Mismatch& m : report.mismatches) total += m.count;
+  RefreshKept(ctx);
+  for (uint32_t index : kept_) {
+    const analysis::Mismatch& m = report.mismatches[index];
     bool unknown = m.kind == analysis::Mismatch::Kind::kUnknownPointer;
     rows.push_back({{"kind", analysis::MismatchKindName(m.kind)},
                     {"allocated_with", unknown ? nlohmann::json(nullptr) : analysis::AllocName(m.alloc_family)},
@@ -163,7 +189,7 @@ nlohmann::json MismatchesView::Data(ViewContext& ctx) {
                     {"free_site", SiteJson(ctx.session, m.free_stack)}});
   }
   return {{"view", name()}, {"frees", report.frees}, {"free_stacks_recorded", report.frees_with_stack > 0},
-          {"total", total}, {"rows", rows}};
+          {"total", total}, {"filter", FilterJson(ctx.selection)}, {"rows", rows}};
 }
 
 }  // namespace memframe::viewer

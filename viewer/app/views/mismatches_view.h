@@ -4,6 +4,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "memframe/analysis/mismatches.h"
 #include "view.h"
@@ -18,15 +20,23 @@ class MismatchesView : public View {
   const char* title() const override { return "Mismatches"; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
-  void OnSessionChanged() override { order_.Invalidate(); }
+  void OnSessionChanged() override {
+    order_.Invalidate();
+    has_kept_ = false;
+  }
 
  private:
+  // kept_: the report's rows the search keeps.
+  void RefreshKept(ViewContext& ctx);
   void DrawTable(ViewContext& ctx);
   void DrawStacks(ViewContext& ctx, const analysis::Mismatch& m);
 
   TableOrder order_;
   TableKeys keys_;
-  std::optional<size_t> selected_;
+  std::optional<size_t> selected_;  // index in the report
+  std::vector<uint32_t> kept_;
+  std::string kept_search_;
+  bool has_kept_ = false;
 };
 
 }  // namespace memframe::viewer
