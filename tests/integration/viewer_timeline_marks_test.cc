@@ -70,6 +70,18 @@ TEST(ViewerTimelineMarks, MismatchesAndMarkersAtTheirFrames) {
   EXPECT_EQ(data["mismatches"][0]["count"], 1);
   EXPECT_EQ(data["mismatches"][1]["kind"], "unknown_pointer");
   EXPECT_EQ(data["mismatches"][1]["frame"], kUnknownFrame);
+
+  // The Mismatches table's search: a text no site has keeps no row, the
+  // totals stay the capture's.
+  for (const auto& [search, rows] : std::vector<std::pair<std::string, size_t>>{{"", 2}, {"no-such-site", 0}}) {
+    argv = {MEMFRAME_VIEWER_PATH, capture, "--dump-view-data", "mismatches", "--search", search};
+    r = e2e::RunCommand(argv, kTimeoutSeconds);
+    ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
+    json table = e2e::ParseJsonOrDiscard(r.standard_output);
+    EXPECT_EQ(table["rows"].size(), rows) << search;
+    EXPECT_EQ(table["total"], 2) << search;
+    EXPECT_EQ(table["filter"]["search"], search);
+  }
 }
 
 }  // namespace
