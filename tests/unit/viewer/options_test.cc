@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "selection.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -26,6 +28,39 @@ TEST(ViewerOptions, Screenshot) {
   EXPECT_EQ(o.range->to, 20u);
   EXPECT_EQ(o.width, 800);
   EXPECT_EQ(o.height, 600);
+}
+
+TEST(ViewerOptions, FiltersAndFlame) {
+  ViewerOptions o;
+  std::string error;
+  ASSERT_TRUE(Parse({"c.mfc", "--dump-view-data", "flame", "--search", "Spawn", "--size-bin", "6", "--group-functions",
+                     "--flame-metric", "live", "--flame-function", "LoadLevel"},
+                    &o, &error))
+      << error;
+  EXPECT_EQ(o.search, "Spawn");
+  EXPECT_EQ(o.size_bin, 6);
+  EXPECT_TRUE(o.group_by_function);
+  EXPECT_EQ(o.flame_metric, FlameMetric::kLiveBytes);
+  EXPECT_EQ(o.flame_function, "LoadLevel");
+  Selection selection;
+  selection.Apply(o);
+  EXPECT_EQ(selection.search, "Spawn");
+  EXPECT_EQ(selection.size_bin, 6);
+  EXPECT_TRUE(selection.group_by_function);
+  EXPECT_EQ(selection.flame_metric, FlameMetric::kLiveBytes);
+  EXPECT_EQ(selection.flame_function, "LoadLevel");
+  // Clearing the timeline's picks keeps the tables' filters.
+  selection.SelectFrame(4);
+  selection.Clear();
+  EXPECT_FALSE(selection.frame);
+  EXPECT_EQ(selection.search, "Spawn");
+  EXPECT_EQ(selection.size_bin, 6);
+
+  ViewerOptions bad1, bad2;
+  EXPECT_FALSE(Parse({"c.mfc", "--size-bin", "65"}, &bad1, &error));
+  EXPECT_NE(error.find("--size-bin"), std::string::npos);
+  EXPECT_FALSE(Parse({"c.mfc", "--flame-metric", "heap"}, &bad2, &error));
+  EXPECT_NE(error.find("--flame-metric"), std::string::npos);
 }
 
 TEST(ViewerOptions, Rejects) {
