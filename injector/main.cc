@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "attach_command.h"
 #include "cli_common.h"
 #include "memframe/output_file.h"
 #include "run_command.h"
@@ -25,6 +26,8 @@ void PrintUsage(std::ostream& out) {
          "\n"
          "commands:\n"
          "  run [options] [--] PROGRAM [ARGS...]   record PROGRAM's memory into a capture\n"
+         "  attach [options] PID                    record a running process from now on\n"
+         "  detach PID                              end an attach; the process runs on\n"
 #ifdef MEMFRAME_WITH_ANALYSIS
          "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
          "  export CAPTURE --format F -o FILE       write a capture for other tools (pprof, folded, perfetto, chrome-json)\n"
@@ -45,6 +48,14 @@ int Help(const std::vector<std::string>& args) {
   }
   if (args[0] == "run") {
     memframe::injector::PrintRunUsage(std::cout);
+    return 0;
+  }
+  if (args[0] == "attach") {
+    memframe::injector::PrintAttachUsage(std::cout);
+    return 0;
+  }
+  if (args[0] == "detach") {
+    memframe::injector::PrintDetachUsage(std::cout);
     return 0;
   }
 #ifdef MEMFRAME_WITH_ANALYSIS
@@ -72,6 +83,8 @@ int Help(const std::vector<std::string>& args) {
 
 int Dispatch(const std::string& command, const std::vector<std::string>& args) {
   if (command == "run") return memframe::injector::RunCommand(args);
+  if (command == "attach") return memframe::injector::AttachCommand(args);
+  if (command == "detach") return memframe::injector::DetachCommand(args);
 #ifdef MEMFRAME_WITH_ANALYSIS
   if (command == "report") return memframe::injector::ReportCommand(args);
   if (command == "export") return memframe::injector::ExportCommand(args);

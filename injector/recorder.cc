@@ -245,6 +245,15 @@ void Recorder::FlushIfDue(bool force) {
   last_flush_ = now;
 }
 
+void Recorder::RequestDetach() {
+  static const char kDetach = 'D';
+  for (auto& connection : connections_) {
+    // A full socket buffer cannot be: the agent never reads anything else.
+    if (send(connection->fd, &kDetach, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+      log_ << "memframe: cannot ask " << Who(*connection) << " to detach: " << strerror(errno) << '\n';
+  }
+}
+
 void Recorder::AbandonOpenConnections() {
   for (auto& connection : connections_) {
     log_ << "memframe: " << Describe(*connection)

@@ -53,6 +53,11 @@ class Recorder {
   // them open; the packets they sent are kept.
   void AbandonOpenConnections();
 
+  // memframe detach: asks every connected agent to stop (one byte on its
+  // connection, proto/FORMAT.md "Detach"); each then sends its last events
+  // and EndOfStream "detach", and closes.
+  void RequestDetach();
+
   size_t open_connections() const { return connections_.size(); }
   // Connections that said a valid Hello, i.e. streams in the capture.
   uint32_t recorded_streams() const { return recorded_streams_; }

@@ -29,37 +29,6 @@
 
 namespace memframe::injector {
 
-namespace {
-
-// While the program runs the loop wakes at least this often to reap it (its
-// SIGCHLD usually wakes it sooner).
-constexpr int kTickMs = 100;
-// After the program exits, a descendant that inherited the agent may keep
-// its connection open; this long is waited for it.
-constexpr auto kDrainLimit = std::chrono::seconds(3);
-constexpr int kMaxStackDepth = 64;
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string ShellQuote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                              "-_./=:,+@%") == std::string::npos) {
-    return word;
-  }
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string JoinCommand(const std::vector<std::string>& command) {
-  std::string line;
-  for (const auto& word : command) line += (line.empty() ? "" : " ") + ShellQuote(word);
-  return line;
-}
-
 uint64_t UnixNanoseconds() {
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
@@ -125,6 +94,81 @@ void LaunchViewer(const std::string& socket_path) {
   if (error != 0) std::cerr << "memframe: cannot start " << viewer << ": " << strerror(error) << '\n';
 }
 
+// Removes a capture that holds nothing of the program (it never ran); only a
+// file this run created, never a device such as /dev/full.
+void DiscardCapture(wire::CaptureWriter& capture) {
+  capture.Close();
+  struct stat st {};
+  if (lstat(capture.path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) remove(capture.path().c_str());
+}
+
+// Closes the capture with `info` as its closing record (finished), tells
+// live viewers, and prints the summary or what went wrong. False if the
+// capture is incomplete.
+bool FinishCapture(wire::CaptureWriter& capture, Recorder& recorder, LiveServer* live, wire::RecorderInfo info,
+                   FinishCaptureSummary summary) {
+  const std::string& output = capture.path();
+  info.set_finished(true);
+  // After a failed write the writer has cut the file back to its last
+  // complete frame; the closing record still says how the program ended and
+  // why the capture stops early, if the disk takes it.
+  if (recorder.capture_failed()) info.set_recording_error(capture.error());
+  bool closed = AppendRecorderInfo(&capture, info);
+  closed = capture.Close() && closed;
+  if (live) {
+    // The closing record too, then the viewers see the end of the stream.
+    wire::Packet closing;
+    *closing.mutable_recorder() = info;
+    std::string bytes = closing.SerializeAsString();
+    if (closed) live->Publish(0, bytes.data(), bytes.size());
+    recorder.AttachLive(nullptr);
+    live->Finish(1000);
+  }
+  // The program ran: its status stands, and the recording's trouble is said
+  // here (and in the capture when it could be written).
+  if (recorder.capture_failed() || !closed) {
+    std::cerr << "memframe: the capture " << output << " is incomplete (" << capture.error() << "); it holds what was"
+              << " written before that" << (closed ? ", and says so" : ", without the closing record") << '\n';
+    return false;
+  }
+#ifdef MEMFRAME_WITH_ANALYSIS
+  if (summary == FinishCaptureSummary::kPrint) analysis::PrintRunSummary(output, std::cerr, std::cerr);
+#endif
+  std::cerr << "memframe: capture written to " << output << " (" << capture.bytes_written() << " bytes)\n";
+  return true;
+}
+
+namespace {
+
+// While the program runs the loop wakes at least this often to reap it (its
+// SIGCHLD usually wakes it sooner).
+constexpr int kTickMs = 100;
+// After the program exits, a descendant that inherited the agent may keep
+// its connection open; this long is waited for it.
+constexpr auto kDrainLimit = std::chrono::seconds(3);
+constexpr int kMaxStackDepth = 64;
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string ShellQuote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                              "-_./=:,+@%") == std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string JoinCommand(const std::vector<std::string>& command) {
+  std::string line;
+  for (const auto& word : command) line += (line.empty() ? "" : " ") + ShellQuote(word);
+  return line;
+}
+
 // The presents the agent hooks, by the names it gives their markers (the
 // agent's one list, agent/hooks/present_entry_points.cc).
 std::string PresentNames() {
@@ -140,14 +184,6 @@ bool IsFrameSource(const std::string& source) {
   for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
     if (source == agent::FixedMarkerName(id)) return true;
   return false;
-}
-
-// Removes a capture that holds nothing of the program (it never ran); only a
-// file this run created, never a device such as /dev/full.
-void DiscardCapture(wire::CaptureWriter& capture) {
-  capture.Close();
-  struct stat st {};
-  if (lstat(capture.path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) remove(capture.path().c_str());
 }
 
 // Records until the program has exited and every connection is closed (or
@@ -265,33 +301,7 @@ int Run(const RunOptions& options) {
   }
 
   info.set_exit_status(status);
-  info.set_finished(true);
-  // After a failed write the writer has cut the file back to its last
-  // complete frame; the closing record still says how the program ended and
-  // why the capture stops early, if the disk takes it.
-  if (recorder.capture_failed()) info.set_recording_error(capture->error());
-  bool closed = AppendRecorderInfo(capture.get(), info);
-  closed = capture->Close() && closed;
-  if (live) {
-    // The closing record too, then the viewers see the end of the stream.
-    wire::Packet closing;
-    *closing.mutable_recorder() = info;
-    std::string bytes = closing.SerializeAsString();
-    if (closed) live->Publish(0, bytes.data(), bytes.size());
-    recorder.AttachLive(nullptr);
-    live->Finish(1000);
-  }
-  // The program ran: its status stands, and the recording's trouble is said
-  // here (and in the capture when it could be written).
-  if (recorder.capture_failed() || !closed) {
-    std::cerr << "memframe: the capture " << output << " is incomplete (" << capture->error() << "); it holds what was"
-              << " written before that" << (closed ? ", and says so" : ", without the closing record") << '\n';
-    return status;
-  }
-#ifdef MEMFRAME_WITH_ANALYSIS
-  if (options.summary) analysis::PrintRunSummary(output, std::cerr, std::cerr);
-#endif
-  std::cerr << "memframe: capture written to " << output << " (" << capture->bytes_written() << " bytes)\n";
+  FinishCapture(*capture, recorder, live.get(), info, options.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone);
   return status;
 }
 

@@ -3,11 +3,23 @@
 // prints a summary and exits with the program's status.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "memframe.pb.h"
+
+namespace memframe::wire {
+class CaptureWriter;
+}
+
 namespace memframe::injector {
+
+class AgentSocket;
+class LiveServer;
+class Recorder;
 
 struct RunOptions {
   std::string output;                // "" = memframe-<program>-<pid>.mfc in the cwd
@@ -36,5 +48,24 @@ void PrintRunUsage(std::ostream& out);
 
 // Parses `args` (what follows "run") and runs; returns the exit status.
 int RunCommand(const std::vector<std::string>& args);
+
+// What `memframe run` and `memframe attach` share.
+uint64_t UnixNanoseconds();
+// The agent library (--agent, $MEMFRAME_AGENT, or beside memframe), made
+// absolute; false with a message if it is not there.
+bool ResolveAgent(const RunOptions& options, std::string* agent, std::string* error);
+std::string AbsolutePath(const std::string& path);
+// The live socket beside the agents' one; null (said on stderr) if none.
+std::unique_ptr<LiveServer> StartLiveServer(const AgentSocket& socket, const std::string& capture_path);
+// --live: memframe-viewer following `socket_path`.
+void LaunchViewer(const std::string& socket_path);
+// Removes a capture this run created that holds nothing of the program.
+void DiscardCapture(wire::CaptureWriter& capture);
+enum class FinishCaptureSummary { kNone, kPrint };
+// Writes the closing record (`info`, marked finished), closes the capture,
+// ends the live stream and prints the summary; false if the capture is
+// incomplete (said on stderr).
+bool FinishCapture(wire::CaptureWriter& capture, Recorder& recorder, LiveServer* live, wire::RecorderInfo info,
+                   FinishCaptureSummary summary);
 
 }  // namespace memframe::injector

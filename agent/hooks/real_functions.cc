@@ -20,9 +20,12 @@ __thread bool t_resolving __attribute__((tls_model("initial-exec"))) = false;
 std::atomic<DlsymFn> g_dlsym{nullptr};
 std::atomic<DlvsymFn> g_dlvsym{nullptr};
 
+bool g_global_first = false;
+
 template <typename T>
 void Resolve(T* slot, const char* name, bool required) {
-  *slot = reinterpret_cast<T>(RealDlsym()(RTLD_NEXT, name));
+  *slot = g_global_first ? reinterpret_cast<T>(RealDlsym()(RTLD_DEFAULT, name)) : nullptr;
+  if (!*slot) *slot = reinterpret_cast<T>(RealDlsym()(RTLD_NEXT, name));
   if (!*slot && required) {
     // Without the real allocator nothing can run; say why before dying.
     Warn("cannot find the real '%s' (dlsym: %s); the program cannot run with memframe", name, dlerror());
@@ -56,6 +59,11 @@ DlvsymFn RealDlvsym() noexcept {
 void* NextSymbol(const char* name) { return RealDlsym()(RTLD_NEXT, name); }
 
 bool ResolvingRealFunctions() { return t_resolving; }
+
+void ResolveRealFunctionsGlobalFirst() {
+  g_global_first = true;
+  ResolveRealFunctions();
+}
 
 void ResolveRealFunctions() {
   int expected = 0;

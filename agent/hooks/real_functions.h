@@ -56,6 +56,11 @@ extern std::atomic<int> g_real_functions_state;
 // Resolves every entry of g_real once; safe to call from any hook. While it
 // runs, dlsym's own allocations are served by the bootstrap pool.
 void ResolveRealFunctions();
+// The same for an agent loaded into a running process by dlopen, where
+// RTLD_NEXT sees only the agent's own dependencies: each function is looked
+// up in the program's global scope first (a jemalloc the game linked), then
+// after the agent.
+void ResolveRealFunctionsGlobalFirst();
 inline bool RealFunctionsResolved() { return g_real_functions_state.load(std::memory_order_acquire) == 2; }
 // True on the thread that is inside ResolveRealFunctions().
 bool ResolvingRealFunctions();

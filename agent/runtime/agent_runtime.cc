@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "buffer/thread_buffer.h"
@@ -35,6 +36,7 @@
 #include "hooks/real_functions.h"
 #include "runtime/agent_runtime.h"
 #include "runtime/config.h"
+#include "memframe/format.h"
 #include "runtime/diagnostics.h"
 #include "writer/writer_thread.h"
 
@@ -115,6 +117,20 @@ void ApplyFrameSource(const char* source) {
   Warn("unknown frame source '%s' (want auto, slices or a present such as glXSwapBuffers); using auto", source);
 }
 
+// The capture settings of g_config; false if the stack table cannot be
+// reserved.
+bool ApplyConfig() {
+  ConfigureCapture(g_config.stack_depth, g_config.stacks, g_config.free_stacks);
+  ApplyFrameSource(g_config.frame_source);
+  InitStackCapture();
+  if (!InitStackTable()) {
+    Warn("cannot reserve memory for the stack table; not recording");
+    return false;
+  }
+  SetDropWhenFull(g_config.drop_when_full);
+  return true;
+}
+
 // 0: nothing done yet; 1: in progress; 2: capture set up (recording into the
 // thread buffers when a recorder was named); 3: passive.
 std::atomic<int> g_early_state{0};
@@ -138,21 +154,16 @@ void SetUpCapture() {
   SetDebug(g_config.debug);
   bool ok = g_config.socket_path != nullptr;
   if (!ok) Debug("MEMFRAME_SOCKET is not set; passive");
-  if (ok) {
-    ConfigureCapture(g_config.stack_depth, g_config.stacks, g_config.free_stacks);
-    ApplyFrameSource(g_config.frame_source);
-    InitStackCapture();
-    ok = InitStackTable();
-    if (!ok) Warn("cannot reserve memory for the stack table; not recording");
-  }
-  if (ok) {
-    SetDropWhenFull(g_config.drop_when_full);
-    g_recording.store(true, std::memory_order_release);
-  }
+  if (ok) ok = ApplyConfig();
+  if (ok) g_recording.store(true, std::memory_order_release);
   g_early_state.store(ok ? 2 : 3, std::memory_order_release);
 }
 
 __attribute__((constructor(101))) void StartAgent() {
+  // Loaded by dlopen into a running process (memframe attach), not by
+  // LD_PRELOAD: nothing to do until memframe_attach (agent/attach), and
+  // nothing heavy may run in the thread the injector interrupted.
+  if (!getenv(wire::kEnvSocket)) return;
   SetUpCapture();
   if (g_early_state.load(std::memory_order_acquire) != 2) return;
   RecursionGuard guard;
@@ -200,6 +211,36 @@ void AfterFailedExec() {
 }
 
 bool FollowExec() { return g_config.follow_exec; }
+
+int StartAttached(const Config& config) {
+  int state = g_early_state.load(std::memory_order_acquire);
+  if (Recording() || state == 1) return 1;
+  RecursionGuard guard;
+  if (state == 0) {
+    g_early_state.store(1, std::memory_order_release);
+    InitDiagnostics();
+    ResolveRealFunctionsGlobalFirst();
+    pthread_atfork(nullptr, nullptr, AfterForkInChild);
+  } else {
+    ForgetWriterAfterFork();  // an earlier attach's writer, stopped at its detach
+  }
+  g_config = config;
+  SetDebug(g_config.debug);
+  bool ok = g_config.socket_path && ApplyConfig();
+  g_early_state.store(ok ? 2 : 3, std::memory_order_release);
+  if (!ok) return 2;
+  g_recording.store(true, std::memory_order_release);
+  StartRecording();
+  return Recording() ? 0 : 2;
+}
+
+void StopAttached() {
+  if (!g_recording.exchange(false)) return;
+  RecursionGuard guard;
+  StopWriter("detach", 5000);
+}
+
+int RecorderFd() { return g_sink.fd(); }
 
 bool StartEarly() {
   if (g_early_state.load(std::memory_order_acquire) >= 2) return Recording();

@@ -11,6 +11,19 @@ void AfterFailedExec();
 // False when MEMFRAME_FOLLOW_EXEC=0: exec'd programs run without the agent.
 bool FollowExec();
 
+struct Config;
+// memframe attach (agent/attach): sets the capture up in a process that
+// runs without having preloaded the agent, connects to the recorder named
+// in `config` and starts the writer. 0: recording; 1: already recording (a
+// `memframe run` or another attach); 2: failed (the agent says why).
+int StartAttached(const Config& config);
+// memframe detach: the last events, EndOfStream "detach", the connection
+// closed. The hooks pass through from then on.
+void StopAttached();
+// The connection to the recorder (-1 if none), for the attach thread to
+// hear a detach request on.
+int RecorderFd();
+
 // Called by a hook that finds the agent not recording: sets the capture up
 // if that has not happened yet (an allocation in a library constructor that
 // runs before the agent's own). Returns whether to record.

@@ -7,6 +7,11 @@
 namespace memframe::agent {
 
 Config ReadConfig() {
+  return ReadConfigWith([](const char* name, void*) -> const char* { return getenv(name); }, nullptr);
+}
+
+Config ReadConfigWith(const char* (*lookup)(const char* name, void* context), void* context) {
+  auto getenv = [&](const char* name) { return lookup(name, context); };
   Config c;
   c.socket_path = getenv(wire::kEnvSocket);
   if (c.socket_path && !*c.socket_path) c.socket_path = nullptr;

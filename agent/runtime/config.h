@@ -19,5 +19,8 @@ struct Config {
 
 // getenv only: safe before anything else is initialised.
 Config ReadConfig();
+// The same settings, by the same names, from another source (the attach
+// config file: a running process's environment cannot be changed).
+Config ReadConfigWith(const char* (*lookup)(const char* name, void* context), void* context);
 
 }  // namespace memframe::agent

@@ -28,6 +28,8 @@ class SocketSink {
   // Closes the socket if it is still the agent's.
   void Close();
   bool connected() const { return fd_.held(); }
+  // The socket's number if it is still the agent's, else -1.
+  int fd() { return fd_.Get(); }
 
   // Room for one packet; the returned writer encodes the Packet's fields.
   // Call EndPacket after encoding. Flushes first if `reserve` bytes are not

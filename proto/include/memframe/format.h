@@ -64,5 +64,8 @@ constexpr const char* kEnvFollowFork = "MEMFRAME_FOLLOW_FORK";   // "1": a forke
 constexpr const char* kEnvFollowExec = "MEMFRAME_FOLLOW_EXEC";   // "0": exec'd programs run without the agent
 constexpr const char* kEnvFreeStacks = "MEMFRAME_FREE_STACKS";   // "1": capture the stack of every free too
 constexpr const char* kEnvFrameSource = "MEMFRAME_FRAME_SOURCE"; // "auto" (default), "slices", or a present's name
+// memframe attach only, in the settings file it writes (never the
+// environment): a file the agent creates once its hooks are in place.
+constexpr const char* kSettingAttachReady = "MEMFRAME_ATTACH_READY";
 
 }  // namespace memframe::wire

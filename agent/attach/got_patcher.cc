@@ -1,0 +1,267 @@
+#include "attach/got_patcher.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "hooks/present_hooks.h"
+#include "hooks/real_functions.h"
+#include "runtime/diagnostics.h"
+
+namespace memframe::agent {
+
+namespace {
+
+// Every import the agent takes over, by symbol name (C++ ones mangled). The
+// hooks are the agent's exported definitions of the same names.
+const char* const kHookedNames[] = {
+    "malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign", "aligned_alloc", "memalign", "valloc",
+    "pvalloc",
+    "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
+    "_ZnwmSt11align_val_tRKSt9nothrow_t", "_ZnamSt11align_val_tRKSt9nothrow_t",
+    "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
+    "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+    "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t",
+    "mmap", "mmap64", "munmap", "mremap",
+    "dlopen", "dlclose", "dlsym", "dlvsym",
+    "execve", "execvpe", "fexecve", "execv", "execvp", "execl", "execlp", "execle",
+    "glfwSwapBuffers", "glXSwapBuffers", "eglSwapBuffers", "SDL_GL_SwapWindow", "SDL_GL_SwapBuffers",
+    "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect", "SDL_UpdateRects",
+    "vkQueuePresentKHR", "glXGetProcAddress", "glXGetProcAddressARB", "eglGetProcAddress", "SDL_GL_GetProcAddress",
+    "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
+};
+constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
+void* g_hooks[kHookCount];
+uintptr_t g_agent_base = 0;
+
+struct PatchedSlot {
+  void** slot;
+  void* original;
+};
+// Enough for every import of these names in a large game with its drivers.
+constexpr size_t kMaxSlots = 1 << 15;
+PatchedSlot g_slots[kMaxSlots];
+std::atomic<size_t> g_slot_count{0};
+bool g_slots_full_warned = false;
+
+int HookIndex(const char* name) {
+  // Cheap pre-filter: most imports are none of these.
+  switch (name[0]) {
+    case 'm': case 'c': case 'r': case 'f': case 'p': case 'a': case 'v': case '_': case 'd': case 'e': case 'g':
+    case 'S':
+      break;
+    default:
+      return -1;
+  }
+  for (size_t i = 0; i < kHookCount; ++i)
+    if (strcmp(kHookedNames[i], name) == 0) return static_cast<int>(i);
+  return -1;
+}
+
+bool AlreadyPatched(void** slot) {
+  size_t n = g_slot_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < n; ++i)
+    if (g_slots[i].slot == slot) return true;
+  return false;
+}
+
+// Writes `value` into a slot that may sit in a read-only (RELRO) page.
+bool WriteSlot(void** slot, void* value, bool read_only) {
+  if (!read_only) {
+    __atomic_store_n(slot, value, __ATOMIC_RELEASE);
+    return true;
+  }
+  long page_size = sysconf(_SC_PAGESIZE);
+  auto page = reinterpret_cast<uintptr_t>(slot) & ~static_cast<uintptr_t>(page_size - 1);
+  if (mprotect(reinterpret_cast<void*>(page), static_cast<size_t>(page_size), PROT_READ | PROT_WRITE) != 0)
+    return false;
+  __atomic_store_n(slot, value, __ATOMIC_RELEASE);
+  mprotect(reinterpret_cast<void*>(page), static_cast<size_t>(page_size), PROT_READ);
+  return true;
+}
+
+bool IsSkipped(const dl_phdr_info* info) {
+  if (info->dlpi_addr == g_agent_base) return true;
+  const char* name = info->dlpi_name ? info->dlpi_name : "";
+  return strstr(name, "/ld-linux") != nullptr || strstr(name, "linux-vdso") != nullptr ||
+         strstr(name, "linux-gate") != nullptr;
+}
+
+// A present or lookup hook must know the real function before any call
+// reaches it: from a dlopen'ed agent, RTLD_NEXT cannot see the game's GL.
+// Returns false if the real function is unknown (the slot stays as it is).
+bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintptr_t module_end) {
+  int count = 0;
+  const InterceptedFunction* functions = InterceptedFunctions(&count);
+  for (int i = 0; i < count; ++i) {
+    if (strcmp(functions[i].name, name) != 0) continue;
+    if (functions[i].real->load(std::memory_order_acquire)) return true;
+    void* real = RealDlsym()(RTLD_DEFAULT, name);
+    auto value = reinterpret_cast<uintptr_t>(slot_value);
+    // A lazily bound slot points back into its own module's PLT.
+    if (!real && slot_value && (value < module_start || value >= module_end)) real = slot_value;
+    if (!real) return false;
+    functions[i].real->store(real, std::memory_order_release);
+    return true;
+  }
+  return true;  // not a present: the allocator's real functions come from real_functions.cc
+}
+
+struct ModuleTables {
+  const Elf64_Sym* symbols = nullptr;
+  const char* strings = nullptr;
+  const Elf64_Rela* relocations[2] = {nullptr, nullptr};
+  size_t sizes[2] = {0, 0};
+  uintptr_t relro_start = 0, relro_end = 0;
+  uintptr_t start = UINTPTR_MAX, end = 0;
+};
+
+bool ReadTables(const dl_phdr_info* info, ModuleTables* t) {
+  const Elf64_Dyn* dynamic = nullptr;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const Elf64_Phdr& ph = info->dlpi_phdr[i];
+    uintptr_t at = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_DYNAMIC) dynamic = reinterpret_cast<const Elf64_Dyn*>(at);
+    if (ph.p_type == PT_GNU_RELRO) {
+      t->relro_start = at;
+      t->relro_end = at + ph.p_memsz;
+    }
+    if (ph.p_type == PT_LOAD) {
+      if (at < t->start) t->start = at;
+      if (at + ph.p_memsz > t->end) t->end = at + ph.p_memsz;
+    }
+  }
+  if (!dynamic) return false;
+  // The loader relocated these addresses in place, except in a read-only
+  // dynamic section.
+  auto address = [&](uint64_t value) { return value < info->dlpi_addr ? info->dlpi_addr + value : value; };
+  for (const Elf64_Dyn* d = dynamic; d->d_tag != DT_NULL; ++d) {
+    switch (d->d_tag) {
+      case DT_SYMTAB: t->symbols = reinterpret_cast<const Elf64_Sym*>(address(d->d_un.d_ptr)); break;
+      case DT_STRTAB: t->strings = reinterpret_cast<const char*>(address(d->d_un.d_ptr)); break;
+      case DT_JMPREL: t->relocations[0] = reinterpret_cast<const Elf64_Rela*>(address(d->d_un.d_ptr)); break;
+      case DT_PLTRELSZ: t->sizes[0] = d->d_un.d_val; break;
+      case DT_RELA: t->relocations[1] = reinterpret_cast<const Elf64_Rela*>(address(d->d_un.d_ptr)); break;
+      case DT_RELASZ: t->sizes[1] = d->d_un.d_val; break;
+      default: break;
+    }
+  }
+  return t->symbols && t->strings;
+}
+
+int PatchModule(dl_phdr_info* info, size_t, void* data) {
+  if (IsSkipped(info)) return 0;
+  ModuleTables t;
+  if (!ReadTables(info, &t)) return 0;
+  size_t* patched = static_cast<size_t*>(data);
+  for (int table = 0; table < 2; ++table) {
+    if (!t.relocations[table]) continue;
+    size_t count = t.sizes[table] / sizeof(Elf64_Rela);
+    for (size_t i = 0; i < count; ++i) {
+      const Elf64_Rela& r = t.relocations[table][i];
+      uint32_t type = ELF64_R_TYPE(r.r_info);
+      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+      uint32_t symbol = ELF64_R_SYM(r.r_info);
+      if (symbol == 0) continue;
+      const Elf64_Sym& s = t.symbols[symbol];
+      const char* name = t.strings + s.st_name;
+      int hook = HookIndex(name);
+      if (hook < 0 || !g_hooks[hook]) continue;
+      auto** slot = reinterpret_cast<void**>(info->dlpi_addr + r.r_offset);
+      void* value = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+      if (value == g_hooks[hook] || AlreadyPatched(slot)) continue;
+      if (!KnowsReal(name, value, t.start, t.end)) continue;
+      size_t n = g_slot_count.load(std::memory_order_relaxed);
+      if (n == kMaxSlots) {
+        if (!g_slots_full_warned) Warn("more than %zu imports to patch; the rest are not hooked", kMaxSlots);
+        g_slots_full_warned = true;
+        return 1;
+      }
+      auto at = reinterpret_cast<uintptr_t>(slot);
+      bool read_only = at >= t.relro_start && at < t.relro_end;
+      if (!WriteSlot(slot, g_hooks[hook], read_only)) continue;
+      g_slots[n] = {slot, value};
+      g_slot_count.store(n + 1, std::memory_order_release);
+      ++*patched;
+    }
+  }
+  return 0;
+}
+
+// Keeps, in g_slots[0..*kept), only slots that lie in `info`'s module;
+// restores them when `restore` (inside the callback, so that the module
+// cannot be unloaded meanwhile: dlclose waits for dl_iterate_phdr).
+struct SlotSweep {
+  bool restore;
+  bool* in_loaded_module;  // one flag per slot
+};
+
+int SweepModule(dl_phdr_info* info, size_t, void* data) {
+  auto* sweep = static_cast<SlotSweep*>(data);
+  ModuleTables t;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const Elf64_Phdr& ph = info->dlpi_phdr[i];
+    uintptr_t at = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_GNU_RELRO) t.relro_start = at, t.relro_end = at + ph.p_memsz;
+    if (ph.p_type == PT_LOAD) {
+      if (at < t.start) t.start = at;
+      if (at + ph.p_memsz > t.end) t.end = at + ph.p_memsz;
+    }
+  }
+  size_t n = g_slot_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < n; ++i) {
+    auto at = reinterpret_cast<uintptr_t>(g_slots[i].slot);
+    if (at < t.start || at >= t.end) continue;
+    sweep->in_loaded_module[i] = true;
+    if (sweep->restore) WriteSlot(g_slots[i].slot, g_slots[i].original, at >= t.relro_start && at < t.relro_end);
+  }
+  return 0;
+}
+
+// Drops the slots of modules that are gone (restoring the others first if
+// `restore`). Returns how many slots were live.
+size_t Sweep(bool restore) {
+  static bool in_loaded_module[kMaxSlots];
+  size_t n = g_slot_count.load(std::memory_order_acquire);
+  memset(in_loaded_module, 0, n);
+  SlotSweep sweep{restore, in_loaded_module};
+  dl_iterate_phdr(SweepModule, &sweep);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (in_loaded_module[i]) g_slots[kept++] = g_slots[i];
+  g_slot_count.store(restore ? 0 : kept, std::memory_order_release);
+  return kept;
+}
+
+}  // namespace
+
+bool PrepareGotPatching() {
+  Dl_info self{};
+  if (!dladdr(reinterpret_cast<void*>(&PrepareGotPatching), &self) || !self.dli_fname) return false;
+  g_agent_base = reinterpret_cast<uintptr_t>(self.dli_fbase);
+  // The agent's own definitions: its handle's lookup starts with the agent.
+  void* agent = dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  if (!agent) return false;
+  for (size_t i = 0; i < kHookCount; ++i) g_hooks[i] = RealDlsym()(agent, kHookedNames[i]);
+  dlclose(agent);  // only the reference just taken; the agent is NODELETE
+  return g_hooks[0] != nullptr;
+}
+
+size_t PatchLoadedModules() {
+  Sweep(false);  // a module unloaded since may have left its slots' addresses to a new one
+  size_t patched = 0;
+  dl_iterate_phdr(PatchModule, &patched);
+  return patched;
+}
+
+size_t UnpatchAll() { return Sweep(true); }
+
+size_t PatchedSlots() { return g_slot_count.load(std::memory_order_acquire); }
+
+}  // namespace memframe::agent

@@ -1,0 +1,220 @@
+#include "attach/target_process.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <linux/capability.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "program_check.h"
+
+namespace memframe::injector {
+
+namespace {
+
+std::string ProcPath(pid_t pid, const char* what) { return "/proc/" + std::to_string(pid) + "/" + what; }
+
+// The value of a "Key:\tvalue" line of /proc/PID/status, or "".
+std::string StatusField(pid_t pid, const std::string& key) {
+  std::ifstream in(ProcPath(pid, "status"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, key.size() + 1, key + ":") == 0) {
+      size_t start = line.find_first_not_of(" \t", key.size() + 1);
+      return start == std::string::npos ? "" : line.substr(start);
+    }
+  }
+  return "";
+}
+
+std::string CommandName(pid_t pid) {
+  std::ifstream in(ProcPath(pid, "comm"));
+  std::string name;
+  std::getline(in, name);
+  return name.empty() ? "?" : name;
+}
+
+// -1 when Yama is not there.
+int PtraceScope() {
+  std::ifstream in("/proc/sys/kernel/yama/ptrace_scope");
+  int scope = -1;
+  if (!(in >> scope)) return -1;
+  return scope;
+}
+
+bool HaveCapSysPtrace() {
+  std::string caps = StatusField(getpid(), "CapEff");
+  if (caps.empty()) return false;
+  unsigned long long mask = strtoull(caps.c_str(), nullptr, 16);
+  return (mask >> CAP_SYS_PTRACE) & 1;
+}
+
+bool ReadAt(int fd, void* out, size_t size, uint64_t offset) {
+  return pread(fd, out, size, static_cast<off_t>(offset)) == static_cast<ssize_t>(size);
+}
+
+// The value of `symbol` in the .dynsym of the ELF file `fd` (0 if absent).
+// Sizes are bounded so that a hostile file cannot make memframe read far.
+uint64_t DynamicSymbolValue(int fd, const char* symbol, uint64_t* first_load_vaddr) {
+  Elf64_Ehdr eh{};
+  if (!ReadAt(fd, &eh, sizeof eh, 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 || eh.e_shnum > 4096 ||
+      eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
+    return 0;
+  *first_load_vaddr = UINT64_MAX;
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!ReadAt(fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph)) return 0;
+    if (ph.p_type == PT_LOAD && ph.p_offset == 0) *first_load_vaddr = ph.p_vaddr;
+  }
+  if (*first_load_vaddr == UINT64_MAX) *first_load_vaddr = 0;
+  std::vector<Elf64_Shdr> sections(eh.e_shnum);
+  if (!ReadAt(fd, sections.data(), sections.size() * sizeof(Elf64_Shdr), eh.e_shoff)) return 0;
+  for (const Elf64_Shdr& sh : sections) {
+    if (sh.sh_type != SHT_DYNSYM || sh.sh_link >= sections.size() || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
+    const Elf64_Shdr& strtab = sections[sh.sh_link];
+    constexpr uint64_t kMaxBytes = 64u << 20;
+    if (sh.sh_size > kMaxBytes || strtab.sh_size > kMaxBytes) return 0;
+    std::vector<Elf64_Sym> symbols(sh.sh_size / sizeof(Elf64_Sym));
+    std::string names(strtab.sh_size, '\0');
+    if (!ReadAt(fd, symbols.data(), symbols.size() * sizeof(Elf64_Sym), sh.sh_offset) ||
+        !ReadAt(fd, names.data(), names.size(), strtab.sh_offset))
+      return 0;
+    for (const Elf64_Sym& s : symbols) {
+      if (s.st_name >= names.size() || s.st_shndx == SHN_UNDEF || s.st_value == 0) continue;
+      if (ELF64_ST_TYPE(s.st_info) != STT_FUNC && ELF64_ST_TYPE(s.st_info) != STT_GNU_IFUNC) continue;
+      if (strcmp(names.c_str() + s.st_name, symbol) == 0) return s.st_value;
+    }
+  }
+  return 0;
+}
+
+bool EndsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+std::vector<MappedRange> ReadMaps(pid_t pid) {
+  std::vector<MappedRange> ranges;
+  std::ifstream in(ProcPath(pid, "maps"));
+  std::string line;
+  while (std::getline(in, line)) {
+    MappedRange r;
+    char perms[8] = {};
+    unsigned long long start = 0, end = 0, offset = 0;
+    int path_at = 0;
+    if (sscanf(line.c_str(), "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &offset, &path_at) < 4) continue;
+    r.start = start;
+    r.end = end;
+    r.offset = offset;
+    r.executable = perms[2] == 'x';
+    if (path_at > 0 && static_cast<size_t>(path_at) < line.size()) r.path = line.substr(static_cast<size_t>(path_at));
+    ranges.push_back(r);
+  }
+  return ranges;
+}
+
+std::vector<pid_t> ListThreads(pid_t pid) {
+  std::vector<pid_t> threads;
+  DIR* dir = opendir(ProcPath(pid, "task").c_str());
+  if (!dir) return threads;
+  while (dirent* entry = readdir(dir)) {
+    char* end = nullptr;
+    long tid = strtol(entry->d_name, &end, 10);
+    if (end != entry->d_name && *end == '\0' && tid > 0) threads.push_back(static_cast<pid_t>(tid));
+  }
+  closedir(dir);
+  return threads;
+}
+
+std::string PtraceDeniedHelp(pid_t pid) {
+  int scope = PtraceScope();
+  std::string about = "the system does not let memframe trace process " + std::to_string(pid);
+  if (scope == 1)
+    return about + ": kernel.yama.ptrace_scope is 1 (only a parent may trace its children). Allow it with "
+                   "`sudo sysctl kernel.yama.ptrace_scope=0` (until reboot), or give memframe the capability: "
+                   "`sudo setcap cap_sys_ptrace=ep $(command -v memframe)`, or run it with sudo";
+  if (scope == 2)
+    return about + ": kernel.yama.ptrace_scope is 2 (only CAP_SYS_PTRACE may trace). Give memframe the capability "
+                   "(`sudo setcap cap_sys_ptrace=ep $(command -v memframe)`), run it with sudo, or set "
+                   "`sudo sysctl kernel.yama.ptrace_scope=0`";
+  if (scope == 3)
+    return about + ": kernel.yama.ptrace_scope is 3 (ptrace is off until the next reboot; the setting cannot be "
+                   "lowered without one)";
+  return about + " (ptrace was refused: a security module, seccomp, or a process that may not be traced)";
+}
+
+std::string WhyCannotAttach(pid_t pid, const std::string& agent) {
+  std::string who = "process " + std::to_string(pid);
+  if (pid <= 0) return "'" + std::to_string(pid) + "' is not a process id";
+  if (pid == getpid()) return "memframe cannot attach to itself";
+  if (kill(pid, 0) != 0 && errno == ESRCH) return "no process " + std::to_string(pid);
+  std::string state = StatusField(pid, "State");
+  if (state.empty()) return "no process " + std::to_string(pid);
+  if (state[0] == 'Z' || state[0] == 'X') return who + " has exited (it is a zombie)";
+  std::string name = CommandName(pid);
+  who += " (" + name + ")";
+  // Uid: real, effective, saved, fs. Tracing needs all of them to be ours.
+  std::istringstream uids(StatusField(pid, "Uid"));
+  uid_t me = geteuid();
+  bool root_like = me == 0 || HaveCapSysPtrace();
+  for (long uid; uids >> uid;) {
+    if (static_cast<uid_t>(uid) != me && !root_like)
+      return who + " belongs to another user (uid " + std::to_string(uid) +
+             "); memframe attaches only to your own processes, unless it runs as root";
+  }
+  std::string tracer = StatusField(pid, "TracerPid");
+  if (!tracer.empty() && tracer != "0") {
+    pid_t tracer_pid = static_cast<pid_t>(atoi(tracer.c_str()));
+    return who + " is already traced by process " + tracer + " (" + CommandName(tracer_pid) +
+           "): detach the debugger first (a process has one tracer at a time)";
+  }
+  int scope = PtraceScope();
+  if (scope >= 3 || (scope == 2 && !HaveCapSysPtrace())) return PtraceDeniedHelp(pid);
+  std::string exe = ProcPath(pid, "exe");
+  char target[4096];
+  ssize_t n = readlink(exe.c_str(), target, sizeof target - 1);
+  if (n <= 0) return "cannot read " + exe + " (" + strerror(errno) + ")";
+  std::string refusal = WhyAgentCannotLoad(exe);
+  if (!refusal.empty()) {
+    std::string program(target, static_cast<size_t>(n));
+    size_t at = refusal.find(exe);
+    if (at != std::string::npos) refusal.replace(at, exe.size(), program);
+    return "cannot attach to " + who + ": " + refusal;
+  }
+  // The agent is loaded by the process itself, through its own view of the
+  // file system (a container has another one).
+  std::string seen = ProcPath(pid, "root") + agent;
+  if (access(seen.c_str(), R_OK) != 0)
+    return "the agent " + agent + " is not visible inside " + who +
+           " (it runs in another mount namespace, such as a container); install memframe inside it";
+  return "";
+}
+
+uint64_t RemoteSymbol(pid_t pid, const std::vector<MappedRange>& maps, const std::string& library,
+                      const char* symbol) {
+  for (const MappedRange& r : maps) {
+    if (r.offset != 0 || !EndsWith(r.path, "/" + library)) continue;
+    // The file as the process sees it.
+    int fd = open((ProcPath(pid, "root") + r.path).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fd = open(r.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    uint64_t first_load = 0;
+    uint64_t value = DynamicSymbolValue(fd, symbol, &first_load);
+    close(fd);
+    if (value == 0) return 0;
+    return r.start - (first_load & ~uint64_t{0xfff}) + value;
+  }
+  return 0;
+}
+
+}  // namespace memframe::injector

@@ -1,0 +1,452 @@
+#include "attach_command.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "attach/ptrace_injector.h"
+#include "attach/target_process.h"
+#include "cli_common.h"
+#include "launch.h"
+#include "live_server.h"
+#include "memframe/capture_file.h"
+#include "memframe/format.h"
+#include "memframe/output_file.h"
+#include "recorder.h"
+#include "run_command.h"
+
+namespace memframe::injector {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kTickMs = 50;
+// After the injection the agent's thread connects; a process that never
+// does was not given the agent (or it failed there: its stderr says why).
+constexpr auto kConnectLimit = std::chrono::seconds(10);
+// How long a detached agent may take to send its last events.
+constexpr auto kDetachLimit = std::chrono::seconds(6);
+
+std::atomic<int> g_stop_signal{0};
+void OnStopSignal(int signal) { g_stop_signal.store(signal); }
+
+// Ctrl+C, SIGTERM and SIGHUP end the recording (the process runs on); the
+// terminal's SIGINT goes to memframe's own process group only, never to
+// the process it attached to.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction action {};
+    action.sa_handler = OnStopSignal;
+    sigemptyset(&action.sa_mask);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+  }
+  ~StopSignals() {
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) signal(s, SIG_DFL);
+  }
+};
+
+bool ParsePid(const std::string& text, pid_t* pid) {
+  char* end = nullptr;
+  long value = strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value <= 0 || value > 0x3fffffff) return false;
+  *pid = static_cast<pid_t>(value);
+  return true;
+}
+
+// Where `memframe detach PID` finds the memframe that records PID: a file
+// named after PID, holding memframe's own pid, in a directory of this user's.
+std::string SessionDir() {
+  const char* tmp = getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/memframe-attach-" + std::to_string(geteuid());
+}
+
+std::string SessionFile(pid_t pid) { return SessionDir() + "/" + std::to_string(pid); }
+
+// True if `pid` runs (not a zombie) the memframe executable.
+bool IsRunningMemframe(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  size_t paren = text.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= text.size() || text[paren + 2] == 'Z') return false;
+  char exe[4096] = {};
+  ssize_t n = readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), exe, sizeof exe - 1);
+  std::string name = n > 0 ? std::string(exe, static_cast<size_t>(n)) : "";
+  return name.size() >= 9 && name.compare(name.size() - 9, 9, "/memframe") == 0;
+}
+
+// The memframe recording `pid` according to its session file, or 0.
+pid_t SessionOwner(pid_t pid) {
+  std::ifstream in(SessionFile(pid));
+  long owner = 0;
+  if (!(in >> owner) || owner <= 0 || !IsRunningMemframe(static_cast<pid_t>(owner))) return 0;
+  return static_cast<pid_t>(owner);
+}
+
+bool RegisterSession(pid_t pid, std::string* error) {
+  std::string dir = SessionDir();
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    *error = "cannot create " + dir + ": " + strerror(errno);
+    return false;
+  }
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+    *error = dir + " is not a private directory of yours; remove it";
+    return false;
+  }
+  std::string path = SessionFile(pid);
+  if (pid_t owner = SessionOwner(pid)) {
+    *error = "process " + std::to_string(pid) + " is already being recorded by memframe attach (pid " +
+             std::to_string(owner) + ")";
+    return false;
+  }
+  unlink(path.c_str());  // a stale one: its memframe is gone
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    *error = "cannot create " + path + ": " + strerror(errno);
+    return false;
+  }
+  std::string me = std::to_string(getpid()) + "\n";
+  bool ok = write(fd, me.data(), me.size()) == static_cast<ssize_t>(me.size());
+  close(fd);
+  return ok || (*error = "cannot write " + path, false);
+}
+
+void UnregisterSession(pid_t pid) {
+  std::ifstream in(SessionFile(pid));
+  long owner = 0;
+  if (in >> owner && owner == getpid()) unlink(SessionFile(pid).c_str());
+}
+
+std::string ProcessCommandLine(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!raw.empty() && raw.back() == '\0') raw.pop_back();
+  for (char& c : raw)
+    if (c == '\0') c = ' ';
+  return raw;
+}
+
+std::string ProcessName(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  std::getline(in, name);
+  for (char& c : name)
+    if (c == '/' || c == ' ') c = '_';
+  return name.empty() ? "process" : name;
+}
+
+// The settings the agent reads (the names of its environment variables).
+bool WriteAgentSettings(const std::string& path, const std::string& socket, const std::string& ready,
+                        const RunOptions& options, std::string* error) {
+  std::string text = std::string(wire::kEnvSocket) + "=" + socket + "\n";
+  text += std::string(wire::kSettingAttachReady) + "=" + ready + "\n";
+  if (options.stack_depth > 0) text += std::string(wire::kEnvStackDepth) + "=" + std::to_string(options.stack_depth) + "\n";
+  if (!options.stacks) text += std::string(wire::kEnvStacks) + "=0\n";
+  if (options.time_slice_ms >= 0)
+    text += std::string(wire::kEnvTimeSliceMs) + "=" + std::to_string(options.time_slice_ms) + "\n";
+  if (options.drop_when_full) text += std::string(wire::kEnvDropWhenFull) + "=1\n";
+  if (options.free_stacks) text += std::string(wire::kEnvFreeStacks) + "=1\n";
+  if (!options.frame_source.empty()) text += std::string(wire::kEnvFrameSource) + "=" + options.frame_source + "\n";
+  if (const char* debug = getenv(wire::kEnvDebug)) text += std::string(wire::kEnvDebug) + "=" + debug + "\n";
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  bool ok = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  if (fd >= 0) close(fd);
+  if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
+  return ok;
+}
+
+// root attaching to another user's process: that user's process must be
+// able to read the settings and connect to the socket.
+void HandOver(const std::string& socket_path, const std::string& settings, pid_t pid) {
+  struct stat st {};
+  if (stat(("/proc/" + std::to_string(pid)).c_str(), &st) != 0 || st.st_uid == geteuid()) return;
+  std::string dir = socket_path.substr(0, socket_path.rfind('/'));
+  for (const std::string& path : {dir, socket_path, settings})
+    if (chown(path.c_str(), st.st_uid, st.st_gid) != 0) std::cerr << "memframe: cannot hand " << path << " over\n";
+}
+
+struct AttachOptions {
+  RunOptions run;
+  double duration_s = 0;  // 0: until Ctrl+C or memframe detach
+  pid_t pid = 0;
+};
+
+enum class AttachParse { kAttach, kHelp, kError };
+
+AttachParse ParseAttachArguments(std::vector<std::string> args, AttachOptions* options, std::string* error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--duration") continue;
+    if (i + 1 >= args.size()) {
+      *error = "option --duration needs a value";
+      return AttachParse::kError;
+    }
+    char* end = nullptr;
+    double seconds = strtod(args[i + 1].c_str(), &end);
+    if (args[i + 1].empty() || *end != '\0' || !(seconds > 0) || seconds > 1e7) {
+      *error = "--duration wants seconds, more than 0, not '" + args[i + 1] + "'";
+      return AttachParse::kError;
+    }
+    options->duration_s = seconds;
+    args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
+    --i;
+  }
+  for (const std::string& arg : args) {
+    if (arg == "--follow-fork" || arg == "--no-follow-exec") {
+      *error = arg + " applies to `memframe run` only";
+      return AttachParse::kError;
+    }
+  }
+  switch (ParseRunArguments(args, &options->run, error)) {
+    case RunParse::kHelp: return AttachParse::kHelp;
+    case RunParse::kError:
+      if (*error == "no program to run") *error = "no process id";
+      return AttachParse::kError;
+    case RunParse::kRun: break;
+  }
+  if (options->run.command.size() != 1 || !ParsePid(options->run.command[0], &options->pid)) {
+    *error = "want one process id, not '" + options->run.command[0] + "'";
+    return AttachParse::kError;
+  }
+  return AttachParse::kAttach;
+}
+
+bool ProcessAlive(pid_t pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
+
+// Records until a stop is asked for (then asks the agent to detach and
+// takes its last events), or the process ends. Returns how it ended.
+enum class Ending { kDetached, kProcessEnded, kNeverConnected };
+
+// Until the agent has connected and its hooks are in place (it creates
+// `ready`); false if that does not happen in time, or the process ends.
+bool WaitUntilHooked(Recorder& recorder, pid_t pid, const std::string& ready) {
+  auto start = Clock::now();
+  while (Clock::now() - start < kConnectLimit && g_stop_signal.load() == 0) {
+    recorder.PollOnce(5);
+    if (recorder.open_connections() > 0 && access(ready.c_str(), F_OK) == 0) return true;
+    if (!ProcessAlive(pid)) return false;
+  }
+  return false;
+}
+
+Ending Record(Recorder& recorder, pid_t pid, double duration_s) {
+  auto start = Clock::now();
+  bool connected = false, detach_sent = false;
+  Clock::time_point detach_deadline{};
+  for (;;) {
+    recorder.PollOnce(kTickMs);
+    if (recorder.open_connections() > 0) connected = true;
+    if (!connected && Clock::now() - start > kConnectLimit) return Ending::kNeverConnected;
+    if (connected && recorder.open_connections() == 0)
+      return detach_sent ? Ending::kDetached : Ending::kProcessEnded;
+    bool stop = g_stop_signal.load() != 0 ||
+                (duration_s > 0 && std::chrono::duration<double>(Clock::now() - start).count() >= duration_s);
+    if (stop && !detach_sent && connected) {
+      recorder.RequestDetach();
+      detach_sent = true;
+      detach_deadline = Clock::now() + kDetachLimit;
+    }
+    if (stop && !connected) return Ending::kNeverConnected;
+    if (detach_sent && Clock::now() > detach_deadline) {
+      recorder.AbandonOpenConnections();
+      return Ending::kDetached;
+    }
+    if (!ProcessAlive(pid) && !connected) return Ending::kProcessEnded;
+  }
+}
+
+int Attach(const AttachOptions& options) {
+  std::string error, agent;
+  if (!ResolveAgent(options.run, &agent, &error)) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  std::string refusal = WhyCannotAttach(options.pid, agent);
+  if (!refusal.empty()) {
+    std::cerr << "memframe: " << refusal << '\n';
+    return kExitMemframeError;
+  }
+  std::unique_ptr<AgentSocket> socket = AgentSocket::Create(&error);
+  if (!socket) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  std::string dir = socket->path().substr(0, socket->path().rfind('/') + 1);
+  std::string settings = dir + "attach.conf", ready = dir + "hooks.ready";
+  if (!WriteAgentSettings(settings, socket->path(), ready, options.run, &error)) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  struct RemoveOnExit {
+    std::string path;
+    ~RemoveOnExit() { unlink(path.c_str()); }
+  } remove_settings{settings}, remove_ready{ready};
+  HandOver(socket->path(), settings, options.pid);
+
+  std::string output = !options.run.output.empty() ? options.run.output
+                                                    : "memframe-" + ProcessName(options.pid) + "-" +
+                                                          std::to_string(options.pid) + ".mfc";
+  constexpr int kCaptureZstdLevel = 1;  // as memframe run (run_command.cc)
+  OutputPolicy policy = wire::CapturePolicy();
+  policy.inputs = {agent};
+  if (!options.run.force) {
+    policy.existing = OutputPolicy::Existing::kRefuse;
+    policy.force_hint = "pass --force to replace it";
+  }
+  std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
+  if (!capture) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  if (!RegisterSession(options.pid, &error)) {
+    std::cerr << "memframe: " << error << '\n';
+    DiscardCapture(*capture);
+    return kExitMemframeError;
+  }
+  struct Unregister {
+    pid_t pid;
+    ~Unregister() { UnregisterSession(pid); }
+  } unregister{options.pid};
+  StopSignals stop_signals;
+
+  wire::RecorderInfo info;
+  info.set_command_line(ProcessCommandLine(options.pid));
+  info.set_start_unix_ns(UnixNanoseconds());
+  info.set_recorder_version(kMemframeVersion);
+  info.set_finished(false);
+  info.set_attached(true);
+
+  // The recorder listens before the agent arrives (the socket has a backlog).
+  Recorder recorder(socket->fd(), capture.get(), std::cerr);
+  InjectResult injected = InjectAgent(options.pid, agent, settings);
+  if (!injected.ok || injected.attach_status != 0) {
+    if (!injected.ok)
+      std::cerr << "memframe: cannot attach to process " << options.pid << ": " << injected.error << '\n';
+    else if (injected.attach_status == 1)
+      std::cerr << "memframe: process " << options.pid
+                << " is already being recorded by memframe (memframe run, or another memframe attach)\n";
+    else
+      std::cerr << "memframe: the agent could not start in process " << options.pid << " (its stderr says why)\n";
+    DiscardCapture(*capture);
+    return kExitMemframeError;
+  }
+  info.set_attach_pause_us(static_cast<uint32_t>(std::lround(injected.call_thread_ms * 1000)));
+  char line[256];
+  snprintf(line, sizeof line,
+           "memframe: attached to process %d (%s): its threads stopped %.1f ms (%d threads), thread %d ran the "
+           "agent's loading for %.1f ms\n",
+           options.pid, ProcessName(options.pid).c_str(), injected.all_stopped_ms, injected.threads,
+           injected.call_thread, injected.call_thread_ms);
+  std::cerr << line;
+  if (!AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
+    std::cerr << "memframe: " << capture->error() << '\n';
+    recorder.RequestDetach();
+  }
+  std::unique_ptr<LiveServer> live = options.run.live_socket ? StartLiveServer(*socket, output) : nullptr;
+  if (live) {
+    recorder.AttachLive(live.get());
+    if (options.run.launch_viewer) LaunchViewer(live->socket_path());
+  }
+  Ending ending = Ending::kNeverConnected;
+  if (WaitUntilHooked(recorder, options.pid, ready)) {
+    std::cerr << "memframe: recording; Ctrl+C or `memframe detach " << options.pid
+              << "` ends it, the process runs on\n";
+    ending = Record(recorder, options.pid, options.duration_s);
+  } else {
+    recorder.RequestDetach();  // if it connected after all
+    Record(recorder, options.pid, 0.001);
+  }
+  if (ending == Ending::kNeverConnected) {
+    std::cerr << "memframe: the agent in process " << options.pid
+              << " never connected (run with MEMFRAME_DEBUG=1 and see the process's stderr)\n";
+  }
+  info.set_detached(ending == Ending::kDetached);
+  bool alive = ProcessAlive(options.pid);
+  if (ending == Ending::kDetached)
+    std::cerr << "memframe: detached from process " << options.pid << (alive ? "; it runs on\n" : "\n");
+  else if (ending == Ending::kProcessEnded)
+    std::cerr << "memframe: process " << options.pid << " ended\n";
+  bool complete = FinishCapture(*capture, recorder, live.get(), info,
+                                options.run.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone);
+  return complete && ending != Ending::kNeverConnected ? 0 : kExitMemframeError;
+}
+
+}  // namespace
+
+void PrintAttachUsage(std::ostream& out) {
+  out << "usage: memframe attach [options] PID\n"
+         "\n"
+         "Loads the memframe agent into the running process PID (with ptrace, no\n"
+         "debugger needed) and records its memory events, frame by frame, from now\n"
+         "on. Ctrl+C, --duration or `memframe detach PID` ends the recording; the\n"
+         "process runs on. Blocks it allocated before the attach are unknown: their\n"
+         "frees are counted apart, never as errors or leaks.\n"
+         "\n"
+         "options:\n"
+         "  --duration S        stop recording after S seconds\n"
+         "  -o, --output FILE   capture file (default: memframe-NAME-PID.mfc)\n"
+         "  --force, --stack-depth N, --no-stacks, --no-summary, --time-slice MS, --drop,\n"
+         "  --frame-source S, --free-stacks, --no-live, --live, --agent PATH\n"
+         "                      as for `memframe run` (see memframe run --help)\n"
+         "  -h, --help          show this help\n"
+         "\n"
+         "Linux restricts ptrace on some distributions (kernel.yama.ptrace_scope=1):\n"
+         "then run `sudo sysctl kernel.yama.ptrace_scope=0`, or give memframe the\n"
+         "capability: `sudo setcap cap_sys_ptrace=ep $(command -v memframe)`.\n";
+}
+
+void PrintDetachUsage(std::ostream& out) {
+  out << "usage: memframe detach PID\n"
+         "\n"
+         "Ends the `memframe attach PID` recording: the agent sends its last events,\n"
+         "restores every hook it patched and goes passive; the process runs on.\n";
+}
+
+int AttachCommand(const std::vector<std::string>& args) {
+  AttachOptions options;
+  std::string error;
+  switch (ParseAttachArguments(args, &options, &error)) {
+    case AttachParse::kHelp:
+      PrintAttachUsage(std::cout);
+      return 0;
+    case AttachParse::kError:
+      std::cerr << "memframe attach: " << error << "\n(see memframe attach --help)\n";
+      return kExitMemframeError;
+    case AttachParse::kAttach:
+      break;
+  }
+  return Attach(options);
+}
+
+int DetachCommand(const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
+    PrintDetachUsage(std::cout);
+    return 0;
+  }
+  pid_t pid = 0;
+  if (args.size() != 1 || !ParsePid(args[0], &pid)) {
+    std::cerr << "memframe detach: want one process id\n(see memframe detach --help)\n";
+    return kExitMemframeError;
+  }
+  pid_t recorder = SessionOwner(pid);
+  if (!recorder || kill(recorder, SIGINT) != 0) {
+    std::cerr << "memframe detach: no `memframe attach " << pid << "` of yours is recording\n";
+    return kExitMemframeError;
+  }
+  // Wait until it has taken the last events and closed the capture.
+  for (int waited = 0; waited < 300 && IsRunningMemframe(recorder); ++waited) usleep(100000);
+  std::cerr << "memframe: detach of process " << pid << " requested from memframe (pid " << recorder << ")\n";
+  return 0;
+}
+
+}  // namespace memframe::injector

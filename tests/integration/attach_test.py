@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""`memframe attach` / `memframe detach` on running processes.
+
+    attach_test.py --memframe PATH --workers PATH --static PATH
+
+target_attach_workers is driven line by line on its stdin, so the test
+knows exactly what it did between the attach and the detach: the capture
+must hold those allocations and nothing else, the 7 blocks it made before
+the attach are freed as "allocated before attach", and after the detach
+the program goes on and exits with its own status. Then: attach again into
+a new capture, --duration, Ctrl+C, a process that exits while recorded,
+100 attach/detach cycles on threads allocating in a tight loop, and every
+refusal this machine can show.
+"""
+import argparse
+import ctypes
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ARGS = None
+TMP = None
+
+
+def fail(message):
+    print("attach_test: FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+class Workers:
+    """target_attach_workers, with its stdin and stdout as pipes."""
+
+    def __init__(self, threads=4):
+        self.proc = subprocess.Popen([ARGS.workers, str(threads)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.expect("ready")
+
+    def command(self, line, answer):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        self.expect(answer)
+
+    def expect(self, answer):
+        got = self.proc.stdout.readline().strip()
+        if got != answer:
+            fail("target said %r, not %r (stderr: %s)" % (got, answer, self.proc.stderr.read() if got == "" else ""))
+
+    def finish(self, status):
+        self.command("exit %d" % status, "bye")
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=30)
+        if code != status:
+            fail("target exited with %d, not its own %d" % (code, status))
+        return self.proc.stderr.read()
+
+
+def start_attach(pid, capture, *options):
+    return subprocess.Popen([ARGS.memframe, "attach", "--no-live", "-o", capture] + list(options) + [str(pid)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_recording(attach):
+    """Reads memframe's stderr up to "recording"; returns the lines."""
+    lines = []
+    while True:
+        line = attach.stderr.readline()
+        if not line:
+            fail("memframe attach stopped before recording: " + "".join(lines))
+        lines.append(line)
+        if line.startswith("memframe: recording"):
+            return lines
+
+
+def detach(pid, attach):
+    result = subprocess.run([ARGS.memframe, "detach", str(pid)], capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        fail("memframe detach failed: " + result.stderr)
+    out, err = attach.communicate(timeout=60)
+    if attach.returncode != 0:
+        fail("memframe attach exited with %d: %s" % (attach.returncode, err))
+    return err
+
+
+def summary(capture):
+    result = subprocess.run([ARGS.memframe, "report", capture, "--json"], capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        fail("report failed: " + result.stderr)
+    return json.loads(result.stdout)
+
+
+def expect_equal(what, got, want):
+    if got != want:
+        fail("%s: %r, want %r" % (what, got, want))
+
+
+def test_attach_round_detach():
+    w = Workers(4)
+    capture = os.path.join(TMP, "round.mfc")
+    attach = start_attach(w.proc.pid, capture, "--no-summary")
+    lines = wait_recording(attach)
+    if not any("threads stopped" in line and " ms" in line for line in lines):
+        fail("memframe attach did not say how long the process was stopped: " + "".join(lines))
+    w.command("round 1000", "done")
+    w.command("free-old", "freed")
+    err = detach(w.proc.pid, attach)
+    if "runs on" not in err:
+        fail("memframe attach did not say the process runs on: " + err)
+    # The program goes on without the agent's hooks, and ends as it would.
+    w.command("round 10", "done")
+    w.finish(3)
+    s = summary(capture)
+    # 4 workers x 1000 x (malloc(1000 + w) + new char[2000 + w]).
+    expect_equal("allocations", s["allocations"], 8000)
+    expect_equal("frees", s["frees"], 8000)
+    expect_equal("bytes allocated", s["bytes_allocated"], 1000 * sum(1000 + w + 2000 + w for w in range(4)))
+    expect_equal("leaks", s["leaks"]["blocks"] if isinstance(s["leaks"], dict) else s["leaks"], 0)
+    expect_equal("frees of blocks from before the attach", freed_before_attach(s), 7)
+    expect_equal("dropped", s["dropped_events"], 0)
+    return capture
+
+
+def freed_before_attach(s):
+    return s.get("freed_before_attach", s.get("unknown_frees"))
+
+
+def test_attach_again():
+    w = Workers(2)
+    for attempt in range(2):
+        capture = os.path.join(TMP, "again%d.mfc" % attempt)
+        attach = start_attach(w.proc.pid, capture, "--no-summary")
+        wait_recording(attach)
+        w.command("round %d" % (100 * (attempt + 1)), "done")
+        detach(w.proc.pid, attach)
+        s = summary(capture)
+        expect_equal("allocations of attach %d" % attempt, s["allocations"], 2 * 2 * 100 * (attempt + 1))
+    w.finish(0)
+
+
+def test_duration_and_ctrl_c():
+    w = Workers(1)
+    capture = os.path.join(TMP, "duration.mfc")
+    attach = start_attach(w.proc.pid, capture, "--no-summary", "--duration", "1")
+    wait_recording(attach)
+    w.command("round 5", "done")
+    attach.communicate(timeout=30)
+    expect_equal("memframe attach --duration status", attach.returncode, 0)
+    expect_equal("allocations in --duration", summary(capture)["allocations"], 10)
+    capture = os.path.join(TMP, "ctrl_c.mfc")
+    attach = start_attach(w.proc.pid, capture, "--no-summary")
+    wait_recording(attach)
+    w.command("round 7", "done")
+    attach.send_signal(signal.SIGINT)
+    attach.communicate(timeout=30)
+    expect_equal("memframe attach after Ctrl+C", attach.returncode, 0)
+    expect_equal("allocations before Ctrl+C", summary(capture)["allocations"], 14)
+    w.finish(0)
+
+
+def test_process_exits_while_recorded():
+    w = Workers(2)
+    capture = os.path.join(TMP, "exits.mfc")
+    attach = start_attach(w.proc.pid, capture, "--no-summary")
+    wait_recording(attach)
+    w.command("round 3", "done")
+    w.finish(5)
+    out, err = attach.communicate(timeout=60)
+    if "ended" not in err:
+        fail("memframe attach did not say the process ended: " + err)
+    expect_equal("allocations before the exit", summary(capture)["allocations"], 12)
+
+
+def test_many_attaches_to_busy_threads(cycles):
+    w = Workers(3)
+    w.command("spin-on", "spinning")
+    for i in range(cycles):
+        capture = os.path.join(TMP, "busy.mfc")
+        if i % 10 != 9:
+            # Most cycles end by --duration: memframe detach costs a process.
+            attach = start_attach(w.proc.pid, capture, "--no-summary", "--force", "--duration", "0.02")
+            wait_recording(attach)
+            attach.communicate(timeout=60)
+            expect_equal("cycle %d's memframe attach" % i, attach.returncode, 0)
+        else:
+            attach = start_attach(w.proc.pid, capture, "--no-summary", "--force")
+            wait_recording(attach)
+            time.sleep(0.02)
+            detach(w.proc.pid, attach)
+        if i % 10 != 9:
+            continue  # reading every capture would take most of the test's time
+        s = summary(capture)
+        # Every allocation is freed right away by its own thread: whatever the
+        # window caught, it balances but for the blocks cut by its edges.
+        if s["allocations"] == 0:
+            fail("cycle %d recorded nothing from threads allocating in a loop" % i)
+        if abs(s["allocations"] - s["frees"]) > 3 * 2:
+            fail("cycle %d: %d allocations against %d frees" % (i, s["allocations"], s["frees"]))
+    w.command("spin-off", "still")
+    w.command("round 10", "done")
+    w.finish(0)
+
+
+def parent_of(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return 0
+    return int(stat[stat.rfind(")") + 2:].split()[1])
+
+
+def refusal(pid, expected, *extra):
+    result = subprocess.run([ARGS.memframe, "attach", "--no-live", "-o", os.path.join(TMP, "refused.mfc")] +
+                            list(extra) + [str(pid)], capture_output=True, text=True, timeout=60)
+    if result.returncode != 2 or expected not in result.stderr:
+        fail("attach to %s: want exit 2 and %r, got %d: %s" % (pid, expected, result.returncode, result.stderr))
+    if os.path.exists(os.path.join(TMP, "refused.mfc")):
+        fail("a refused attach left a capture behind")
+
+
+def test_refusals():
+    refusal(4194303, "no process 4194303")
+    # Already recorded by another attach.
+    w = Workers(1)
+    capture = os.path.join(TMP, "first.mfc")
+    attach = start_attach(w.proc.pid, capture, "--no-summary")
+    wait_recording(attach)
+    refusal(w.proc.pid, "already being recorded by memframe attach")
+    detach(w.proc.pid, attach)
+    # Already recorded by `memframe run`: the agent itself says so.
+    run = subprocess.Popen([ARGS.memframe, "run", "--no-live", "--no-summary", "-o", os.path.join(TMP, "run.mfc"),
+                            "--", ARGS.workers, "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if run.stdout.readline().strip() != "ready":
+        fail("the target did not start under memframe run")
+    child = [int(p) for p in os.listdir("/proc") if p.isdigit() and parent_of(int(p)) == run.pid]
+    if len(child) != 1:
+        fail("cannot find the target under memframe run")
+    refusal(child[0], "already being recorded by memframe (memframe run")
+    run.stdin.write("round 1\nexit 4\n")
+    run.stdin.close()
+    expect_equal("memframe run's status after the refused attach", run.wait(timeout=60), 4)
+    # Already traced (a debugger): this test seizes it itself.
+    libc = ctypes.CDLL(None, use_errno=True)
+    PTRACE_SEIZE, PTRACE_DETACH = 0x4206, 17
+    if libc.ptrace(PTRACE_SEIZE, w.proc.pid, None, None) != 0:
+        fail("the test cannot seize its own child: errno %d" % ctypes.get_errno())
+    refusal(w.proc.pid, "is already traced by process %d" % os.getpid())
+    # Detach needs a stopped tracee; this seize never stopped it, so end the
+    # trace by interrupting first.
+    PTRACE_INTERRUPT = 0x4207
+    libc.ptrace(PTRACE_INTERRUPT, w.proc.pid, None, None)
+    os.waitpid(w.proc.pid, 0x40000000)  # __WALL
+    libc.ptrace(PTRACE_DETACH, w.proc.pid, None, None)
+    w.command("round 1", "done")
+    w.finish(0)
+    # A static program: no dynamic loader to load the agent with.
+    static = subprocess.Popen([ARGS.static], stdout=subprocess.PIPE, text=True)
+    static.stdout.readline()
+    refusal(static.pid, "statically linked")
+    static.kill()
+    static.wait()
+    # A zombie.
+    zombie = subprocess.Popen(["true"])
+    time.sleep(0.3)
+    refusal(zombie.pid, "has exited")
+    zombie.wait()
+    # Another user's process, from an unprivileged memframe.
+    if os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"):
+        sleeper = subprocess.Popen(["sleep", "30"])
+        result = subprocess.run(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                 ARGS.memframe, "attach", "--no-live", "--agent", ARGS.agent, "-o", "/tmp/never.mfc",
+                                 str(sleeper.pid)], capture_output=True, text=True, timeout=60)
+        sleeper.kill()
+        sleeper.wait()
+        if result.returncode != 2 or "belongs to another user" not in result.stderr:
+            fail("attach to another user's process: %d %s" % (result.returncode, result.stderr))
+    # Usage errors.
+    for words, expected in ((["attach"], "no process id"), (["attach", "abc"], "want one process id"),
+                            (["attach", "--follow-fork", "1"], "applies to `memframe run` only"),
+                            (["attach", "--duration", "0", "1"], "--duration wants seconds"),
+                            (["detach", "4194303"], "no `memframe attach 4194303`")):
+        result = subprocess.run([ARGS.memframe] + words, capture_output=True, text=True, timeout=30)
+        if result.returncode != 2 or expected not in result.stderr:
+            fail("memframe %s: want %r, got %d %s" % (" ".join(words), expected, result.returncode, result.stderr))
+
+
+def main():
+    global ARGS, TMP
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--memframe", required=True)
+    parser.add_argument("--workers", required=True)
+    parser.add_argument("--static", required=True)
+    parser.add_argument("--agent", required=True)
+    parser.add_argument("--cycles", type=int, default=100)
+    parser.add_argument("--only")
+    ARGS = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="memframe-attach-test-") as tmp:
+        TMP = tmp
+        os.chmod(tmp, 0o755)
+        tests = [("attach, round, detach", test_attach_round_detach), ("attach again", test_attach_again),
+                 ("duration and Ctrl+C", test_duration_and_ctrl_c),
+                 ("process exits while recorded", test_process_exits_while_recorded),
+                 ("refusals", test_refusals),
+                 ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
+        for name, test in tests:
+            if ARGS.only and ARGS.only not in name:
+                continue
+            start = time.monotonic()
+            test()
+            print("attach_test: ok: %s (%.1f s)" % (name, time.monotonic() - start))
+
+
+if __name__ == "__main__":
+    main()
