@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace memframe::viewer {
 
@@ -48,6 +49,19 @@ void RestrictToSizeBin(std::vector<analysis::SiteStats>& rows, const std::vector
     s.allocations = in_bin[s.stack_id].allocations;
     s.bytes = in_bin[s.stack_id].bytes;
   }
+}
+
+const std::string& GroupLocations::Of(Session& session, uint32_t stack_id, const std::vector<uint32_t>& members) {
+  auto it = cache_.find(stack_id);
+  if (it != cache_.end()) return it->second;
+  std::string location = session.Label(stack_id).location;
+  std::unordered_set<std::string> others;
+  for (uint32_t id : members) {
+    const std::string& l = session.Label(id).location;
+    if (l != location) others.insert(l);
+  }
+  if (!others.empty()) location += " +" + std::to_string(others.size());
+  return cache_.emplace(stack_id, std::move(location)).first->second;
 }
 
 RowFilterKey FilterKeyOf(const Session& session, const Selection& selection) {

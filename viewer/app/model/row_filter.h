@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "memframe/analysis/size_bin_sites.h"
@@ -40,6 +41,18 @@ class RowFilter {
 // (itself when the rows are not grouped).
 void RestrictToSizeBin(std::vector<analysis::SiteStats>& rows, const std::vector<analysis::SizeBinSite>& bin_sites,
                        const std::function<uint32_t(uint32_t)>& group_of);
+
+// The location a grouped row shows: its own, then "+K" when its stacks
+// call from K other lines (stacks that differ inside a driver, not in the
+// call, add none). Cached per row; Clear() when the rows change.
+class GroupLocations {
+ public:
+  const std::string& Of(Session& session, uint32_t stack_id, const std::vector<uint32_t>& members);
+  void Clear() { cache_.clear(); }
+
+ private:
+  std::unordered_map<uint32_t, std::string> cache_;
+};
 
 // What changes a table's rows besides its own inputs: compare with the
 // previous frame's to know when to filter again.

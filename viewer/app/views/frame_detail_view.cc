@@ -27,6 +27,7 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
   if (has_range_ && range.from == range_.from && range.to == range_.to && key == filter_key_) return false;
   filter_key_ = key;
   has_range_ = true;
+  locations_.Clear();
   range_ = range;
   totals_ = {};
   const auto& frames = ctx.session.frames().frames;
@@ -195,8 +196,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = sites_[order[i]];
       SiteLabel label = session.Label(s.stack_id);
-      if (const auto* members = Members(ctx, s.stack_id); members && members->size() > 1)
-        label.location += " +" + std::to_string(members->size() - 1);
+      if (const auto* members = Members(ctx, s.stack_id)) label.location = locations_.Of(session, s.stack_id, *members);
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;

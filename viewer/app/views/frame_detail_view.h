@@ -46,6 +46,7 @@ class FrameDetailView : public View {
   std::vector<analysis::SiteStats> sites_;
   TableOrder order_;
   TableKeys keys_;
+  GroupLocations locations_;  // of grouped rows
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
 };

@@ -50,6 +50,7 @@ bool LeaksView::Refresh(ViewContext& ctx) {
   if (has_rows_ && key == filter_key_) return false;
   filter_key_ = key;
   has_rows_ = true;
+  locations_.Clear();
   rows_.clear();
   members_.clear();
   // Leaks never change after loading: only the filters change the rows.
@@ -120,7 +121,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::LeakSite& s = rows[order[i]];
       SiteLabel label = session.Label(s.stack_id);
-      if (members_[order[i]].size() > 1) label.location += " +" + std::to_string(members_[order[i]].size() - 1);
+      if (members_[order[i]].size() > 1) label.location = locations_.Of(session, s.stack_id, members_[order[i]]);
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;

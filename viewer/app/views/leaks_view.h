@@ -27,6 +27,7 @@ class LeaksView : public View {
 
   TableOrder order_;
   TableKeys keys_;
+  GroupLocations locations_;  // of grouped rows
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
   std::vector<analysis::LeakSite> rows_;  // the leak sites the row filter keeps (summed by function when grouped)
