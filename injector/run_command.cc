@@ -20,6 +20,7 @@
 #include "memframe/format.h"
 #include "memframe/output_file.h"
 #include "memframe.pb.h"
+#include "own_allocator_check.h"
 #include "program_check.h"
 #include "recorder.h"
 
@@ -220,6 +221,8 @@ int Run(const RunOptions& options) {
     std::cerr << "memframe: " << refusal << '\n';
     return kExitMemframeError;
   }
+  std::string own_allocator = OwnAllocatorWarning(program_path);
+  if (!own_allocator.empty()) std::cerr << "memframe: warning: " << own_allocator << '\n';
   if (!ResolveAgent(options, &agent, &error)) {
     std::cerr << "memframe: " << error << '\n';
     return kExitMemframeError;

@@ -254,6 +254,23 @@ TEST_F(MemframeRun, RefusesWhatItCannotProfileBeforeLaunching) {
   EXPECT_TRUE(SocketDirectoryRemoved());
 }
 
+TEST_F(MemframeRun, WarnsBeforeLaunchingAProgramWithItsOwnMalloc) {
+  std::string program = MEMFRAME_TEST_STATIC_JEMALLOC;
+  if (program.empty()) GTEST_SKIP() << "no libjemalloc.a (Debian: libjemalloc-dev)";
+  Outcome outcome = Memframe(Run({program}));
+  EXPECT_EQ(outcome.status, 0) << outcome.err;
+  EXPECT_EQ(outcome.err.rfind("memframe: warning: " + program +
+                                  " defines its own malloc (statically linked jemalloc): allocations through it "
+                                  "are not recorded; the loader binds malloc to it before any preloaded library, "
+                                  "so memframe sees only the memory it maps (mmap)\n",
+                              0),
+            0u)
+      << outcome.err;
+
+  Outcome ordinary = Memframe(Run({MEMFRAME_TEST_EXIT_PROGRAM, "", "0"}));
+  EXPECT_EQ(ordinary.err.find("warning"), std::string::npos) << ordinary.err;
+}
+
 TEST_F(MemframeRun, CannotCreateTheCaptureMeansTheProgramNeverRuns) {
   std::string marker = dir_.File("ran");
   Outcome outcome = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", dir_.File("no/such/dir.mfc"), "--",

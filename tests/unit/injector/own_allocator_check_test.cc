@@ -1,0 +1,50 @@
+#include "own_allocator_check.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "fake_agent_client.h"
+
+namespace memframe::injector {
+namespace {
+
+const char kNotRecorded[] =
+    ": allocations through it are not recorded; the loader binds malloc to it before any preloaded "
+    "library, so memframe sees only the memory it maps (mmap)";
+
+TEST(OwnAllocatorWarning, NamesAStaticallyLinkedJemalloc) {
+  std::string program = MEMFRAME_TEST_STATIC_JEMALLOC;
+  if (program.empty()) GTEST_SKIP() << "no libjemalloc.a (Debian: libjemalloc-dev)";
+  EXPECT_EQ(OwnAllocatorWarning(program), program + " defines its own malloc (statically linked jemalloc)" + kNotRecorded);
+}
+
+TEST(OwnAllocatorWarning, NamesAnExecutableThatDefinesMalloc) {
+  std::string program = MEMFRAME_TEST_OWN_MALLOC_PROGRAM;
+  EXPECT_EQ(OwnAllocatorWarning(program), program + " defines its own malloc" + kNotRecorded);
+}
+
+TEST(OwnAllocatorWarning, NamesAnExecutableThatDefinesOperatorNew) {
+  std::string program = MEMFRAME_TEST_OWN_NEW_PROGRAM;
+  EXPECT_EQ(OwnAllocatorWarning(program),
+            program + " defines its own operator new: allocations through it are recorded only where it calls "
+                      "malloc, as malloc");
+}
+
+TEST(OwnAllocatorWarning, SaysNothingForOrdinaryPrograms) {
+  EXPECT_EQ(OwnAllocatorWarning(MEMFRAME_TEST_EXIT_PROGRAM), "");  // C
+  EXPECT_EQ(OwnAllocatorWarning(MEMFRAME_TEST_BINARY), "");        // C++, uses new
+  EXPECT_EQ(OwnAllocatorWarning("/bin/sh"), "");
+}
+
+TEST(OwnAllocatorWarning, SaysNothingForFilesItCannotRead) {
+  test::TempDir dir;
+  std::string truncated = dir.File("truncated");
+  std::ofstream(truncated) << "\x7f" "ELF\x02\x01\x01";
+  EXPECT_EQ(OwnAllocatorWarning(truncated), "");
+  EXPECT_EQ(OwnAllocatorWarning(dir.File("missing")), "");
+}
+
+}  // namespace
+}  // namespace memframe::injector
