@@ -11,6 +11,7 @@
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "check_command.h"
+#include "compare_command.h"
 #include "export_command.h"
 #include "memframe/analysis/capture_loader.h"
 #include "mark_command.h"
@@ -32,6 +33,7 @@ void PrintUsage(std::ostream& out) {
          "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
          "  export CAPTURE --format F -o FILE       write a capture for other tools (pprof, folded, perfetto, chrome-json)\n"
          "  check CAPTURE --budget FILE             check a capture against memory budgets (CI)\n"
+         "  compare BASE NEW                        two captures side by side: sites, phases, leaks\n"
          "  mark SOCKET [NAME]                      place a named marker in a run being recorded\n"
 #endif
          "  help [COMMAND]                          show help\n"
@@ -71,6 +73,10 @@ int Help(const std::vector<std::string>& args) {
     memframe::injector::PrintCheckUsage(std::cout);
     return 0;
   }
+  if (args[0] == "compare") {
+    memframe::injector::PrintCompareUsage(std::cout);
+    return 0;
+  }
   if (args[0] == "mark") {
     memframe::injector::PrintMarkUsage(std::cout);
     return 0;
@@ -89,6 +95,7 @@ int Dispatch(const std::string& command, const std::vector<std::string>& args) {
   if (command == "report") return memframe::injector::ReportCommand(args);
   if (command == "export") return memframe::injector::ExportCommand(args);
   if (command == "check") return memframe::injector::CheckCommand(args);
+  if (command == "compare") return memframe::injector::CompareCommand(args);
   if (command == "mark") return memframe::injector::MarkCommand(args);
 #endif
   if (command == "help" || command == "-h" || command == "--help") return Help(args);
@@ -118,7 +125,7 @@ int main(int argc, char** argv) {
     status = Dispatch(command, args);
   } catch (const std::bad_alloc&) {
 #ifdef MEMFRAME_WITH_ANALYSIS
-    if ((command == "report" || command == "export" || command == "check") && !args.empty())
+    if ((command == "report" || command == "export" || command == "check" || command == "compare") && !args.empty())
       std::cerr << "memframe: error: " << memframe::analysis::OutOfMemoryError(args[0]) << '\n';
     else
 #endif

@@ -50,6 +50,11 @@ class DemoGameExports : public ::testing::Test {
     record_command_ = {MEMFRAME_CLI_PATH, "run", "-o", capture_path_, "--",
                        MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames), "--quiet"};
     record_result_ = e2e::RunCommand(record_command_, kRecordTimeoutSeconds);
+    // The same run with the particle trail: one known allocation per gameplay frame more.
+    trail_path_ = File("trail.mfc");
+    trail_command_ = {MEMFRAME_CLI_PATH, "run", "-o", trail_path_, "--", MEMFRAME_DEMO_GAME_PATH, "--frames",
+                      std::to_string(kGameplayFrames), "--quiet", std::string(kParticleTrailOption)};
+    trail_result_ = e2e::RunCommand(trail_command_, kRecordTimeoutSeconds);
   }
   static void TearDownTestSuite() { scratch_.reset(); }
 
@@ -103,6 +108,9 @@ class DemoGameExports : public ::testing::Test {
   static inline std::string capture_path_;
   static inline std::vector<std::string> record_command_;
   static inline e2e::CommandResult record_result_;
+  static inline std::string trail_path_;
+  static inline std::vector<std::string> trail_command_;
+  static inline e2e::CommandResult trail_result_;
 };
 
 TEST_F(DemoGameExports, ChromeJsonHasTheFramesPhasesAndCountersOfTheRun) {
@@ -394,6 +402,51 @@ TEST_F(DemoGameExports, CheckRefusesABadBudgetNamingTheKey) {
   const e2e::CommandResult r = Memframe({"check", capture_path_, "--budget", budget});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.standard_output.empty()) << r.standard_output;
+}
+
+// The trail allocates in every gameplay frame; the steady frames hold all
+// gameplay frames but the first (in the load phase) and the unload frame.
+constexpr int kSteadyTrailFrames = kGameplayFrames - 1;
+
+TEST_F(DemoGameExports, CompareFindsExactlyTheParticleTrail) {
+  ASSERT_EQ(trail_result_.exit_code, 0) << e2e::ShellCommandLine(trail_command_);
+  const e2e::CommandResult r = Memframe({"compare", capture_path_, trail_path_, "--json"});
+  ASSERT_EQ(r.exit_code, 0);
+  const json c = e2e::ParseJsonOrDiscard(r.standard_output);
+  ASSERT_TRUE(c.is_object()) << r.standard_output;
+  const json sites = c.value("sites", json::array());
+  ASSERT_EQ(sites.size(), 1u) << sites.dump(1);
+  const json& trail = sites[0];
+  EXPECT_EQ(trail.value("change", ""), "new");
+  EXPECT_EQ(trail.value("module_class", ""), "game");
+  EXPECT_NE(trail.value("function", "").find(kParticleTrailFunction), std::string::npos) << trail.dump();
+  EXPECT_EQ(trail.value("location", "").rfind("particles.cpp:", 0), 0u) << trail.dump();
+  EXPECT_EQ(trail["base"].value("allocations", -1), 0);
+  EXPECT_EQ(trail["new"].value("allocations", -1), kSteadyTrailFrames);
+  EXPECT_EQ(trail["new"].value("bytes", uint64_t{0}), kSteadyTrailFrames * kParticleTrailBytes);
+  EXPECT_EQ(c["new"].value("allocations", 0) - c["base"].value("allocations", 0), kSteadyTrailFrames);
+  EXPECT_EQ(c["base"].value("steady_frames", 0), c["new"].value("steady_frames", 0));
+  EXPECT_TRUE(c.value("leaks_added", json::array()).empty()) << c["leaks_added"].dump(1);
+  const json phases = c.value("phases", json::array());
+  ASSERT_EQ(phases.size(), kPhases.size());
+  for (size_t i = 0; i < kPhases.size(); ++i) {
+    EXPECT_EQ(phases[i]["base"].value("phase", ""), std::get<0>(kPhases[i]));
+    EXPECT_EQ(phases[i]["new"].value("phase", ""), std::get<0>(kPhases[i]));
+  }
+}
+
+TEST_F(DemoGameExports, CompareFailsOnANewGameSiteOnlyWhenAsked) {
+  ASSERT_EQ(trail_result_.exit_code, 0) << e2e::ShellCommandLine(trail_command_);
+  const e2e::CommandResult regressed = Memframe({"compare", capture_path_, trail_path_, "--fail-on-regression", "50"});
+  EXPECT_EQ(regressed.exit_code, 1) << regressed.standard_output;
+  EXPECT_NE(regressed.standard_output.find("new game site memframe::demo::EmitParticleTrail"), std::string::npos)
+      << regressed.standard_output;
+  // Gone is no regression: the trail's removal passes.
+  const e2e::CommandResult removed = Memframe({"compare", trail_path_, capture_path_, "--fail-on-regression", "50"});
+  EXPECT_EQ(removed.exit_code, 0) << removed.standard_output;
+  EXPECT_NE(removed.standard_output.find("Regressions past 50%: none"), std::string::npos) << removed.standard_output;
+  const e2e::CommandResult bad = Memframe({"compare", capture_path_, trail_path_, "--fail-on-regression", "ten"});
+  EXPECT_EQ(bad.exit_code, 2);
 }
 
 }  // namespace

@@ -100,6 +100,15 @@ inline constexpr std::size_t kLevelBytes = kTerrainBytes + kTileMapBytes + kSpaw
 inline constexpr int kLeakedBlocks = 1;
 inline constexpr std::size_t kLeakedBytes = kNavMeshBytes;
 
+// ---- The particle trail: `--particle-trail` only -------------------------
+
+// Off by default. With --particle-trail every gameplay frame makes one more
+// allocation, `new ParticleTrail` in EmitParticleTrail, freed in the same
+// frame: the known change `memframe compare` must find between a run with
+// it and one without.
+inline constexpr std::size_t kParticleTrailBytes = 72;  // sizeof(ParticleTrail)
+inline constexpr std::string_view kParticleTrailOption = "--particle-trail";
+
 // ---- Function names, as they appear (demangled) in stacks -------------------
 
 // Match these as substrings: demangled names carry namespaces and
@@ -110,5 +119,6 @@ inline constexpr std::string_view kFireProjectileFunction = "FireProjectile";
 inline constexpr std::string_view kLoadLevelFunction = "LoadLevel";
 inline constexpr std::string_view kUnloadLevelFunction = "UnloadLevel";
 inline constexpr std::string_view kLeakingFunction = "LoadNavMesh";
+inline constexpr std::string_view kParticleTrailFunction = "EmitParticleTrail";
 
 }  // namespace memframe::demo

@@ -2,7 +2,7 @@
 // reference target. It links nothing of memframe; its expected allocation
 // figures live in demo_truth.h, which the integration tests share.
 //
-//   memframe_demo_game [--frames N] [--quiet] [--frame-times]
+//   memframe_demo_game [--frames N] [--quiet] [--frame-times] [--particle-trail]
 //
 // Phases, one glfwSwapBuffers per frame: title screen, level load, N
 // gameplay frames, level unload, exit (frame numbers in demo_truth.h).
@@ -21,6 +21,7 @@
 #include "entities.h"
 #include "hud.h"
 #include "level.h"
+#include "particles.h"
 #include "render.h"
 
 namespace memframe::demo {
@@ -32,6 +33,7 @@ struct Options {
   int gameplay_frames = kDefaultGameplayFrames;
   bool quiet = false;
   bool frame_times = false;
+  bool particle_trail = false;  // one more allocation per gameplay frame (demo_truth.h)
 };
 
 // Gameplay frame times for --frame-times, in microseconds. A static array,
@@ -58,10 +60,11 @@ void PrintFrameTimes(int count) {
 
 void PrintUsage(std::FILE* stream) {
   std::fprintf(stream,
-               "usage: memframe_demo_game [--frames N] [--quiet] [--frame-times]\n"
+               "usage: memframe_demo_game [--frames N] [--quiet] [--frame-times] [--particle-trail]\n"
                "  --frames N     gameplay frames, 0..%ld (default %d)\n"
                "  --quiet        print nothing on success\n"
-               "  --frame-times  print gameplay frame-time percentiles (us) at exit\n",
+               "  --frame-times  print gameplay frame-time percentiles (us) at exit\n"
+               "  --particle-trail  one more allocation per gameplay frame (EmitParticleTrail)\n",
                kMaxGameplayFrames, kDefaultGameplayFrames);
 }
 
@@ -72,6 +75,8 @@ bool ParseOptions(int argc, char** argv, Options& options) {
       options.quiet = true;
     } else if (std::strcmp(argv[i], "--frame-times") == 0) {
       options.frame_times = true;
+    } else if (kParticleTrailOption == argv[i]) {
+      options.particle_trail = true;
     } else if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
       const char* text = argv[++i];
       char* end = nullptr;
@@ -129,6 +134,7 @@ int RunGame(GLFWwindow* window, const Options& options) {
        gameplay_frame < options.gameplay_frames && !glfwWindowShouldClose(window);
        ++gameplay_frame) {
     UpdateGameplay(entities, gameplay_frame);
+    if (options.particle_trail) (void)EmitParticleTrail(gameplay_frame);
     {
       // Scoped so the string is freed before the swap, in the frame that built it.
       const std::string hud_text = BuildHudText(entities, gameplay_frame);
