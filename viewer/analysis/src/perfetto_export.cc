@@ -127,11 +127,7 @@ class ProfileTables {
     m->set_iid(it->second);
     for (const Module& module : stream_.modules) {
       if (module.path != path || module.segments.empty()) continue;
-      uint64_t start = UINT64_MAX, end = 0;
-      for (const Segment& s : module.segments) {
-        start = std::min(start, module.load_bias + s.vaddr);
-        end = std::max(end, module.load_bias + s.vaddr + s.memsz);
-      }
+      const auto [start, end] = module.AddressRange();
       m->set_start(start);
       m->set_end(end);
       m->set_build_id(String(module.build_id));

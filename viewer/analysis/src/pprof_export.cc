@@ -55,11 +55,7 @@ class ProfileBuilder {
 
   void AddMapping(const Module& m) {
     if (m.segments.empty()) return;
-    uint64_t start = UINT64_MAX, limit = 0;
-    for (const Segment& s : m.segments) {
-      start = std::min(start, m.load_bias + s.vaddr);
-      limit = std::max(limit, m.load_bias + s.vaddr + s.memsz);
-    }
+    const auto [start, limit] = m.AddressRange();
     pp::Mapping* mapping = profile_.add_mapping();
     mapping->set_id(static_cast<uint64_t>(profile_.mapping_size()));
     mapping->set_memory_start(start);

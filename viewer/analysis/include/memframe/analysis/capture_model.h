@@ -3,9 +3,11 @@
 // never see protobuf.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "memframe/analysis/clock.h"
@@ -24,6 +26,18 @@ struct Module {
   uint64_t load_bias = 0;
   std::vector<Segment> segments;
   std::string build_id;  // raw bytes, empty if unknown
+
+  // Lowest address of its segments and one past the highest ({0, 0}
+  // without segments).
+  std::pair<uint64_t, uint64_t> AddressRange() const {
+    if (segments.empty()) return {0, 0};
+    uint64_t start = UINT64_MAX, end = 0;
+    for (const Segment& s : segments) {
+      start = std::min(start, load_bias + s.vaddr);
+      end = std::max(end, load_bias + s.vaddr + s.memsz);
+    }
+    return {start, end};
+  }
 };
 
 struct Thread {
