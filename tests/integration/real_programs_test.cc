@@ -283,6 +283,45 @@ TEST(ThreadsReport, EachThreadsAllocationsUnderItsName) {
   double share = 0;
   for (const nlohmann::json& t : j["threads"]) share += t["alloc_time_share"].get<double>();
   EXPECT_NEAR(share, 1.0, 1e-9);
+
+  // --thread by name: the worker's figures alone, exactly, and its one call
+  // site names it; by TID, the same thread.
+  CommandResult summary =
+      RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--thread", targets::kWorkerName, "--json"}, 120);
+  ASSERT_EQ(summary.exit_code, 0) << summary.standard_error;
+  nlohmann::json s = ParseJsonOrDiscard(summary.standard_output);
+  EXPECT_EQ(s["allocations"], targets::kWorkerBlocks);
+  EXPECT_EQ(s["bytes_allocated"], targets::kWorkerBlocks * targets::kWorkerBlockSize);
+  EXPECT_EQ(s["frees"], targets::kWorkerBlocks);
+  EXPECT_EQ(s["leaks"]["blocks"], 0);
+  const std::string tid = std::to_string(worker["tid"].get<uint32_t>());
+  CommandResult sites = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--thread", tid, "--json"}, 120);
+  ASSERT_EQ(sites.exit_code, 0) << sites.standard_error;
+  nlohmann::json rows = ParseJsonOrDiscard(sites.standard_output)["sites"];
+  ASSERT_EQ(rows.size(), 1u) << rows.dump(1);
+  EXPECT_EQ(rows[0]["thread"], targets::kWorkerName);
+  EXPECT_EQ(rows[0]["allocations"], targets::kWorkerBlocks);
+  EXPECT_EQ(rows[0]["size_min"], targets::kWorkerBlockSize);
+  EXPECT_EQ(rows[0]["size_max"], targets::kWorkerBlockSize);
+
+  // Without a filter the main thread's blocks are its own site, named after it.
+  CommandResult all = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--json"}, 120);
+  ASSERT_EQ(all.exit_code, 0);
+  bool found_main = false;
+  for (const nlohmann::json& site : ParseJsonOrDiscard(all.standard_output)["sites"]) {
+    if (site["size_min"] != targets::kMainBlockSize || site["size_max"] != targets::kMainBlockSize) continue;
+    found_main = true;
+    EXPECT_EQ(site["thread"], "target_named_wo");
+    EXPECT_EQ(site["allocations"], targets::kMainBlocks);
+  }
+  EXPECT_TRUE(found_main);
+
+  CommandResult unknown = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--thread", "render"}, 120);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.standard_error.find("no thread has that name (threads: "), std::string::npos)
+      << unknown.standard_error;
+  EXPECT_NE(unknown.standard_error.find(std::string(targets::kWorkerName) + " " + tid), std::string::npos)
+      << unknown.standard_error;
 }
 
 }  // namespace

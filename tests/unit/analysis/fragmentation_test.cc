@@ -23,16 +23,7 @@ using testing::FrameEnd;
 using testing::Free;
 using testing::ToEvent;
 
-Event MapEvent(uint64_t ticks, uint32_t frame, EventKind kind, uint64_t address, uint64_t size, uint32_t stack = 0) {
-  Event e;
-  e.ticks = ticks;
-  e.frame = frame;
-  e.address = address;
-  e.size = size;
-  e.stack_id = stack;
-  e.packed_kind = static_cast<uint8_t>(static_cast<uint32_t>(kind) | (wire::FAMILY_MMAP << wire::kFamilyShift));
-  return e;
-}
+using testing::MapEvent;
 
 // Frame 0: A (0x100000, 100 B) and B (0x100080, 64 B: 28 B after A, allocator
 // slack, not a hole). Frame 1: C (0x101000, 256 B), D (0x102000, 16 B), E far

@@ -45,6 +45,20 @@ inline TestEvent Marker(uint64_t ticks, uint64_t frame, uint32_t id) {
 // The same events as analysis::Event, for tests that build a Stream directly.
 inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) { return analysis::FromWire(t, thread); }
 
+// A MAP or UNMAP (`kind`) of the mmap family, for a Stream built directly.
+inline analysis::Event MapEvent(uint64_t ticks, uint64_t frame, analysis::EventKind kind, uint64_t address,
+                                uint64_t size, uint32_t stack = 0, uint16_t thread = 0) {
+  analysis::Event e;
+  e.ticks = ticks;
+  e.frame = frame;
+  e.address = address;
+  e.size = size;
+  e.stack_id = stack;
+  e.thread = thread;
+  e.packed_kind = static_cast<uint8_t>(static_cast<uint32_t>(kind) | (wire::FAMILY_MMAP << wire::kFamilyShift));
+  return e;
+}
+
 // The protocol version of the streams TestCapture writes: BatchPacket lays
 // out batches as version 1 did (an address and a tick delta per event), which
 // readers still read; version-2 batches are the agent's and

@@ -14,6 +14,17 @@ uint64_t LowerMedian(std::vector<uint64_t>& values) {
 
 }  // namespace
 
+void AddSiteThread(std::vector<SiteThread>& threads, uint16_t thread, uint64_t allocations) {
+  // Most sites see one thread, a few a handful: a linear search is cheapest.
+  for (SiteThread& t : threads) {
+    if (t.thread == thread) {
+      t.allocations += allocations;
+      return;
+    }
+  }
+  threads.push_back({thread, allocations});
+}
+
 CallSiteIndex::CallSiteIndex(std::vector<SiteHistory> sites) : sites_(std::move(sites)) {
   std::sort(sites_.begin(), sites_.end(),
             [](const SiteHistory& a, const SiteHistory& b) { return a.stack_id < b.stack_id; });
@@ -38,6 +49,7 @@ void CallSiteBuilder::OnAlloc(const Event& alloc) {
   site.bytes += alloc.size;
   site.size_min = std::min(site.size_min, alloc.size);
   site.size_max = std::max(site.size_max, alloc.size);
+  AddSiteThread(site.threads, alloc.thread, 1);
   // Events come in tick order, so a site's frames almost always arrive in
   // order; the rare out-of-order entry (threads straddling a frame
   // boundary) is merged in Finish.

@@ -112,9 +112,17 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   ProgressBar bar(err);
   LoadProgressFn progress = request.progress ? bar.Callback() : LoadProgressFn();
   if (int code = LoadCaptureForReport(request.capture_path, &capture, err, progress); code >= 0) return code;
+  // --thread: the one place the other threads' events leave the stream, so
+  // every analysis below sees the same selection.
+  ThreadSelection threads;
+  if (!ResolveThreads(capture.main, options.threads, &threads, &error)) {
+    err << "memframe: error: " << error << '\n';
+    return kExitUsage;
+  }
+  FilterThreads(&capture.main, threads);
   HeapAnalysis heap = AnalyzeHeap(capture.main, progress);
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main, options.class_rules));
-  ReportInput input{capture, heap, symbolizer, options, std::nullopt};
+  ReportInput input{capture, heap, symbolizer, options, std::nullopt, {}, std::move(threads)};
   // Rendered aside first: a report that finds a problem half-way prints
   // nothing on stdout, only its message.
   std::ostringstream rendered;
@@ -133,7 +141,7 @@ int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ost
   if (int code = LoadCaptureForReport(capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
-  ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt};
+  ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt, {}, {}};
   WriteSummaryText(input, 5, out);
   return FinishWithDamage(capture, err);
 }

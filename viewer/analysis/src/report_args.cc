@@ -115,6 +115,18 @@ bool ParseReportArgs(const std::string& report, const std::vector<std::string>& 
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--json") continue;  // the CLI usually takes it; accept it here too
+    if (arg == "--thread") {
+      if (const char* refusal = ThreadFilterRefusal(report)) {
+        *error = name + " cannot honour --thread: " + refusal;
+        return false;
+      }
+      if (i + 1 == args.size() || args[i + 1].empty()) {
+        *error = "--thread needs a thread name or TID";
+        return false;
+      }
+      options->threads.push_back(args[++i]);
+      continue;
+    }
     if (accepts.options.count(arg)) {
       if (i + 1 == args.size()) {
         *error = arg + " needs a value";

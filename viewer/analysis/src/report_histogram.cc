@@ -82,6 +82,7 @@ void WriteHistogramText(const ReportInput& input, std::ostream& out) {
       SiteView v = NameStack(s.stack_id, input);
       top = FormatCount(s.allocations) + " from " + ClassCell(v) + " " + NameCell(v);
       if (!v.location.empty()) top += " (" + v.location + ")";
+      if (ShowsThreads(input) && !v.thread.empty()) top += " [" + v.thread + "]";
     }
     table.AddRow({BinLabel(b), FormatCount(t.allocations), FormatBytes(t.bytes), std::string(bar, '#'), top});
   }
@@ -104,6 +105,7 @@ void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
                        {"module_class", ModuleClassJson(v)},
                        {"function", v.function},
                        {"location", v.location},
+                       {"thread", v.thread},
                        {"allocations", s.allocations},
                        {"bytes", s.bytes}});
     }

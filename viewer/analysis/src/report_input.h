@@ -19,6 +19,7 @@
 #include "memframe/analysis/module_class.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/symbolizer.h"
+#include "memframe/analysis/thread_filter.h"
 
 namespace memframe::analysis {
 
@@ -32,6 +33,7 @@ struct ReportOptions {
   std::string png;                // fragmentation: write the address map here
   MapColoring coloring = MapColoring::kAge;
   std::vector<std::string> operands;  // diff: A and B
+  std::vector<std::string> threads;   // --thread NAME|TID, as given
 };
 
 struct ReportInput {
@@ -44,6 +46,9 @@ struct ReportInput {
   mutable std::optional<GroupedSites> groups;
   // The class of each stack asked about (KeepsSite), cached.
   mutable std::unordered_map<uint32_t, ModuleClass> stack_classes;
+  // The threads --thread kept (empty = all); the stream holds only their
+  // events (thread_filter.h).
+  ThreadSelection threads;
 };
 
 // A problem only the capture can reveal (a frame it does not have, a marker
@@ -51,6 +56,13 @@ struct ReportInput {
 // "memframe: error: <what>" and exits with 2, with nothing on stdout.
 struct ReportError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// A thread that allocated at a site, named for output.
+struct SiteViewThread {
+  uint32_t tid = 0;
+  std::string name;  // ThreadName: "tid N" when the thread has none
+  uint64_t allocations = 0;
 };
 
 // A site with its symbolized stack and the frame that names it.
@@ -66,12 +78,19 @@ struct SiteView {
   std::string user_location;       // "basename:line" of the user frame, as `name` holds it
   std::vector<uint32_t> stack_ids; // hidden sites: every stack of the group (site_groups.h)
   std::string via;                 // the callers that tell look-alike rows apart; "" when not needed
+  std::vector<SiteViewThread> threads;  // who allocated there, most allocations first
+  std::string thread;               // ThreadsCell: "main", "main+2"; "" when no thread allocated there
 };
 
 // Sets location and via of rows that would print alike (look_alikes.h).
 void NameCallersOfLookAlikes(std::vector<SiteView>& views);
 
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);
+// Sets threads and thread of `view` from `site` (MakeSiteView uses the
+// capture's own site; a group of sites has its own history).
+void SetSiteThreads(SiteView& view, const SiteHistory* site, const ReportInput& input);
+// Whether text tables carry a thread column: more than one thread allocated.
+bool ShowsThreads(const ReportInput& input);
 
 // Whether --only / --hide keep the site of `stack_id`.
 bool KeepsSite(const ReportInput& input, uint32_t stack_id);

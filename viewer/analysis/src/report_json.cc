@@ -23,6 +23,13 @@ json StackJson(const std::vector<SourceFrame>& frames) {
   return stack;
 }
 
+json ThreadsJson(const SiteView& v) {
+  json threads = json::array();
+  for (const SiteViewThread& t : v.threads)
+    threads.push_back({{"tid", t.tid}, {"name", t.name}, {"allocations", t.allocations}});
+  return threads;
+}
+
 json ViewsJson(const std::vector<SiteView>& views) {
   json out = json::array();
   for (const SiteView& v : views) out.push_back(SiteJson(v));
@@ -46,6 +53,8 @@ json SiteJson(const SiteView& v) {
           {"function", v.function},
           {"via", v.via},
           {"location", v.location},
+          {"thread", v.thread},
+          {"threads", ThreadsJson(v)},
           {"allocations", s.allocations},
           {"bytes", s.bytes},
           {"frames_with_allocations", s.frames_with_allocations},
@@ -96,6 +105,8 @@ json StackRefJson(const SiteView& v) {
           {"module_class", ModuleClassJson(v)},
           {"function", v.function},
           {"location", v.location},
+          {"thread", v.thread},
+          {"threads", ThreadsJson(v)},
           {"stack", StackJson(v.stack)}};
 }
 

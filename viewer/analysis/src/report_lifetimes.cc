@@ -53,9 +53,9 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
   summary.Write(out);
 
   out << "\nSites that belong off the general heap, by calls saved:\n\n";
-  if (!input.options.classes.KeepsAll()) out << "(" << ClassesShown(input).substr(2) << "\n";
+  if (!ClassesShown(input).empty()) out << "(" << ClassesShown(input).substr(2) << "\n";
   TextTable table({{"#"}, {"lifetime", true}, {"calls saved"}, {"bytes saved"}, {"capacity", true}, {"max life"},
-                   {"class", true}, {"module", true}, {"function", true}, {"location", true}});
+                   {"thread", true}, {"class", true}, {"module", true}, {"function", true}, {"location", true}});
   size_t shown = 0, hidden = 0;
   for (const SiteLifetime& s : r.sites) {
     if (s.lifetime == LifetimeClass::kGeneral || !KeepsSite(input, s.stack_id)) continue;
@@ -65,13 +65,14 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
     }
     SiteView v = NameStack(s.stack_id, input);
     table.AddRow({std::to_string(++shown), LifetimeClassName(s.lifetime), FormatCount(s.calls_saved),
-                  FormatBytes(s.bytes_saved), Capacity(s), Plural(s.lifetime_frames_max, "frame"), ClassCell(v),
+                  FormatBytes(s.bytes_saved), Capacity(s), Plural(s.lifetime_frames_max, "frame"), v.thread, ClassCell(v),
                   ModuleCell(v), NameCell(v), v.location});
   }
   if (shown == 0) {
     out << "none\n";
     return;
   }
+  if (!ShowsThreads(input)) table.Omit("thread");
   table.Write(out);
   if (hidden) out << "... and " << FormatCount(hidden) << " more (--json lists every site)\n";
 }

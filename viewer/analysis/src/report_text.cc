@@ -48,8 +48,11 @@ std::string ClassCell(const SiteView& v) { return v.stack.empty() ? "" : ModuleC
 std::string ModuleCell(const SiteView& v) { return Shorten(v.module); }
 
 std::string ClassesShown(const ReportInput& input) {
-  if (input.options.classes.KeepsAll()) return "";
-  return " (module classes shown: " + input.options.classes.Describe() + ")";
+  std::string shown;
+  if (!input.options.classes.KeepsAll()) shown = "module classes shown: " + input.options.classes.Describe();
+  if (!input.threads.empty())
+    shown += (shown.empty() ? "" : "; ") + std::string("threads: ") + DescribeThreads(input.capture.main, input.threads);
+  return shown.empty() ? "" : " (" + shown + ")";
 }
 
 std::string Plural(uint64_t count, const std::string& noun) {
@@ -84,17 +87,19 @@ std::string FormatSignedCount(int64_t count) {
 
 namespace {
 
-void WriteHiddenTable(const std::vector<SiteView>& views, std::ostream& out, const std::string& indent) {
-  TextTable table({{"#"}, {"class", true}, {"module", true}, {"function", true}, {"location", true},
-                   {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
+void WriteHiddenTable(const ReportInput& input, const std::vector<SiteView>& views, std::ostream& out,
+                      const std::string& indent) {
+  TextTable table({{"#"}, {"thread", true}, {"class", true}, {"module", true}, {"function", true},
+                   {"location", true}, {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
   for (size_t i = 0; i < views.size(); ++i) {
     const SiteStats& s = views[i].stats;
     double fraction = s.frames_in_range ? static_cast<double>(s.frames_with_allocations) / s.frames_in_range : 0;
-    table.AddRow({std::to_string(i + 1), ClassCell(views[i]), ModuleCell(views[i]), SiteLabel(views[i]),
-                  views[i].location,
+    table.AddRow({std::to_string(i + 1), views[i].thread, ClassCell(views[i]), ModuleCell(views[i]),
+                  SiteLabel(views[i]), views[i].location,
                   FormatCount(s.allocs_per_frame_median), FormatBytes(s.bytes_per_frame_median),
                   FormatPercent(fraction)});
   }
+  if (!ShowsThreads(input)) table.Omit("thread");
   table.Write(out, indent);
 }
 
@@ -147,6 +152,9 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
   if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
   out << ", " << s.threads.size() << (s.threads.size() == 1 ? " thread" : " threads") << '\n';
+  if (!input.threads.empty())
+    out << "Threads     " << DescribeThreads(s, input.threads)
+        << " only (--thread): their allocations, and the frees of their blocks\n";
   out << "Allocations " << FormatCount(h.allocations) << " (" << FormatBytes(h.bytes_allocated) << "), "
       << FormatCount(h.frees) << " frees\n";
   out << "Peak live   " << FormatBytes(h.peak_live_bytes) << " in frame " << h.peak_live_frame << '\n';
@@ -163,7 +171,7 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
     out << "  none\n";
     return;
   }
-  WriteHiddenTable(hidden, out, "  ");
+  WriteHiddenTable(input, hidden, out, "  ");
 }
 
 void WriteFramesText(const ReportInput& input, std::ostream& out) {
@@ -180,6 +188,7 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
   }
   out << FormatCount(t.frames_rendered) << " frames rendered";
   if (!t.frame_source.empty()) out << " (" << t.frame_source << ")";
+  out << ClassesShown(input);
   if (SpikesJudgedLocally(t.CountIn(t.Complete()))) {
     // Long captures judge each frame against the frames around it (frame_stats.h).
     out << "; spike = more than median + 3 MADs of the " << 3 * kSpikeBlock
@@ -204,7 +213,7 @@ void WriteHiddenText(const ReportInput& input, std::ostream& out) {
     out << "none\n";
     return;
   }
-  WriteHiddenTable(views, out, "");
+  WriteHiddenTable(input, views, out, "");
   for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
     const SiteStats& s = views[i].stats;
     out << "\n#" << i + 1 << " " << FunctionOrPlaceholder(views[i]) << ": " << FormatCount(s.allocations)
@@ -229,8 +238,8 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
   if (leaks.sites.empty()) return;
   out << '\n';
   if (!input.options.classes.KeepsAll()) out << "Call sites" << ClassesShown(input) << ":\n";
-  TextTable table({{"#"}, {"blocks"}, {"bytes"}, {"class", true}, {"module", true}, {"function", true},
-                   {"location", true}});
+  TextTable table({{"#"}, {"blocks"}, {"bytes"}, {"thread", true}, {"class", true}, {"module", true},
+                   {"function", true}, {"location", true}});
   std::vector<SiteView> views;
   std::vector<const LeakSite*> shown;
   FrameRange all = AllFramesRange(input);
@@ -243,9 +252,10 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
     stats.stack_id = leak.stack_id;
     views.push_back(MakeSiteView(stats, input));
     table.AddRow({std::to_string(views.size()), FormatCount(leak.blocks), FormatBytes(leak.bytes),
-                  ClassCell(views.back()), ModuleCell(views.back()), NameCell(views.back()),
+                  views.back().thread, ClassCell(views.back()), ModuleCell(views.back()), NameCell(views.back()),
                   views.back().location});
   }
+  if (!ShowsThreads(input)) table.Omit("thread");
   table.Write(out);
   for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
     out << "\n#" << i + 1 << " " << Plural(shown[i]->blocks, "block") << ", " << FormatBytes(shown[i]->bytes) << '\n';
@@ -258,17 +268,18 @@ void WriteSitesText(const ReportInput& input, std::ostream& out) {
   auto sites = SitesInRange(input.heap.sites, range, FramesIn(input, range));
   std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
   out << FormatCount(sites.size()) << " call sites allocated in " << RangeText(range) << ClassesShown(input) << "\n\n";
-  TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"class", true}, {"module", true},
-                   {"function", true}, {"location", true}});
+  TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"thread", true}, {"class", true},
+                   {"module", true}, {"function", true}, {"location", true}});
   size_t rank = 0;
   for (const SiteStats& s : sites) {
     SiteView v = MakeSiteView(s, input);
     std::string size = s.size_min == s.size_max ? FormatBytes(s.size_min)
                                                 : FormatBytes(s.size_min) + ".." + FormatBytes(s.size_max);
     table.AddRow({std::to_string(++rank), FormatCount(s.allocations), FormatBytes(s.bytes),
-                  FormatCount(s.frames_with_allocations), size, ClassCell(v), ModuleCell(v),
+                  FormatCount(s.frames_with_allocations), size, v.thread, ClassCell(v), ModuleCell(v),
                   NameCell(v), v.location});
   }
+  if (!ShowsThreads(input)) table.Omit("thread");
   table.Write(out);
 }
 

@@ -20,7 +20,8 @@ std::string NameCell(const SiteView& v);
 // The class and module cells of a site row ("" without a stack).
 std::string ClassCell(const SiteView& v);
 std::string ModuleCell(const SiteView& v);
-// " (module classes shown: game, engine)" under --only / --hide, else "".
+// " (module classes shown: game, engine; threads: main)" under --only /
+// --hide / --thread, else "".
 std::string ClassesShown(const ReportInput& input);
 std::string Plural(uint64_t count, const std::string& noun);
 std::string RangeText(FrameRange r);

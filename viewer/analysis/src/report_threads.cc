@@ -13,8 +13,26 @@ double Share(uint64_t part, uint64_t whole) { return whole ? static_cast<double>
 
 }  // namespace
 
-void WriteThreadsText(const ReportInput& input, std::ostream& out) {
+namespace {
+
+// Under --thread, the selected threads only: the stream also holds the
+// frees other threads made of their blocks, which are no row of their own.
+ThreadReport Analyze(const ReportInput& input) {
   ThreadReport r = AnalyzeThreads(input.capture.main, input.heap.frames.frames.size());
+  if (input.threads.empty()) return r;
+  const auto& threads = input.capture.main.threads;
+  std::erase_if(r.threads, [&](const ThreadStats& t) {
+    for (size_t i = 0; i < threads.size(); ++i)
+      if (threads[i].tid == t.tid && input.threads[i]) return false;
+    return true;
+  });
+  return r;
+}
+
+}  // namespace
+
+void WriteThreadsText(const ReportInput& input, std::ostream& out) {
+  ThreadReport r = Analyze(input);
   out << "Threads by allocations (" << FormatCount(r.frames) << " frames; allocator time "
       << FormatDuration(r.alloc_time_ns) << " in all)\n\n";
   TextTable table({{"tid"}, {"name", true}, {"allocations"}, {"bytes"}, {"frees"}, {"allocs/frame"},
@@ -30,7 +48,7 @@ void WriteThreadsText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteThreadsJson(const ReportInput& input, std::ostream& out) {
-  ThreadReport r = AnalyzeThreads(input.capture.main, input.heap.frames.frames.size());
+  ThreadReport r = Analyze(input);
   json rows = json::array();
   for (const ThreadStats& t : r.threads) {
     rows.push_back({{"tid", t.tid},

@@ -46,6 +46,7 @@ void Merge(SiteHistory& into, const SiteHistory& site) {
   into.bytes += site.bytes;
   into.size_min = std::min(into.size_min, site.size_min);
   into.size_max = std::max(into.size_max, site.size_max);
+  for (const SiteThread& t : site.threads) AddSiteThread(into.threads, t.thread, t.allocations);
   std::vector<SiteFrame> merged;
   merged.reserve(into.frames.size() + site.frames.size());
   auto a = into.frames.cbegin();

@@ -42,7 +42,37 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
     view.location = view.user_location = LineLocation(f);
     view.name = SiteName(view.stack, origin);
   }
+  SetSiteThreads(view, input.heap.sites.Find(stats.stack_id), input);
   return view;
+}
+
+void SetSiteThreads(SiteView& view, const SiteHistory* site, const ReportInput& input) {
+  const Stream& stream = input.capture.main;
+  view.threads.clear();
+  view.thread.clear();
+  if (!site) return;
+  for (const SiteThread& t : site->threads) {
+    view.threads.push_back(
+        {t.thread < stream.threads.size() ? stream.threads[t.thread].tid : 0, ThreadName(stream, t.thread),
+         t.allocations});
+  }
+  std::stable_sort(view.threads.begin(), view.threads.end(),
+                   [](const SiteViewThread& a, const SiteViewThread& b) { return a.allocations > b.allocations; });
+  view.thread = ThreadsCell(stream, site->threads);
+}
+
+bool ShowsThreads(const ReportInput& input) {
+  std::vector<bool> seen(input.capture.main.threads.size());
+  size_t count = 0;
+  for (const SiteHistory& site : input.heap.sites.sites()) {
+    for (const SiteThread& t : site.threads) {
+      if (t.thread < seen.size() && !seen[t.thread]) {
+        seen[t.thread] = true;
+        if (++count > 1) return true;
+      }
+    }
+  }
+  return false;
 }
 
 namespace {
@@ -96,6 +126,7 @@ std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range
     views.push_back(MakeSiteView(s, input));
     auto members = input.groups->members.find(s.stack_id);
     if (members != input.groups->members.end()) views.back().stack_ids = members->second;
+    SetSiteThreads(views.back(), input.groups->index.Find(s.stack_id), input);
   }
   NameCallersOfLookAlikes(views);
   return views;

@@ -57,18 +57,28 @@ void TextTable::AddRow(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
+void TextTable::Omit(const std::string& title) {
+  for (Column& c : columns_)
+    if (c.title == title) c.omitted = true;
+}
+
 void TextTable::Write(std::ostream& out, const std::string& indent) const {
   std::vector<size_t> width(columns_.size());
+  size_t last_shown = 0;
   for (size_t c = 0; c < columns_.size(); ++c) {
     width[c] = columns_[c].title.size();
     for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+    if (!columns_[c].omitted) last_shown = c;
   }
   auto write_row = [&](const std::vector<std::string>& cells) {
     std::string line = indent;
+    bool first = true;
     for (size_t c = 0; c < cells.size(); ++c) {
-      const bool last = c + 1 == cells.size();
+      if (columns_[c].omitted) continue;
+      const bool last = c == last_shown;
       const size_t pad = width[c] - std::min(width[c], cells[c].size());
-      if (c > 0) line += "  ";
+      if (!first) line += "  ";
+      first = false;
       if (columns_[c].left) {
         line += cells[c];
         if (!last) line.append(pad, ' ');

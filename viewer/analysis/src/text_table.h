@@ -20,9 +20,13 @@ class TextTable {
   struct Column {
     std::string title;
     bool left = false;
+    bool omitted = false;
   };
   explicit TextTable(std::vector<Column> columns);
   void AddRow(std::vector<std::string> cells);
+  // Leaves out the column titled `title` (a column that says nothing for
+  // this capture, such as the thread of a one-thread program).
+  void Omit(const std::string& title);
   void Write(std::ostream& out, const std::string& indent = "") const;
 
  private:

@@ -20,6 +20,13 @@ struct SiteFrame {
   uint64_t bytes = 0;
 };
 
+// Who allocated at a site: a thread (index into Stream::threads) and how
+// often.
+struct SiteThread {
+  uint16_t thread = 0;
+  uint64_t allocations = 0;
+};
+
 struct SiteHistory {
   uint32_t stack_id = 0;
   uint64_t allocations = 0;
@@ -27,7 +34,11 @@ struct SiteHistory {
   uint64_t size_min = 0;  // over the whole capture
   uint64_t size_max = 0;
   std::vector<SiteFrame> frames;  // sorted by frame, one entry per frame
+  std::vector<SiteThread> threads;  // over the whole capture, in order of first allocation
 };
+
+// Adds `allocations` by `thread` to `threads`.
+void AddSiteThread(std::vector<SiteThread>& threads, uint16_t thread, uint64_t allocations);
 
 class CallSiteIndex {
  public:
