@@ -55,6 +55,7 @@ size_t ReadCmdline() {
 }
 
 Config g_config;
+bool g_attached = false;  // started by memframe_attach, not preloaded
 
 // Connects to the recorder and starts the writer: at start-up, and in a
 // fork child that is followed.
@@ -76,6 +77,7 @@ void StartRecording() {
   hello.start_monotonic_ns = MonotonicNs();
   hello.start_unix_ns = RealtimeNs();
   hello.max_stack_depth = static_cast<uint32_t>(g_config.stack_depth);
+  hello.attached = g_attached;
   WriterOptions options;
   options.time_slice_ns = static_cast<uint64_t>(g_config.time_slice_ms) * 1'000'000;
   if (!StartWriter(&g_sink, hello, options)) {
@@ -225,6 +227,7 @@ int StartAttached(const Config& config) {
     ForgetWriterAfterFork();  // an earlier attach's writer, stopped at its detach
   }
   g_config = config;
+  g_attached = true;
   SetDebug(g_config.debug);
   bool ok = g_config.socket_path && ApplyConfig();
   g_early_state.store(ok ? 2 : 3, std::memory_order_release);

@@ -35,6 +35,7 @@ void EncodeHello(SocketSink& sink, const HelloInfo& h) {
   w.Varint(H::kStartUnixNsFieldNumber, h.start_unix_ns);
   w.String(H::kAgentVersionFieldNumber, MEMFRAME_AGENT_VERSION);
   w.Varint(H::kMaxStackDepthFieldNumber, h.max_stack_depth);
+  if (h.attached) w.Varint(H::kAttachedFieldNumber, 1);
   w.EndNested(body);
   sink.EndPacket(w);
 }

@@ -19,6 +19,7 @@ struct HelloInfo {
   uint64_t start_monotonic_ns;
   uint64_t start_unix_ns;
   uint32_t max_stack_depth;
+  bool attached;  // memframe attach: the process ran before the agent came
 };
 
 void EncodeHello(SocketSink& sink, const HelloInfo& hello);

@@ -120,11 +120,34 @@ def test_attach_round_detach():
     expect_equal("leaks", s["leaks"]["blocks"] if isinstance(s["leaks"], dict) else s["leaks"], 0)
     expect_equal("frees of blocks from before the attach", freed_before_attach(s), 7)
     expect_equal("dropped", s["dropped_events"], 0)
+    expect_equal("attached", s["capture"]["attached"], True)
+    expect_equal("detached", s["capture"]["detached"], True)
+    # The frees of blocks from before the attach are no mismatch; the
+    # summary and every report say where the capture starts.
+    mismatches = json.loads(report(capture, "mismatches", "--json").stdout)
+    expect_equal("mismatches", mismatches["total"], 0)
+    expect_equal("mismatches' frees from before the attach", mismatches["freed_before_attach"], 7)
+    text = report(capture)
+    for line in ("Attached    recording starts at an attach", "detached (it ran on)",
+                 "note: 7 frees of blocks allocated before the attach"):
+        if line not in text.stdout:
+            fail("the summary lacks %r:\n%s" % (line, text.stdout))
+    if "starts at an attach" not in report(capture, "frames").stderr:
+        fail("the frames report does not say the capture starts at an attach")
     return capture
 
 
 def freed_before_attach(s):
-    return s.get("freed_before_attach", s.get("unknown_frees"))
+    expect_equal("unknown frees (an attached capture has none)", s["unknown_frees"], 0)
+    return s["freed_before_attach"]
+
+
+def report(capture, *words):
+    result = subprocess.run([ARGS.memframe, "report", capture] + list(words), capture_output=True, text=True,
+                            timeout=120)
+    if result.returncode != 0:
+        fail("report %s failed: %s" % (" ".join(words), result.stderr))
+    return result
 
 
 def test_attach_again():

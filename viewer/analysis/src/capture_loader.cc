@@ -60,9 +60,12 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
       if (!r.command_line().empty()) recorder_.command_line = r.command_line();
       if (r.start_unix_ns()) recorder_.start_unix_ns = r.start_unix_ns();
       if (!r.recorder_version().empty()) recorder_.recorder_version = r.recorder_version();
+      if (r.attached()) recorder_.attached = true;
+      if (r.attach_pause_us()) recorder_.attach_pause_us = r.attach_pause_us();
       if (r.finished()) {
         recorder_.finished = true;
         recorder_.exit_status = r.exit_status();
+        recorder_.detached = r.detached();
       }
     }
     if (packet.has_snapshot()) {

@@ -55,7 +55,7 @@ HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress) {
         if (live.Free(e.address, &freed)) {
           count_free(e, freed, before);
         } else {
-          result.anomalies.unknown_frees++;
+          (stream.process.attached ? result.anomalies.freed_before_attach : result.anomalies.unknown_frees)++;
           frames.OnUnknownFree(e);
         }
         break;

@@ -19,6 +19,8 @@ struct BlockInfo {
 
 class MismatchPass : public EventPass {
  public:
+  explicit MismatchPass(bool attached) : attached_(attached) {}
+
   void OnEvent(const Event& e) override {
     if (e.kind() == EventKind::kAlloc) {
       live_[e.address] = {e.size, e.stack_id, e.family()};
@@ -35,6 +37,8 @@ class MismatchPass : public EventPass {
       if (block.family != e.family()) Note(Mismatch::Kind::kFamily, block, e);
     } else if (auto f = freed_.find(e.address); f != freed_.end()) {
       Note(Mismatch::Kind::kDoubleFree, f->second, e);
+    } else if (attached_) {
+      report_.freed_before_attach++;
     } else {
       Note(Mismatch::Kind::kUnknownPointer, BlockInfo{0, 0, e.family()}, e);
     }
@@ -77,12 +81,13 @@ class MismatchPass : public EventPass {
   std::unordered_map<uint64_t, BlockInfo> freed_;
   std::map<Key, Mismatch> groups_;
   MismatchReport report_;
+  bool attached_;
 };
 
 }  // namespace
 
 MismatchReport FindMismatches(const Stream& stream) {
-  MismatchPass pass;
+  MismatchPass pass(stream.process.attached);
   Replay(stream, {&pass});
   return pass.Finish();
 }

@@ -76,6 +76,10 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
 // that closes every fd closes the agent's too). Its figures stop there, and
 // blocks freed after that point look like leaks: say so.
 void WarnIfStreamUnended(const Capture& capture, std::ostream& err) {
+  // Every report of an attached capture says where it starts.
+  if (capture.main.process.attached)
+    err << "memframe: note: this capture starts at an attach to a running process (memframe attach): blocks "
+           "allocated before it are unknown, and their frees are counted apart\n";
   if (capture.main.has_end || !capture.damage.empty()) return;
   err << "memframe: warning: the program's stream ended without its end record: the program exited without "
          "running its exit handlers (_exit, a crash, a signal) or the agent's connection was lost (the program "

@@ -117,7 +117,10 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   json capture = {{"path", c.path},
                   {"program", s.process.executable},
                   {"pid", s.process.pid},
-                  {"exit_status", c.recorder.finished ? json(c.recorder.exit_status) : json(nullptr)},
+                  {"exit_status", c.recorder.finished && !c.recorder.detached ? json(c.recorder.exit_status) : json(nullptr)},
+                  {"attached", s.process.attached},
+                  {"detached", c.recorder.detached},
+                  {"attach_pause_us", c.recorder.attach_pause_us},
                   {"complete", c.complete()},
                   {"error", c.damage}};
   json others = json::array();
@@ -149,6 +152,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"dropped_events", dropped},
             {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
             {"unknown_frees", h.anomalies.unknown_frees},
+            {"freed_before_attach", h.anomalies.freed_before_attach},
             {"allocs_over_live", h.anomalies.allocs_over_live},
             {"handoffs_repaired", s.handoffs_repaired},
             {"other_processes", std::move(others)}};

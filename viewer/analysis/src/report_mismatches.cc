@@ -35,6 +35,9 @@ void WriteMismatchesText(const ReportInput& input, std::ostream& out) {
   uint64_t total = 0;
   for (const Mismatch& m : r.mismatches) total += m.count;
   out << Plural(total, "mismatched free") << " among " << Plural(r.frees, "free") << '\n';
+  if (r.freed_before_attach)
+    out << "note: " << Plural(r.freed_before_attach, "free") << " of blocks allocated before the attach (unknown to "
+        << "memframe) are not mismatches\n";
   if (r.mismatches.empty()) return;
   if (r.frees_with_stack == 0) out << "note: " << kNoFreeStacks << '\n';
   size_t rank = 0;
@@ -73,6 +76,7 @@ void WriteMismatchesJson(const ReportInput& input, std::ostream& out) {
   }
   Emit({{"frees", r.frees},
         {"free_stacks_recorded", r.frees_with_stack > 0},
+        {"freed_before_attach", r.freed_before_attach},
         {"total", total},
         {"mismatches", std::move(list)}},
        out);

@@ -134,6 +134,9 @@ void WriteNotes(const ReportInput& input, std::ostream& out) {
         << " allocator calls made in signal handlers that interrupted memframe or a free were not recorded\n";
   const HeapAnomalies& a = input.heap.anomalies;
   if (a.unknown_frees) out << "note: " << FormatCount(a.unknown_frees) << " frees of unknown blocks were ignored\n";
+  if (a.freed_before_attach)
+    out << "note: " << FormatCount(a.freed_before_attach)
+        << " frees of blocks allocated before the attach (unknown to memframe) are not counted\n";
   if (a.allocs_over_live)
     out << "note: " << FormatCount(a.allocs_over_live) << " allocations reused a block whose free was not recorded\n";
   if (!s.clock.calibrated()) out << "note: the event clock is not calibrated; times assume 1 tick = 1 ns\n";
@@ -147,8 +150,18 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   const HeapAnalysis& h = input.heap;
   out << "Program     " << (s.process.executable.empty() ? "(unknown)" : s.process.executable) << " (pid "
       << s.process.pid << ")";
-  if (c.recorder.finished) out << ", exit status " << c.recorder.exit_status;
+  if (c.recorder.detached)
+    out << ", detached (it ran on)";
+  else if (c.recorder.finished)
+    out << ", exit status " << c.recorder.exit_status;
   out << '\n';
+  if (s.process.attached) {
+    out << "Attached    recording starts at an attach to the running process";
+    if (c.recorder.attach_pause_us)
+      out << " (the injection kept a thread from its own code " << FormatDuration(c.recorder.attach_pause_us * 1000ull)
+          << ")";
+    out << "; blocks allocated before it are unknown\n";
+  }
   out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
   if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
   out << ", " << s.threads.size() << (s.threads.size() == 1 ? " thread" : " threads") << '\n';

@@ -63,6 +63,7 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       p.argv.assign(h.argv().begin(), h.argv().end());
       p.agent_version = h.agent_version();
       p.max_stack_depth = h.max_stack_depth();
+      p.attached = h.attached();
       stream_.clock.AddPair(h.start_ticks(), h.start_monotonic_ns());
       return CaptureBuilder::Status::kOk;
     }

@@ -58,6 +58,9 @@ struct ProcessInfo {
   std::vector<std::string> argv;
   std::string agent_version;
   uint32_t max_stack_depth = 0;
+  // memframe attach: the recording starts in a running process, so blocks
+  // allocated before are unknown and their frees are expected.
+  bool attached = false;
 };
 
 // One agent connection (one process).
@@ -110,8 +113,11 @@ struct RecorderInfo {
   std::string command_line;
   uint64_t start_unix_ns = 0;
   bool finished = false;  // the closing record was written
-  int32_t exit_status = 0;  // valid when finished
+  int32_t exit_status = 0;  // valid when finished, unless detached
   std::string recorder_version;
+  bool attached = false;         // memframe attach: recorded from an attach on
+  bool detached = false;         // ended by a detach; the process ran on
+  uint32_t attach_pause_us = 0;  // how long the injection kept a thread from its own code
   std::vector<RecorderSnapshot> snapshots;  // in the order they were taken
 };
 

@@ -17,6 +17,9 @@ namespace memframe::analysis {
 // they point at dropped events or damage.
 struct HeapAnomalies {
   uint64_t unknown_frees = 0;      // FREE of an address with no live block (ignored by the statistics)
+  // The same in a capture made by memframe attach: blocks allocated before
+  // the attach, which memframe never saw (expected, not an error).
+  uint64_t freed_before_attach = 0;
   uint64_t allocs_over_live = 0;   // ALLOC at an address still live: the old block counts as freed
 };
 

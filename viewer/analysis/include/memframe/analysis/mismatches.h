@@ -32,12 +32,16 @@ struct MismatchReport {
   std::vector<Mismatch> mismatches;
   uint64_t frees = 0;                // every FREE event seen
   uint64_t frees_with_stack = 0;     // FREE events that carried a stack
+  // memframe attach: frees of blocks allocated before the attach, which
+  // are expected and not reported as unknown pointers.
+  uint64_t freed_before_attach = 0;
 };
 
 // `realloc`'s FREE half is family malloc and so checks like free(). A
 // double free is a FREE of an address whose block was freed and not
 // allocated again since; any other FREE of an address with no live block is
-// an unknown pointer.
+// an unknown pointer, except in a capture made by memframe attach (the
+// stream's process.attached), where it is a block from before the attach.
 MismatchReport FindMismatches(const Stream& stream);
 
 const char* MismatchKindName(Mismatch::Kind kind);  // "family", "double_free", "unknown_pointer"
