@@ -185,29 +185,55 @@ TEST_F(DemoGameReports, HistogramOfAGameplayFrameHasTheLabelsIn32To63) {
   EXPECT_EQ(game_sites[std::string(kBuildHudTextFunction)], std::make_pair(1, static_cast<int>(kHudTextAllocationBytes)));
 }
 
+struct LifetimeSites {
+  std::vector<json> labels, hud, level, nav_mesh;
+};
+
+LifetimeSites GameLifetimeSites(const json& lifetimes) {
+  LifetimeSites s;
+  for (const json& site : lifetimes.value("sites", json::array())) {
+    if (FunctionContains(site, kSpawnDamageLabelFunction)) s.labels.push_back(site);
+    if (FunctionContains(site, kBuildHudTextFunction)) s.hud.push_back(site);
+    if (FunctionContains(site, kLeakingFunction)) s.nav_mesh.push_back(site);
+    else if (FunctionContains(site, kLoadLevelFunction)) s.level.push_back(site);
+  }
+  return s;
+}
+
+// By default the blocks of steady play are judged: the first gameplay
+// frame's belong to the load (demo_truth.h SteadyGameplayFrames), the
+// level's are the load's.
 TEST_F(DemoGameReports, LifetimesClassEachGameSite) {
   const json lifetimes = Report({"lifetimes"});
-  std::vector<json> labels, hud, level, nav_mesh;
-  for (const json& site : lifetimes.value("sites", json::array())) {
-    if (FunctionContains(site, kSpawnDamageLabelFunction)) labels.push_back(site);
-    if (FunctionContains(site, kBuildHudTextFunction)) hud.push_back(site);
-    if (FunctionContains(site, kLeakingFunction)) nav_mesh.push_back(site);
-    else if (FunctionContains(site, kLoadLevelFunction)) level.push_back(site);
-  }
+  EXPECT_EQ(lifetimes["judged_frames"].value("judged", ""), "steady");
+  auto [labels, hud, level, nav_mesh] = GameLifetimeSites(lifetimes);
+  const int frames = SteadyGameplayFrames(kGameplayFrames);
   // A label lives kLabelLifetimeFrames frames, so it is neither frame- nor
-  // level-scoped: one size, 240 made for a peak of 90 live -> a pool.
+  // level-scoped: one size, 238 made for a peak of 90 live -> a pool.
   ASSERT_EQ(labels.size(), 1u);
   EXPECT_EQ(labels[0].value("class", ""), "pool");
-  EXPECT_EQ(labels[0].value("allocations", 0), DamageLabelCount(kGameplayFrames));
-  EXPECT_EQ(labels[0].value("frees", 0), DamageLabelCount(kGameplayFrames));
+  EXPECT_EQ(labels[0].value("allocations", 0), DamageLabelCount(frames));
+  EXPECT_EQ(labels[0].value("frees", 0), DamageLabelCount(frames));
   EXPECT_EQ(labels[0].value("freed_same_frame", -1), 0);
   EXPECT_EQ(labels[0].value("lifetime_frames_max", 0), kLabelLifetimeFrames);
   EXPECT_EQ(labels[0].value("peak_live_blocks", 0), kHitsPerFrame * kLabelLifetimeFrames);
-  EXPECT_EQ(labels[0].value("calls_saved", 0), 2 * DamageLabelCount(kGameplayFrames));
+  EXPECT_EQ(labels[0].value("calls_saved", 0), 2 * DamageLabelCount(frames));
   // The HUD string dies in the frame that built it.
   ASSERT_EQ(hud.size(), 1u);
   EXPECT_EQ(hud[0].value("class", ""), "frame");
   EXPECT_EQ(hud[0].value("peak_live_blocks", 0), 1);
+  EXPECT_EQ(hud[0].value("allocations", 0), frames);
+  EXPECT_TRUE(level.empty());
+  EXPECT_TRUE(nav_mesh.empty());
+}
+
+TEST_F(DemoGameReports, LifetimesOfEveryFrameClassTheLevel) {
+  const json lifetimes = Report({"lifetimes", "--all-frames"});
+  EXPECT_EQ(lifetimes["judged_frames"].value("judged", ""), "all");
+  auto [labels, hud, level, nav_mesh] = GameLifetimeSites(lifetimes);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0].value("allocations", 0), DamageLabelCount(kGameplayFrames));
+  ASSERT_EQ(hud.size(), 1u);
   EXPECT_EQ(hud[0].value("allocations", 0), kGameplayFrames);
   // The level dies in the unload frame, a free burst; the nav mesh never.
   ASSERT_EQ(level.size(), static_cast<size_t>(kLevelBlocks - kLeakedBlocks));

@@ -187,6 +187,65 @@ TEST_F(DriverGameTest, DefaultDiffShowsWhatTheLargestLoadLeftBehind) {
   EXPECT_EQ(named["delta_bytes"], j["delta_bytes"]);
 }
 
+// The steady frames: between start-up, the loads and the teardown.
+json SteadyRangesJson() {
+  return json::array({{{"from", 1}, {"to", kLoad1First - 1}},
+                      {{"from", kLoad1Last + 1}, {"to", kLoad2Frame - 1}},
+                      {{"from", kLoad2Frame + 1}, {"to", kFrames - 1}}});
+}
+
+TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
+  json hidden = Report({"hidden"});
+  EXPECT_EQ(hidden["judged_frames"]["judged"], "steady");
+  EXPECT_EQ(hidden["judged_frames"]["ranges"], SteadyRangesJson());
+  EXPECT_EQ(hidden["judged_frames"]["frame_count"], kSteadyFrames);
+  const json* worker = Named(hidden["sites"], kWorkerSiteName);
+  ASSERT_NE(worker, nullptr) << hidden["sites"].dump(1);
+  EXPECT_EQ((*worker)["allocations"], kSteadyFrames * kWorkerBlocks);
+  EXPECT_EQ((*worker)["frames_in_range"], kSteadyFrames);
+  json all = Report({"hidden", "--all-frames"});
+  EXPECT_EQ(all["judged_frames"]["judged"], "all");
+  EXPECT_EQ(Named(all["sites"], kWorkerSiteName)->at("allocations"), kFrames * kWorkerBlocks);
+
+  // Lifetimes: only the blocks steady play allocated are judged, so the
+  // levels and the start-up blocks are in no row.
+  json lifetimes = Report({"lifetimes"});
+  EXPECT_EQ(lifetimes["judged_frames"]["ranges"], SteadyRangesJson());
+  EXPECT_EQ(lifetimes["boundary_frames"], json({kLoad2Frame}));  // load 1's blocks freed in a burst
+  std::map<std::string, json> by_location;
+  for (const json& s : lifetimes["sites"]) by_location[s["location"]] = s;
+  EXPECT_EQ(by_location.count(GameLocation(kLevelAllocLine)), 0u);
+  EXPECT_EQ(by_location.count(GameLocation(kStartupAllocLine)), 0u);
+  const json& job = by_location[GameLocation(kWorkerAllocLine)];
+  EXPECT_EQ(job["class"], "frame");
+  EXPECT_EQ(job["allocations"], kSteadyFrames * kWorkerBlocks);
+  EXPECT_EQ(job["freed_same_frame"], kSteadyFrames * kWorkerBlocks);
+  // With every frame: load 1's blocks die at load 2 (level), load 2's and
+  // start-up's live to the teardown (long-lived).
+  json every = Report({"lifetimes", "--all-frames"});
+  std::map<uint64_t, json> levels;  // by allocations
+  for (const json& s : every["sites"])
+    if (s["location"] == GameLocation(kLevelAllocLine)) levels[s["allocations"]] = s;
+  ASSERT_EQ(levels.size(), 2u) << every["sites"].dump(1);
+  EXPECT_EQ(levels[kLevel1Blocks]["class"], "level");
+  EXPECT_EQ(levels[kLevel1Blocks]["freed_at_boundary"], kLevel1Blocks);
+  EXPECT_EQ(levels[kLevel2Blocks]["class"], "long-lived");
+  EXPECT_EQ(levels[kLevel2Blocks]["lived_to_end"], kLevel2Blocks);
+
+  // The viewer's Hidden and Lifetimes views say and do the same.
+  json view = ViewData({"--dump-view-data", "hidden"});
+  EXPECT_EQ(view["judged_frames"]["judged"], "steady");
+  EXPECT_EQ(view["judged_frames"]["ranges"], SteadyRangesJson());
+  EXPECT_EQ(Named(view["rows"], kWorkerSiteName)->at("allocations"), kSteadyFrames * kWorkerBlocks);
+  json view_all = ViewData({"--dump-view-data", "lifetimes", "--all-frames"});
+  EXPECT_EQ(view_all["judged_frames"]["judged"], "all");
+  bool level_row = false;
+  for (const json& row : view_all["rows"]) level_row = level_row || row["location"] == GameLocation(kLevelAllocLine);
+  EXPECT_TRUE(level_row);
+  for (const json& row : ViewData({"--dump-view-data", "lifetimes"})["rows"])
+    EXPECT_NE(row["location"], GameLocation(kLevelAllocLine));
+}
+
 TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
   json j = Report({"hidden"});
   const json* driver = Named(j["sites"], kDriverSiteName);
@@ -194,10 +253,11 @@ TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
   EXPECT_EQ((*driver)["module"], kDriverModule);
   EXPECT_EQ((*driver)["module_class"], "driver");
   EXPECT_EQ((*driver)["location"], GameLocation(kPresentCallLine));
-  EXPECT_EQ((*driver)["allocations"], kFrames * kDriverBlocksPerFrame);
+  // Judged over steady play (HiddenAndLifetimesJudgeSteadyPlay).
+  EXPECT_EQ((*driver)["allocations"], kSteadyFrames * kDriverBlocksPerFrame);
   EXPECT_EQ((*driver)["allocs_per_frame_median"], kDriverBlocksPerFrame);
   EXPECT_EQ((*driver)["bytes_per_frame_median"], kDriverBytesPerFrame);
-  EXPECT_EQ((*driver)["frames_with_allocations"], kFrames);
+  EXPECT_EQ((*driver)["frames_with_allocations"], kSteadyFrames);
   // RecordCommands and UploadStaging: two driver paths (more stacks when the
   // compiler unrolls a loop), one site.
   EXPECT_GE((*driver)["stack_ids"].size(), 2u);

@@ -67,6 +67,7 @@ void App::PollFollow() {
       std::unique_ptr<Session> old = std::move(session_);
       session_ = loader_->Take();
       ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
+      session_->SetJudgeAllFrames(old ? old->judge_all_frames() : options_.all_frames);
       for (auto& view : views_) view->OnSessionChanged();
       if (!old) {
         ApplyInitialSelection();
@@ -166,6 +167,7 @@ void App::Poll() {
     case SessionLoader::State::kReady:
       session_ = loader_->Take();
       ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
+      session_->SetJudgeAllFrames(options_.all_frames);
       status_ = Status::kReady;
       ApplyInitialSelection();
       if (!session_->capture().damage.empty())

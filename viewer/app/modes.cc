@@ -170,6 +170,7 @@ int RunDumpViewData(const ViewerOptions& options) {
   }
   std::unique_ptr<Session> session = loader.Take();
   ApplyClassOptions(*session, options.module_class_rules, options.classes);
+  session->SetJudgeAllFrames(options.all_frames);
   Selection selection;
   selection.Apply(options);
   // A marker that is not in the capture is a usage error, as in the CLI.

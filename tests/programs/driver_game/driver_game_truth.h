@@ -75,6 +75,10 @@ static_assert(kLevel2Bytes > kLevel1Bytes, "load 2 is the largest");
 // Each load frame allocates far above steady play (phases.h: over 256 KiB).
 static_assert(kLevel1BlocksPerFrame * kLevelBlockBytes > (256 << 10));
 
+// Steady play: every frame but start-up and the loads (the teardown comes
+// after frame kFrames - 1). The hidden and lifetimes reports judge these.
+inline constexpr int kSteadyFrames = kFrames - 1 - (kLoad1Last - kLoad1First + 1) - 1;
+
 // The main thread's allocations in the game's code. On top come, in frame
 // 0, the C++ runtime's (class system) and one block glibc's pthread_create
 // allocates for the worker's thread-local storage (calloc in

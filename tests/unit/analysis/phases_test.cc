@@ -132,5 +132,37 @@ TEST(Phases, TooFewFramesToJudgeAreStartupThenSteady) {
   EXPECT_TRUE(FindPhases(FrameTable{}).empty());
 }
 
+TEST(Phases, JudgedFramesAreSteadyPlayWithinTheRangeAsked) {
+  // Start-up 0-1, loads 40-41 and 80, teardown 100-101 (the first test's run).
+  FrameTable t = MakeTable({0, 102, 100}, 10 << 10,
+                           {{0, 8 << 20}, {1, 3 << 20}, {40, 5 << 20}, {41, 1 << 20}, {80, 2 << 20}});
+  JudgedFrames steady = JudgeFrames(t, t.Complete(), false);
+  EXPECT_TRUE(steady.steady_only);
+  EXPECT_EQ(steady.ranges, (std::vector<FrameRange>{{2, 39}, {42, 79}, {81, 99}}));
+  EXPECT_EQ(steady.count, 38u + 38 + 19);
+  EXPECT_EQ(JudgedRangesText(steady), "2..39, 42..79, 81..99");
+  EXPECT_EQ(JudgedRangesText(steady, 2), "2..39, 42..79, ... (3 stretches)");
+  // Narrowed: the steady frames of 30..85 only.
+  JudgedFrames some = JudgeFrames(t, {30, 85}, false);
+  EXPECT_EQ(some.ranges, (std::vector<FrameRange>{{30, 39}, {42, 79}, {81, 85}}));
+  EXPECT_EQ(some.count, 10u + 38 + 5);
+  // Asked for all, or nothing steady in the range: every frame of it.
+  JudgedFrames all = JudgeFrames(t, t.Complete(), true);
+  EXPECT_FALSE(all.steady_only);
+  EXPECT_TRUE(all.all_frames_asked);
+  EXPECT_EQ(all.ranges, (std::vector<FrameRange>{{0, 99}}));
+  EXPECT_EQ(all.count, 100u);
+  JudgedFrames load = JudgeFrames(t, {40, 41}, false);
+  EXPECT_FALSE(load.steady_only);
+  EXPECT_FALSE(load.all_frames_asked);
+  EXPECT_EQ(load.ranges, (std::vector<FrameRange>{{40, 41}}));
+
+  EXPECT_TRUE(InRanges(steady.ranges, 2));
+  EXPECT_TRUE(InRanges(steady.ranges, 79));
+  EXPECT_FALSE(InRanges(steady.ranges, 80));
+  EXPECT_FALSE(InRanges(steady.ranges, 1));
+  EXPECT_FALSE(InRanges(steady.ranges, 100));
+}
+
 }  // namespace
 }  // namespace memframe::analysis

@@ -104,15 +104,22 @@ TEST_F(ReportTest, SummaryJson) {
   EXPECT_EQ(j["peak_live_bytes"], 248);
   EXPECT_EQ(j["peak_live_frame"], 5);
   EXPECT_EQ(j["leaks"], json({{"blocks", 2}, {"bytes", 200}}));
+  // Hidden sites judge steady play: frame 0 is start-up (phases.h), so the
+  // ended frames 1..9.
+  EXPECT_EQ(j["hidden_sites_judged_frames"],
+            json({{"judged", "steady"},
+                  {"ranges", {{{"from", 1}, {"to", 9}}}},
+                  {"frame_count", 9},
+                  {"all_frames_option", "--all-frames"}}));
   ASSERT_EQ(j["hidden_sites"].size(), 1u);
   const json& site = j["hidden_sites"][0];
   EXPECT_EQ(site["stack_id"], 1);
   EXPECT_EQ(site["function"], "report_test::SpawnDamageLabel()");
   EXPECT_EQ(site["location"], "report_test.cc:" + std::to_string(report_test::kSpawnLine));
-  EXPECT_EQ(site["allocations"], 20);
-  EXPECT_EQ(site["bytes"], 960);
-  EXPECT_EQ(site["frames_with_allocations"], 10);
-  EXPECT_EQ(site["frames_in_range"], 10);
+  EXPECT_EQ(site["allocations"], 18);
+  EXPECT_EQ(site["bytes"], 864);
+  EXPECT_EQ(site["frames_with_allocations"], 9);
+  EXPECT_EQ(site["frames_in_range"], 9);
   EXPECT_EQ(site["allocs_per_frame_median"], 2);
   EXPECT_EQ(site["bytes_per_frame_max"], 96);
   EXPECT_EQ(site["size_min"], 48);
@@ -152,14 +159,35 @@ TEST_F(ReportTest, AllFramesIncludeTheUnfinishedOne) {
 }
 
 TEST_F(ReportTest, HiddenJson) {
-  Result r = RunCli(path(), "hidden", {"--min-fraction", "0.2"}, true);
+  Result r = RunCli(path(), "hidden", {"--min-fraction", "0.2", "--all-frames"}, true);
   ASSERT_EQ(r.code, 0) << r.err;
   json j = r.Json();
   EXPECT_EQ(j["range"], json({{"from", 0}, {"to", 9}}));
+  EXPECT_EQ(j["judged_frames"]["judged"], "all");
+  EXPECT_EQ(j["judged_frames"]["ranges"], json({{{"from", 0}, {"to", 9}}}));
   EXPECT_EQ(j["min_fraction"], 0.2);
   ASSERT_EQ(j["sites"].size(), 2u);
   EXPECT_EQ(j["sites"][1]["function"], "report_test::LoadLevel()");
   EXPECT_EQ(j["sites"][1]["frames_with_allocations"], 2);
+}
+
+// Start-up (frame 0) is no steady play: LoadLevel's allocation there is not
+// judged, and its one in frame 5 is 1 of the 9 steady frames, under 20%.
+TEST_F(ReportTest, HiddenJudgesSteadyPlayByDefault) {
+  Result r = RunCli(path(), "hidden", {"--min-fraction", "0.2"}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = r.Json();
+  EXPECT_EQ(j["judged_frames"]["judged"], "steady");
+  EXPECT_EQ(j["judged_frames"]["ranges"], json({{{"from", 1}, {"to", 9}}}));
+  EXPECT_EQ(j["judged_frames"]["frame_count"], 9);
+  ASSERT_EQ(j["sites"].size(), 1u);
+  EXPECT_EQ(j["sites"][0]["function"], "report_test::SpawnDamageLabel()");
+  EXPECT_EQ(j["sites"][0]["frames_in_range"], 9);
+  Result text = RunCli(path(), "hidden", {"--min-fraction", "0.2"}, false);
+  EXPECT_NE(text.out.find("of the steady frames 1..9 (9 frames; start-up and loads left out, --all-frames judges "
+                          "every frame)"),
+            std::string::npos)
+      << text.out;
 }
 
 TEST_F(ReportTest, LeaksJson) {

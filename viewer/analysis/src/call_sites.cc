@@ -79,19 +79,25 @@ CallSiteIndex CallSiteBuilder::Finish() {
 }
 
 SiteStats SummarizeSite(const SiteHistory& site, FrameRange range, uint64_t frames_in_range) {
+  return SummarizeSite(site, std::vector<FrameRange>{range}, frames_in_range);
+}
+
+SiteStats SummarizeSite(const SiteHistory& site, const std::vector<FrameRange>& ranges, uint64_t frames_in_range) {
   SiteStats s;
   s.stack_id = site.stack_id;
   s.frames_in_range = frames_in_range;
   s.size_min = site.size_min;
   s.size_max = site.size_max;
-  auto first = std::lower_bound(site.frames.begin(), site.frames.end(), range.from,
-                                [](const SiteFrame& f, uint64_t frame) { return f.frame < frame; });
   std::vector<uint64_t> allocs, bytes;
-  for (auto it = first; it != site.frames.end() && it->frame <= range.to; ++it) {
-    s.allocations += it->allocations;
-    s.bytes += it->bytes;
-    allocs.push_back(it->allocations);
-    bytes.push_back(it->bytes);
+  for (const FrameRange& range : ranges) {
+    auto first = std::lower_bound(site.frames.begin(), site.frames.end(), range.from,
+                                  [](const SiteFrame& f, uint64_t frame) { return f.frame < frame; });
+    for (auto it = first; it != site.frames.end() && it->frame <= range.to; ++it) {
+      s.allocations += it->allocations;
+      s.bytes += it->bytes;
+      allocs.push_back(it->allocations);
+      bytes.push_back(it->bytes);
+    }
   }
   s.frames_with_allocations = allocs.size();
   if (allocs.empty()) return s;
@@ -120,11 +126,16 @@ std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range
 
 std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, FrameRange range, uint64_t frames_in_range,
                                        double min_fraction) {
+  return FindHiddenSites(index, std::vector<FrameRange>{range}, frames_in_range, min_fraction);
+}
+
+std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, const std::vector<FrameRange>& ranges,
+                                       uint64_t frames_in_range, double min_fraction) {
   std::vector<SiteStats> out;
   // The epsilon keeps "exactly half" (0.5 * 10) from failing on rounding.
   const double needed = min_fraction * static_cast<double>(frames_in_range) - 1e-9;
   for (const SiteHistory& site : index.sites()) {
-    SiteStats s = SummarizeSite(site, range, frames_in_range);
+    SiteStats s = SummarizeSite(site, ranges, frames_in_range);
     if (s.frames_with_allocations > 0 && s.frames_with_allocations >= needed) out.push_back(s);
   }
   std::sort(out.begin(), out.end(), [](const SiteStats& a, const SiteStats& b) {

@@ -7,6 +7,7 @@
 #include "memframe/analysis/event_pass.h"
 #include "memframe/analysis/frame_range.h"
 #include "memframe/analysis/frame_stats.h"
+#include "memframe/analysis/phases.h"
 
 namespace memframe::analysis {
 
@@ -74,13 +75,19 @@ class BoundaryPass : public EventPass {
 // Pass 2: per site, how its blocks lived and died.
 class SiteLifetimePass : public EventPass {
  public:
-  explicit SiteLifetimePass(const LifetimeReport& report) : report_(report) {
+  SiteLifetimePass(const LifetimeReport& report, const std::vector<FrameRange>& judged)
+      : report_(report), judged_(judged) {
     boundaries_.insert(report.boundary_frames.begin(), report.boundary_frames.end());
   }
 
   void OnEvent(const Event& e) override {
     if (e.kind() == EventKind::kAlloc) {
-      if (auto it = live_.find(e.address); it != live_.end()) Release(it->second, e.frame, false);
+      if (auto it = live_.find(e.address); it != live_.end()) {
+        Release(it->second, e.frame, false);
+        live_.erase(it);
+      }
+      // A block not judged is not followed: its free finds no live block.
+      if (!judged_.empty() && !InRanges(judged_, e.frame)) return;
       Block block{e.stack_id, e.frame, e.size};
       live_[e.address] = block;
       Acc& a = At(e.stack_id);
@@ -174,6 +181,7 @@ class SiteLifetimePass : public EventPass {
   }
 
   const LifetimeReport& report_;
+  const std::vector<FrameRange>& judged_;
   std::unordered_set<uint64_t> boundaries_;
   std::unordered_map<uint64_t, Block> live_;
   std::unordered_map<uint32_t, Acc> sites_;
@@ -181,15 +189,19 @@ class SiteLifetimePass : public EventPass {
 
 }  // namespace
 
-LifetimeReport AnalyzeLifetimes(const Stream& stream) {
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRange>& judged) {
   LifetimeReport report;
   BoundaryPass boundaries;
   Replay(stream, {&boundaries});
   boundaries.Finish(&report);
-  SiteLifetimePass sites(report);
+  SiteLifetimePass sites(report, judged);
   Replay(stream, {&sites});
   report.sites = sites.Finish();
   return report;
+}
+
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const JudgedFrames& judged) {
+  return AnalyzeLifetimes(stream, judged.steady_only ? judged.ranges : std::vector<FrameRange>{});
 }
 
 const char* LifetimeClassName(LifetimeClass c) {

@@ -1,6 +1,7 @@
 #include "memframe/analysis/phases.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace memframe::analysis {
 
@@ -119,6 +120,44 @@ std::vector<FrameRange> SteadyRanges(const std::vector<Phase>& phases) {
   for (const Phase& p : phases)
     if (p.kind == PhaseKind::kSteady) ranges.push_back(p.frames);
   return ranges;
+}
+
+JudgedFrames JudgeFrames(const FrameTable& table, FrameRange within, bool all_frames) {
+  JudgedFrames judged;
+  judged.all_frames_asked = all_frames;
+  if (!all_frames) {
+    for (FrameRange r : SteadyRanges(FindPhases(table))) {
+      r.from = std::max(r.from, within.from);
+      r.to = std::min(r.to, within.to);
+      if (r.from > r.to) continue;
+      judged.ranges.push_back(r);
+      judged.count += table.CountIn(r);
+    }
+    judged.steady_only = judged.count > 0;
+  }
+  if (!judged.steady_only) {
+    judged.ranges = {within};
+    judged.count = table.CountIn(within);
+  }
+  return judged;
+}
+
+std::string JudgedRangesText(const JudgedFrames& judged, size_t shown) {
+  std::string text;
+  for (size_t i = 0; i < judged.ranges.size() && i < shown; ++i) {
+    const FrameRange& r = judged.ranges[i];
+    if (i) text += ", ";
+    text += std::to_string(r.from);
+    if (r.to != r.from) text += ".." + std::to_string(r.to);
+  }
+  if (judged.ranges.size() > shown) text += ", ... (" + std::to_string(judged.ranges.size()) + " stretches)";
+  return text;
+}
+
+bool InRanges(const std::vector<FrameRange>& ranges, uint64_t frame) {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), frame,
+                             [](uint64_t f, const FrameRange& r) { return f < r.from; });
+  return it != ranges.begin() && std::prev(it)->Contains(frame);
 }
 
 const char* PhaseKindName(PhaseKind kind) {

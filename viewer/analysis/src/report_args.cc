@@ -17,6 +17,7 @@ struct ReportSyntax {
   size_t operands = 0;            // positional arguments: all of them, or (operands_optional) none
   const char* operand_names = "";
   bool operands_optional = false;
+  std::set<std::string> flags = {};  // options without a value
 };
 
 const std::map<std::string, ReportSyntax>& Syntax() {
@@ -26,10 +27,12 @@ const std::map<std::string, ReportSyntax>& Syntax() {
     options.insert(classes.begin(), classes.end());
     return options;
   };
+  // The reports whose rules assume steady play judge it alone unless asked (phases.h JudgeFrames).
+  const std::set<std::string> all_frames = {"--all-frames"};
   static const std::map<std::string, ReportSyntax> syntax = {
-      {"", {with_classes({})}},
+      {"", {with_classes({}), 0, "", false, all_frames}},
       {"frames", {{"--from", "--to"}}},
-      {"hidden", {with_classes({"--from", "--to", "--min-fraction"})}},
+      {"hidden", {with_classes({"--from", "--to", "--min-fraction"}), 0, "", false, all_frames}},
       {"leaks", {with_classes({})}},
       {"sites", {with_classes({"--from", "--to"})}},
       {"histogram", {with_classes({"--from", "--to", "--frame"})}},
@@ -37,7 +40,7 @@ const std::map<std::string, ReportSyntax>& Syntax() {
       {"phases", {}},
       {"threads", {}},
       {"fragmentation", {{"--frame", "--png", "--color"}}},
-      {"lifetimes", {with_classes({})}},
+      {"lifetimes", {with_classes({}), 0, "", false, all_frames}},
       {"mismatches", {with_classes({})}},
   };
   return syntax;
@@ -125,6 +128,10 @@ bool ParseReportArgs(const std::string& report, const std::vector<std::string>& 
         return false;
       }
       options->threads.push_back(args[++i]);
+      continue;
+    }
+    if (accepts.flags.count(arg)) {
+      if (arg == "--all-frames") options->all_frames = true;
       continue;
     }
     if (accepts.options.count(arg)) {

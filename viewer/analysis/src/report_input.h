@@ -17,6 +17,7 @@
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/load_progress.h"
 #include "memframe/analysis/module_class.h"
+#include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/symbolizer.h"
 #include "memframe/analysis/thread_filter.h"
@@ -30,6 +31,7 @@ struct ReportOptions {
   std::optional<uint64_t> to;
   std::optional<uint64_t> frame;  // histogram, fragmentation: one frame
   double min_fraction = 0.5;
+  bool all_frames = false;        // hidden, lifetimes, summary: judge every frame, not steady play alone
   std::string png;                // fragmentation: write the address map here
   MapColoring coloring = MapColoring::kAge;
   std::vector<std::string> operands;  // diff: A and B
@@ -105,9 +107,13 @@ uint64_t FramesIn(const ReportInput& input, FrameRange range);
 // by --from / --to: the default range of the hidden-site reports.
 FrameRange CompleteFramesRange(const ReportInput& input);
 
-// Hidden sites of `range`, grouped by the stack from the user frame outward
-// (at most `count`), as views with their group's stack ids.
-std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range, size_t count);
+// The frames the hidden sites and lifetimes judge: the steady frames of
+// `within` unless --all-frames (phases.h JudgeFrames).
+JudgedFrames JudgedFramesOf(const ReportInput& input, FrameRange within);
+
+// Hidden sites of the judged frames, grouped by the stack from the user
+// frame outward (at most `count`), as views with their group's stack ids.
+std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count);
 
 // A name for any stack id: the SiteView of an empty SiteStats.
 SiteView NameStack(uint32_t stack_id, const ReportInput& input);

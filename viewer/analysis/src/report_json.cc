@@ -92,6 +92,15 @@ json ClassesShownJson(const ReportInput& input) {
 
 json RangeJson(FrameRange r) { return {{"from", r.from}, {"to", r.to}}; }
 
+json JudgedFramesJson(const JudgedFrames& judged) {
+  json ranges = json::array();
+  for (const FrameRange& r : judged.ranges) ranges.push_back(RangeJson(r));
+  return {{"judged", judged.steady_only ? "steady" : "all"},
+          {"ranges", std::move(ranges)},
+          {"frame_count", judged.count},
+          {"all_frames_option", "--all-frames"}};
+}
+
 void Emit(const json& j, std::ostream& out) {
   // Replace invalid UTF-8 (a path or symbol in another encoding) instead of
   // throwing: the report must not fail on one odd name.
@@ -129,6 +138,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   uint64_t dropped = 0;
   for (const Thread& t : s.threads) dropped += t.dropped;
   ModuleClassTotals totals = TotalsByClass(input, h.sites, AllFramesRange(input));
+  const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
   json classes = json::array();
   for (ModuleClass c : AllModuleClasses()) {
     classes.push_back({{"module_class", ModuleClassName(c)},
@@ -147,7 +157,8 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"leaks", {{"blocks", h.leaks.total_blocks}, {"bytes", h.leaks.total_bytes}}},
             {"module_classes", std::move(classes)},
             {"module_classes_shown", ClassesShownJson(input)},
-            {"hidden_sites", ViewsJson(HiddenSiteViews(input, CompleteFramesRange(input), 10))},
+            {"hidden_sites", ViewsJson(HiddenSiteViews(input, judged, 10))},
+            {"hidden_sites_judged_frames", JudgedFramesJson(judged)},
             {"events", s.events.size()},
             {"dropped_events", dropped},
             {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
@@ -182,8 +193,10 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
 
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
-  auto views = HiddenSiteViews(input, range, SIZE_MAX);
+  const JudgedFrames judged = JudgedFramesOf(input, range);
+  auto views = HiddenSiteViews(input, judged, SIZE_MAX);
   Emit({{"range", RangeJson(range)},
+        {"judged_frames", JudgedFramesJson(judged)},
         {"min_fraction", input.options.min_fraction},
         {"module_classes_shown", ClassesShownJson(input)},
         {"sites", ViewsJson(views)}},

@@ -27,6 +27,8 @@ json ClassesShownJson(const ReportInput& input);
 // function, location, stack.
 json StackRefJson(const SiteView& view);
 json RangeJson(FrameRange r);
+// {"judged": "steady" | "all", "ranges": [...], "frame_count", "all_frames_option"}.
+json JudgedFramesJson(const JudgedFrames& judged);
 void Emit(const json& j, std::ostream& out);
 
 }  // namespace memframe::analysis

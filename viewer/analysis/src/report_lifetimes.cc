@@ -35,14 +35,19 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
+JudgedFrames Judged(const ReportInput& input) { return JudgedFramesOf(input, input.heap.frames.All()); }
+
 }  // namespace
 
 void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
-  LifetimeReport r = AnalyzeLifetimes(input.capture.main);
+  const JudgedFrames judged = Judged(input);
+  LifetimeReport r = AnalyzeLifetimes(input.capture.main, judged);
   auto totals = Totals(r);
-  out << "Call sites by how long their blocks live (rules in REPORTS.md); phase boundaries: ";
+  out << "Call sites by how long their blocks live (rules in REPORTS.md), judged by the blocks allocated in "
+      << JudgedFramesText(judged) << "; phase boundaries: ";
   if (r.boundary_frames.empty()) out << "none";
-  for (size_t i = 0; i < r.boundary_frames.size(); ++i) out << (i ? ", " : "frames ") << r.boundary_frames[i];
+  const char* first = r.boundary_frames.size() == 1 ? "frame " : "frames ";
+  for (size_t i = 0; i < r.boundary_frames.size(); ++i) out << (i ? ", " : first) << r.boundary_frames[i];
   out << "\n\n";
   TextTable summary({{"class", true}, {"sites"}, {"malloc+free calls"}, {"bytes"}, {"advice", true}});
   for (LifetimeClass c : kClasses) {
@@ -78,7 +83,8 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
-  LifetimeReport r = AnalyzeLifetimes(input.capture.main);
+  const JudgedFrames judged = Judged(input);
+  LifetimeReport r = AnalyzeLifetimes(input.capture.main, judged);
   auto totals = Totals(r);
   json classes = json::array();
   for (LifetimeClass c : kClasses) {
@@ -113,7 +119,8 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
     site["stack"] = std::move(stack);
     sites.push_back(std::move(site));
   }
-  Emit({{"share", kLifetimeShare},
+  Emit({{"judged_frames", JudgedFramesJson(judged)},
+        {"share", kLifetimeShare},
         {"pool_turnover", kPoolTurnover},
         {"boundary_frames", r.boundary_frames},
         {"last_ended_frame", r.has_teardown ? json(r.last_ended_frame) : json(nullptr)},

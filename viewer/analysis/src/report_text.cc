@@ -63,6 +63,20 @@ std::string RangeText(FrameRange r) {
   return "frames " + std::to_string(r.from) + ".." + std::to_string(r.to);
 }
 
+std::string JudgedFramesText(const JudgedFrames& judged) {
+  // A run with many loads has many stretches: --json lists them all.
+  std::string text = (judged.steady_only ? "the steady frames " : "frames ") + JudgedRangesText(judged);
+  text += " (" + Plural(judged.count, "frame");
+  if (judged.steady_only) {
+    text += "; start-up and loads left out, --all-frames judges every frame)";
+  } else if (!judged.all_frames_asked) {
+    text += "; no steady play found, so every frame)";
+  } else {
+    text += ")";
+  }
+  return text;
+}
+
 void WriteStack(const SiteView& v, std::ostream& out) {
   for (const SourceFrame& f : v.stack) {
     out << "      " << f.function;
@@ -176,10 +190,10 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   WriteNotes(input, out);
   WriteClassShares(input, out);
 
-  FrameRange range = CompleteFramesRange(input);
-  auto hidden = HiddenSiteViews(input, range, top_sites);
+  const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
+  auto hidden = HiddenSiteViews(input, judged, top_sites);
   out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << RangeText(range) << ClassesShown(input) << ":\n";
+      << JudgedFramesText(judged) << ClassesShown(input) << ":\n";
   if (hidden.empty()) {
     out << "  none\n";
     return;
@@ -216,11 +230,10 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteHiddenText(const ReportInput& input, std::ostream& out) {
-  FrameRange range = CompleteFramesRange(input);
-  auto views = HiddenSiteViews(input, range, SIZE_MAX);
+  const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
+  auto views = HiddenSiteViews(input, judged, SIZE_MAX);
   out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << RangeText(range) << " (" << FormatCount(FramesIn(input, range)) << " frames)" << ClassesShown(input)
-      << "; per-frame figures are medians over the "
+      << JudgedFramesText(judged) << ClassesShown(input) << "; per-frame figures are medians over the "
       << "frames with allocations\n\n";
   if (views.empty()) {
     out << "none\n";

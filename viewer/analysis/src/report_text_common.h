@@ -25,6 +25,10 @@ std::string ModuleCell(const SiteView& v);
 std::string ClassesShown(const ReportInput& input);
 std::string Plural(uint64_t count, const std::string& noun);
 std::string RangeText(FrameRange r);
+// What a report whose rules assume steady play judged: "the steady frames
+// 1..11, 27..39 (24 frames; start-up and loads left out, --all-frames
+// judges every frame)", or "frames 0..39 (40 frames)".
+std::string JudgedFramesText(const JudgedFrames& judged);
 void WriteStack(const SiteView& v, std::ostream& out);
 // "+1.20 KiB" / "-812 B" / "0 B".
 std::string FormatSignedBytes(int64_t bytes);

@@ -115,9 +115,13 @@ FrameRange CompleteFramesRange(const ReportInput& input) {
 
 uint64_t FramesIn(const ReportInput& input, FrameRange range) { return input.heap.frames.CountIn(range); }
 
-std::vector<SiteView> HiddenSiteViews(const ReportInput& input, FrameRange range, size_t count) {
+JudgedFrames JudgedFramesOf(const ReportInput& input, FrameRange within) {
+  return JudgeFrames(input.heap.frames, within, input.options.all_frames);
+}
+
+std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count) {
   if (!input.groups) input.groups = GroupSitesByUserStack(input.heap.sites, input.capture.main, input.symbolizer);
-  auto sites = FindHiddenSites(input.groups->index, range, FramesIn(input, range), input.options.min_fraction);
+  auto sites = FindHiddenSites(input.groups->index, judged.ranges, judged.count, input.options.min_fraction);
   std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
   if (sites.size() > count) sites.resize(count);
   std::vector<SiteView> views;

@@ -70,6 +70,8 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
       o->module_class_rules.push_back(std::move(rule));
     } else if (arg == "--only" || arg == "--hide") {
       if (!value(&v) || !analysis::ApplyClassList(std::string(v), arg == "--only", &o->classes, error)) return false;
+    } else if (arg == "--all-frames") {
+      o->all_frames = true;
     } else if (arg == "--frame") {
       uint64_t f = 0;
       if (!value(&v)) return false;
@@ -172,7 +174,8 @@ std::string ViewerUsage() {
          "--module-class PATTERN=CLASS (repeatable), --only CLASSES, --hide CLASSES (with any mode): who allocated,\n"
          "  as in `memframe report` (classes: game, engine, driver, system).\n"
          "--search TEXT, --size-bin N, --group-functions (with any mode): the tables' row filters.\n"
-         "--flame-metric allocations|bytes|live, --flame-function NAME: the flame graph's metric and function.\n";
+         "--flame-metric allocations|bytes|live, --flame-function NAME: the flame graph's metric and function.\n"
+         "--all-frames (with any mode): Hidden and Lifetimes judge every frame, not steady play alone.\n";
 }
 
 }  // namespace memframe::viewer

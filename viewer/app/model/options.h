@@ -33,6 +33,7 @@ struct ViewerOptions {
   bool group_by_function = false;     // --group-functions
   std::optional<FlameMetric> flame_metric;  // --flame-metric allocations|bytes|live
   std::string flame_function;         // --flame-function NAME
+  bool all_frames = false;        // --all-frames: Hidden and Lifetimes judge every frame, not steady play alone
   int width = 1280;   // --size WxH
   int height = 800;
   bool help = false;

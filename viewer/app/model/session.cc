@@ -60,6 +60,10 @@ analysis::FrameRange Session::AllFrames() const { return heap_.frames.All(); }
 
 analysis::FrameRange Session::CompleteFrames() const { return heap_.frames.Complete(); }
 
+analysis::JudgedFrames Session::Judged(analysis::FrameRange within) const {
+  return analysis::JudgeFrames(heap_.frames, within, judge_all_frames_);
+}
+
 const std::vector<analysis::SourceFrame>& Session::Stack(uint32_t stack_id) {
   auto cached = stacks_.find(stack_id);
   if (cached != stacks_.end()) return cached->second;

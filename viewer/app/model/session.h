@@ -16,6 +16,7 @@
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/mismatches.h"
+#include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/analysis/symbolizer.h"
@@ -93,6 +94,13 @@ class Session {
   // found on first use: the loader asks, off the UI thread.
   const analysis::MismatchReport& Mismatches();
 
+  // The frames the views whose rules assume steady play judge (Hidden,
+  // Lifetimes; phases.h JudgeFrames): the steady frames of `within`, or all
+  // of them when judge_all_frames (the views' toggle, --all-frames).
+  analysis::JudgedFrames Judged(analysis::FrameRange within) const;
+  bool judge_all_frames() const { return judge_all_frames_; }
+  void SetJudgeAllFrames(bool all) { judge_all_frames_ = all; }
+
   // The MAP and UNMAP events in global order, gathered on first use: a
   // frame's mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
@@ -118,6 +126,7 @@ class Session {
   analysis::ModuleClassTotals class_totals_;
   bool has_class_totals_ = false;
   uint64_t classes_generation_ = 0;
+  bool judge_all_frames_ = false;
 };
 
 }  // namespace memframe::viewer

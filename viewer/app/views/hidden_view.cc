@@ -8,6 +8,7 @@
 #include "view_json.h"
 #include "row_filter.h"
 #include "widgets/filter_bar.h"
+#include "widgets/judged_frames_line.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -28,17 +29,19 @@ bool HiddenView::Refresh(ViewContext& ctx) {
   analysis::FrameRange range = RangeOf(ctx, follow_selection_);
   RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
   if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_ &&
-      key == filter_key_)
+      key == filter_key_ && rows_all_frames_ == ctx.session.judge_all_frames())
     return false;
   filter_key_ = key;
+  rows_all_frames_ = ctx.session.judge_all_frames();
   range_ = range;
+  judged_ = ctx.session.Judged(range_);
   rows_percent_ = min_percent_;
   // Grouped as the CLI groups them, so the table and `memframe report hidden`
   // list the same sites with the same figures.
   // By function: coarser groups, each a union of the report's.
   const analysis::GroupedSites& groups =
       ctx.selection.group_by_function ? ctx.session.FunctionGroups() : ctx.session.SiteGroups();
-  rows_ = analysis::FindHiddenSites(groups.index, range_, ctx.session.frames().CountIn(range_), min_percent_ / 100.0);
+  rows_ = analysis::FindHiddenSites(groups.index, judged_.ranges, judged_.count, min_percent_ / 100.0);
   total_rows_ = rows_.size();
   RowFilter filter(ctx.session, ctx.selection);
   std::erase_if(rows_, [&](const analysis::SiteStats& s) {
@@ -76,9 +79,9 @@ void HiddenView::Draw(ViewContext& ctx) {
   ImGui::Checkbox("Only the selected frames", &follow_selection_);
   bool changed = Refresh(ctx);
   ImGui::SameLine();
-  ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of frames %llu\xE2\x80\x93%llu",
-                     rows_.size(), min_percent_, static_cast<unsigned long long>(range_.from),
-                     static_cast<unsigned long long>(range_.to));
+  ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of the frames judged",
+                     rows_.size(), min_percent_);
+  if (DrawJudgedFramesLine(ctx.session, judged_)) changed = Refresh(ctx) || changed;
 
   DrawFilterBar(ctx.selection, true, rows_.size(), total_rows_);
   const bool stack_shown = has_selection_ && keys_.stack_open();
@@ -188,6 +191,7 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
   }
   return {{"view", name()},
           {"range", RangeJson(range_)},
+          {"judged_frames", JudgedFramesJson(judged_)},
           {"min_fraction", min_percent_ / 100.0},
           {"filter", FilterJson(ctx.selection)},
           {"rows", rows}};

@@ -1,5 +1,6 @@
 // Hidden per-frame allocations: the call sites that allocate in most frames
-// (analysis::FindHiddenSites), the churn a steady game should not have.
+// (analysis::FindHiddenSites), the churn a steady game should not have;
+// judged over steady play unless the user asks for every frame (phases.h).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/look_alikes.h"
+#include "memframe/analysis/phases.h"
 #include "row_filter.h"
 #include "view.h"
 #include "widgets/table_keys.h"
@@ -35,6 +37,8 @@ class HiddenView : public View {
   int min_percent_ = 50;  // the CLI's default threshold, 0.5
   bool follow_selection_ = false;
   analysis::FrameRange range_{};
+  analysis::JudgedFrames judged_;  // the frames of range_ the rows judge
+  bool rows_all_frames_ = false;   // Session::judge_all_frames() of rows_
   int rows_percent_ = -1;
   bool has_rows_ = false;
   RowFilterKey filter_key_;  // of rows_

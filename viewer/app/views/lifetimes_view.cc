@@ -8,6 +8,7 @@
 #include "view_json.h"
 #include "row_filter.h"
 #include "widgets/filter_bar.h"
+#include "widgets/judged_frames_line.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -45,12 +46,18 @@ constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLev
 }  // namespace
 
 const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
-  if (!report_) report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main);
+  if (!report_ || report_all_frames_ != ctx.session.judge_all_frames()) {
+    report_all_frames_ = ctx.session.judge_all_frames();
+    judged_ = ctx.session.Judged(ctx.session.AllFrames());
+    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, judged_);
+    rows_general_ = !show_general_;  // rebuild the rows
+  }
   return *report_;
 }
 
 void LifetimesView::Draw(ViewContext& ctx) {
   DrawClasses(ctx);
+  if (DrawJudgedFramesLine(ctx.session, judged_)) Report(ctx);
   RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
   bool changed = rows_general_ != show_general_ || !(key == filter_key_);
   if (changed) {
@@ -190,7 +197,10 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                     {"stack", StackJson(ctx.session, s.stack_id)}});
     AddOrigin(rows.back(), label);
   }
-  return {{"view", name()}, {"boundary_frames", report.boundary_frames}, {"rows", rows}};
+  return {{"view", name()},
+          {"judged_frames", JudgedFramesJson(judged_)},
+          {"boundary_frames", report.boundary_frames},
+          {"rows", rows}};
 }
 
 }  // namespace memframe::viewer

@@ -1,7 +1,8 @@
 // Lifetime advice (analysis::AnalyzeLifetimes): each call site classed by
 // how its blocks live (frame, level, pool, long-lived, general) with the
 // allocator that would serve it, its capacity and what moving it saves.
-// Computed once per capture, when the tab is first shown.
+// Computed when the tab is first shown, over steady play unless the user asks
+// for every frame (phases.h; computed again when that changes).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,8 @@ class LifetimesView : public View {
   void DrawTable(ViewContext& ctx, bool rows_changed);
 
   std::optional<analysis::LifetimeReport> report_;
+  analysis::JudgedFrames judged_;    // what report_ judged
+  bool report_all_frames_ = false;   // Session::judge_all_frames() of report_
   std::vector<uint32_t> rows_;  // indices into report_->sites that are shown
   bool show_general_ = false;
   bool rows_general_ = true;

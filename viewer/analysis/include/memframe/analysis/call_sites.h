@@ -78,6 +78,10 @@ struct SiteStats {
 };
 
 SiteStats SummarizeSite(const SiteHistory& site, FrameRange range, uint64_t frames_in_range);
+// The same over the union of `ranges` (ascending, disjoint): the steady
+// frames a report judges (phases.h), `frames_in_range` being the frames in
+// all of them.
+SiteStats SummarizeSite(const SiteHistory& site, const std::vector<FrameRange>& ranges, uint64_t frames_in_range);
 
 // Sites with at least one allocation in `range`, by bytes (then allocations)
 // descending, then stack id.
@@ -89,5 +93,8 @@ std::vector<SiteStats> SitesInRange(const CallSiteIndex& index, FrameRange range
 // then bytes (descending), then stack id.
 std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, FrameRange range, uint64_t frames_in_range,
                                        double min_fraction);
+// The same over the union of `ranges` (ascending, disjoint).
+std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, const std::vector<FrameRange>& ranges,
+                                       uint64_t frames_in_range, double min_fraction);
 
 }  // namespace memframe::analysis

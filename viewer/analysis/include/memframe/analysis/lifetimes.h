@@ -22,12 +22,19 @@
 // the frames report's spikes). The frames counted are those that occur (an
 // event carries the number, or a FRAME_END names it), as in the frames
 // report: a gap in the numbers is no frame.
+//
+// The rules assume steady play (a "frame" in start-up or a load is no game
+// frame), so the reports judge only the blocks allocated in the steady
+// frames (phases.h JudgeFrames) unless asked for all: a site is classed, and
+// counted, by those blocks alone; boundaries are found over the whole run.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/frame_range.h"
+#include "memframe/analysis/phases.h"
 
 namespace memframe::analysis {
 
@@ -67,7 +74,12 @@ struct LifetimeReport {
   std::vector<SiteLifetime> sites;
 };
 
-LifetimeReport AnalyzeLifetimes(const Stream& stream);
+// `judged`: the blocks allocated in these frames (ascending, disjoint) are
+// the ones judged; empty: every block.
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRange>& judged = {});
+// The blocks allocated in the frames JudgeFrames chose (every block when it
+// chose every frame: the teardown's and unended frames' too).
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const JudgedFrames& judged);
 
 const char* LifetimeClassName(LifetimeClass c);  // "frame", "long-lived", "level", "pool", "general"
 const char* LifetimeAdvice(LifetimeClass c);     // one line of advice

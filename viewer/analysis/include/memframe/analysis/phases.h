@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,27 @@ std::optional<std::pair<uint64_t, uint64_t>> LargestLoadDiffFrames(const FrameTa
 
 // The frames of steady play (every steady phase), or empty when there are none.
 std::vector<FrameRange> SteadyRanges(const std::vector<Phase>& phases);
+
+// The frames judged by the reports whose rules assume steady play (hidden,
+// lifetimes): start-up and loads are not play (Neverball's start-up compiles
+// shaders: a quarter of a million blocks freed in the frame that made them,
+// which is no per-frame churn). By default the steady frames within
+// `within`; every frame of `within` when `all_frames` is asked for
+// (--all-frames, the views' toggle) or none of them is steady.
+struct JudgedFrames {
+  std::vector<FrameRange> ranges;  // ascending, disjoint; within `within`
+  uint64_t count = 0;              // frames of the capture in them
+  bool steady_only = false;        // false: every frame of `within`
+  bool all_frames_asked = false;   // steady_only is false because all frames were asked for
+};
+JudgedFrames JudgeFrames(const FrameTable& table, FrameRange within, bool all_frames);
+
+// The judged ranges as text, "1..11, 14..25, 27..39", at most `shown` of
+// them and then ", ... (N stretches)".
+std::string JudgedRangesText(const JudgedFrames& judged, size_t shown = 8);
+
+// Whether `frame` is in one of `ranges` (ascending, disjoint).
+bool InRanges(const std::vector<FrameRange>& ranges, uint64_t frame);
 
 const char* PhaseKindName(PhaseKind kind);  // "start-up", "load", "steady", "teardown"
 

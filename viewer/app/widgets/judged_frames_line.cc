@@ -1,0 +1,37 @@
+#include "widgets/judged_frames_line.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "style.h"
+#include "view_json.h"
+
+namespace memframe::viewer {
+
+bool DrawJudgedFramesLine(Session& session, const analysis::JudgedFrames& judged) {
+  std::string text = "Judging ";
+  text += judged.steady_only ? "the steady frames " : "frames ";
+  text += analysis::JudgedRangesText(judged) + " (" + FormatCount(judged.count) +
+          (judged.count == 1 ? " frame)" : " frames)");
+  if (judged.steady_only) {
+    text += ": start-up and loads are left out";
+  } else if (!judged.all_frames_asked) {
+    text += ": no steady play found";
+  }
+  ImGui::TextColored(palette::kDimText, "%s", text.c_str());
+  ImGui::SameLine(0, 16);
+  bool all = session.judge_all_frames();
+  if (!ImGui::Checkbox("All frames", &all)) return false;
+  session.SetJudgeAllFrames(all);
+  return true;
+}
+
+nlohmann::json JudgedFramesJson(const analysis::JudgedFrames& judged) {
+  nlohmann::json ranges = nlohmann::json::array();
+  for (const analysis::FrameRange& r : judged.ranges) ranges.push_back(RangeJson(r));
+  return {{"judged", judged.steady_only ? "steady" : "all"}, {"ranges", ranges}, {"frame_count", judged.count}};
+}
+
+}  // namespace memframe::viewer
