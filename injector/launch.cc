@@ -152,7 +152,7 @@ std::unique_ptr<ChildProcess> ChildProcess::Start(const LaunchSpec& spec, std::s
   // Everything the child needs is built here: after fork it may not allocate.
   std::vector<std::string> env_strings;
   auto overridden = [&spec](const char* entry) {
-    if (strncmp(entry, "LD_PRELOAD=", 11) == 0) return true;
+    if (!spec.preload.empty() && strncmp(entry, "LD_PRELOAD=", 11) == 0) return true;
     for (const auto& [name, value] : spec.env) {
       if (strncmp(entry, name.c_str(), name.size()) == 0 && entry[name.size()] == '=') return true;
     }
@@ -161,7 +161,8 @@ std::unique_ptr<ChildProcess> ChildProcess::Start(const LaunchSpec& spec, std::s
   for (char** e = environ; *e; ++e) {
     if (!overridden(*e)) env_strings.emplace_back(*e);
   }
-  env_strings.push_back("LD_PRELOAD=" + PrependPreload(spec.preload));
+  // No preload (memframe run --tcp): the program brings its agent itself.
+  if (!spec.preload.empty()) env_strings.push_back("LD_PRELOAD=" + PrependPreload(spec.preload));
   for (const auto& [name, value] : spec.env) env_strings.push_back(name + "=" + value);
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());

@@ -23,6 +23,7 @@
 #include "own_allocator_check.h"
 #include "program_check.h"
 #include "recorder.h"
+#include "tcp_listener.h"
 
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "memframe/analysis/report.h"
@@ -216,14 +217,16 @@ int Run(const RunOptions& options) {
     std::cerr << "memframe: " << error << '\n';
     return kExitMemframeError;
   }
-  std::string refusal = WhyAgentCannotLoad(program_path);
+  std::string refusal = options.tcp ? "" : WhyAgentCannotLoad(program_path);
   if (!refusal.empty()) {
     std::cerr << "memframe: " << refusal << '\n';
     return kExitMemframeError;
   }
-  std::string own_allocator = OwnAllocatorWarning(program_path);
+  // --tcp: the program is a Windows loader (wine memframe.exe ...), whose
+  // allocator is not the game's.
+  std::string own_allocator = options.tcp ? "" : OwnAllocatorWarning(program_path);
   if (!own_allocator.empty()) std::cerr << "memframe: warning: " << own_allocator << '\n';
-  if (!ResolveAgent(options, &agent, &error)) {
+  if (!options.tcp && !ResolveAgent(options, &agent, &error)) {
     std::cerr << "memframe: " << error << '\n';
     return kExitMemframeError;
   }
@@ -233,11 +236,27 @@ int Run(const RunOptions& options) {
     return kExitMemframeError;
   }
 
+  // --tcp: the program (memframe.exe under Wine) injects its own agent,
+  // which connects to this loopback port instead of the Unix socket.
+  int tcp_port = 0;
+  int tcp_fd = options.tcp ? ListenOnLoopback(&tcp_port, &error) : -1;
+  if (options.tcp && tcp_fd < 0) {
+    std::cerr << "memframe: " << error << '\n';
+    return kExitMemframeError;
+  }
+  struct CloseFd {
+    int fd;
+    ~CloseFd() {
+      if (fd >= 0) close(fd);
+    }
+  } tcp_closer{tcp_fd};
+
   LaunchSpec spec;
   spec.path = program_path;
   spec.argv = options.command;
   spec.preload = agent;
-  spec.env.emplace_back(wire::kEnvSocket, socket->path());
+  if (options.tcp) spec.env.emplace_back(wire::kEnvTcp, "127.0.0.1:" + std::to_string(tcp_port));
+  else spec.env.emplace_back(wire::kEnvSocket, socket->path());
   if (options.stack_depth > 0) spec.env.emplace_back(wire::kEnvStackDepth, std::to_string(options.stack_depth));
   if (!options.stacks) spec.env.emplace_back(wire::kEnvStacks, "0");
   if (options.time_slice_ms >= 0)
@@ -264,7 +283,8 @@ int Run(const RunOptions& options) {
   // faster for a capture 2.6% larger (tests/bench/README.md).
   constexpr int kCaptureZstdLevel = 1;
   OutputPolicy policy = wire::CapturePolicy();
-  policy.inputs = {program_path, agent};
+  policy.inputs = {program_path};
+  if (!agent.empty()) policy.inputs.push_back(agent);
   if (!options.force) {
     policy.existing = OutputPolicy::Existing::kRefuse;
     policy.force_hint = "pass --force to replace it";
@@ -290,7 +310,7 @@ int Run(const RunOptions& options) {
   }
 
   std::string note;
-  Recorder recorder(socket->fd(), capture.get(), std::cerr);
+  Recorder recorder(options.tcp ? tcp_fd : socket->fd(), capture.get(), std::cerr);
   std::unique_ptr<LiveServer> live = options.live_socket ? StartLiveServer(*socket, output) : nullptr;
   if (live) {
     recorder.AttachLive(live.get());
@@ -299,8 +319,8 @@ int Run(const RunOptions& options) {
   int status = Record(*child, recorder, &note);
   if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
   if (recorder.recorded_streams() == 0) {
-    std::cerr << "memframe: no process connected, so the capture holds no allocations; did the agent " << agent
-              << " load?\n";
+    std::cerr << "memframe: no process connected, so the capture holds no allocations; did the agent "
+              << (options.tcp ? "memframe_agent.dll" : agent) << " load?\n";
   }
 
   info.set_exit_status(status);
@@ -340,6 +360,9 @@ void PrintRunUsage(std::ostream& out) {
          "                      memframe prints the command that follows it\n"
          "  --agent PATH        agent library (default: $MEMFRAME_AGENT, else\n"
          "                      ../lib/libmemframe_agent.so beside memframe)\n"
+         "  --tcp               preload nothing and take agents on a loopback TCP port\n"
+         "                      named in $MEMFRAME_TCP: for the Windows agent under Wine,\n"
+         "                      e.g. memframe run --tcp -- wine memframe.exe run -- GAME.exe\n"
          "  -h, --help          show this help\n";
 }
 
@@ -404,6 +427,8 @@ RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* opt
                  options->frame_source + "'";
         return RunParse::kError;
       }
+    } else if (arg == "--tcp") {
+      options->tcp = true;
     } else if (arg == "--free-stacks") {
       options->free_stacks = true;
     } else if (arg == "--no-live") {

@@ -34,6 +34,7 @@ struct RunOptions {
   bool free_stacks = false;          // capture the stack of every free too
   std::string frame_source;          // "" = auto; "slices"; or a present's name
   std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
+  bool tcp = false;                  // preload nothing; agents connect to MEMFRAME_TCP (Windows, Wine)
   bool live_socket = true;           // offer the live socket to viewers (--no-live: not)
   bool launch_viewer = false;        // --live: start memframe-viewer --follow on it
   std::vector<std::string> command;  // PROGRAM and its arguments

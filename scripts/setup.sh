@@ -25,6 +25,7 @@ packages=(
   neverball chromium-bsu extremetuxracer   # tests: real games nobody here wrote (SDL2, SDL2, SFML/GLX)
   clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)
   libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)
+  g++-mingw-w64-x86-64 wine wine64   # Windows agent, injector and demo: cross-built, tested under Wine (tests/windows/)
 )
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

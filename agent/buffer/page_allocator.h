@@ -5,6 +5,10 @@
 // chunk of the stack table) must not re-enter a hook.
 #pragma once
 
+#ifdef _WIN32
+#include "platform/windows/page_allocator.h"  // VirtualAlloc, the same four functions
+#else
+
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -63,3 +67,5 @@ inline void PrefaultPages(void* p, size_t bytes) {
 
 
 }  // namespace memframe::agent
+
+#endif  // _WIN32

@@ -1,5 +1,8 @@
 #include "buffer/thread_buffer.h"
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <linux/kcmp.h>
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -7,6 +10,7 @@
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
+#endif
 
 #include <new>
 
@@ -26,18 +30,6 @@ bool g_drop_when_full = false;
 
 __thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 __thread uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
-
-// The key's destructor is how we learn that a thread exits. Keys below
-// PTHREAD_KEY_2NDLEVEL_SIZE (32) store their value without allocating;
-// ours is created at start-up, among the first.
-pthread_key_t g_exit_key;
-std::atomic<bool> g_exit_key_ready{false};
-pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
-
-void OnThreadExit(void*) { MarkCurrentThreadExiting(); }
-void CreateExitKey() {
-  if (pthread_key_create(&g_exit_key, OnThreadExit) == 0) g_exit_key_ready.store(true, std::memory_order_release);
-}
 
 ThreadBuffer* ClaimFreeBuffer() {
   for (ThreadBuffer* b = g_first.load(std::memory_order_acquire); b; b = b->next) {
@@ -63,6 +55,34 @@ ThreadBuffer* NewBuffer() {
     b->next = head;
   } while (!g_first.compare_exchange_weak(head, b, std::memory_order_release, std::memory_order_relaxed));
   return b;
+}
+
+#ifdef _WIN32
+// Windows has neither fork nor pthread keys for foreign threads: the
+// agent's DllMain reports thread exits (DLL_THREAD_DETACH), and the one
+// process that loaded the agent is the one its writer drains.
+void RegisterThreadExit(ThreadBuffer*) {}
+void SleepMicros(long us) { Sleep(us < 1000 ? 0 : static_cast<DWORD>(us / 1000)); }
+uint32_t ThisProcessId() { return static_cast<uint32_t>(GetCurrentProcessId()); }
+bool WorthWaiting() { return true; }
+uint32_t ThisThreadId() { return static_cast<uint32_t>(GetCurrentThreadId()); }
+#else
+
+// The key's destructor is how we learn that a thread exits. Keys below
+// PTHREAD_KEY_2NDLEVEL_SIZE (32) store their value without allocating;
+// ours is created at start-up, among the first.
+pthread_key_t g_exit_key;
+std::atomic<bool> g_exit_key_ready{false};
+pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
+
+void OnThreadExit(void*) { MarkCurrentThreadExiting(); }
+void CreateExitKey() {
+  if (pthread_key_create(&g_exit_key, OnThreadExit) == 0) g_exit_key_ready.store(true, std::memory_order_release);
+}
+
+void RegisterThreadExit(ThreadBuffer* b) {
+  pthread_once(&g_exit_key_once, CreateExitKey);
+  if (g_exit_key_ready.load(std::memory_order_acquire)) pthread_setspecific(g_exit_key, b);
 }
 
 void SleepMicros(long us) {
@@ -109,10 +129,12 @@ bool WorthWaiting() {
   }
   return false;
 }
+uint32_t ThisThreadId() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
+#endif  // _WIN32
 }  // namespace
 
 uint32_t CurrentThreadId() {
-  if (!t_tid) t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  if (!t_tid) t_tid = ThisThreadId();
   return t_tid;
 }
 
@@ -138,8 +160,7 @@ ThreadBuffer* CurrentThreadBuffer() {
   // tid last: the writer treats a changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
   t_buffer = b;
-  pthread_once(&g_exit_key_once, CreateExitKey);
-  if (g_exit_key_ready.load(std::memory_order_acquire)) pthread_setspecific(g_exit_key, b);
+  RegisterThreadExit(b);
   return b;
 }
 
@@ -178,17 +199,29 @@ void PushEvent(const Event& event) {
 
 void MarkCurrentThreadExiting() {
   if (!t_buffer) return;
+#ifndef _WIN32
   // A short-lived worker may be named and gone between two looks of the
   // writer at /proc; keep its last name here (prctl does not allocate).
   prctl(PR_GET_NAME, t_buffer->exit_name, 0, 0, 0);
+#endif
   t_buffer->exiting.store(true, std::memory_order_release);
 }
 
 bool BufferThreadGone(const ThreadBuffer* b) {
+#ifdef _WIN32
+  // A thread that cannot be opened is gone; one that can is gone once
+  // signalled.
+  HANDLE thread = OpenThread(SYNCHRONIZE, FALSE, b->tid.load(std::memory_order_relaxed));
+  if (!thread) return true;
+  bool gone = WaitForSingleObject(thread, 0) == WAIT_OBJECT_0;
+  CloseHandle(thread);
+  return gone;
+#else
   // Signal 0 checks existence only. ESRCH: the kernel has reaped the thread,
   // so it can push nothing more.
   long rc = syscall(SYS_tgkill, getpid(), b->tid.load(std::memory_order_relaxed), 0);
   return rc != 0 && errno == ESRCH;
+#endif
 }
 
 void ReleaseBuffer(ThreadBuffer* b) {

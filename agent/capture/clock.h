@@ -3,6 +3,10 @@
 // sharing any counter between threads. Elsewhere CLOCK_MONOTONIC in ns.
 #pragma once
 
+#ifdef _WIN32
+#include "platform/windows/clock.h"  // rdtsc too; QueryPerformanceCounter for ns
+#else
+
 #include <cstdint>
 #include <ctime>
 
@@ -62,3 +66,5 @@ inline uint64_t RealtimeNs() {
 }
 
 }  // namespace memframe::agent
+
+#endif  // _WIN32

@@ -19,10 +19,6 @@ namespace {
 constexpr uint32_t kMalloc = PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_MALLOC, 0);
 constexpr uint32_t kCalloc =
     PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_MALLOC, memframe::wire::kFlagCalloc);
-constexpr uint32_t kReallocAlloc =
-    PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_MALLOC, memframe::wire::kFlagRealloc);
-constexpr uint32_t kReallocFree =
-    PackKind(memframe::wire::EVENT_FREE, memframe::wire::FAMILY_MALLOC, memframe::wire::kFlagRealloc);
 constexpr uint32_t kFree = PackKind(memframe::wire::EVENT_FREE, memframe::wire::FAMILY_MALLOC, 0);
 
 // True when this call must be served by the bootstrap pool: the real
@@ -46,19 +42,6 @@ void* MoveOutOfBootstrap(void* old, size_t size) {
   return fresh;
 }
 
-// realloc as the recorder sees it: the old block goes, the new one comes,
-// both tagged so the analysis can tell a move from a malloc/free pair.
-template <typename Call>
-void* TrackedRealloc(void* old, size_t size, Call call) {
-  RecursionGuard guard(HookKind::kHeapAlloc);
-  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(ThreadState::kInRealFree, call);
-  uint64_t before = OrderedTicks();
-  void* fresh = guard.CallReal(ThreadState::kInRealFree, call);
-  uint64_t after = OrderedTicks();
-  if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0);
-  if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before);
-  return fresh;
-}
 }  // namespace
 
 MEMFRAME_EXPORT void* malloc(size_t size) noexcept {

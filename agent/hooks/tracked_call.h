@@ -10,8 +10,14 @@
 #include "capture/clock.h"
 #include "capture/recorder.h"
 #include "capture/recursion_guard.h"
+#include "memframe.pb.h"
+#include "memframe/format.h"
+#ifdef _WIN32
+#include "platform/windows/hook_runtime.h"  // hooks reach real functions through the import tables
+#else
 #include "hooks/real_functions.h"
 #include "runtime/agent_runtime.h"
+#endif
 
 #define MEMFRAME_EXPORT extern "C" __attribute__((visibility("default")))
 #define MEMFRAME_EXPORT_CXX __attribute__((visibility("default")))
@@ -78,6 +84,24 @@ __attribute__((always_inline)) inline void TrackedFree(const void* block, size_t
   guard.CallReal(kWindow, call);
   uint64_t after = Ticks();
   RecordFree(guard, block, size, packed_kind, before, after - before, __builtin_frame_address(0));
+}
+
+// realloc as the recorder sees it: the old block goes, the new one comes,
+// both tagged so the analysis can tell a move from a malloc/free pair.
+// `call` performs the real realloc. kRegion for the Win32 heap's HeapReAlloc
+// (platform/windows/windows_hooks.cc).
+template <HookKind kKind = HookKind::kHeapAlloc, typename Call>
+inline void* TrackedRealloc(void* old, size_t size, Call call) {
+  constexpr uint32_t kReallocAlloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagRealloc);
+  constexpr uint32_t kReallocFree = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, wire::kFlagRealloc);
+  RecursionGuard guard(kKind);
+  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(ThreadState::kInRealFree, call);
+  uint64_t before = OrderedTicks();
+  void* fresh = guard.CallReal(ThreadState::kInRealFree, call);
+  uint64_t after = OrderedTicks();
+  if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0);
+  if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before);
+  return fresh;
 }
 
 }  // namespace memframe::agent

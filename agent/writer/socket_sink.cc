@@ -1,10 +1,12 @@
 #include "writer/socket_sink.h"
 
+#ifndef _WIN32
 #include <errno.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#endif
 
 #include <cstring>
 
@@ -13,6 +15,7 @@
 
 namespace memframe::agent {
 
+#ifndef _WIN32  // platform/windows/socket_sink_windows.cc
 namespace {
 constexpr size_t kOutputBytes = 16u << 20;
 // Longest wait for room in the socket before the fd is checked again.
@@ -55,6 +58,7 @@ void SocketSink::Close() {
   fd_.Close();
   used_ = 0;
 }
+#endif  // _WIN32
 
 wire::ProtoWriter SocketSink::BeginPacket(size_t reserve) {
   if (capacity_ - used_ < reserve + wire::kNestedLengthBytes) Flush();
@@ -71,6 +75,8 @@ void SocketSink::EndPacket(const wire::ProtoWriter& packet) {
   wire::WritePaddedVarint(buffer_ + used_, packet.size(), wire::kNestedLengthBytes);
   used_ += wire::kNestedLengthBytes + packet.size();
 }
+
+#ifndef _WIN32
 
 bool SocketSink::Flush() {
   if (!fd_.held()) {
@@ -108,5 +114,7 @@ bool SocketSink::Flush() {
   used_ = 0;
   return true;
 }
+
+#endif  // _WIN32
 
 }  // namespace memframe::agent

@@ -13,13 +13,17 @@
 #include <cstdint>
 
 #include "memframe/wire_encoder.h"
+#ifndef _WIN32
 #include "runtime/owned_fd.h"
+#endif
 
 namespace memframe::agent {
 
 class SocketSink {
  public:
-  // Connects to the Unix socket at `path`; false (with a warning) on failure.
+  // Connects to the Unix socket at `path` (on Windows: the loopback TCP
+  // "HOST:PORT", platform/windows/socket_sink_windows.cc); false (with a
+  // warning) on failure.
   bool Connect(const char* path);
   // Uses an already connected stream socket (tests use a socketpair); the
   // sink owns it from now on, at another number. -1: no socket, every flush
@@ -27,9 +31,13 @@ class SocketSink {
   bool Adopt(int fd);
   // Closes the socket if it is still the agent's.
   void Close();
+#ifdef _WIN32
+  bool connected() const { return socket_ != kNoSocket; }
+#else
   bool connected() const { return fd_.held(); }
   // The socket's number if it is still the agent's, else -1.
   int fd() { return fd_.Get(); }
+#endif
 
   // Room for one packet; the returned writer encodes the Packet's fields.
   // Call EndPacket after encoding. Flushes first if `reserve` bytes are not
@@ -43,7 +51,12 @@ class SocketSink {
   uint64_t bytes_sent() const { return bytes_sent_; }
 
  private:
+#ifdef _WIN32
+  static constexpr uintptr_t kNoSocket = ~uintptr_t{0};  // INVALID_SOCKET
+  uintptr_t socket_ = kNoSocket;
+#else
   OwnedFd fd_;
+#endif
   uint8_t* buffer_ = nullptr;
   size_t capacity_ = 0;
   size_t used_ = 0;

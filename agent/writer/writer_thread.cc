@@ -1,11 +1,13 @@
 #include "writer/writer_thread.h"
 
-#include <fcntl.h>
-#include <pthread.h>
+#include <pthread.h>  // on Windows, winpthreads (linked statically)
 #include <sched.h>
-#include <signal.h>
 #include <time.h>
+#ifndef _WIN32
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+#endif
 
 #include <atomic>
 #include <cstdio>
@@ -76,6 +78,12 @@ void MarkStackSent(uint32_t id) {
 // never gives it an arena of its own (64 MiB of address space, which counts
 // against a program's RLIMIT_AS).
 void ReadThreadName(uint32_t tid, char* name, size_t size) {
+#ifdef _WIN32
+  // Thread descriptions need Windows 10 and a handle per look: unnamed.
+  (void)tid;
+  (void)size;
+  name[0] = '\0';
+#else
   char path[64];
   snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
   name[0] = '\0';
@@ -85,6 +93,7 @@ void ReadThreadName(uint32_t tid, char* name, size_t size) {
   close(fd);
   name[n > 0 ? n : 0] = '\0';
   name[strcspn(name, "\n")] = '\0';
+#endif
 }
 
 BufferView* ViewOf(ThreadBuffer* b) {
@@ -278,10 +287,12 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   EncodeClockSync(*sink, hello.start_ticks, hello.start_monotonic_ns);
   if (!sink->Flush()) return false;
 
+#ifndef _WIN32
   // The writer must never run a signal handler of the game's.
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
+#endif
   SetConsumerAlive(true);
   // A small stack: the writer's frames are shallow, and a default one (8 MiB
   // of address space) counts against a program's RLIMIT_AS.
@@ -290,7 +301,9 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   pthread_attr_setstacksize(&attr, kWriterStackBytes);
   int rc = pthread_create(&g_thread, &attr, WriterMain, nullptr);
   pthread_attr_destroy(&attr);
+#ifndef _WIN32
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+#endif
   if (rc != 0) {
     SetConsumerAlive(false);
     Warn("cannot start the writer thread (%s); not recording", strerror(rc));

@@ -4,9 +4,15 @@
 //
 // The game runs once for the whole suite (recording is the slow part); each
 // report is computed once and shared by the tests that read it.
+//
+// Built a second time for the Windows demo (tests/windows/): with
+// MEMFRAME_WINDOWS_INJECTOR_PATH, the game is memframe_demo_game.exe run
+// under Wine by memframe.exe, whose agent streams to `memframe run --tcp`;
+// the figures checked are the same.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -38,13 +44,29 @@ static_assert(2 * kGameplayFrames > TotalFrames(kGameplayFrames), "per-frame sit
 constexpr int kRecordTimeoutSeconds = 180;
 constexpr int kReportTimeoutSeconds = 120;
 
+#ifdef MEMFRAME_WINDOWS_INJECTOR_PATH
+constexpr std::string_view kFrameSource = "SwapBuffers";
+std::vector<std::string> RecordCommand(const std::string& capture, const std::filesystem::path& scratch) {
+  // A Wine prefix of the suite's own, so runs never share Wine's state.
+  setenv("WINEPREFIX", (scratch / "wine").c_str(), 1);
+  setenv("WINEDEBUG", "-all", 1);
+  return {MEMFRAME_CLI_PATH, "run", "--tcp", "-o", capture, "--", "wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "run",
+          "--", MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames), "--quiet"};
+}
+#else
+constexpr std::string_view kFrameSource = "glfwSwapBuffers";
+std::vector<std::string> RecordCommand(const std::string& capture, const std::filesystem::path&) {
+  return {MEMFRAME_CLI_PATH, "run", "-o", capture, "--",
+          MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames), "--quiet"};
+}
+#endif
+
 class DemoGameE2E : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     scratch_ = std::make_unique<e2e::ScratchDirectory>("memframe-demo-e2e");
     capture_path_ = (scratch_->path() / "demo.mfc").string();
-    record_command_ = {MEMFRAME_CLI_PATH, "run", "-o", capture_path_, "--",
-                       MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames), "--quiet"};
+    record_command_ = RecordCommand(capture_path_, scratch_->path());
     record_result_ = e2e::RunCommand(record_command_, kRecordTimeoutSeconds);
   }
 
@@ -100,7 +122,7 @@ class DemoGameE2E : public ::testing::Test {
 TEST_F(DemoGameE2E, SummaryCountsEveryRenderedFrame) {
   const json summary = Report({});
   EXPECT_EQ(summary.value("frames", -1), TotalFrames(kGameplayFrames));
-  EXPECT_EQ(summary.value("frame_source", ""), "glfwSwapBuffers");
+  EXPECT_EQ(summary.value("frame_source", ""), kFrameSource);
   const json capture = summary.value("capture", json::object());
   EXPECT_EQ(capture.value("exit_status", -1), 0);
   EXPECT_TRUE(capture.value("complete", false));

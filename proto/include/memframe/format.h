@@ -55,6 +55,7 @@ constexpr uint32_t FamilyOf(uint32_t packed) { return (packed >> kFamilyShift) &
 
 // Environment the recorder hands to the agent.
 constexpr const char* kEnvSocket = "MEMFRAME_SOCKET";            // Unix socket path to connect to
+constexpr const char* kEnvTcp = "MEMFRAME_TCP";                  // Windows agent: loopback HOST:PORT of the recorder (memframe run --tcp)
 constexpr const char* kEnvStackDepth = "MEMFRAME_STACK_DEPTH";   // frames per stack (default 32, max 64)
 constexpr const char* kEnvStacks = "MEMFRAME_STACKS";            // "0" turns stack capture off
 constexpr const char* kEnvDebug = "MEMFRAME_DEBUG";              // "1": agent diagnostics on stderr

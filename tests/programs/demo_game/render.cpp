@@ -1,6 +1,9 @@
 #include "render.h"
 
-#include <GLFW/glfw3.h>
+#ifdef _WIN32
+#include <windows.h>  // GL/gl.h wants WINGDIAPI and APIENTRY (the Windows demo, demo_game_windows/)
+#endif
+#include <GL/gl.h>
 
 namespace memframe::demo {
 namespace {

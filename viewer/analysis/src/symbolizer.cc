@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "debug_files.h"
+#include "pe_symbols.h"
 #include "memframe/regular_file.h"
 
 namespace memframe::analysis {
@@ -123,6 +124,9 @@ struct Symbolizer::ModuleDebug {
   Dwfl* dwfl = nullptr;
   Dwfl_Module* dwfl_module = nullptr;  // null when the file is gone or differs
   SortedSymbols symbols;
+  // Not ELF: a Windows module's COFF symbols (pe_symbols.h), read once.
+  bool pe_loaded = false;
+  PeSymbols pe_symbols;
 
   ~ModuleDebug() {
     if (dwfl) dwfl_end(dwfl);
@@ -230,7 +234,16 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   base.module_offset = return_address - debug->module.load_bias;
   base.function = ModuleLocation(base);
   Dwfl_Module* m = debug->Open();
-  if (!m) return {base};
+  if (!m) {
+    // The Windows agent's modules: load_bias is the image base, so the
+    // module offset is an RVA.
+    if (!debug->pe_loaded && !debug->module.path.empty() && debug->module.path[0] == '/') {
+      debug->pe_loaded = true;
+      debug->pe_symbols.Load(debug->module.path);
+    }
+    if (const char* name = debug->pe_symbols.Find(base.module_offset - 1)) base.function = Demangle(name);
+    return {base};
+  }
 
   // A return address points after the call; the call itself is one byte
   // earlier, which keeps us inside the caller's line (and function, when

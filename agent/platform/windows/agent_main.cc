@@ -1,0 +1,118 @@
+// memframe_agent.dll's start-up and shutdown. Nothing is done in DllMain but
+// noting thread exits: it runs under the loader lock, where connecting a
+// socket or starting a thread may deadlock. The injector calls MemframeStart
+// in a thread of its own once LoadLibraryW has returned.
+#include <windows.h>
+#include <shellapi.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "buffer/thread_buffer.h"
+#include "capture/clock.h"
+#include "capture/recorder.h"
+#include "capture/stack_capture.h"
+#include "capture/stack_table.h"
+#include "memframe/format.h"
+#include "platform/windows/iat_patch.h"
+#include "platform/windows/windows_agent.h"
+#include "runtime/config.h"
+#include "runtime/diagnostics.h"
+#include "writer/writer_thread.h"
+
+namespace memframe::agent {
+
+namespace {
+SocketSink g_sink;
+std::atomic<bool> g_started{false};
+char g_executable[MAX_PATH * 4];
+char g_cmdline[8192];
+
+// The command line as NUL-separated UTF-8 arguments (Hello.argv).
+size_t ReadCmdline() {
+  int argc = 0;
+  LPWSTR* argv = CommandLineToArgvW(GetCommandLineW(), &argc);
+  if (!argv) return 0;
+  size_t used = 0;
+  for (int i = 0; i < argc; ++i) {
+    int n = WideCharToMultiByte(CP_UTF8, 0, argv[i], -1, g_cmdline + used, static_cast<int>(sizeof(g_cmdline) - used),
+                                nullptr, nullptr);
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
+  }
+  LocalFree(argv);
+  return used;
+}
+
+void ReadExecutable() {
+  wchar_t wide[MAX_PATH * 2];
+  DWORD n = GetModuleFileNameW(nullptr, wide, MAX_PATH * 2);
+  g_executable[0] = '\0';
+  if (n == 0 || n >= MAX_PATH * 2) return;
+  wide[n] = L'\0';
+  if (WideCharToMultiByte(CP_UTF8, 0, wide, -1, g_executable, sizeof(g_executable), nullptr, nullptr) <= 0)
+    g_executable[0] = '\0';
+}
+
+unsigned long Start() {
+  InitDiagnostics();
+  Config config = ReadConfig();
+  SetDebug(config.debug);
+  const char* address = getenv(wire::kEnvTcp);
+  if (!address || !*address) {
+    Debug("%s is not set; passive", wire::kEnvTcp);
+    return 1;
+  }
+  ConfigureCapture(config.stack_depth, config.stacks, config.free_stacks);
+  if (config.frame_source && strcmp(config.frame_source, "slices") == 0) ConfigureFrameSource(0, true);
+  InitStackCapture();
+  if (!InitStackTable()) {
+    Warn("cannot reserve memory for the stack table; not recording");
+    return 1;
+  }
+  SetDropWhenFull(config.drop_when_full);
+  if (!g_sink.Connect(address)) return 1;
+  ReadExecutable();
+  HelloInfo hello{};
+  hello.pid = static_cast<uint32_t>(GetCurrentProcessId());
+  hello.ppid = 0;
+  hello.executable = g_executable;
+  hello.cmdline = g_cmdline;
+  hello.cmdline_size = ReadCmdline();
+  hello.start_ticks = Ticks();
+  hello.start_monotonic_ns = MonotonicNs();
+  hello.start_unix_ns = RealtimeNs();
+  hello.max_stack_depth = static_cast<uint32_t>(config.stack_depth);
+  WriterOptions options;
+  options.time_slice_ns = static_cast<uint64_t>(config.time_slice_ms) * 1'000'000;
+  if (!StartWriter(&g_sink, hello, options)) {
+    g_sink.Close();
+    return 1;
+  }
+  g_recording.store(true, std::memory_order_release);
+  PatchLoadedModules();
+  Debug("recording to %s", address);
+  return 0;
+}
+}  // namespace
+
+void StopWindowsAgent(const char* reason) {
+  if (!g_recording.exchange(false)) return;
+  RecursionGuard guard;
+  StopWriter(reason, 5000);
+}
+
+}  // namespace memframe::agent
+
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void*) {
+  using namespace memframe::agent;
+  if (g_started.exchange(true)) return 1;
+  RecursionGuard guard;  // everything the agent sets up is its own
+  return Start();
+}
+
+extern "C" BOOL WINAPI DllMain(HINSTANCE, DWORD reason, LPVOID) {
+  // The writer notices on its next scan (BufferThreadGone).
+  if (reason == DLL_THREAD_DETACH) memframe::agent::MarkCurrentThreadExiting();
+  return TRUE;
+}

@@ -1,0 +1,14 @@
+// What hooks/tracked_call.h asks of the runtime, on Windows. Hooks are
+// installed by patching import tables (iat_patch.h) only after the agent is
+// set up, and each patched slot hands its hook the real function, so there
+// is nothing to resolve lazily and no early start.
+#pragma once
+
+namespace memframe::agent {
+
+inline bool StartEarly() { return false; }
+inline bool RealFunctionsResolved() { return true; }
+inline void ResolveRealFunctions() {}
+void* NextSymbol(const char* name);  // not on Windows: never defined
+
+}  // namespace memframe::agent

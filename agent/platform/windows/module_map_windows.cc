@@ -1,0 +1,111 @@
+// The Windows side of writer/module_map.h: the loaded modules, from the
+// process's module list, each as one segment covering its image. A module's
+// load_bias is its base address, so module offsets are RVAs; under Wine the
+// path is the Unix path of the file, which the Linux analysis can open
+// (viewer/analysis, pe_symbols).
+#include <windows.h>
+#include <psapi.h>
+
+#include <cstring>
+
+#include "memframe.pb.h"
+#include "writer/module_map.h"
+
+namespace memframe::agent {
+
+namespace {
+constexpr int kMaxModules = 1024;
+HMODULE g_modules[kMaxModules];
+uint64_t g_signature = 0;  // of the list last encoded; 0 = none yet
+
+using UnixNameFn = char* (*)(const wchar_t*);
+
+// Lists the modules now; returns how many (at most kMaxModules).
+int ListModules(HMODULE* modules) {
+  DWORD needed = 0;
+  if (!K32EnumProcessModules(GetCurrentProcess(), modules, sizeof(HMODULE) * kMaxModules, &needed)) return 0;
+  DWORD count = needed / sizeof(HMODULE);
+  return static_cast<int>(count > kMaxModules ? kMaxModules : count);
+}
+
+uint64_t Signature(const HMODULE* modules, int count) {
+  uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(count);
+  for (int i = 0; i < count; ++i) h = (h ^ reinterpret_cast<uint64_t>(modules[i])) * 1099511628211ull;
+  return h ? h : 1;
+}
+
+// The module's file as the analysis should open it: Wine's Unix path where
+// Wine says it, else the Windows path in UTF-8.
+void ModulePath(HMODULE module, char* path, size_t size) {
+  wchar_t wide[MAX_PATH * 2];
+  DWORD n = GetModuleFileNameW(module, wide, MAX_PATH * 2);
+  path[0] = '\0';
+  if (n == 0 || n >= MAX_PATH * 2) return;
+  wide[n] = L'\0';
+  static UnixNameFn unix_name = reinterpret_cast<UnixNameFn>(
+      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "wine_get_unix_file_name")));
+  if (unix_name) {
+    if (char* name = unix_name(wide)) {
+      size_t len = strlen(name);
+      if (len < size) memcpy(path, name, len + 1);
+      HeapFree(GetProcessHeap(), 0, name);
+      if (path[0]) return;
+    }
+  }
+  int bytes = WideCharToMultiByte(CP_UTF8, 0, wide, -1, path, static_cast<int>(size), nullptr, nullptr);
+  if (bytes <= 0) path[0] = '\0';
+}
+
+uint32_t ImageSize(HMODULE module) {
+  auto* base = reinterpret_cast<const uint8_t*>(module);
+  auto* dos = reinterpret_cast<const IMAGE_DOS_HEADER*>(base);
+  if (dos->e_magic != IMAGE_DOS_SIGNATURE) return 0;
+  auto* nt = reinterpret_cast<const IMAGE_NT_HEADERS*>(base + dos->e_lfanew);
+  return nt->Signature == IMAGE_NT_SIGNATURE ? nt->OptionalHeader.SizeOfImage : 0;
+}
+}  // namespace
+
+LoaderCounts ReadLoaderCounts() {
+  HMODULE modules[kMaxModules];
+  int count = ListModules(modules);
+  return {static_cast<unsigned long long>(count), Signature(modules, count)};
+}
+
+bool ModuleMapCovers(const LoaderCounts& now) { return g_signature != 0 && g_signature == now.subs; }
+
+bool LoadedObjectsChanged(bool* unloaded) {
+  HMODULE modules[kMaxModules];
+  int count = ListModules(modules);
+  uint64_t signature = Signature(modules, count);
+  if (unloaded) *unloaded = false;  // no cached unwind rules on Windows (stack_capture_windows.cc)
+  return signature != g_signature;
+}
+
+void EncodeModuleMap(SocketSink& sink, uint64_t ticks) {
+  int count = ListModules(g_modules);
+  wire::ProtoWriter w = sink.BeginPacket(1u << 20);
+  size_t body = w.BeginNested(wire::Packet::kModuleMapFieldNumber);
+  w.Varint(wire::ModuleMap::kTicksFieldNumber, ticks);
+  using M = wire::Module;
+  static char path[MAX_PATH * 4];
+  for (int i = 0; i < count; ++i) {
+    uint32_t size = ImageSize(g_modules[i]);
+    if (!size) continue;
+    ModulePath(g_modules[i], path, sizeof(path));
+    size_t module = w.BeginNested(wire::ModuleMap::kModulesFieldNumber);
+    w.String(M::kPathFieldNumber, path);
+    w.Varint(M::kLoadBiasFieldNumber, reinterpret_cast<uint64_t>(g_modules[i]));
+    size_t segment = w.BeginNested(M::kSegmentsFieldNumber);
+    w.Varint(wire::Segment::kVaddrFieldNumber, 0);
+    w.Varint(wire::Segment::kMemszFieldNumber, size);
+    w.EndNested(segment);
+    w.EndNested(module);
+  }
+  w.EndNested(body);
+  sink.EndPacket(w);
+  g_signature = Signature(g_modules, count);
+}
+
+void ForgetModuleMapAfterFork() { g_signature = 0; }
+
+}  // namespace memframe::agent

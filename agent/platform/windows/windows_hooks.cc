@@ -1,0 +1,319 @@
+// The functions the Windows agent hooks (by import-table patching,
+// iat_patch.h) and their hooks: the C runtimes' heaps, operator new/delete
+// of the MinGW and LLVM C++ runtimes, the Win32 heap, virtual memory as
+// regions, the presents that end frames, and the loader functions through
+// which later modules and lookups are caught.
+#include <windows.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+
+#include "capture/marker_table.h"
+#include "hooks/tracked_call.h"
+#include "memframe.pb.h"
+#include "memframe/format.h"
+#include "platform/windows/iat_patch.h"
+#include "platform/windows/windows_agent.h"
+
+namespace memframe::agent {
+
+namespace {
+using wire::PackKind;
+constexpr uint32_t kMalloc = PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+constexpr uint32_t kCalloc = PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCalloc);
+constexpr uint32_t kFree = PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0);
+constexpr uint32_t kNew = PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW, 0);
+constexpr uint32_t kNewArray = PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW_ARRAY, 0);
+constexpr uint32_t kDelete = PackKind(wire::EVENT_FREE, wire::FAMILY_NEW, 0);
+constexpr uint32_t kDeleteArray = PackKind(wire::EVENT_FREE, wire::FAMILY_NEW_ARRAY, 0);
+constexpr uint32_t kMap = PackKind(wire::EVENT_MAP, wire::FAMILY_MMAP, 0);
+constexpr uint32_t kUnmap = PackKind(wire::EVENT_UNMAP, wire::FAMILY_MMAP, 0);
+
+template <typename Fn>
+Fn Real(std::atomic<void*>& slot) {
+  return reinterpret_cast<Fn>(slot.load(std::memory_order_relaxed));
+}
+
+// ---- C runtimes: one set of hooks per CRT, each calling its own CRT -------
+// A block must go back to the CRT it came from, so msvcrt's malloc and
+// ucrtbase's malloc are hooked apart.
+enum Crt { kMsvcrt, kUcrt, kCrtCount };
+struct CrtReal {
+  std::atomic<void*> malloc, calloc, realloc, free, aligned_malloc, aligned_free, exit;
+};
+CrtReal g_crt[kCrtCount];
+
+template <int C>
+void* __cdecl MallocHook(size_t size) {
+  return TrackedAlloc(size, kMalloc, [&] { return Real<void*(__cdecl*)(size_t)>(g_crt[C].malloc)(size); });
+}
+template <int C>
+void* __cdecl CallocHook(size_t count, size_t size) {
+  size_t total = 0;
+  if (__builtin_mul_overflow(count, size, &total)) total = SIZE_MAX;
+  return TrackedAlloc(total, kCalloc,
+                      [&] { return Real<void*(__cdecl*)(size_t, size_t)>(g_crt[C].calloc)(count, size); });
+}
+template <int C>
+void* __cdecl ReallocHook(void* old, size_t size) {
+  return TrackedRealloc<HookKind::kHeapAlloc>(
+      old, size, [&] { return Real<void*(__cdecl*)(void*, size_t)>(g_crt[C].realloc)(old, size); });
+}
+template <int C>
+void __cdecl FreeHook(void* block) {
+  if (!block) return Real<void(__cdecl*)(void*)>(g_crt[C].free)(block);
+  TrackedFree(block, 0, kFree, [&] { Real<void(__cdecl*)(void*)>(g_crt[C].free)(block); });
+}
+template <int C>
+void* __cdecl AlignedMallocHook(size_t size, size_t alignment) {
+  return TrackedAlloc(size, kMalloc,
+                      [&] { return Real<void*(__cdecl*)(size_t, size_t)>(g_crt[C].aligned_malloc)(size, alignment); });
+}
+template <int C>
+void __cdecl AlignedFreeHook(void* block) {
+  if (!block) return Real<void(__cdecl*)(void*)>(g_crt[C].aligned_free)(block);
+  TrackedFree(block, 0, kFree, [&] { Real<void(__cdecl*)(void*)>(g_crt[C].aligned_free)(block); });
+}
+
+// The program's exit through its CRT (main returning, exit()): the stream
+// is finished before the CRT's clean-up and ExitProcess kill the writer.
+template <int C>
+void __cdecl ExitHook(int code) {
+  StopWindowsAgent("exit");
+  Real<void(__cdecl*)(int)>(g_crt[C].exit)(code);
+}
+
+// ---- operator new/delete exported by libstdc++ (MinGW) and libc++ ---------
+// Their own calls to malloc/free are nested (kOuter) and not recorded twice.
+struct CxxReal {
+  std::atomic<void*> op_new, op_new_array, op_delete, op_delete_array, op_delete_sized, op_delete_array_sized,
+      op_new_nothrow, op_new_array_nothrow;
+};
+enum CxxRuntime { kLibstdcxx, kLibcxx, kCxxCount };
+CxxReal g_cxx[kCxxCount];
+
+template <typename Call>
+void* New(size_t size, uint32_t kind, Call call) {
+  return TrackedAlloc<false, HookKind::kHeapAlloc, true>(size, kind, call);
+}
+template <typename Call>
+void Delete(void* block, uint32_t kind, Call call) {
+  if (!block) return call();
+  TrackedFree<false, HookKind::kHeapFree, true>(block, 0, kind, call);
+}
+
+template <int R>
+void* NewHook(size_t size) {
+  return New(size, kNew, [&] { return Real<void* (*)(size_t)>(g_cxx[R].op_new)(size); });
+}
+template <int R>
+void* NewArrayHook(size_t size) {
+  return New(size, kNewArray, [&] { return Real<void* (*)(size_t)>(g_cxx[R].op_new_array)(size); });
+}
+template <int R>
+void* NewNothrowHook(size_t size, const void* tag) {
+  return New(size, kNew, [&] { return Real<void* (*)(size_t, const void*)>(g_cxx[R].op_new_nothrow)(size, tag); });
+}
+template <int R>
+void* NewArrayNothrowHook(size_t size, const void* tag) {
+  return New(size, kNewArray,
+             [&] { return Real<void* (*)(size_t, const void*)>(g_cxx[R].op_new_array_nothrow)(size, tag); });
+}
+template <int R>
+void DeleteHook(void* block) {
+  Delete(block, kDelete, [&] { Real<void (*)(void*)>(g_cxx[R].op_delete)(block); });
+}
+template <int R>
+void DeleteArrayHook(void* block) {
+  Delete(block, kDeleteArray, [&] { Real<void (*)(void*)>(g_cxx[R].op_delete_array)(block); });
+}
+template <int R>
+void DeleteSizedHook(void* block, size_t size) {
+  Delete(block, kDelete, [&] { Real<void (*)(void*, size_t)>(g_cxx[R].op_delete_sized)(block, size); });
+}
+template <int R>
+void DeleteArraySizedHook(void* block, size_t size) {
+  Delete(block, kDeleteArray, [&] { Real<void (*)(void*, size_t)>(g_cxx[R].op_delete_array_sized)(block, size); });
+}
+
+// ---- The Win32 heap and virtual memory ------------------------------------
+// HookKind::kRegion: a call nested in a CRT's malloc (which sits on
+// HeapAlloc) passes through, so a block is recorded once, at the level the
+// program asked for it.
+std::atomic<void*> g_heap_alloc, g_heap_realloc, g_heap_free, g_virtual_alloc, g_virtual_free;
+
+LPVOID WINAPI HeapAllocHook(HANDLE heap, DWORD flags, SIZE_T size) {
+  return TrackedAlloc<false, HookKind::kRegion>(size, flags & HEAP_ZERO_MEMORY ? kCalloc : kMalloc, [&] {
+    return Real<LPVOID(WINAPI*)(HANDLE, DWORD, SIZE_T)>(g_heap_alloc)(heap, flags, size);
+  });
+}
+LPVOID WINAPI HeapReAllocHook(HANDLE heap, DWORD flags, LPVOID old, SIZE_T size) {
+  return TrackedRealloc<HookKind::kRegion>(old, size, [&] {
+    return Real<LPVOID(WINAPI*)(HANDLE, DWORD, LPVOID, SIZE_T)>(g_heap_realloc)(heap, flags, old, size);
+  });
+}
+BOOL WINAPI HeapFreeHook(HANDLE heap, DWORD flags, LPVOID block) {
+  BOOL ok = FALSE;
+  auto call = [&] { ok = Real<BOOL(WINAPI*)(HANDLE, DWORD, LPVOID)>(g_heap_free)(heap, flags, block); };
+  if (!block) {
+    call();
+    return ok;
+  }
+  TrackedFree<false, HookKind::kRegion>(block, 0, kFree, call);
+  return ok;
+}
+
+// Only new reservations are regions; committing pages of one is not.
+LPVOID WINAPI VirtualAllocHook(LPVOID address, SIZE_T size, DWORD type, DWORD protect) {
+  auto call = [&] {
+    return Real<LPVOID(WINAPI*)(LPVOID, SIZE_T, DWORD, DWORD)>(g_virtual_alloc)(address, size, type, protect);
+  };
+  if (!(type & MEM_RESERVE)) return call();
+  return TrackedAlloc<true, HookKind::kRegion>(size, kMap, call);
+}
+// A release frees the whole reservation: its size is what VirtualQuery
+// finds from the base up, before the call.
+SIZE_T ReservationSize(LPVOID base) {
+  SIZE_T total = 0;
+  MEMORY_BASIC_INFORMATION info;
+  auto* p = static_cast<char*>(base);
+  while (VirtualQuery(p + total, &info, sizeof(info)) == sizeof(info) && info.AllocationBase == base &&
+         info.State != MEM_FREE)
+    total += info.RegionSize;
+  return total;
+}
+BOOL WINAPI VirtualFreeHook(LPVOID address, SIZE_T size, DWORD type) {
+  BOOL ok = FALSE;
+  auto call = [&] { ok = Real<BOOL(WINAPI*)(LPVOID, SIZE_T, DWORD)>(g_virtual_free)(address, size, type); };
+  if (!(type & MEM_RELEASE) || !address || !Recording()) {
+    call();
+    return ok;
+  }
+  SIZE_T region = ReservationSize(address);
+  TrackedFree<true, HookKind::kRegion>(address, region, kUnmap, call);
+  return ok;
+}
+
+// ---- Presents: the outermost one on a thread ends a frame ----------------
+std::atomic<void*> g_swap_buffers, g_wgl_swap_buffers, g_wgl_swap_layer_buffers, g_vk_queue_present;
+std::atomic<uint32_t> g_present_markers[4];
+
+// Dynamic markers (named in the stream's MarkerDefs): the fixed ids are
+// the Linux entry points.
+uint32_t PresentMarker(int which, const char* name) {
+  uint32_t id = g_present_markers[which].load(std::memory_order_relaxed);
+  if (!id) {
+    RecursionGuard guard;
+    id = InternMarker(name);
+    g_present_markers[which].store(id, std::memory_order_relaxed);
+  }
+  return id;
+}
+
+template <typename Result, typename Fn, typename... Args>
+Result Present(int which, const char* name, Fn real, Args... args) {
+  uint32_t marker = PresentMarker(which, name);
+  EnterPresent();
+  Result result = real(args...);
+  LeavePresent(marker);
+  return result;
+}
+
+BOOL WINAPI SwapBuffersHook(HDC dc) {
+  return Present<BOOL>(0, "SwapBuffers", Real<BOOL(WINAPI*)(HDC)>(g_swap_buffers), dc);
+}
+BOOL WINAPI WglSwapBuffersHook(HDC dc) {
+  return Present<BOOL>(1, "wglSwapBuffers", Real<BOOL(WINAPI*)(HDC)>(g_wgl_swap_buffers), dc);
+}
+BOOL WINAPI WglSwapLayerBuffersHook(HDC dc, UINT planes) {
+  return Present<BOOL>(2, "wglSwapLayerBuffers", Real<BOOL(WINAPI*)(HDC, UINT)>(g_wgl_swap_layer_buffers), dc,
+                       planes);
+}
+int32_t __stdcall VkQueuePresentHook(void* queue, const void* info) {
+  return Present<int32_t>(3, "vkQueuePresentKHR", Real<int32_t(__stdcall*)(void*, const void*)>(g_vk_queue_present),
+                          queue, info);
+}
+
+// ---- The loader: later modules and lookups --------------------------------
+std::atomic<void*> g_get_proc_address, g_load_library_a, g_load_library_w, g_load_library_ex_a, g_load_library_ex_w,
+    g_exit_process;
+
+FARPROC WINAPI GetProcAddressHook(HMODULE module, LPCSTR name) {
+  FARPROC real = Real<FARPROC(WINAPI*)(HMODULE, LPCSTR)>(g_get_proc_address)(module, name);
+  return HookedProcAddress(real);
+}
+// A module loaded now gets its import slots patched before LoadLibrary
+// returns to the game.
+HMODULE AfterLoad(HMODULE module) {
+  if (module) PatchLoadedModules();
+  return module;
+}
+HMODULE WINAPI LoadLibraryAHook(LPCSTR name) {
+  return AfterLoad(Real<HMODULE(WINAPI*)(LPCSTR)>(g_load_library_a)(name));
+}
+HMODULE WINAPI LoadLibraryWHook(LPCWSTR name) {
+  return AfterLoad(Real<HMODULE(WINAPI*)(LPCWSTR)>(g_load_library_w)(name));
+}
+HMODULE WINAPI LoadLibraryExAHook(LPCSTR name, HANDLE file, DWORD flags) {
+  return AfterLoad(Real<HMODULE(WINAPI*)(LPCSTR, HANDLE, DWORD)>(g_load_library_ex_a)(name, file, flags));
+}
+HMODULE WINAPI LoadLibraryExWHook(LPCWSTR name, HANDLE file, DWORD flags) {
+  return AfterLoad(Real<HMODULE(WINAPI*)(LPCWSTR, HANDLE, DWORD)>(g_load_library_ex_w)(name, file, flags));
+}
+// Other threads are killed inside ExitProcess, the writer among them: the
+// stream is finished first.
+void WINAPI ExitProcessHook(UINT code) {
+  StopWindowsAgent("exit");
+  Real<void(WINAPI*)(UINT)>(g_exit_process)(code);
+}
+
+#define CRT_HOOKS(dll, C)                                                         \
+  {dll, "malloc", reinterpret_cast<void*>(MallocHook<C>), &g_crt[C].malloc},    \
+  {dll, "calloc", reinterpret_cast<void*>(CallocHook<C>), &g_crt[C].calloc},    \
+  {dll, "realloc", reinterpret_cast<void*>(ReallocHook<C>), &g_crt[C].realloc}, \
+  {dll, "free", reinterpret_cast<void*>(FreeHook<C>), &g_crt[C].free},          \
+  {dll, "_aligned_malloc", reinterpret_cast<void*>(AlignedMallocHook<C>), &g_crt[C].aligned_malloc}, \
+  {dll, "_aligned_free", reinterpret_cast<void*>(AlignedFreeHook<C>), &g_crt[C].aligned_free}, \
+  {dll, "exit", reinterpret_cast<void*>(ExitHook<C>), &g_crt[C].exit}
+// Itanium names with 64-bit size_t (unsigned long long: y).
+#define CXX_HOOKS(dll, R)                                                                                   \
+  {dll, "_Znwy", reinterpret_cast<void*>(NewHook<R>), &g_cxx[R].op_new},                                  \
+  {dll, "_Znay", reinterpret_cast<void*>(NewArrayHook<R>), &g_cxx[R].op_new_array},                       \
+  {dll, "_ZnwyRKSt9nothrow_t", reinterpret_cast<void*>(NewNothrowHook<R>), &g_cxx[R].op_new_nothrow},      \
+  {dll, "_ZnayRKSt9nothrow_t", reinterpret_cast<void*>(NewArrayNothrowHook<R>), &g_cxx[R].op_new_array_nothrow}, \
+  {dll, "_ZdlPv", reinterpret_cast<void*>(DeleteHook<R>), &g_cxx[R].op_delete},                           \
+  {dll, "_ZdaPv", reinterpret_cast<void*>(DeleteArrayHook<R>), &g_cxx[R].op_delete_array},                \
+  {dll, "_ZdlPvy", reinterpret_cast<void*>(DeleteSizedHook<R>), &g_cxx[R].op_delete_sized},               \
+  {dll, "_ZdaPvy", reinterpret_cast<void*>(DeleteArraySizedHook<R>), &g_cxx[R].op_delete_array_sized}
+
+const ImportHook kHooks[] = {
+    CRT_HOOKS(L"msvcrt.dll", kMsvcrt),
+    CRT_HOOKS(L"ucrtbase.dll", kUcrt),
+    CXX_HOOKS(L"libstdc++-6.dll", kLibstdcxx),
+    CXX_HOOKS(L"libc++.dll", kLibcxx),
+    {L"kernel32.dll", "HeapAlloc", reinterpret_cast<void*>(HeapAllocHook), &g_heap_alloc},
+    {L"kernel32.dll", "HeapReAlloc", reinterpret_cast<void*>(HeapReAllocHook), &g_heap_realloc},
+    {L"kernel32.dll", "HeapFree", reinterpret_cast<void*>(HeapFreeHook), &g_heap_free},
+    {L"kernel32.dll", "VirtualAlloc", reinterpret_cast<void*>(VirtualAllocHook), &g_virtual_alloc},
+    {L"kernel32.dll", "VirtualFree", reinterpret_cast<void*>(VirtualFreeHook), &g_virtual_free},
+    {L"kernel32.dll", "GetProcAddress", reinterpret_cast<void*>(GetProcAddressHook), &g_get_proc_address},
+    {L"kernel32.dll", "LoadLibraryA", reinterpret_cast<void*>(LoadLibraryAHook), &g_load_library_a},
+    {L"kernel32.dll", "LoadLibraryW", reinterpret_cast<void*>(LoadLibraryWHook), &g_load_library_w},
+    {L"kernel32.dll", "LoadLibraryExA", reinterpret_cast<void*>(LoadLibraryExAHook), &g_load_library_ex_a},
+    {L"kernel32.dll", "LoadLibraryExW", reinterpret_cast<void*>(LoadLibraryExWHook), &g_load_library_ex_w},
+    {L"kernel32.dll", "ExitProcess", reinterpret_cast<void*>(ExitProcessHook), &g_exit_process},
+    {L"gdi32.dll", "SwapBuffers", reinterpret_cast<void*>(SwapBuffersHook), &g_swap_buffers},
+    {L"opengl32.dll", "wglSwapBuffers", reinterpret_cast<void*>(WglSwapBuffersHook), &g_wgl_swap_buffers},
+    {L"opengl32.dll", "wglSwapLayerBuffers", reinterpret_cast<void*>(WglSwapLayerBuffersHook),
+     &g_wgl_swap_layer_buffers},
+    {L"vulkan-1.dll", "vkQueuePresentKHR", reinterpret_cast<void*>(VkQueuePresentHook), &g_vk_queue_present},
+};
+}  // namespace
+
+const ImportHook* ImportHooks(int* count) {
+  *count = static_cast<int>(sizeof(kHooks) / sizeof(kHooks[0]));
+  return kHooks;
+}
+
+}  // namespace memframe::agent

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# memframe.exe refuses what its agent cannot profile, each with a clear
+# message and exit status 125, under Wine:
+#   a 32-bit game (a copy of the demo game with its PE Machine field set to
+#   i386: the check reads the header, as it would of a real 32-bit game),
+#   a missing agent DLL, a missing game, and no recorder to stream to.
+#
+#   refusals_test.sh WINDOWS_BIN_DIR
+set -uo pipefail
+bin="$1"
+command -v wine >/dev/null || { echo "skipped: wine not found (scripts/setup.sh installs wine64)"; exit 77; }
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/memframe-win-refusals.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+export WINEPREFIX="$scratch/wine" WINEDEBUG=-all
+failures=0
+
+# expect NAME STATUS PATTERN COMMAND...: the command's status and stderr.
+expect() {
+  local name="$1" status="$2" pattern="$3"
+  shift 3
+  local err="$scratch/$name.err"
+  "$@" >"$scratch/$name.out" 2>"$err"
+  local got=$?
+  if [ "$got" -ne "$status" ] || ! grep -q -- "$pattern" "$err"; then
+    echo "FAIL $name: status $got (want $status), stderr:"; cat "$err"
+    echo "  (wanted a line matching: $pattern)"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name: $(grep -m1 -- "$pattern" "$err")"
+  fi
+}
+
+cp "$bin/memframe_demo_game.exe" "$scratch/game32.exe"
+python3 - "$scratch/game32.exe" <<'PY'
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+pe = struct.unpack_from('<I', data, 0x3c)[0]
+struct.pack_into('<H', data, pe + 4, 0x14c)  # IMAGE_FILE_MACHINE_I386
+open(path, 'wb').write(data)
+PY
+
+export MEMFRAME_TCP=127.0.0.1:9  # never reached: each case is refused before
+expect 32bit 125 "is a 32-bit program; memframe_agent.dll is for 64-bit" \
+  wine "$bin/memframe.exe" run -- "$scratch/game32.exe"
+expect missing_agent 125 "missing.dll: not found" \
+  wine "$bin/memframe.exe" run --agent "$scratch/missing.dll" -- "$bin/memframe_demo_game.exe"
+expect missing_game 125 "nosuchgame.exe: not found" \
+  wine "$bin/memframe.exe" run -- "$scratch/nosuchgame.exe"
+unset MEMFRAME_TCP
+expect no_recorder 125 "no recorder: pass --connect" \
+  wine "$bin/memframe.exe" run -- "$bin/memframe_demo_game.exe"
+exit $((failures > 0))
