@@ -276,6 +276,7 @@ bool ChildProcess::Reap(int options, int* status, std::string* note) {
   if (done != pid_) return false;
   if (WIFSIGNALED(raw)) {
     *status = 128 + WTERMSIG(raw);
+    termination_signal_ = WTERMSIG(raw);
     *note = std::string("killed by signal ") + std::to_string(WTERMSIG(raw)) + " (" + strsignal(WTERMSIG(raw)) + ")" +
             (WCOREDUMP(raw) ? ", core dumped" : "");
   } else {

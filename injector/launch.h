@@ -73,6 +73,8 @@ class ChildProcess {
   // Non-blocking: true once the child has exited, with its status as a shell
   // reports it (exit code, or 128 + signal) and a note if it was killed.
   bool TryWait(int* status, std::string* note);
+  // After TryWait returned true: the signal that killed it, 0 if it exited.
+  int termination_signal() const { return termination_signal_; }
 
  private:
   ChildProcess() = default;
@@ -83,6 +85,7 @@ class ChildProcess {
   int exec_error_fd_ = -1;  // read end: errno from a failed exec, EOF on success
   bool released_ = false;
   bool reaped_ = false;
+  int termination_signal_ = 0;
 };
 
 }  // namespace memframe::injector

@@ -324,6 +324,7 @@ int Run(const RunOptions& options) {
   }
 
   info.set_exit_status(status);
+  info.set_termination_signal(child->termination_signal());
   FinishCapture(*capture, recorder, live.get(), info, options.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone);
   return status;
 }

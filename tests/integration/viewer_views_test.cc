@@ -192,6 +192,18 @@ TEST_F(ViewerViews, LeaksViewShowsTheNavMesh) {
   // Nothing else the game allocates is left behind.
   EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kSpawnDamageLabelFunction).empty());
   EXPECT_TRUE(e2e::SitesWithFunctionInStack(data["rows"], kFireProjectileFunction).empty());
+  // The demo exits from main: what it left live is leaked, as the header says.
+  EXPECT_EQ(data["are_leaks"], true);
+  EXPECT_EQ(data["program_end"], "exited with status 0");
+  EXPECT_EQ(data["header"]["live_at_end"]["word"], "leaked");
+  EXPECT_EQ(data["header"]["live_at_end"]["bytes"], data["total_bytes"]);
+  // No row of the table reads like another.
+  std::set<std::string> names;
+  for (const json& row : data["rows"]) {
+    std::string name = row["function"].get<std::string>() + " " + row["location"].get<std::string>() + " " +
+                       row["via"].get<std::string>() + " " + row["module"].get<std::string>();
+    EXPECT_TRUE(names.insert(name).second) << "two leak rows read " << name;
+  }
 }
 
 TEST_F(ViewerViews, DiffAcrossTheLevelLoadHoldsTheLevel) {

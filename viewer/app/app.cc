@@ -7,6 +7,9 @@
 
 #include <imgui.h>
 
+#include "memframe/analysis/capture_notes.h"
+#include "memframe/analysis/program_end.h"
+
 #include "format.h"
 #include "view_registry.h"
 
@@ -232,9 +235,14 @@ void App::DrawHeader() {
   figure("frames", FormatCount(heap.frames.frames_rendered));
   figure("allocations", FormatCount(heap.allocations) + " (" + FormatBytes(heap.bytes_allocated) + ")");
   figure("peak live", FormatBytes(heap.peak_live_bytes) + " in frame " + std::to_string(heap.peak_live_frame));
-  // While the game runs, what is not freed yet is not a leak: only the end
-  // of the run can say that.
-  figure(follower_ && !follow_final_ ? "live now" : "leaked", FormatBytes(heap.leaks.total_bytes));
+  // While the game runs, what is not freed yet is not a leak, nor after a
+  // kill or a detach: only an exit says nothing would have freed it.
+  const analysis::ProgramEnd end = analysis::HowProgramEnded(capture);
+  figure(follower_ && !follow_final_ ? "live now" : analysis::LiveAtEndWord(end), FormatBytes(heap.leaks.total_bytes));
+  if (!follower_ || follow_final_) {
+    ImGui::SameLine();
+    ImGui::TextColored(palette::kDimText, "(%s)", analysis::DescribeProgramEnd(end).c_str());
+  }
   if (follower_) {
     DrawFollowBar();
   } else if (!capture.damage.empty()) {
@@ -243,6 +251,9 @@ void App::DrawHeader() {
   } else if (!capture.complete()) {
     ImGui::TextColored(palette::kWarning, "The program did not end cleanly: the capture stops at its last event.");
   }
+  // As `memframe report` says them.
+  for (const std::string& note : analysis::CaptureNotes(capture, heap))
+    ImGui::TextColored(palette::kWarning, "note: %s", note.c_str());
   class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
   ImGui::Separator();
 }

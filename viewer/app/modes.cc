@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "png_writer.h"
 #include "session_loader.h"
+#include "view_json.h"
 #include "view_registry.h"
 
 namespace memframe::viewer {
@@ -185,7 +186,10 @@ int RunDumpViewData(const ViewerOptions& options) {
   Fonts no_fonts;
   ViewContext ctx{*session, selection, no_fonts};
   for (auto& view : MakeViews()) {
-    if (options.dump_view == view->name()) std::cout << view->Data(ctx).dump(2) << "\n";
+    if (options.dump_view != view->name()) continue;
+    nlohmann::json data = view->Data(ctx);
+    data["header"] = HeaderJson(*session);
+    std::cout << data.dump(2) << "\n";
   }
   // A damaged capture is said and exits 1, as `memframe report` does.
   return analysis::FinishWithDamage(session->capture(), std::cerr, "memframe-viewer");

@@ -164,7 +164,7 @@ TEST_F(FrameNumbersTest, SummaryCountsTheFramesThatOccur) {
   // Frame 9 starts at 216 B, the worker adds 16, a 48 B block makes 280.
   EXPECT_EQ(j["peak_live_bytes"], 280);
   EXPECT_EQ(j["peak_live_frame"], kFrames[9]);
-  EXPECT_EQ(j["leaks"], json({{"blocks", 4}, {"bytes", 232}}));
+  EXPECT_EQ(j["leaks"], json({{"blocks", 4}, {"bytes", 232}, {"are_leaks", true}}));
   ASSERT_EQ(j["hidden_sites"].size(), 1u);
   EXPECT_EQ(j["hidden_sites"][0]["stack_id"], 1);
   // Judged over steady play: the first frame is start-up.

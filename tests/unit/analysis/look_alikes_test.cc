@@ -115,5 +115,22 @@ TEST(LookAlikes, ShortenViaKeepsTheCallerThatTellsAtEveryLength) {
   EXPECT_EQ(ShortenVia("A() <- B() <- C() <- ...", 16), "A() <- B() <-...");
 }
 
+TEST(LookAlikes, ThousandsOfDriverSitesAreNamedByTheirCallers) {
+  // A driver allocating under one game call from 3,000 stacks that part at
+  // the second caller (seen on Neverball under llvmpipe): more than the
+  // pairwise limit, still named exactly, and without n^2 steps.
+  std::vector<Stack> stacks;
+  for (uint64_t i = 0; i < 3000; ++i) {
+    stacks.push_back(Stack({Frame("swrast_dri.so+0x10", 0x10), Frame("draw", 0x20, "render.cpp", 62),
+                            Frame("level", 0x1000 + i, "level.cpp", static_cast<uint32_t>(100 + i))}));
+  }
+  stacks.push_back(Stack({Frame("swrast_dri.so+0x10", 0x10), Frame("other", 0x30, "hud.cpp", 5)}));
+  std::vector<LookAlikeName> names = Name(stacks);
+  ASSERT_EQ(names.size(), 3001u);
+  EXPECT_EQ(names[0].via, "draw <- level (level.cpp:100)");
+  EXPECT_EQ(names[2999].via, "draw <- level (level.cpp:3099)");
+  EXPECT_EQ(names[3000].via, "other");
+}
+
 }  // namespace
 }  // namespace memframe::analysis

@@ -159,11 +159,13 @@ class TestCapture {
     p.mutable_end()->set_reason("exit");
     Add(p);
   }
-  void Recorder(bool finished, int exit_status) {
+  // termination_signal: the signal that killed the program (0: it exited).
+  void Recorder(bool finished, int exit_status, int termination_signal = 0) {
     wire::Packet p;
     p.mutable_recorder()->set_command_line("memframe run /opt/game");
     p.mutable_recorder()->set_finished(finished);
     p.mutable_recorder()->set_exit_status(exit_status);
+    p.mutable_recorder()->set_termination_signal(termination_signal);
     Add(0, p);
   }
 

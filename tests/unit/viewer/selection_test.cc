@@ -5,6 +5,31 @@
 namespace memframe::viewer {
 namespace {
 
+// Frames 0..99 ended; frame 100 is the one after the last present.
+analysis::FrameTable HundredFramesAndTheRest() {
+  analysis::FrameTable t;
+  for (uint64_t f = 0; f <= 100; ++f) t.frames.push_back({.frame = f});
+  t.frames_rendered = 100;
+  t.last_complete_frame = 99;
+  return t;
+}
+
+TEST(Selection, CountsFramesAsTheHeaderDoes) {
+  analysis::FrameTable t = HundredFramesAndTheRest();
+  Selection s;
+  EXPECT_EQ(s.Describe(t), "All frames 0\u2013100 (100 rendered + frame 100 after the last present)");
+  s.SelectRangeA({10, 19});
+  EXPECT_EQ(s.Describe(t), "Range A: frames 10\u201319 (10 frames)");
+  s.SelectFrame(100);
+  EXPECT_EQ(s.Describe(t), "Frame 100 (after the last present)");
+  s.SelectFrame(7);
+  EXPECT_EQ(s.Describe(t), "Frame 7");
+  // Gaps in the numbers: frames are counted, not numbers.
+  t.frames.erase(t.frames.begin() + 20, t.frames.begin() + 30);
+  s.SelectRangeB({0, 99});
+  EXPECT_EQ(s.Describe(t), "Range B: frames 0\u201399 (90 frames)");
+}
+
 TEST(Selection, FocusFollowsTheLastPick) {
   Selection s;
   analysis::FrameRange all{0, 99};
@@ -17,7 +42,11 @@ TEST(Selection, FocusFollowsTheLastPick) {
   EXPECT_TRUE(s.range_a);  // a frame click keeps range A for a comparison
   s.SelectRangeB({200, 300});
   EXPECT_EQ(s.FocusRange(all).from, 99u);  // clipped to the capture
-  EXPECT_EQ(s.Describe(all), "Range B: frame 99");
+  analysis::FrameTable t;
+  for (uint64_t f = 0; f < 100; ++f) t.frames.push_back({.frame = f});
+  t.frames_rendered = 100;
+  t.last_complete_frame = 99;
+  EXPECT_EQ(s.Describe(t), "Range B: frame 99");
 }
 
 }  // namespace

@@ -66,6 +66,7 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
         recorder_.finished = true;
         recorder_.exit_status = r.exit_status();
         recorder_.detached = r.detached();
+        recorder_.termination_signal = r.termination_signal();
       }
     }
     if (packet.has_snapshot()) {

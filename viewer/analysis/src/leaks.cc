@@ -5,6 +5,18 @@
 
 namespace memframe::analysis {
 
+namespace {
+
+void SortSites(std::vector<LeakSite>& sites) {
+  std::sort(sites.begin(), sites.end(), [](const LeakSite& a, const LeakSite& b) {
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    if (a.blocks != b.blocks) return a.blocks > b.blocks;
+    return a.stack_id < b.stack_id;
+  });
+}
+
+}  // namespace
+
 LeakReport CollectLeaks(const LiveSet& live) {
   std::unordered_map<uint32_t, LeakSite> by_stack;
   LeakReport report;
@@ -18,12 +30,28 @@ LeakReport CollectLeaks(const LiveSet& live) {
   }
   report.sites.reserve(by_stack.size());
   for (auto& [id, site] : by_stack) report.sites.push_back(site);
-  std::sort(report.sites.begin(), report.sites.end(), [](const LeakSite& a, const LeakSite& b) {
-    if (a.bytes != b.bytes) return a.bytes > b.bytes;
-    if (a.blocks != b.blocks) return a.blocks > b.blocks;
-    return a.stack_id < b.stack_id;
-  });
+  SortSites(report.sites);
   return report;
+}
+
+LeakReport GroupLeaks(const LeakReport& leaks, const GroupedSites& groups) {
+  std::unordered_map<uint32_t, uint32_t> representative;
+  for (const auto& [rep, members] : groups.members)
+    for (uint32_t id : members) representative[id] = rep;
+  std::unordered_map<uint32_t, LeakSite> by_group;
+  for (const LeakSite& site : leaks.sites) {
+    auto rep = representative.find(site.stack_id);
+    const uint32_t id = rep == representative.end() ? site.stack_id : rep->second;
+    LeakSite& group = by_group[id];
+    group.stack_id = id;
+    group.blocks += site.blocks;
+    group.bytes += site.bytes;
+  }
+  LeakReport grouped{leaks.total_blocks, leaks.total_bytes, {}};
+  grouped.sites.reserve(by_group.size());
+  for (auto& [id, site] : by_group) grouped.sites.push_back(site);
+  SortSites(grouped.sites);
+  return grouped;
 }
 
 }  // namespace memframe::analysis

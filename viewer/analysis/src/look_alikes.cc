@@ -1,6 +1,8 @@
 #include "memframe/analysis/look_alikes.h"
 
 #include <algorithm>
+#include <tuple>
+#include <unordered_map>
 
 #include "memframe/analysis/site_origin.h"
 
@@ -36,28 +38,70 @@ std::string PlaceOf(const SourceFrame& f) {
   return f.line > 0 ? LineLocation(f) : ModuleLocation(f);
 }
 
-LookAlikeName NameRow(const std::vector<Row>& rows, size_t i) {
-  const Row& row = rows[i];
-  LookAlikeName name{row.location, ""};
-  if (row.function.empty()) return name;
-  // How far out this row's frames must go before it differs from every
-  // look-alike (the deepest of the pairwise first differences), and at
-  // which of those depths a look-alike has a frame of the same name in
-  // another place, so that the name needs its place beside it.
+// How far out a row's frames must go before it differs from its look-alikes
+// (the deepest of the first differences), and at which
+// of those depths a look-alike has a frame of the same name in another place,
+// so that the name needs its place beside it.
+struct Parting {
   size_t needed = 0;
-  std::vector<bool> same_name(kMaxCallersNamed + 1, false);
-  for (size_t j = 0; j < rows.size(); ++j) {
-    if (j == i || rows[j].function != row.function || rows[j].location != row.location) continue;
+  bool same_name[kMaxCallersNamed + 1] = {};
+
+  void Compare(const Row& mine, const Row& theirs) {
     for (size_t outward = 0;; ++outward) {
-      const SourceFrame* mine = row.Outward(outward);
-      const SourceFrame* theirs = rows[j].Outward(outward);
-      if (!mine) break;  // they differ only further out, or below the user frame
-      if (theirs && SamePlace(*mine, *theirs)) continue;
+      const SourceFrame* a = mine.Outward(outward);
+      const SourceFrame* b = theirs.Outward(outward);
+      if (!a) return;  // they differ only further out, or below the user frame
+      if (b && SamePlace(*a, *b)) continue;
       needed = std::max(needed, outward);
-      if (theirs && theirs->function == mine->function && outward < same_name.size()) same_name[outward] = true;
-      break;
+      if (b && b->function == a->function && outward <= kMaxCallersNamed) same_name[outward] = true;
+      return;
     }
   }
+};
+
+// Orders rows by their places outward, so that the look-alike a row parts
+// from last is beside it.
+bool PlacesBefore(const Row& x, const Row& y) {
+  for (size_t outward = 0;; ++outward) {
+    const SourceFrame* a = x.Outward(outward);
+    const SourceFrame* b = y.Outward(outward);
+    if (!a || !b) return !a && b;
+    if (SamePlace(*a, *b)) continue;
+    auto key = [](const SourceFrame& f) { return std::tie(f.function, f.file, f.line); };
+    if (key(*a) != key(*b)) return key(*a) < key(*b);
+    return a->address < b->address;
+  }
+}
+
+// Groups larger than this compare each row with its neighbours in place
+// order only (a table of 250,000 driver sites must not take n^2 steps): the
+// depth is exact; a place beside a caller's name may be left out.
+constexpr size_t kPairwiseLimit = 256;
+
+std::vector<Parting> PartLookAlikes(const std::vector<Row>& rows, std::vector<size_t> group) {
+  std::vector<Parting> parting(group.size());
+  if (group.size() <= kPairwiseLimit) {
+    for (size_t i = 0; i < group.size(); ++i)
+      for (size_t j = 0; j < group.size(); ++j)
+        if (i != j) parting[i].Compare(rows[group[i]], rows[group[j]]);
+    return parting;
+  }
+  std::vector<size_t> order(group.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return PlacesBefore(rows[group[a]], rows[group[b]]); });
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k > 0) parting[order[k]].Compare(rows[group[order[k]]], rows[group[order[k - 1]]]);
+    if (k + 1 < order.size()) parting[order[k]].Compare(rows[group[order[k]]], rows[group[order[k + 1]]]);
+  }
+  return parting;
+}
+
+LookAlikeName NameRow(const Row& row, const Parting& parting) {
+  LookAlikeName name{row.location, ""};
+  if (row.function.empty()) return name;
+  const size_t needed = parting.needed;
+  const bool* same_name = parting.same_name;
   // The user frame itself differs (one function without line information
   // allocating from two places): its place tells.
   if (same_name[0] && name.location.empty()) name.location = PlaceOf(*row.Outward(0));
@@ -106,9 +150,17 @@ std::vector<LookAlikeName> NameLookAlikes(const std::vector<const std::vector<So
     row.function = SiteName(*row.stack, origin);
     row.location = LineLocation((*row.stack)[row.user]);
   }
-  std::vector<LookAlikeName> names;
-  names.reserve(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) names.push_back(NameRow(rows, i));
+  // Only rows printed alike (same name and location) are compared.
+  std::unordered_map<std::string, std::vector<size_t>> groups;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (!rows[i].function.empty()) groups[rows[i].function + '\n' + rows[i].location].push_back(i);
+  std::vector<LookAlikeName> names(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) names[i].location = rows[i].location;
+  for (auto& [key, group] : groups) {
+    if (group.size() < 2) continue;
+    std::vector<Parting> parting = PartLookAlikes(rows, group);
+    for (size_t k = 0; k < group.size(); ++k) names[group[k]] = NameRow(rows[group[k]], parting[k]);
+  }
   return names;
 }
 

@@ -46,6 +46,7 @@ struct ReportInput {
   // The hidden-site groups (site_groups.h), computed on first use: they
   // symbolize every stack, which only the reports naming hidden sites need.
   mutable std::optional<GroupedSites> groups;
+  mutable std::optional<LeakReport> grouped_leaks;
   // The class of each stack asked about (KeepsSite), cached.
   mutable std::unordered_map<uint32_t, ModuleClass> stack_classes;
   // The threads --thread kept (empty = all); the stream holds only their
@@ -114,6 +115,10 @@ JudgedFrames JudgedFramesOf(const ReportInput& input, FrameRange within);
 // Hidden sites of the judged frames, grouped by the stack from the user
 // frame outward (at most `count`), as views with their group's stack ids.
 std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count);
+// The site groups (site_groups.h), computed on first use.
+const GroupedSites& SiteGroups(const ReportInput& input);
+// The leaks by site group (GroupLeaks), as every leak table lists them.
+const LeakReport& GroupedLeaks(const ReportInput& input);
 
 // A name for any stack id: the SiteView of an empty SiteStats.
 SiteView NameStack(uint32_t stack_id, const ReportInput& input);

@@ -5,6 +5,8 @@
 
 #include "report_json_common.h"
 
+#include "memframe/analysis/program_end.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -119,6 +121,14 @@ json StackRefJson(const SiteView& v) {
           {"stack", StackJson(v.stack)}};
 }
 
+// The blocks live at the end, and whether they are leaks (program_end.h).
+json LiveAtEndJson(const ReportInput& input) {
+  const LeakReport& leaks = input.heap.leaks;
+  return {{"blocks", leaks.total_blocks},
+          {"bytes", leaks.total_bytes},
+          {"are_leaks", HowProgramEnded(input.capture).LiveBlocksAreLeaks()}};
+}
+
 void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   const Capture& c = input.capture;
   const Stream& s = c.main;
@@ -130,6 +140,8 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
                   {"attached", s.process.attached},
                   {"detached", c.recorder.detached},
                   {"attach_pause_us", c.recorder.attach_pause_us},
+                  {"termination_signal", c.recorder.finished ? json(c.recorder.termination_signal) : json(nullptr)},
+                  {"ended", DescribeProgramEnd(HowProgramEnded(c))},
                   {"complete", c.complete()},
                   {"error", c.damage}};
   json others = json::array();
@@ -154,7 +166,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"bytes_allocated", h.bytes_allocated},
             {"peak_live_bytes", h.peak_live_bytes},
             {"peak_live_frame", h.peak_live_frame},
-            {"leaks", {{"blocks", h.leaks.total_blocks}, {"bytes", h.leaks.total_bytes}}},
+            {"leaks", LiveAtEndJson(input)},
             {"module_classes", std::move(classes)},
             {"module_classes_shown", ClassesShownJson(input)},
             {"hidden_sites", ViewsJson(HiddenSiteViews(input, judged, 10))},
@@ -204,22 +216,31 @@ void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
-  const LeakReport& leaks = input.heap.leaks;
+  const LeakReport& leaks = GroupedLeaks(input);
   FrameRange all = AllFramesRange(input);
   const uint64_t all_frames = FramesIn(input, all);
-  json sites = json::array();
+  std::vector<SiteView> views;
+  std::vector<const LeakSite*> shown;
   for (const LeakSite& leak : leaks.sites) {
     if (!KeepsSite(input, leak.stack_id)) continue;
-    const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
+    shown.push_back(&leak);
+    const SiteHistory* history = SiteGroups(input).index.Find(leak.stack_id);
     SiteStats stats = history ? SummarizeSite(*history, all, all_frames) : SiteStats{};
     stats.stack_id = leak.stack_id;
-    json site = SiteJson(MakeSiteView(stats, input));
-    site["blocks"] = leak.blocks;
-    site["leaked_bytes"] = leak.bytes;
+    views.push_back(MakeSiteView(stats, input));
+  }
+  NameCallersOfLookAlikes(views);
+  json sites = json::array();
+  for (size_t i = 0; i < views.size(); ++i) {
+    json site = SiteJson(views[i]);
+    site["blocks"] = shown[i]->blocks;
+    site["leaked_bytes"] = shown[i]->bytes;
     sites.push_back(std::move(site));
   }
   Emit({{"total_blocks", leaks.total_blocks},
         {"total_bytes", leaks.total_bytes},
+        {"are_leaks", HowProgramEnded(input.capture).LiveBlocksAreLeaks()},
+        {"program_end", DescribeProgramEnd(HowProgramEnded(input.capture))},
         {"module_classes_shown", ClassesShownJson(input)},
         {"sites", std::move(sites)}},
        out);

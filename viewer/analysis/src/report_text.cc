@@ -3,7 +3,9 @@
 
 #include "report_text_common.h"
 
+#include "memframe/analysis/capture_notes.h"
 #include "memframe/analysis/look_alikes.h"
+#include "memframe/analysis/program_end.h"
 
 namespace memframe::analysis {
 
@@ -55,10 +57,6 @@ std::string ClassesShown(const ReportInput& input) {
   return shown.empty() ? "" : " (" + shown + ")";
 }
 
-std::string Plural(uint64_t count, const std::string& noun) {
-  return FormatCount(count) + " " + noun + (count == 1 ? "" : "s");
-}
-
 std::string RangeText(FrameRange r) {
   return "frames " + std::to_string(r.from) + ".." + std::to_string(r.to);
 }
@@ -107,11 +105,10 @@ void WriteHiddenTable(const ReportInput& input, const std::vector<SiteView>& vie
                    {"location", true}, {"allocs/frame"}, {"bytes/frame"}, {"frames"}});
   for (size_t i = 0; i < views.size(); ++i) {
     const SiteStats& s = views[i].stats;
-    double fraction = s.frames_in_range ? static_cast<double>(s.frames_with_allocations) / s.frames_in_range : 0;
     table.AddRow({std::to_string(i + 1), views[i].thread, ClassCell(views[i]), ModuleCell(views[i]),
                   SiteLabel(views[i]), views[i].location,
                   FormatCount(s.allocs_per_frame_median), FormatBytes(s.bytes_per_frame_median),
-                  FormatPercent(fraction)});
+                  FormatShare(s.frames_with_allocations, s.frames_in_range)});
   }
   if (!ShowsThreads(input)) table.Omit("thread");
   table.Write(out, indent);
@@ -127,33 +124,14 @@ void WriteClassShares(const ReportInput& input, std::ostream& out) {
   for (ModuleClass c : AllModuleClasses()) {
     const int i = static_cast<int>(c);
     table.AddRow({ModuleClassName(c), FormatCount(totals.allocations[i]),
-                  FormatPercent(allocations ? static_cast<double>(totals.allocations[i]) / allocations : 0),
-                  FormatBytes(totals.bytes[i]), FormatPercent(bytes ? static_cast<double>(totals.bytes[i]) / bytes : 0)});
+                  FormatShare(totals.allocations[i], allocations), FormatBytes(totals.bytes[i]),
+                  FormatShare(totals.bytes[i], bytes)});
   }
   table.Write(out, "  ");
 }
 
 void WriteNotes(const ReportInput& input, std::ostream& out) {
-  const Capture& c = input.capture;
-  const Stream& s = c.main;
-  for (const StreamSummary& other : c.other_streams) {
-    out << "note: another process was recorded and not analysed: pid " << other.pid << " " << other.executable << " ("
-        << FormatCount(other.events) << " events)\n";
-  }
-  uint64_t dropped = 0;
-  for (const Thread& t : s.threads) dropped += t.dropped;
-  if (dropped) out << "note: the agent dropped " << FormatCount(dropped) << " events; figures are lower bounds\n";
-  if (uint64_t n = s.end_unrecorded_in_signal_handlers)
-    out << "note: " << FormatCount(n)
-        << " allocator calls made in signal handlers that interrupted memframe or a free were not recorded\n";
-  const HeapAnomalies& a = input.heap.anomalies;
-  if (a.unknown_frees) out << "note: " << FormatCount(a.unknown_frees) << " frees of unknown blocks were ignored\n";
-  if (a.freed_before_attach)
-    out << "note: " << FormatCount(a.freed_before_attach)
-        << " frees of blocks allocated before the attach (unknown to memframe) are not counted\n";
-  if (a.allocs_over_live)
-    out << "note: " << FormatCount(a.allocs_over_live) << " allocations reused a block whose free was not recorded\n";
-  if (!s.clock.calibrated()) out << "note: the event clock is not calibrated; times assume 1 tick = 1 ns\n";
+  for (const std::string& note : CaptureNotes(input.capture, input.heap)) out << "note: " << note << '\n';
 }
 
 }  // namespace
@@ -164,11 +142,8 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   const HeapAnalysis& h = input.heap;
   out << "Program     " << (s.process.executable.empty() ? "(unknown)" : s.process.executable) << " (pid "
       << s.process.pid << ")";
-  if (c.recorder.detached)
-    out << ", detached (it ran on)";
-  else if (c.recorder.finished)
-    out << ", exit status " << c.recorder.exit_status;
-  out << '\n';
+  const ProgramEnd end = HowProgramEnded(c);
+  out << ' ' << DescribeProgramEnd(end) << '\n';
   if (s.process.attached) {
     out << "Attached    recording starts at an attach to the running process";
     if (c.recorder.attach_pause_us)
@@ -185,8 +160,13 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   out << "Allocations " << FormatCount(h.allocations) << " (" << FormatBytes(h.bytes_allocated) << "), "
       << FormatCount(h.frees) << " frees\n";
   out << "Peak live   " << FormatBytes(h.peak_live_bytes) << " in frame " << h.peak_live_frame << '\n';
-  out << "Leaks       " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
-      << " still live at the end\n";
+  if (end.LiveBlocksAreLeaks()) {
+    out << "Leaks       " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
+        << " live at exit\n";
+  } else {
+    out << "Live at end " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
+        << " (not called leaks: the program " << DescribeProgramEnd(end) << ")\n";
+  }
   WriteNotes(input, out);
   WriteClassShares(input, out);
 
@@ -258,9 +238,14 @@ void WriteHiddenText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteLeaksText(const ReportInput& input, std::ostream& out) {
-  const LeakReport& leaks = input.heap.leaks;
-  out << Plural(leaks.total_blocks, "block") << " (" << FormatBytes(leaks.total_bytes)
-      << ") were still live when the capture ended\n";
+  const LeakReport& leaks = GroupedLeaks(input);
+  const ProgramEnd end = HowProgramEnded(input.capture);
+  out << Plural(leaks.total_blocks, "block") << " (" << FormatBytes(leaks.total_bytes) << ") were live at the end; the program "
+      << DescribeProgramEnd(end);
+  if (end.LiveBlocksAreLeaks())
+    out << ", so they are leaks\n";
+  else
+    out << ", so they are not called leaks (only an exit shows that nothing would have freed them)\n";
   if (leaks.sites.empty()) return;
   out << '\n';
   if (!input.options.classes.KeepsAll()) out << "Call sites" << ClassesShown(input) << ":\n";
@@ -273,13 +258,15 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
   for (const LeakSite& leak : leaks.sites) {
     if (!KeepsSite(input, leak.stack_id)) continue;
     shown.push_back(&leak);
-    const SiteHistory* history = input.heap.sites.Find(leak.stack_id);
+    const SiteHistory* history = SiteGroups(input).index.Find(leak.stack_id);
     SiteStats stats = history ? SummarizeSite(*history, all, all_frames) : SiteStats{};
     stats.stack_id = leak.stack_id;
     views.push_back(MakeSiteView(stats, input));
-    table.AddRow({std::to_string(views.size()), FormatCount(leak.blocks), FormatBytes(leak.bytes),
-                  views.back().thread, ClassCell(views.back()), ModuleCell(views.back()), NameCell(views.back()),
-                  views.back().location});
+  }
+  NameCallersOfLookAlikes(views);
+  for (size_t i = 0; i < views.size(); ++i) {
+    table.AddRow({std::to_string(i + 1), FormatCount(shown[i]->blocks), FormatBytes(shown[i]->bytes),
+                  views[i].thread, ClassCell(views[i]), ModuleCell(views[i]), SiteLabel(views[i]), views[i].location});
   }
   if (!ShowsThreads(input)) table.Omit("thread");
   table.Write(out);

@@ -23,7 +23,6 @@ std::string ModuleCell(const SiteView& v);
 // " (module classes shown: game, engine; threads: main)" under --only /
 // --hide / --thread, else "".
 std::string ClassesShown(const ReportInput& input);
-std::string Plural(uint64_t count, const std::string& noun);
 std::string RangeText(FrameRange r);
 // What a report whose rules assume steady play judged: "the steady frames
 // 1..11, 27..39 (24 frames; start-up and loads left out, --all-frames

@@ -119,9 +119,18 @@ JudgedFrames JudgedFramesOf(const ReportInput& input, FrameRange within) {
   return JudgeFrames(input.heap.frames, within, input.options.all_frames);
 }
 
-std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count) {
+const GroupedSites& SiteGroups(const ReportInput& input) {
   if (!input.groups) input.groups = GroupSitesByUserStack(input.heap.sites, input.capture.main, input.symbolizer);
-  auto sites = FindHiddenSites(input.groups->index, judged.ranges, judged.count, input.options.min_fraction);
+  return *input.groups;
+}
+
+const LeakReport& GroupedLeaks(const ReportInput& input) {
+  if (!input.grouped_leaks) input.grouped_leaks = GroupLeaks(input.heap.leaks, SiteGroups(input));
+  return *input.grouped_leaks;
+}
+
+std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count) {
+  auto sites = FindHiddenSites(SiteGroups(input).index, judged.ranges, judged.count, input.options.min_fraction);
   std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
   if (sites.size() > count) sites.resize(count);
   std::vector<SiteView> views;

@@ -6,12 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace memframe::analysis {
+#include "memframe/analysis/units.h"
 
-std::string FormatCount(uint64_t value);       // 1234567 -> "1,234,567"
-std::string FormatBytes(uint64_t bytes);       // "812 B", "12.3 KiB", "4.56 MiB"
-std::string FormatDuration(uint64_t ns);       // "850 ns", "12.3 us", "4.50 ms", "1.20 s"
-std::string FormatPercent(double fraction);    // 0.5 -> "50%"
+namespace memframe::analysis {
 
 // Columns are right-aligned (numbers) unless marked left; the last column
 // is never padded so long function names do not push trailing spaces.

@@ -1,14 +1,21 @@
-// Units as a game developer reads them: KiB/MiB, ns/µs/ms, 12,345.
+// Units as a game developer reads them: the reports' own (units.h), so the
+// viewer and the CLI print every figure alike, and the histogram's bins.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "memframe/analysis/units.h"
+
 namespace memframe::viewer {
 
-std::string FormatBytes(uint64_t bytes);        // "96 B", "1.50 KiB", "9.01 MiB"
-std::string FormatCount(uint64_t count);        // "47,484"
-std::string FormatDuration(uint64_t nanoseconds);  // "441 ns", "1.20 µs", "5.53 ms"
+using analysis::FormatBytes;
+using analysis::FormatCount;
+using analysis::FormatDuration;
+using analysis::FormatPercent;
+using analysis::FormatShare;
+using analysis::Plural;
+
 std::string FormatSizeBin(int bin);             // "32–63 B", "1–2 KiB"
 
 }  // namespace memframe::viewer

@@ -12,10 +12,16 @@ analysis::FrameRange Clip(analysis::FrameRange r, analysis::FrameRange all) {
   return r;
 }
 
-std::string Frames(analysis::FrameRange r) {
-  if (r.from == r.to) return "frame " + std::to_string(r.from);
-  return "frames " + std::to_string(r.from) + "\xE2\x80\x93" + std::to_string(r.to) + " (" +
-         std::to_string(r.size()) + " frames)";
+// Counts the frames as the header does (frames rendered), and names the
+// frame after the last present apart, so that the two never disagree.
+std::string Frames(analysis::FrameRange r, const analysis::FrameTable& table) {
+  const analysis::FrameRange complete = table.Complete();
+  const uint64_t rendered = r.from > complete.to ? 0 : table.CountIn({r.from, std::min(r.to, complete.to)});
+  const bool unended = table.CountIn(r) > rendered;
+  if (r.from == r.to) return "frame " + std::to_string(r.from) + (unended ? " (after the last present)" : "");
+  std::string text = "frames " + std::to_string(r.from) + "\xE2\x80\x93" + std::to_string(r.to) + " (";
+  if (!unended) return text + std::to_string(rendered) + " frames)";
+  return text + std::to_string(rendered) + " rendered + frame " + std::to_string(r.to) + " after the last present)";
 }
 
 }  // namespace
@@ -37,15 +43,19 @@ analysis::FrameRange Selection::FocusRange(analysis::FrameRange all) const {
   return all;
 }
 
-std::string Selection::Describe(analysis::FrameRange all) const {
-  analysis::FrameRange r = FocusRange(all);
+std::string Selection::Describe(const analysis::FrameTable& table) const {
+  analysis::FrameRange r = FocusRange(table.All());
   switch (focus) {
-    case Focus::kFrame: return "Frame " + std::to_string(r.from);
-    case Focus::kRangeA: return "Range A: " + Frames(r);
-    case Focus::kRangeB: return "Range B: " + Frames(r);
+    case Focus::kFrame: {
+      std::string text = Frames(r, table);
+      text[0] = 'F';
+      return text;
+    }
+    case Focus::kRangeA: return "Range A: " + Frames(r, table);
+    case Focus::kRangeB: return "Range B: " + Frames(r, table);
     case Focus::kAll: break;
   }
-  return "All " + Frames(r);
+  return "All " + Frames(r, table);
 }
 
 void Selection::Clear() {

@@ -9,6 +9,7 @@
 #include "flame.h"
 #include "options.h"
 #include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/frame_stats.h"
 
 namespace memframe::viewer {
 
@@ -58,8 +59,9 @@ struct Selection {
 
   // The frames the detail views summarise, inside `all`.
   analysis::FrameRange FocusRange(analysis::FrameRange all) const;
-  // "frame 120", "range A: frames 100–199 (100 frames)", "all frames 0–331".
-  std::string Describe(analysis::FrameRange all) const;
+  // "Frame 120", "Range A: frames 100–199 (100 frames)", "All frames 0–332
+  // (332 rendered + frame 332 after the last present)".
+  std::string Describe(const analysis::FrameTable& table) const;
 };
 
 }  // namespace memframe::viewer

@@ -113,6 +113,11 @@ const analysis::MismatchReport& Session::Mismatches() {
   return *mismatches_;
 }
 
+const analysis::LeakReport& Session::GroupedLeaks() {
+  if (!grouped_leaks_) grouped_leaks_ = analysis::GroupLeaks(heap_.leaks, SiteGroups());
+  return *grouped_leaks_;
+}
+
 const std::vector<analysis::Event>& Session::MapEvents() {
   if (has_map_events_) return map_events_;
   for (const analysis::Event& e : capture_.main.events) {

@@ -14,6 +14,7 @@
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/leaks.h"
 #include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/phases.h"
@@ -74,6 +75,8 @@ class Session {
   // first time a bin is asked for.
   using StackSet = std::unordered_set<uint32_t>;
   const StackSet& StacksInSizeBin(int bin);
+  // The leaks by site group (analysis::GroupLeaks), as the leak table lists them.
+  const analysis::LeakReport& GroupedLeaks();
   // Who allocated (module_class.h): the user's rules, then the built-in
   // ones. Setting them names every site again.
   void SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules);
@@ -122,6 +125,7 @@ class Session {
   bool has_function_groups_ = false;
   std::vector<StackSet> stacks_by_size_bin_;  // empty until first asked
   std::optional<analysis::MismatchReport> mismatches_;
+  std::optional<analysis::LeakReport> grouped_leaks_;
   analysis::ClassFilter class_filter_;
   analysis::ModuleClassTotals class_totals_;
   bool has_class_totals_ = false;

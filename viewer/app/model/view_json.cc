@@ -1,6 +1,8 @@
 #include "view_json.h"
 
 #include "format.h"
+#include "memframe/analysis/capture_notes.h"
+#include "memframe/analysis/program_end.h"
 
 namespace memframe::viewer {
 
@@ -64,6 +66,14 @@ nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {
                     {"bytes", h.bins[b].bytes}});
   }
   return bins;
+}
+
+nlohmann::json HeaderJson(const Session& session) {
+  const analysis::ProgramEnd end = analysis::HowProgramEnded(session.capture());
+  return {{"frames_rendered", session.heap().frames.frames_rendered},
+          {"program_end", analysis::DescribeProgramEnd(end)},
+          {"live_at_end", {{"word", analysis::LiveAtEndWord(end)}, {"bytes", session.heap().leaks.total_bytes}}},
+          {"notes", analysis::CaptureNotes(session.capture(), session.heap())}};
 }
 
 }  // namespace memframe::viewer

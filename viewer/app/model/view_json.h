@@ -26,4 +26,8 @@ nlohmann::json FilterJson(const Selection& selection);
 // Bins that hold allocations: [{bin, min, max, label, allocations, bytes}].
 nlohmann::json HistogramJson(const analysis::SizeHistogram& histogram);
 
+// What the window's header says of the whole capture: frames rendered, how
+// the program ended, what the blocks live at the end are called, the notes.
+nlohmann::json HeaderJson(const Session& session);
+
 }  // namespace memframe::viewer

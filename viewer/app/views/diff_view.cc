@@ -158,7 +158,7 @@ void DiffView::DrawSummary(ViewContext& ctx) {
   // One line each: A and B are often long marker names.
   auto snapshot = [](uint64_t blocks, uint64_t bytes) {
     ImGui::SameLine();
-    ImGui::Text("%s in %s blocks", FormatBytes(bytes).c_str(), FormatCount(blocks).c_str());
+    ImGui::Text("%s in %s", FormatBytes(bytes).c_str(), Plural(blocks, "block").c_str());
   };
   DrawCutPicker(ctx, "A", true);
   snapshot(diff_.blocks_a, diff_.bytes_a);

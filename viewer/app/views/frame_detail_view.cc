@@ -53,6 +53,9 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
   }
   RowFilter filter(session, ctx.selection);
   std::erase_if(sites_, [&](const analysis::SiteStats& s) { return !filter.Keeps(s.stack_id, Members(ctx, s.stack_id)); });
+  std::vector<uint32_t> ids;
+  for (const analysis::SiteStats& s : sites_) ids.push_back(s.stack_id);
+  labels_.Build(session, ids);
   // A new range usually has other sites: keep the stack only if its site
   // is still there.
   has_selection_ = has_selection_ && std::any_of(sites_.begin(), sites_.end(), [&](const analysis::SiteStats& s) {
@@ -99,16 +102,16 @@ void FrameDetailView::Draw(ViewContext& ctx) {
 }
 
 void FrameDetailView::DrawSummary(ViewContext& ctx) {
-  std::string title = ctx.selection.Describe(ctx.session.AllFrames());
+  std::string title = ctx.selection.Describe(ctx.session.frames());
   ImGui::TextUnformatted(title.c_str());
   ImGui::SameLine(0, 24);
   ImGui::TextColored(palette::kDimText, "allocated");
   ImGui::SameLine();
-  ImGui::Text("%s in %s blocks", FormatBytes(totals_.bytes_allocated).c_str(), FormatCount(totals_.allocations).c_str());
+  ImGui::Text("%s in %s", FormatBytes(totals_.bytes_allocated).c_str(), Plural(totals_.allocations, "block").c_str());
   ImGui::SameLine(0, 18);
   ImGui::TextColored(palette::kDimText, "freed");
   ImGui::SameLine();
-  ImGui::Text("%s in %s blocks", FormatBytes(totals_.bytes_freed).c_str(), FormatCount(totals_.frees).c_str());
+  ImGui::Text("%s in %s", FormatBytes(totals_.bytes_freed).c_str(), Plural(totals_.frees, "block").c_str());
   ImGui::SameLine(0, 18);
   ImGui::TextColored(palette::kDimText, "in allocator");
   ImGui::SameLine();
@@ -172,9 +175,9 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
     const analysis::SiteStats& x = sites_[a];
     const analysis::SiteStats& y = sites_[b];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
-      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
-      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
+      case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
+      case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
+      case kModule: return CompareModules(labels_.Label(session, x.stack_id), labels_.Label(session, y.stack_id));
       case kAllocations: return Compare3(x.allocations, y.allocations);
       case kBytes: return Compare3(x.bytes, y.bytes);
       case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
@@ -195,7 +198,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = sites_[order[i]];
-      SiteLabel label = session.Label(s.stack_id);
+      SiteLabel label = labels_.Label(session, s.stack_id);
       if (const auto* members = Members(ctx, s.stack_id)) label.location = locations_.Of(session, s.stack_id, *members);
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
@@ -221,6 +224,7 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
   nlohmann::json sites = nlohmann::json::array();
   for (const auto& s : sites_) {
     nlohmann::json row = SiteStatsJson(ctx.session, s);
+    row["via"] = labels_.Name(s.stack_id).via;
     if (const auto* members = Members(ctx, s.stack_id)) row["stack_ids"] = *members;
     sites.push_back(std::move(row));
   }

@@ -9,6 +9,7 @@
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/size_histogram.h"
 #include "row_filter.h"
+#include "look_alike_labels.h"
 #include "view.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
@@ -49,6 +50,7 @@ class FrameDetailView : public View {
   GroupLocations locations_;  // of grouped rows
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
+  LookAlikeLabels labels_;  // the rows' labels, look-alikes told apart
 };
 
 }  // namespace memframe::viewer

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "format.h"
+#include "look_alike_labels.h"
 #include "view_json.h"
 #include "row_filter.h"
 #include "widgets/filter_bar.h"
@@ -64,12 +65,8 @@ std::vector<uint32_t> HiddenView::StackIds(ViewContext& ctx, uint32_t stack_id) 
 }
 
 SiteLabel HiddenView::RowLabel(ViewContext& ctx, size_t i) const {
-  SiteLabel label = ctx.session.Label(rows_[i].stack_id);
-  // As `memframe report hidden` prints it; the whole via is in the tooltip.
-  constexpr size_t kViaChars = 44;
-  if (!names_[i].via.empty()) label.name += " <- " + analysis::ShortenVia(names_[i].via, kViaChars);
-  if (!names_[i].location.empty()) label.location = names_[i].location;
-  return label;
+  // The whole via is in the tooltip.
+  return WithLookAlike(ctx.session.Label(rows_[i].stack_id), names_[i]);
 }
 
 void HiddenView::Draw(ViewContext& ctx) {
@@ -155,7 +152,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       keys_.AfterRow(i);
       ImGui::TableNextColumn();
       float fraction = s.frames_in_range ? static_cast<float>(s.frames_with_allocations) / s.frames_in_range : 0;
-      std::string pct = std::to_string(static_cast<int>(fraction * 100 + 0.5f)) + "%";
+      std::string pct = FormatShare(s.frames_with_allocations, s.frames_in_range);
       BarCell(fraction, palette::WithAlpha(palette::kBar, 110), pct.c_str());
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%llu of %llu frames", static_cast<unsigned long long>(s.frames_with_allocations),

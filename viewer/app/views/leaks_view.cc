@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include "memframe/analysis/program_end.h"
+
 #include "format.h"
 #include "view_json.h"
 #include "widgets/filter_bar.h"
@@ -18,14 +20,16 @@ enum Column { kFunction, kLocation, kModule, kBlocks, kBytes, kShare, kColumns }
 }  // namespace
 
 void LeaksView::Draw(ViewContext& ctx) {
-  const analysis::LeakReport& leaks = ctx.session.heap().leaks;
+  const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
+  const analysis::ProgramEnd end = analysis::HowProgramEnded(ctx.session.capture());
+  const std::string how = "the program " + analysis::DescribeProgramEnd(end);
   if (leaks.sites.empty()) {
-    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1),
-                       "No leaks: every block was freed before the capture ended.");
+    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Every block was freed before the end (%s).", how.c_str());
     return;
   }
-  ImGui::Text("%s blocks, %s still live when the capture ended, from %zu call sites",
-              FormatCount(leaks.total_blocks).c_str(), FormatBytes(leaks.total_bytes).c_str(), leaks.sites.size());
+  ImGui::Text("%s, %s live at the end, from %s: %s, so they are %s", Plural(leaks.total_blocks, "block").c_str(),
+              FormatBytes(leaks.total_bytes).c_str(), Plural(leaks.sites.size(), "call site").c_str(),
+              how.c_str(), end.LiveBlocksAreLeaks() ? "leaks" : "not called leaks");
   if (!ctx.session.capture().complete()) {
     ImGui::SameLine();
     ImGui::TextColored(palette::kWarning, "(the capture did not end cleanly: some of these were freed later)");
@@ -55,7 +59,7 @@ bool LeaksView::Refresh(ViewContext& ctx) {
   members_.clear();
   // Leaks never change after loading: only the filters change the rows.
   std::unordered_map<uint32_t, size_t> row_of;  // group -> row
-  for (const analysis::LeakSite& s : session.heap().leaks.sites) {
+  for (const analysis::LeakSite& s : session.GroupedLeaks().sites) {
     const uint32_t id = ctx.selection.group_by_function ? session.FunctionGroupOf(s.stack_id) : s.stack_id;
     auto [it, inserted] = row_of.try_emplace(id, rows_.size());
     if (inserted) {
@@ -75,11 +79,14 @@ bool LeaksView::Refresh(ViewContext& ctx) {
   }
   rows_.resize(kept);
   members_.resize(kept);
+  std::vector<uint32_t> ids;
+  for (const analysis::LeakSite& row : rows_) ids.push_back(row.stack_id);
+  labels_.Build(session, ids);
   return true;
 }
 
 void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
-  const analysis::LeakReport& leaks = ctx.session.heap().leaks;
+  const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
   ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                           ImGuiTableFlags_SizingFixedFit;
@@ -88,7 +95,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
   SetupSiteColumns(150);
   ImGui::TableSetupColumn("Blocks", ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 90);
-  ImGui::TableSetupColumn("Share of leaked bytes", ImGuiTableColumnFlags_PreferSortDescending, 170);
+  ImGui::TableSetupColumn("Share of bytes", ImGuiTableColumnFlags_PreferSortDescending, 170);
   ImGui::TableHeadersRow();
 
   Session& session = ctx.session;
@@ -97,9 +104,9 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
     const analysis::LeakSite& x = rows[a];
     const analysis::LeakSite& y = rows[b];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
-      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
-      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
+      case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
+      case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
+      case kModule: return CompareModules(labels_.Label(session, x.stack_id), labels_.Label(session, y.stack_id));
       case kBlocks: return Compare3(x.blocks, y.blocks);
       case kBytes:
       case kShare: return Compare3(x.bytes, y.bytes);
@@ -120,7 +127,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::LeakSite& s = rows[order[i]];
-      SiteLabel label = session.Label(s.stack_id);
+      SiteLabel label = labels_.Label(session, s.stack_id);
       if (members_[order[i]].size() > 1) label.location = locations_.Of(session, s.stack_id, members_[order[i]]);
       if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
@@ -143,15 +150,16 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
 }
 
 nlohmann::json LeaksView::Data(ViewContext& ctx) {
-  const analysis::LeakReport& leaks = ctx.session.heap().leaks;
+  const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
   for (size_t i = 0; i < rows_.size(); ++i) {
     const analysis::LeakSite& s = rows_[i];
-    const SiteLabel& label = ctx.session.Label(s.stack_id);
+    const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
     nlohmann::json row = {{"stack_id", s.stack_id},
                           {"function", label.function},
                           {"location", label.location},
+                          {"via", labels_.Name(s.stack_id).via},
                           {"blocks", s.blocks},
                           {"bytes", s.bytes},
                           {"stack_ids", members_[i]},
@@ -159,9 +167,12 @@ nlohmann::json LeaksView::Data(ViewContext& ctx) {
     AddOrigin(row, label);
     rows.push_back(std::move(row));
   }
+  const analysis::ProgramEnd end = analysis::HowProgramEnded(ctx.session.capture());
   return {{"view", name()},
           {"total_blocks", leaks.total_blocks},
           {"total_bytes", leaks.total_bytes},
+          {"are_leaks", end.LiveBlocksAreLeaks()},
+          {"program_end", analysis::DescribeProgramEnd(end)},
           {"filter", FilterJson(ctx.selection)},
           {"rows", rows}};
 }

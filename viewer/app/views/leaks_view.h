@@ -1,11 +1,13 @@
-// Blocks still live when the capture ended, grouped by allocating stack
-// (analysis::CollectLeaks).
+// Blocks still live at the end, grouped by allocating stack
+// (analysis::CollectLeaks); leaks only when the program exited
+// (analysis::ProgramEnd).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "row_filter.h"
+#include "look_alike_labels.h"
 #include "view.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
@@ -34,6 +36,7 @@ class LeaksView : public View {
   std::vector<std::vector<uint32_t>> members_;  // per row, its stacks
   bool has_rows_ = false;
   RowFilterKey filter_key_;  // of rows_
+  LookAlikeLabels labels_;  // the rows' labels, look-alikes told apart
 };
 
 }  // namespace memframe::viewer

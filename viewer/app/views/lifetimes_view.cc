@@ -69,6 +69,9 @@ void LifetimesView::Draw(ViewContext& ctx) {
         rows_.push_back(i);
     rows_general_ = show_general_;
     filter_key_ = key;
+    std::vector<uint32_t> ids;
+    for (uint32_t i : rows_) ids.push_back(sites[i].stack_id);
+    labels_.Build(ctx.session, ids);
   }
   DrawFilterBar(ctx.selection, false, rows_.size(), Report(ctx).sites.size());
   const bool stack_shown = selected_stack_ && keys_.stack_open();
@@ -96,8 +99,8 @@ void LifetimesView::DrawClasses(ViewContext& ctx) {
     first = false;
     ImGui::TextColored(ClassColour(c), "%s", analysis::LifetimeClassName(c));
     ImGui::SameLine();
-    ImGui::Text("%s sites, %s calls", FormatCount(sites[static_cast<int>(c)]).c_str(),
-                FormatCount(calls[static_cast<int>(c)]).c_str());
+    ImGui::Text("%s, %s", Plural(sites[static_cast<int>(c)], "site").c_str(),
+                Plural(calls[static_cast<int>(c)], "call").c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", analysis::LifetimeAdvice(c));
   }
   ImGui::SameLine(0, 22);
@@ -132,9 +135,9 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     const analysis::SiteLifetime& x = sites[rows_[a]];
     const analysis::SiteLifetime& y = sites[rows_[b]];
     switch (column) {
-      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
-      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
-      case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
+      case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
+      case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
+      case kModule: return CompareModules(labels_.Label(session, x.stack_id), labels_.Label(session, y.stack_id));
       case kClass:
       case kAdvice: return Compare3(x.lifetime, y.lifetime);
       case kCapacity: return Compare3(x.peak_live_bytes, y.peak_live_bytes);
@@ -155,7 +158,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteLifetime& s = sites[rows_[order[i]]];
-      const SiteLabel& label = session.Label(s.stack_id);
+      const SiteLabel& label = labels_.Label(session, s.stack_id);
       if (SiteRowLeadingCells(label, s.stack_id, selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         keys_.OpenStack();
@@ -185,10 +188,15 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
   const analysis::LifetimeReport& report = Report(ctx);
   nlohmann::json rows = nlohmann::json::array();
   RowFilter filter(ctx.session, ctx.selection);
+  std::vector<uint32_t> ids;
+  for (const analysis::SiteLifetime& s : report.sites)
+    if (filter.Keeps(s.stack_id)) ids.push_back(s.stack_id);
+  labels_.Build(ctx.session, ids);
   for (const analysis::SiteLifetime& s : report.sites) {
     if (!filter.Keeps(s.stack_id)) continue;
-    const SiteLabel& label = ctx.session.Label(s.stack_id);
+    const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
     rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
+                    {"via", labels_.Name(s.stack_id).via},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
                     {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},
                     {"size_min", s.size_min}, {"size_max", s.size_max}, {"lifetime_frames_max", s.lifetime_frames_max},

@@ -11,6 +11,7 @@
 
 #include "memframe/analysis/lifetimes.h"
 #include "row_filter.h"
+#include "look_alike_labels.h"
 #include "view.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
@@ -43,6 +44,7 @@ class LifetimesView : public View {
   TableOrder order_;
   TableKeys keys_;
   std::optional<uint32_t> selected_stack_;
+  LookAlikeLabels labels_;  // the rows' labels, look-alikes told apart
 };
 
 }  // namespace memframe::viewer

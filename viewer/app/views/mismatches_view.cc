@@ -48,7 +48,7 @@ void MismatchesView::Draw(ViewContext& ctx) {
   }
   uint64_t total = 0;
   for (const auto& m : report.mismatches) total += m.count;
-  ImGui::TextColored(palette::kError, "%s mismatched frees", FormatCount(total).c_str());
+  ImGui::TextColored(palette::kError, "%s", Plural(total, "mismatched free").c_str());
   ImGui::SameLine();
   ImGui::Text("of %s, in %zu groups. Each is undefined behaviour that works with glibc until it does not.",
               FormatCount(report.frees).c_str(), report.mismatches.size());

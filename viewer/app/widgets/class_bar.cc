@@ -26,8 +26,8 @@ void ClassBar::Draw(Session& session, std::vector<analysis::ModuleClassRule>* ru
     bool kept = filter->Keeps(c);
     ImGui::PushStyleColor(ImGuiCol_Text, ModuleClassColour(c));
     char label[64];
-    std::snprintf(label, sizeof label, "%s %.0f%%##class%d", analysis::ModuleClassName(c),
-                  all ? 100.0 * static_cast<double>(totals.allocations[i]) / static_cast<double>(all) : 0.0, i);
+    std::snprintf(label, sizeof label, "%s %s##class%d", analysis::ModuleClassName(c),
+                  FormatShare(totals.allocations[i], all).c_str(), i);
     if (ImGui::Checkbox(label, &kept)) {
       filter->Set(c, kept);
       session.SetClassFilter(*filter);

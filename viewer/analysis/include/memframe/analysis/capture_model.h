@@ -114,6 +114,7 @@ struct RecorderInfo {
   uint64_t start_unix_ns = 0;
   bool finished = false;  // the closing record was written
   int32_t exit_status = 0;  // valid when finished, unless detached
+  int32_t termination_signal = 0;  // valid when finished: the signal that killed the program, 0 if it exited
   std::string recorder_version;
   bool attached = false;         // memframe attach: recorded from an attach on
   bool detached = false;         // ended by a detach; the process ran on

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "memframe/analysis/live_set.h"
+#include "memframe/analysis/site_groups.h"
 
 namespace memframe::analysis {
 
@@ -21,5 +22,10 @@ struct LeakReport {
 };
 
 LeakReport CollectLeaks(const LiveSet& live);
+
+// The leak sites as a developer sees them: stacks of one site group
+// (site_groups.h: the same user stack, different paths inside a library) are
+// one site, under the group's representative stack id. Totals are unchanged.
+LeakReport GroupLeaks(const LeakReport& leaks, const GroupedSites& groups);
 
 }  // namespace memframe::analysis

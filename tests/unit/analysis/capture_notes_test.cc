@@ -1,0 +1,43 @@
+// The notes on what a capture's figures miss, as the summary prints them
+// (the viewer's header shows the same sentences: capture_notes.h).
+#include "memframe/analysis/capture_notes.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "memframe/analysis/report.h"
+#include "test_capture.h"
+
+namespace memframe::analysis {
+namespace {
+
+using testing::Alloc;
+using testing::Free;
+using testing::FrameEnd;
+using testing::TempPath;
+using testing::TestCapture;
+
+TEST(CaptureNotesTest, ABlockReusedWithoutItsFreeAndAnUnknownFree) {
+  TestCapture tc;
+  tc.Stack(1, {0x1234});
+  tc.Marker(1, "glfwSwapBuffers");
+  tc.Thread(7, "main");
+  // 0x5000 is handed out twice with no free between (a free memframe did
+  // not see), and 0x9000 is freed without ever being allocated.
+  tc.Batch(7, {Alloc(10, 0, 0x5000, 64, 1, 1), Alloc(11, 0, 0x5000, 32, 1, 1), Free(12, 0, 0x9000, 1),
+               FrameEnd(13, 0)});
+  tc.End();
+  tc.Recorder(true, 0);
+  TempPath path("capture_notes");
+  ASSERT_TRUE(tc.Write(path.path()));
+  std::ostringstream out, err;
+  ASSERT_EQ(PrintRunSummary(path.path(), out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("note: 1 free of an unknown block was ignored\n"
+                           "note: 1 allocation reused a block whose free was not recorded\n"),
+            std::string::npos)
+      << out.str();
+}
+
+}  // namespace
+}  // namespace memframe::analysis

@@ -1,0 +1,19 @@
+// What a capture's figures leave out or could not see (events the agent
+// dropped, frees of blocks it never saw, a block reused without its free):
+// the summary prints these as "note: ..." lines and the viewer's header
+// shows the same sentences, so neither hides what the other says.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/heap_analysis.h"
+
+namespace memframe::analysis {
+
+// One sentence each, without "note: ", in a fixed order; empty when the
+// figures are whole.
+std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis& heap);
+
+}  // namespace memframe::analysis

@@ -1,0 +1,19 @@
+// Units as a game developer reads them, one definition for the reports and
+// the viewer so that the two always print the same figure the same way.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace memframe::analysis {
+
+std::string FormatCount(uint64_t value);     // 1234567 -> "1,234,567"
+std::string FormatBytes(uint64_t bytes);     // "812 B", "12.3 KiB", "4.56 MiB"
+std::string FormatDuration(uint64_t ns);     // "850 ns", "12.3 µs", "4.50 ms", "1.20 s"
+std::string FormatPercent(double fraction);  // 0.5 -> "50%"
+// part / whole as FormatPercent says it; "0%" when whole is 0.
+std::string FormatShare(uint64_t part, uint64_t whole);
+// "1 block", "2,048 blocks" (nouns whose plural takes an s).
+std::string Plural(uint64_t count, const std::string& noun);
+
+}  // namespace memframe::analysis

@@ -1,0 +1,32 @@
+#include "memframe/analysis/capture_notes.h"
+
+#include "memframe/analysis/units.h"
+
+namespace memframe::analysis {
+
+std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis& heap) {
+  std::vector<std::string> notes;
+  const Stream& s = capture.main;
+  for (const StreamSummary& other : capture.other_streams) {
+    notes.push_back("another process was recorded and not analysed: pid " + std::to_string(other.pid) + " " +
+                    other.executable + " (" + FormatCount(other.events) + " events)");
+  }
+  uint64_t dropped = 0;
+  for (const Thread& t : s.threads) dropped += t.dropped;
+  if (dropped) notes.push_back("the agent dropped " + FormatCount(dropped) + " events; figures are lower bounds");
+  if (uint64_t n = s.end_unrecorded_in_signal_handlers)
+    notes.push_back(FormatCount(n) +
+                    " allocator calls made in signal handlers that interrupted memframe or a free were not recorded");
+  const HeapAnomalies& a = heap.anomalies;
+  if (uint64_t n = a.unknown_frees)
+    notes.push_back(n == 1 ? "1 free of an unknown block was ignored" : FormatCount(n) + " frees of unknown blocks were ignored");
+  if (uint64_t n = a.freed_before_attach)
+    notes.push_back(FormatCount(n) + (n == 1 ? " free of a block" : " frees of blocks") +
+                    " allocated before the attach (unknown to memframe) are not counted");
+  if (uint64_t n = a.allocs_over_live)
+    notes.push_back(Plural(n, "allocation") + " reused a block whose free was not recorded");
+  if (!s.clock.calibrated()) notes.push_back("the event clock is not calibrated; times assume 1 tick = 1 ns");
+  return notes;
+}
+
+}  // namespace memframe::analysis
