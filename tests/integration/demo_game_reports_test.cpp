@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "demo_live_series.h"
 #include "demo_truth.h"
 #include "e2e_helpers.h"
 
@@ -104,6 +105,33 @@ TEST_F(DemoGameReports, GraphicsAllocationsAreTheDriversNotTheGames) {
   for (const json& c : Report({}).value("module_classes", json::array())) {
     if (c.value("module_class", "") == "driver") EXPECT_GT(c.value("allocations", 0), 0);
   }
+}
+
+// The frames report's per-class series: the game's own allocations, frees
+// and live bytes frame by frame, exactly; the classes add up to the frame.
+TEST_F(DemoGameReports, FramesCarryTheGameClassSeries) {
+  const json all = Report({"frames"});
+  ASSERT_TRUE(all.contains("frames"));
+  ExpectDemoGameSeries(all["frames"], kGameplayFrames);
+  EXPECT_NE(std::find(all["module_classes"].begin(), all["module_classes"].end(), "driver"), all["module_classes"].end());
+  for (const json& f : all["frames"]) {
+    uint64_t allocations = 0, live = 0, mapped = 0;
+    for (const auto& [name, c] : f["classes"].items()) {
+      allocations += c["allocations"].get<uint64_t>();
+      live += c["live_bytes"].get<uint64_t>();
+      mapped += c["mapped_bytes"].get<uint64_t>();
+    }
+    EXPECT_EQ(allocations, f["allocations"].get<uint64_t>()) << f["frame"];
+    EXPECT_EQ(live, f["live_bytes"].get<uint64_t>()) << f["frame"];
+    EXPECT_EQ(mapped, f["mapped_bytes"].get<uint64_t>()) << f["frame"];
+  }
+  // --only game: the frame's figures are the game's.
+  const json game = Report({"frames", "--only", "game", "--from", std::to_string(FirstGameplayFrame()), "--to",
+                            std::to_string(FirstGameplayFrame())});
+  ASSERT_EQ(game["frames"].size(), 1u);
+  EXPECT_EQ(game["module_classes"], json({"game"}));
+  EXPECT_EQ(game["frames"][0]["allocations"], GameAllocations(0));
+  EXPECT_EQ(game["frames"][0]["bytes_allocated"], GameBytesAllocated(0));
 }
 
 TEST_F(DemoGameReports, DiffAcrossTheLoadFrameIsExactlyTheLevel) {

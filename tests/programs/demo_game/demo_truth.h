@@ -114,6 +114,35 @@ inline constexpr std::size_t kLeakedBytes = kNavMeshBytes;
 inline constexpr std::size_t kParticleTrailBytes = 72;  // sizeof(ParticleTrail)
 inline constexpr std::string_view kParticleTrailOption = "--particle-trail";
 
+// ---- The game's own heap, frame by frame (module class "game") -----------
+
+// What the game's own code (the main executable) allocates and frees in
+// gameplay frame g (counted from the first gameplay frame), and its live
+// bytes at the frame's end beyond what it held after the load frame: the
+// figures of `memframe report frames` and the timeline's live graph for the
+// game class. The HUD string is freed in the frame that built it.
+inline constexpr int LabelsAlive(int g) { return kHitsPerFrame * (g + 1 < kLabelLifetimeFrames ? g + 1 : kLabelLifetimeFrames); }
+inline constexpr int ProjectilesAlive(int g) {
+  int alive = 0;
+  for (int fired = 0; fired <= g; fired += kProjectileInterval) alive += g - fired < kProjectileLifetimeFrames;
+  return alive;
+}
+inline constexpr bool FiresProjectile(int g) { return g % kProjectileInterval == 0; }
+inline constexpr int GameAllocations(int g) { return kHitsPerFrame + 1 + (FiresProjectile(g) ? 1 : 0); }
+inline constexpr std::size_t GameBytesAllocated(int g) {
+  return kHitsPerFrame * kDamageLabelBytes + kHudTextAllocationBytes + (FiresProjectile(g) ? kProjectileBytes : 0);
+}
+inline constexpr bool ExpiresProjectile(int g) {
+  return g >= kProjectileLifetimeFrames && FiresProjectile(g - kProjectileLifetimeFrames);
+}
+inline constexpr int GameFrees(int g) {
+  return 1 + (g >= kLabelLifetimeFrames ? kHitsPerFrame : 0) + (ExpiresProjectile(g) ? 1 : 0);
+}
+inline constexpr std::size_t GameplayLiveBytes(int g) {
+  return LabelsAlive(g) * kDamageLabelBytes + ProjectilesAlive(g) * kProjectileBytes;
+}
+static_assert(GameplayLiveBytes(0) == 2 * 48 + 32 && GameplayLiveBytes(100) == 90 * 48 + 3 * 32);
+
 // ---- Function names, as they appear (demangled) in stacks -------------------
 
 // Match these as substrings: demangled names carry namespaces and

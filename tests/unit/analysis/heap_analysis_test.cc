@@ -11,15 +11,8 @@ namespace {
 using testing::Alloc;
 using testing::FrameEnd;
 using testing::Free;
+using testing::MakeStream;
 using testing::TestEvent;
-
-Stream MakeStream(const std::vector<TestEvent>& events) {
-  Stream s;
-  s.threads.push_back({});
-  s.markers[1] = "glfwSwapBuffers";
-  for (const TestEvent& t : events) s.events.push_back(testing::ToEvent(t));
-  return s;
-}
 
 TEST(HeapAnalysis, PerFrameCountsBytesLiveAndPeak) {
   Stream s = MakeStream({

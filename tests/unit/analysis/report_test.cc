@@ -143,10 +143,19 @@ TEST_F(ReportTest, FramesJsonWithRange) {
                              {"bytes_allocated", 96},
                              {"bytes_freed", 96},
                              {"live_bytes", 100},
+                             {"mapped_bytes", 0},
                              {"peak_live_bytes", 148},
                              {"alloc_time_ns", 50},
                              {"slowest_alloc_ns", 20},
-                             {"spike", false}}));
+                             {"spike", false},
+                             {"classes",
+                              {{"game",
+                                {{"allocations", 2},
+                                 {"frees", 2},
+                                 {"bytes_allocated", 96},
+                                 {"bytes_freed", 96},
+                                 {"live_bytes", 100},
+                                 {"mapped_bytes", 0}}}}}}));
   EXPECT_EQ(frames[1]["frame"], 5);
   EXPECT_EQ(frames[1]["live_bytes"], 200);
   EXPECT_EQ(frames[1]["peak_live_bytes"], 248);

@@ -389,6 +389,48 @@ TEST_F(ReportsCliTest, APngNeverReplacesTheCapture) {
   EXPECT_EQ(file_.ReadAll(), before);
 }
 
+// Per-class figures of every frame: the driver's 96 B a frame, allocated
+// and freed; the game's level (frame 4) and its 1000 B block freed in frame 8.
+TEST_F(ReportsCliTest, FramesSplitByClass) {
+  Result r = Run("frames", {});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = r.Json();
+  EXPECT_EQ(j["module_classes"], json({"game", "driver"}));
+  EXPECT_EQ(j["module_classes_shown"], json({"game", "engine", "driver", "system"}));
+  const json& f4 = j["frames"][4];
+  EXPECT_EQ(f4["frame"], 4);
+  EXPECT_EQ(f4["allocations"], 5);
+  EXPECT_EQ(f4["live_bytes"], 1524);
+  EXPECT_EQ(f4["mapped_bytes"], 0);
+  EXPECT_EQ(f4["classes"]["game"], json({{"allocations", 3}, {"frees", 0}, {"bytes_allocated", 1524},
+                                          {"bytes_freed", 0}, {"live_bytes", 1524}, {"mapped_bytes", 0}}));
+  EXPECT_EQ(f4["classes"]["driver"], json({{"allocations", 2}, {"frees", 2}, {"bytes_allocated", 96},
+                                            {"bytes_freed", 96}, {"live_bytes", 0}, {"mapped_bytes", 0}}));
+  EXPECT_EQ(j["frames"][8]["classes"]["game"]["frees"], 1);
+  EXPECT_EQ(j["frames"][8]["classes"]["game"]["live_bytes"], 524);
+
+  Result game = Run("frames", {"--only", "game", "--from", "4", "--to", "4"});
+  ASSERT_EQ(game.code, 0) << game.err;
+  EXPECT_EQ(game.Json()["module_classes"], json({"game"}));
+  EXPECT_EQ(game.Json()["frames"][0]["allocations"], 3);
+  EXPECT_EQ(game.Json()["frames"][0]["frees"], 0);
+
+  Result text = Run("frames", {"--from", "4", "--to", "4"}, false);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("frame  class     allocs  frees  bytes alloc  bytes freed  live bytes  mapped  alloc time"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("    4  all            5      2     1.58 KiB         96 B    1.49 KiB     0 B        0 ns  spike"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("         game         3      0     1.49 KiB          0 B    1.49 KiB     0 B\n"),
+            std::string::npos)
+      << text.out;
+  Result driver = Run("frames", {"--only", "driver", "--from", "4", "--to", "4"}, false);
+  EXPECT_NE(driver.out.find("(module classes shown: driver)"), std::string::npos) << driver.out;
+  EXPECT_EQ(driver.out.find("  game"), std::string::npos) << driver.out;
+}
+
 TEST_F(ReportsCliTest, AFrameRangePastTheCaptureIsAnError) {
   Result from = Run("frames", {"--from", "100000"}, false);
   EXPECT_EQ(from.code, 2);

@@ -32,6 +32,14 @@ inline TestEvent Free(uint64_t ticks, uint64_t frame, uint64_t address, uint32_t
                       uint32_t family = wire::FAMILY_MALLOC) {
   return {wire::PackKind(wire::EVENT_FREE, family, flags), address, 0, 0, ticks, frame, duration};
 }
+// An anonymous mapping of `size` bytes at `address` (mmap), and its undoing
+// (munmap of any range).
+inline TestEvent Map(uint64_t ticks, uint64_t frame, uint64_t address, uint64_t size, uint32_t stack) {
+  return {wire::PackKind(wire::EVENT_MAP, wire::FAMILY_MMAP, 0), address, size, stack, ticks, frame, 0};
+}
+inline TestEvent Unmap(uint64_t ticks, uint64_t frame, uint64_t address, uint64_t size) {
+  return {wire::PackKind(wire::EVENT_UNMAP, wire::FAMILY_MMAP, 0), address, size, 0, ticks, frame, 0};
+}
 // FRAME_END of `ended`, carrying the marker id of the present entry point.
 inline TestEvent FrameEnd(uint64_t ticks, uint64_t ended, uint32_t marker = 1) {
   return {wire::PackKind(wire::EVENT_FRAME_END, 0, 0), marker, ended, 0, ticks, ended, 0};
@@ -57,6 +65,16 @@ inline analysis::Event MapEvent(uint64_t ticks, uint64_t frame, analysis::EventK
   e.thread = thread;
   e.packed_kind = static_cast<uint8_t>(static_cast<uint32_t>(kind) | (wire::FAMILY_MMAP << wire::kFamilyShift));
   return e;
+}
+
+// A one-thread stream of `events` whose present marker (id 1) is
+// glfwSwapBuffers, for tests that need no capture file.
+inline analysis::Stream MakeStream(const std::vector<TestEvent>& events) {
+  analysis::Stream s;
+  s.threads.push_back({});
+  s.markers[1] = "glfwSwapBuffers";
+  for (const TestEvent& t : events) s.events.push_back(ToEvent(t));
+  return s;
 }
 
 // The protocol version of the streams TestCapture writes: BatchPacket lays

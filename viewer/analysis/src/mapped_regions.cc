@@ -4,16 +4,16 @@
 
 namespace memframe::analysis {
 
-void MappedRegions::Map(const Event& map) {
+void MappedRegions::Map(const Event& map, const CutFn& on_cut) {
   if (map.size == 0) return;
   // A new mapping over an old one (MAP_FIXED) replaces what was there.
-  Unmap(map.address, map.size);
+  Unmap(map.address, map.size, on_cut);
   MappedRegion region{map.address, map.address + map.size, map.stack_id, map.frame};
   regions_[region.start] = region;
   mapped_bytes_ += map.size;
 }
 
-void MappedRegions::Unmap(uint64_t address, uint64_t size) {
+void MappedRegions::Unmap(uint64_t address, uint64_t size, const CutFn& on_cut) {
   const uint64_t end = address + size;
   auto it = regions_.upper_bound(address);
   if (it != regions_.begin()) --it;
@@ -27,6 +27,7 @@ void MappedRegions::Unmap(uint64_t address, uint64_t size) {
     const uint64_t cut_start = std::max(region.start, address);
     const uint64_t cut_end = std::min(region.end, end);
     mapped_bytes_ -= cut_end - cut_start;
+    if (on_cut) on_cut(region, cut_end - cut_start);
     if (region.start < cut_start) {
       MappedRegion left = region;
       left.end = cut_start;

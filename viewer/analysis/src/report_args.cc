@@ -31,7 +31,7 @@ const std::map<std::string, ReportSyntax>& Syntax() {
   const std::set<std::string> all_frames = {"--all-frames"};
   static const std::map<std::string, ReportSyntax> syntax = {
       {"", {with_classes({}), 0, "", false, all_frames}},
-      {"frames", {{"--from", "--to"}}},
+      {"frames", {with_classes({"--from", "--to"})}},
       {"hidden", {with_classes({"--from", "--to", "--min-fraction"}), 0, "", false, all_frames}},
       {"leaks", {with_classes({})}},
       {"sites", {with_classes({"--from", "--to"})}},

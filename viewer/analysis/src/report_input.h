@@ -95,6 +95,8 @@ void SetSiteThreads(SiteView& view, const SiteHistory* site, const ReportInput& 
 // Whether text tables carry a thread column: more than one thread allocated.
 bool ShowsThreads(const ReportInput& input);
 
+// The module class of the site of `stack_id` (cached in stack_classes).
+ModuleClass StackClass(const ReportInput& input, uint32_t stack_id);
 // Whether --only / --hide keep the site of `stack_id`.
 bool KeepsSite(const ReportInput& input, uint32_t stack_id);
 // Allocations and bytes per class of `sites` in `range`.

@@ -182,27 +182,6 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   Emit(j, out);
 }
 
-void WriteFramesJson(const ReportInput& input, std::ostream& out) {
-  const FrameTable& t = input.heap.frames;
-  FrameRange range = AllFramesRange(input);
-  json frames = json::array();
-  auto [first, end] = t.RowsIn(range);
-  for (size_t i = first; i < end; ++i) {
-    const FrameStats& f = t.frames[i];
-    frames.push_back({{"frame", f.frame},
-                      {"allocations", f.allocations},
-                      {"frees", f.frees},
-                      {"bytes_allocated", f.bytes_allocated},
-                      {"bytes_freed", f.bytes_freed},
-                      {"live_bytes", f.live_bytes},
-                      {"peak_live_bytes", f.peak_live_bytes},
-                      {"alloc_time_ns", f.alloc_time_ns},
-                      {"slowest_alloc_ns", f.slowest_alloc_ns},
-                      {"spike", f.spike}});
-  }
-  Emit({{"frames", std::move(frames)}}, out);
-}
-
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   FrameRange range = CompleteFramesRange(input);
   const JudgedFrames judged = JudgedFramesOf(input, range);

@@ -181,34 +181,6 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   WriteHiddenTable(input, hidden, out, "  ");
 }
 
-void WriteFramesText(const ReportInput& input, std::ostream& out) {
-  const FrameTable& t = input.heap.frames;
-  FrameRange range = AllFramesRange(input);
-  TextTable table({{"frame"}, {"allocs"}, {"frees"}, {"bytes alloc"}, {"bytes freed"}, {"live bytes"},
-                   {"alloc time"}, {"", true}});
-  auto [first, end] = t.RowsIn(range);
-  for (size_t i = first; i < end; ++i) {
-    const FrameStats& f = t.frames[i];
-    table.AddRow({std::to_string(f.frame), FormatCount(f.allocations), FormatCount(f.frees),
-                  FormatBytes(f.bytes_allocated), FormatBytes(f.bytes_freed), FormatBytes(f.live_bytes),
-                  FormatDuration(f.alloc_time_ns), f.spike ? "spike" : (f.ended ? "" : "(not ended)")});
-  }
-  out << FormatCount(t.frames_rendered) << " frames rendered";
-  if (!t.frame_source.empty()) out << " (" << t.frame_source << ")";
-  out << ClassesShown(input);
-  if (SpikesJudgedLocally(t.CountIn(t.Complete()))) {
-    // Long captures judge each frame against the frames around it (frame_stats.h).
-    out << "; spike = more than median + 3 MADs of the " << 3 * kSpikeBlock
-        << " frames around it, in allocations or bytes (over the whole capture: "
-        << FormatCount(t.allocation_spike.threshold) << " allocations or " << FormatBytes(t.bytes_spike.threshold)
-        << ")\n\n";
-  } else {
-    out << "; spike = more than " << FormatCount(t.allocation_spike.threshold) << " allocations or "
-        << FormatBytes(t.bytes_spike.threshold) << " in a frame\n\n";
-  }
-  table.Write(out);
-}
-
 void WriteHiddenText(const ReportInput& input, std::ostream& out) {
   const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
   auto views = HiddenSiteViews(input, judged, SIZE_MAX);

@@ -75,8 +75,6 @@ bool ShowsThreads(const ReportInput& input) {
   return false;
 }
 
-namespace {
-
 ModuleClass StackClass(const ReportInput& input, uint32_t stack_id) {
   auto cached = input.stack_classes.find(stack_id);
   if (cached != input.stack_classes.end()) return cached->second;
@@ -88,8 +86,6 @@ ModuleClass StackClass(const ReportInput& input, uint32_t stack_id) {
   input.stack_classes.emplace(stack_id, c);
   return c;
 }
-
-}  // namespace
 
 bool KeepsSite(const ReportInput& input, uint32_t stack_id) {
   return input.options.classes.KeepsAll() || input.options.classes.Keeps(StackClass(input, stack_id));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -21,8 +22,13 @@ struct MappedRegion {
 
 class MappedRegions {
  public:
-  void Map(const Event& map);
-  void Unmap(uint64_t address, uint64_t size);
+  // Hears each piece an UNMAP (or a MAP over older regions) cuts away: the
+  // region it was cut from (as it was before the cut) and how many bytes
+  // went, so that a caller can say whose mapping shrank (live_series.h).
+  using CutFn = std::function<void(const MappedRegion& region, uint64_t bytes)>;
+
+  void Map(const Event& map, const CutFn& on_cut = {});
+  void Unmap(uint64_t address, uint64_t size, const CutFn& on_cut = {});
 
   uint64_t mapped_bytes() const { return mapped_bytes_; }
   const std::map<uint64_t, MappedRegion>& regions() const { return regions_; }  // by start
