@@ -4,6 +4,7 @@
 // the viewer's view data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -352,6 +353,71 @@ TEST_F(DriverGameTest, FlameGraphPutsTheDriverUnderThePresent) {
     EXPECT_EQ(n["function"].get<std::string>().find("libmemframe_agent"), std::string::npos) << n["function"];
   json hidden = ViewData({"--dump-view-data", "flame", "--flame-function", kPresentFunction, "--hide", "driver"});
   EXPECT_TRUE(hidden["function"].is_null()) << hidden["function"].dump(1);
+}
+
+// The game's level blocks live at the end of frame f: load 1 adds
+// kLevel1BlocksPerFrame in each of its frames, load 2 replaces them all.
+std::size_t LevelBytesLive(int f) {
+  if (f >= kLoad2Frame) return kLevel2Bytes;
+  const int load1_frames = f < kLoad1First ? 0 : std::min(f, kLoad1Last) - kLoad1First + 1;
+  return load1_frames * kLevel1BlocksPerFrame * kLevelBlockBytes;
+}
+
+// The live-memory series per class, frame by frame: the driver keeps one
+// frame's blocks live (it frees the frame before's); the game (main thread
+// and worker) frees its per-frame blocks in the frame, and its live bytes
+// follow the start-up blocks and the two loads.
+void ExpectDriverGameSeries(const json& frames) {
+  std::map<uint64_t, json> by_frame;
+  for (const json& f : frames) by_frame[f["frame"].get<uint64_t>()] = f["classes"];
+  ASSERT_EQ(by_frame.count(0), 1u);
+  // Frame 0 also holds the worker's TLS block (driver_game_truth.h), of a
+  // size glibc chooses: the game's other blocks are measured from it.
+  const uint64_t startup_live = by_frame[0]["game"]["live_bytes"].get<uint64_t>();
+  const uint64_t tls_bytes = startup_live - kStartupBlocks * kStartupBlockBytes;
+  EXPECT_LT(tls_bytes, 64u << 10);
+  EXPECT_EQ(by_frame[0]["game"]["allocations"], kGameBlocks + kWorkerBlocks + kStartupBlocks + 1);
+  for (int f = 0; f < kFrames; ++f) {
+    SCOPED_TRACE("frame " + std::to_string(f));
+    ASSERT_EQ(by_frame.count(f), 1u);
+    const json& driver = by_frame[f]["driver"];
+    EXPECT_EQ(driver["allocations"], kDriverBlocksPerFrame);
+    EXPECT_EQ(driver["bytes_allocated"], kDriverBytesPerFrame);
+    EXPECT_EQ(driver["frees"], f == 0 ? 0 : kDriverBlocksPerFrame);
+    EXPECT_EQ(driver["bytes_freed"], f == 0 ? 0 : kDriverBytesPerFrame);
+    EXPECT_EQ(driver["live_bytes"], kDriverBytesPerFrame);
+    EXPECT_EQ(driver["mapped_bytes"], 0);
+    const json& game = by_frame[f]["game"];
+    EXPECT_EQ(game["live_bytes"], startup_live + LevelBytesLive(f));
+    EXPECT_EQ(game["mapped_bytes"], 0);
+    if (f == 0) continue;
+    const bool load1 = f >= kLoad1First && f <= kLoad1Last;
+    const int level_blocks = load1 ? kLevel1BlocksPerFrame : f == kLoad2Frame ? kLevel2Blocks : 0;
+    const int level_freed = f == kLoad2Frame ? kLevel1Blocks : 0;
+    EXPECT_EQ(game["allocations"], kGameBlocks + kWorkerBlocks + level_blocks);
+    EXPECT_EQ(game["bytes_allocated"],
+              kGameBlocks * kGameBlockBytes + kWorkerBlocks * kWorkerBlockBytes + level_blocks * kLevelBlockBytes);
+    EXPECT_EQ(game["frees"], kGameBlocks + kWorkerBlocks + level_freed);
+    EXPECT_EQ(game["bytes_freed"],
+              kGameBlocks * kGameBlockBytes + kWorkerBlocks * kWorkerBlockBytes + level_freed * kLevelBlockBytes);
+  }
+  // The teardown frees the level, the start-up blocks and the driver's last
+  // frame (the worker's TLS block may go at the join).
+  ASSERT_EQ(by_frame.count(kFrames), 1u);
+  EXPECT_EQ(by_frame[kFrames]["driver"]["live_bytes"], 0);
+  EXPECT_LE(by_frame[kFrames]["game"]["live_bytes"].get<uint64_t>(), tls_bytes);
+}
+
+TEST_F(DriverGameTest, LiveSeriesPerClassInReportAndViewer) {
+  json report = Report({"frames"});
+  ExpectDriverGameSeries(report["frames"]);
+  json viewer = ViewData({"--dump-view-data", "timeline"});
+  ExpectDriverGameSeries(viewer["live"]["frames"]);
+  json only_driver = Report({"frames", "--only", "driver"});
+  EXPECT_EQ(only_driver["module_classes"], json({"driver"}));
+  for (const json& f : only_driver["frames"]) {
+    if (f["frame"] < kFrames) EXPECT_EQ(f["live_bytes"], kDriverBytesPerFrame) << f["frame"];
+  }
 }
 
 TEST_F(DriverGameTest, TextTablesShowClassAndModule) {

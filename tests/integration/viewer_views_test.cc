@@ -15,6 +15,7 @@
 
 #include <stb_image.h>
 
+#include "demo_live_series.h"
 #include "demo_truth.h"
 #include "e2e_helpers.h"
 
@@ -100,6 +101,24 @@ TEST_F(ViewerViews, TimelineHasEveryFrame) {
   EXPECT_GE(data["frame_count"].get<int>(), TotalFrames(kGameplayFrames));
   EXPECT_EQ(data["selection"]["frame"], kFrame);
   EXPECT_GE(data["frames"][LoadFrame()]["allocations"].get<int>(), kLevelBlocks);
+}
+
+// The live-memory graph's series: the game class frame by frame, exactly;
+// the class toggles (--only) leave only the classes kept.
+TEST_F(ViewerViews, LiveGraphHoldsTheGameClassSeries) {
+  json data = Dump("timeline", {});
+  ASSERT_TRUE(data.contains("live")) << data.dump(1).substr(0, 2000);
+  const json& live = data["live"];
+  ExpectDemoGameSeries(live["frames"], kGameplayFrames);
+  ASSERT_EQ(live["frames"].size(), data["frames"].size());
+  for (size_t i = 0; i < data["frames"].size(); ++i) {
+    uint64_t allocations = 0;
+    for (const auto& [name, c] : live["frames"][i]["classes"].items()) allocations += c["allocations"].get<uint64_t>();
+    EXPECT_EQ(allocations, data["frames"][i]["allocations"].get<uint64_t>()) << i;
+  }
+  json game_only = Dump("timeline", {"--only", "game"});
+  EXPECT_EQ(game_only["live"]["module_classes"], json({"game"}));
+  ExpectDemoGameSeries(game_only["live"]["frames"], kGameplayFrames);
 }
 
 TEST_F(ViewerViews, HistogramOfAGameplayFrame) {

@@ -339,9 +339,10 @@ void App::DrawViews() {
     timeline->Draw(ctx);
     return;
   }
-  // The timeline keeps a third of the window: enough to aim a click at one
-  // frame, and the views below get the rest.
-  const float height = std::clamp(ImGui::GetContentRegionAvail().y * 0.32f, 170.0f, 340.0f);
+  // The timeline (its bars and the live-memory graph) keeps about half the
+  // window: enough to aim a click at one frame and read the memory held,
+  // and the views below get the rest.
+  const float height = std::clamp(ImGui::GetContentRegionAvail().y * 0.48f, 260.0f, 540.0f);
   ImGui::BeginChild("timeline", ImVec2(0, height), false);
   timeline->Draw(ctx);
   ImGui::EndChild();

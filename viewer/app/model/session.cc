@@ -25,7 +25,17 @@ void Session::SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules) 
   has_groups_ = false;
   has_function_groups_ = false;
   has_class_totals_ = false;
+  has_class_series_ = false;
   ++classes_generation_;
+}
+
+const analysis::LiveSeries& Session::ClassSeries() {
+  if (!has_class_series_) {
+    class_series_ = analysis::ComputeClassSeries(capture_.main, heap_.frames,
+                                                 [&](uint32_t stack_id) { return Label(stack_id).module_class; });
+    has_class_series_ = true;
+  }
+  return class_series_;
 }
 
 const analysis::ModuleClassTotals& Session::TotalsByClass() {

@@ -15,6 +15,7 @@
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/leaks.h"
+#include "memframe/analysis/live_series.h"
 #include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/phases.h"
@@ -90,6 +91,10 @@ class Session {
   bool Keeps(uint32_t stack_id);
   // Allocations and bytes per class over every frame (cached per rules).
   const analysis::ModuleClassTotals& TotalsByClass();
+  // Live heap and mapped bytes, allocations and frees per frame and module
+  // class (live_series.h), rows as frames(); one replay of the events on
+  // first use, again when the rules change.
+  const analysis::LiveSeries& ClassSeries();
   // Changes whenever the rules or the filter change: views rebuild their rows.
   uint64_t classes_generation() const { return classes_generation_; }
 
@@ -129,6 +134,8 @@ class Session {
   analysis::ClassFilter class_filter_;
   analysis::ModuleClassTotals class_totals_;
   bool has_class_totals_ = false;
+  analysis::LiveSeries class_series_;
+  bool has_class_series_ = false;
   uint64_t classes_generation_ = 0;
   bool judge_all_frames_ = false;
 };

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "axis_ticks.h"
 #include "format.h"
 #include "style.h"
 
@@ -23,8 +24,6 @@ struct ValueScale {
   double Of(double v) const { return log ? std::log10(1 + v) / std::log10(1 + max) : v / max; }
 };
 
-std::string ValueLabel(uint64_t v, bool bytes) { return bytes ? FormatBytes(v) : FormatCount(v); }
-
 // A round frame step whose labels stay at least `min_px` apart.
 uint64_t FrameStep(double frames_per_pixel, float min_px) {
   double want = frames_per_pixel * min_px;
@@ -38,18 +37,12 @@ uint64_t FrameStep(double frames_per_pixel, float min_px) {
 }
 
 void DrawValueAxis(ImDrawList* draw, const PlotRect& p, const ValueScale& scale, bool bytes) {
-  std::vector<double> ticks;
-  if (scale.log) {
-    for (double v = 1; v <= scale.max; v *= 10) ticks.push_back(v);
-  } else {
-    for (int i = 1; i <= 4; ++i) ticks.push_back(scale.max * i / 4);
-  }
-  for (double v : ticks) {
-    float y = p.max.y - p.height() * static_cast<float>(scale.Of(v));
+  // Round values of the unit the labels use (axis_ticks.h): binary steps for bytes.
+  for (const AxisTick& t : scale.log ? LogTicks(scale.max, bytes) : LinearTicks(scale.max, bytes)) {
+    float y = p.max.y - p.height() * static_cast<float>(scale.Of(t.value));
     draw->AddLine(ImVec2(p.min.x, y), ImVec2(p.max.x, y), palette::kGrid);
-    std::string label = ValueLabel(static_cast<uint64_t>(v), bytes);
-    ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    draw->AddText(ImVec2(p.min.x - size.x - 6, y - size.y / 2), palette::kAxisText, label.c_str());
+    ImVec2 size = ImGui::CalcTextSize(t.label.c_str());
+    draw->AddText(ImVec2(p.min.x - size.x - 6, y - size.y / 2), palette::kAxisText, t.label.c_str());
   }
 }
 

@@ -16,6 +16,8 @@ namespace {
 
 // Zoomed all the way in, a frame is 40 pixels wide.
 constexpr double kMinFramesPerPixel = 1.0 / 40;
+// The bars' share of the canvas height; the live-memory graph has the rest.
+constexpr float kBarsShare = 0.42f;
 // A press that moves less than this is a click, not a drag.
 constexpr float kClickSlop = 4;
 
@@ -148,9 +150,11 @@ void TimelineView::Draw(ViewContext& ctx) {
 
   const ImVec2 canvas_min = ImGui::GetCursorScreenPos();
   ImVec2 canvas_size = ImGui::GetContentRegionAvail();
-  canvas_size.y = std::max(canvas_size.y, 80.0f);
+  canvas_size.y = std::max(canvas_size.y, 160.0f);
   const ImVec2 canvas_max(canvas_min.x + canvas_size.x, canvas_min.y + canvas_size.y);
-  PlotRect plot = PlotRectIn(canvas_min, canvas_max);
+  // The bars above, the live-memory graph below, on the same frames.
+  const float bars_bottom = canvas_min.y + canvas_size.y * kBarsShare;
+  PlotRect plot = PlotRectIn(canvas_min, ImVec2(canvas_max.x, bars_bottom));
 
   const int width = std::max(1, static_cast<int>(plot.width()));
   if (!fitted_ || viewport_.width != width) {
@@ -166,11 +170,15 @@ void TimelineView::Draw(ViewContext& ctx) {
   DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
                InRows(ctx.selection, ctx.session.frames()), &geometry_);
   DrawPhaseBands(ctx, plot);  // over the bars: faint enough to read them through
+  live_graph_.Draw(ctx, ImVec2(canvas_min.x, bars_bottom), canvas_max, viewport_, look_.bytes, look_.log_scale);
   int marker = DrawMarkers(ctx, plot);
   int mismatch = DrawMismatchMarks(ctx.session, plot, viewport_);
   if (ImGui::IsItemHovered() && drag_ == Drag::kNone) {
     if (mismatch >= 0) {
       DrawMismatchTooltip(ctx.session, mismatch);
+    } else if (live_graph_.Hovered()) {
+      const double row = std::floor(viewport_.FrameAt(ImGui::GetIO().MousePos.x - plot.min.x));
+      if (row >= 0) live_graph_.DrawTooltip(ctx, static_cast<size_t>(row));
     } else if (marker >= 0) {
       DrawMarkerTooltip(ctx, marker);
     } else {
@@ -347,6 +355,7 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"markers", markers},
           {"mismatches", mismatches},
           {"phases", phases},
+          {"live", LiveGraph::Data(ctx)},
           {"selection", selection},
           {"frames", frames}};
 }

@@ -1,6 +1,6 @@
 // The frame timeline: one bar per frame (allocations or bytes), spikes in
 // red, time inside the allocator as a line, start-up and loads as faint
-// bands over the bars (phases.h). Wheel zooms around the mouse, drag pans, click
+// bands over the bars (phases.h), and the live-memory graph under them. Wheel zooms around the mouse, drag pans, click
 // selects a frame, shift-drag range A, ctrl-drag range B, double-click fits
 // everything; a phase's button above the plot sets A and B across it, so
 // the diff shows what it left behind.
@@ -13,6 +13,7 @@
 
 #include "timeline_columns.h"
 #include "view.h"
+#include "views/live_graph.h"
 #include "views/timeline_draw.h"
 
 namespace memframe::viewer {
@@ -42,6 +43,7 @@ class TimelineView : public View {
   void DrawPhaseBands(ViewContext& ctx, const PlotRect& plot);
 
   TimelineLook look_;
+  LiveGraph live_graph_;  // under the bars (live_graph.h)
   TimelineSeries series_;
   std::vector<analysis::Phase> phases_;  // of series_session_
   TimelineGeometry geometry_;  // what is drawn, kept until the viewport, size or series change

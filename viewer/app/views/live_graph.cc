@@ -1,0 +1,262 @@
+#include "views/live_graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "axis_ticks.h"
+#include "format.h"
+#include "style.h"
+#include "widgets/site_row.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+using analysis::LiveFigures;
+using analysis::LiveSeries;
+using analysis::ModuleClass;
+
+constexpr float kLeftAxis = 70, kRightAxis = 64;  // as the bars' plot (timeline_draw.cc), so frames line up
+constexpr float kGap = 6;
+constexpr float kLiveShare = 0.62f;  // of the canvas; the allocation strip gets the rest
+constexpr float kLegend = 18;       // above the live plot's highest value
+
+ImU32 ClassColour(ModuleClass c, int alpha) {
+  return palette::WithAlpha(ImGui::ColorConvertFloat4ToU32(ModuleClassColour(c)), alpha);
+}
+
+// The classes drawn: kept by the toggle row and present in the capture.
+std::vector<ModuleClass> DrawnClasses(Session& session, const LiveSeries& s) {
+  std::vector<ModuleClass> drawn;
+  for (ModuleClass c : analysis::AllModuleClasses()) {
+    if (session.class_filter().Keeps(c) && s.Present(static_cast<size_t>(c))) drawn.push_back(c);
+  }
+  return drawn;
+}
+
+uint64_t Resident(const LiveFigures& f) { return f.live_bytes + f.mapped_bytes; }
+uint64_t Up(const LiveFigures& f, bool bytes) { return bytes ? f.bytes_allocated : f.allocations; }
+uint64_t Down(const LiveFigures& f, bool bytes) { return bytes ? f.bytes_freed : f.frees; }
+
+struct Column {
+  float x0, x1;
+  size_t live_row, churn_row;  // the rows drawn: the largest of the column's frames
+};
+
+// One column per pixel zoomed out (the frame with the most memory, and the
+// one with the most churn, stand for the others: a one-frame peak never
+// disappears into an average), one per frame zoomed in.
+std::vector<Column> Columns(const LiveSeries& s, const std::vector<ModuleClass>& drawn, const TimelineViewport& view,
+                            float width, bool bytes) {
+  auto total = [&](size_t row, auto&& figure) {
+    uint64_t sum = 0;
+    for (ModuleClass c : drawn) sum += figure(s.At(row, static_cast<size_t>(c)));
+    return sum;
+  };
+  std::vector<Column> columns;
+  const size_t n = s.rows();
+  if (view.frames_per_pixel >= 1) {
+    for (int x = 0; x < static_cast<int>(width); ++x) {
+      const double a = std::max(0.0, std::floor(view.FrameAt(x)));
+      const double b = std::min(static_cast<double>(n), std::floor(view.FrameAt(x + 1.0)));
+      if (a >= b) continue;
+      Column c{static_cast<float>(x), static_cast<float>(x + 1), static_cast<size_t>(a), static_cast<size_t>(a)};
+      uint64_t best_live = 0, best_churn = 0;
+      for (size_t row = static_cast<size_t>(a); row < static_cast<size_t>(b); ++row) {
+        const uint64_t live = total(row, Resident);
+        const uint64_t churn = total(row, [&](const LiveFigures& f) { return Up(f, bytes) + Down(f, bytes); });
+        if (live > best_live) best_live = live, c.live_row = row;
+        if (churn > best_churn) best_churn = churn, c.churn_row = row;
+      }
+      columns.push_back(c);
+    }
+    return columns;
+  }
+  const size_t first = static_cast<size_t>(std::max(0.0, std::floor(view.first_frame)));
+  const size_t last = std::min(n, static_cast<size_t>(std::ceil(view.FrameAt(width))) + 1);
+  for (size_t row = first; row < last; ++row) {
+    const float x0 = std::max(0.0f, static_cast<float>(view.XOf(static_cast<double>(row))));
+    const float x1 = std::min(width, static_cast<float>(view.XOf(row + 1.0)));
+    if (x1 > x0) columns.push_back({x0, x1, row, row});
+  }
+  return columns;
+}
+
+void LeftLabel(ImDrawList* draw, const PlotRect& p, float y, const std::string& text) {
+  ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  draw->AddText(ImVec2(p.min.x - size.x - 6, y - size.y / 2), palette::kAxisText, text.c_str());
+}
+
+void DrawLegend(ImDrawList* draw, const PlotRect& p, const std::vector<ModuleClass>& drawn, bool bytes) {
+  ImVec2 at(p.min.x + 6, p.min.y + 2);
+  const char* intro = bytes ? "Live heap (solid) and mapped (faint) at each frame's end; below, bytes allocated (up) "
+                              "and freed (down):"
+                            : "Live heap (solid) and mapped (faint) at each frame's end; below, blocks allocated (up) "
+                              "and freed (down):";
+  draw->AddText(at, palette::kAxisText, intro);
+  at.x += ImGui::CalcTextSize(intro).x + 8;
+  for (ModuleClass c : drawn) {
+    const char* name = analysis::ModuleClassName(c);
+    const float h = ImGui::GetTextLineHeight();
+    draw->AddRectFilled(ImVec2(at.x, at.y + h * 0.2f), ImVec2(at.x + h * 0.6f, at.y + h * 0.8f), ClassColour(c, 255));
+    at.x += h * 0.6f + 4;
+    draw->AddText(at, palette::kAxisText, name);
+    at.x += ImGui::CalcTextSize(name).x + 12;
+  }
+}
+
+}  // namespace
+
+void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, const TimelineViewport& view, bool bytes,
+                     bool log_scale) {
+  const float split = canvas_min.y + (canvas_max.y - canvas_min.y) * kLiveShare;
+  live_ = {ImVec2(canvas_min.x + kLeftAxis, canvas_min.y + kGap), ImVec2(canvas_max.x - kRightAxis, split)};
+  churn_ = {ImVec2(live_.min.x, split + kGap), ImVec2(live_.max.x, canvas_max.y - 8)};
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(live_.min, live_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
+  draw->AddRectFilled(churn_.min, churn_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
+  const LiveSeries& s = ctx.session.ClassSeries();
+  const std::vector<ModuleClass> drawn = DrawnClasses(ctx.session, s);
+  if (s.rows() == 0 || live_.height() < 8 || churn_.height() < 8) return;
+
+  // Scales over every frame, not the ones on screen: panning keeps them.
+  uint64_t max_live = 1, max_churn = 1;
+  for (size_t row = 0; row < s.rows(); ++row) {
+    uint64_t live = 0, up = 0, down = 0;
+    for (ModuleClass c : drawn) {
+      const LiveFigures& f = s.At(row, static_cast<size_t>(c));
+      live += Resident(f);
+      up += Up(f, bytes);
+      down += Down(f, bytes);
+    }
+    max_live = std::max(max_live, live);
+    max_churn = std::max({max_churn, up, down});
+  }
+  const float live_height = live_.height() - kLegend;  // the legend sits above the highest value
+  for (const AxisTick& t : LinearTicks(static_cast<double>(max_live), true, 4)) {
+    const float y = live_.max.y - live_height * static_cast<float>(t.value / max_live);
+    draw->AddLine(ImVec2(live_.min.x, y), ImVec2(live_.max.x, y), palette::kGrid);
+    LeftLabel(draw, live_, y, t.label);
+  }
+  // The strip follows the bars' scale: on a linear one the start-up frame
+  // would flatten every other frame to nothing.
+  const float zero = (churn_.min.y + churn_.max.y) / 2, half = churn_.height() / 2;
+  auto churn_height = [&](uint64_t v) {
+    const double share = log_scale ? std::log10(1.0 + static_cast<double>(v)) / std::log10(1.0 + max_churn)
+                                   : static_cast<double>(v) / max_churn;
+    return half * static_cast<float>(share);
+  };
+  const std::vector<AxisTick> churn_ticks = log_scale ? LogTicks(static_cast<double>(max_churn), bytes)
+                                                      : LinearTicks(static_cast<double>(max_churn), bytes, 1);
+  if (!churn_ticks.empty()) {
+    const AxisTick& t = churn_ticks.back();
+    const float dy = churn_height(static_cast<uint64_t>(t.value));
+    draw->AddLine(ImVec2(churn_.min.x, zero - dy), ImVec2(churn_.max.x, zero - dy), palette::kGrid);
+    draw->AddLine(ImVec2(churn_.min.x, zero + dy), ImVec2(churn_.max.x, zero + dy), palette::kGrid);
+    LeftLabel(draw, churn_, zero - dy, "+" + t.label);
+    LeftLabel(draw, churn_, zero + dy, "\xE2\x88\x92" + t.label);  // U+2212 MINUS SIGN
+  }
+
+  draw->PushClipRect(live_.min, ImVec2(live_.max.x, churn_.max.y), true);
+  for (const Column& col : Columns(s, drawn, view, live_.width(), bytes)) {
+    const float x0 = live_.min.x + col.x0, x1 = live_.min.x + col.x1;
+    // Heap of each class from the bottom, then each class's mappings.
+    float y = live_.max.y;
+    for (int mapped = 0; mapped < 2; ++mapped) {
+      for (ModuleClass c : drawn) {
+        const LiveFigures& f = s.At(col.live_row, static_cast<size_t>(c));
+        const uint64_t v = mapped ? f.mapped_bytes : f.live_bytes;
+        if (v == 0) continue;
+        const float top = y - live_height * static_cast<float>(static_cast<double>(v) / max_live);
+        draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, y), ClassColour(c, mapped ? 90 : 230));
+        y = top;
+      }
+    }
+    // The column's height is its total's; the classes share it in
+    // proportion (on a log scale, stacked logs would overstate the total).
+    uint64_t total_up = 0, total_down = 0;
+    for (ModuleClass c : drawn) {
+      total_up += Up(s.At(col.churn_row, static_cast<size_t>(c)), bytes);
+      total_down += Down(s.At(col.churn_row, static_cast<size_t>(c)), bytes);
+    }
+    const float per_up = total_up ? churn_height(total_up) / static_cast<float>(total_up) : 0;
+    const float per_down = total_down ? churn_height(total_down) / static_cast<float>(total_down) : 0;
+    float up = zero, down = zero;
+    for (ModuleClass c : drawn) {
+      const LiveFigures& f = s.At(col.churn_row, static_cast<size_t>(c));
+      const float hu = per_up * static_cast<float>(Up(f, bytes)), hd = per_down * static_cast<float>(Down(f, bytes));
+      if (hu > 0) draw->AddRectFilled(ImVec2(x0, up - std::max(hu, 1.0f)), ImVec2(x1, up), ClassColour(c, 230));
+      if (hd > 0) draw->AddRectFilled(ImVec2(x0, down), ImVec2(x1, down + std::max(hd, 1.0f)), ClassColour(c, 120));
+      up -= hu;
+      down += hd;
+    }
+  }
+  draw->PopClipRect();
+  draw->AddLine(ImVec2(churn_.min.x, zero), ImVec2(churn_.max.x, zero), palette::kAxisText);
+  draw->AddLine(ImVec2(live_.min.x, live_.max.y), ImVec2(live_.max.x, live_.max.y), palette::kAxisText);
+  DrawLegend(draw, live_, drawn, bytes);
+}
+
+bool LiveGraph::Hovered() const {
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  return m.x >= live_.min.x && m.x < live_.max.x && m.y >= live_.min.y && m.y <= churn_.max.y;
+}
+
+void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
+  const LiveSeries& s = ctx.session.ClassSeries();
+  if (row >= s.rows()) return;
+  const std::vector<ModuleClass> drawn = DrawnClasses(ctx.session, s);
+  ImGui::BeginTooltip();
+  ImGui::Text("Frame %llu: at its end, and what it allocated and freed", static_cast<unsigned long long>(s.frames[row]));
+  ImGui::Separator();
+  if (ImGui::BeginTable("live_tip", 7, ImGuiTableFlags_SizingFixedFit)) {
+    for (const char* h : {"class", "live heap", "mapped", "allocs", "frees", "allocated", "freed"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    auto add_row = [&](const char* name, ImVec4 colour, const LiveFigures& f) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(colour, "%s", name);
+      for (const std::string& cell : {FormatBytes(f.live_bytes), FormatBytes(f.mapped_bytes), FormatCount(f.allocations),
+                                      FormatCount(f.frees), FormatBytes(f.bytes_allocated), FormatBytes(f.bytes_freed)}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(cell.c_str());
+      }
+    };
+    LiveFigures total;
+    for (ModuleClass c : drawn) {
+      total += s.At(row, static_cast<size_t>(c));
+      add_row(analysis::ModuleClassName(c), ModuleClassColour(c), s.At(row, static_cast<size_t>(c)));
+    }
+    if (drawn.size() > 1) add_row("shown", palette::kDimText, total);
+    ImGui::EndTable();
+  }
+  if (!ctx.session.class_filter().KeepsAll())
+    ImGui::TextColored(palette::kDimText, "Classes hidden by the toggle row are left out.");
+  ImGui::EndTooltip();
+}
+
+nlohmann::json LiveGraph::Data(ViewContext& ctx) {
+  const LiveSeries& s = ctx.session.ClassSeries();
+  const std::vector<ModuleClass> drawn = DrawnClasses(ctx.session, s);
+  nlohmann::json classes = nlohmann::json::array();
+  for (ModuleClass c : drawn) classes.push_back(analysis::ModuleClassName(c));
+  nlohmann::json frames = nlohmann::json::array();
+  for (size_t row = 0; row < s.rows(); ++row) {
+    nlohmann::json by_class = nlohmann::json::object();
+    for (ModuleClass c : drawn) {
+      const LiveFigures& f = s.At(row, static_cast<size_t>(c));
+      by_class[analysis::ModuleClassName(c)] = {{"live_bytes", f.live_bytes},           {"mapped_bytes", f.mapped_bytes},
+                                                {"allocations", f.allocations},         {"frees", f.frees},
+                                                {"bytes_allocated", f.bytes_allocated}, {"bytes_freed", f.bytes_freed}};
+    }
+    frames.push_back({{"frame", s.frames[row]}, {"classes", std::move(by_class)}});
+  }
+  return {{"module_classes", classes}, {"frames", frames}};
+}
+
+}  // namespace memframe::viewer
