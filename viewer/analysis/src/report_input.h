@@ -46,12 +46,13 @@ struct ReportInput {
   // The hidden-site groups (site_groups.h), computed on first use: they
   // symbolize every stack, which only the reports naming hidden sites need.
   mutable std::optional<GroupedSites> groups;
-  mutable std::optional<LeakReport> grouped_leaks;
   // The class of each stack asked about (KeepsSite), cached.
   mutable std::unordered_map<uint32_t, ModuleClass> stack_classes;
   // The threads --thread kept (empty = all); the stream holds only their
   // events (thread_filter.h).
   ThreadSelection threads;
+  // The leaks by site group (GroupedLeaks), computed on first use.
+  mutable std::optional<LeakReport> grouped_leaks;
 };
 
 // A problem only the capture can reveal (a frame it does not have, a marker
