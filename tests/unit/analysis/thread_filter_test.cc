@@ -139,8 +139,9 @@ TEST_F(ThreadFilterTest, MainAloneSeesNoneOfTheWorkersBlocks) {
   EXPECT_EQ(j["leaks"]["blocks"], 0);
   auto frames = Run("frames", {"--thread", "main"});
   ASSERT_EQ(frames.code, 0) << frames.err;
-  ASSERT_EQ(frames.Json()["frames"].size(), 4u);
-  for (const json& f : frames.Json()["frames"]) EXPECT_EQ(f["bytes_allocated"], 100) << f;
+  const json rows = frames.Json()["frames"];
+  ASSERT_EQ(rows.size(), 4u);
+  for (const json& f : rows) EXPECT_EQ(f["bytes_allocated"], 100) << f;
 }
 
 TEST_F(ThreadFilterTest, RepeatedThreadsAddUp) {
