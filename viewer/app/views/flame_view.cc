@@ -88,7 +88,7 @@ void FlameView::DrawToolbar(ViewContext& ctx) {
   std::string what = metric_ == FlameMetric::kLiveBytes
                          ? "live at the end of frame " + std::to_string(range_.to) + ": " +
                                FormatBytes(root.bytes_b) + " in " + FormatCount(root.blocks_b) + " blocks"
-                         : ctx.selection.Describe(ctx.session.AllFrames()) + ": " + FormatCount(root.blocks_b) +
+                         : ctx.selection.Describe(ctx.session.frames()) + ": " + FormatCount(root.blocks_b) +
                                " allocations, " + FormatBytes(root.bytes_b);
   ImGui::TextColored(palette::kDimText, "%s", what.c_str());
   if (zoom_ != 0) {
