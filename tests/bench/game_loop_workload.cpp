@@ -1,15 +1,13 @@
 // A deterministic, game-shaped allocation load for comparing profilers.
 // It links nothing of memframe: it is recorded by LD_PRELOAD like any game.
 //
-// Per frame and per simulation thread:
-//   - `--allocs` short-lived temporaries (16..4096 bytes, malloc and new[]
-//     mixed), at most kTempWindow alive at once, all freed before the frame
-//     ends;
-//   - kSpawnsPerFrame 96-byte `new Entity` that live 1..kMaxLifetime frames;
-// and on the main thread, every `--level-every` frames (and at frame 0), a
-// level load of `--level-mb` MiB in mixed blocks that frees the previous one.
+// `--shape lifo|shuffled|jobs|realloc` picks what each of `--threads`
+// threads does in a frame (workload_shapes.h; lifo, the default, is the
+// load of the benchmark's history), `--allocs` its temporaries a frame. On
+// the main thread, every `--level-every` frames (and at frame 0), a level
+// load of `--level-mb` MiB in mixed blocks frees the previous one.
 //
-// Every size and lifetime comes from a fixed xorshift seed per thread, so
+// Every size and lifetime comes from a fixed xorshift seed, so
 // two runs make exactly the same calls: the printed `allocations` and
 // `checksum` must match between a native and a profiled run. Nothing the
 // loop does besides these counted calls allocates (containers are reserved
@@ -22,11 +20,13 @@
 //
 // Output, parsed by compare.py: a line of counts and checksum, a line
 // `frame_time_us p50=.. p99=..` (steady_clock, whole frame including the
-// swap) and `peak_rss_kb=.. cpu_ms=..` of this process.
+// swap), `peak_rss_kb=.. cpu_ms=..` of this process and the minor page
+// faults of its own threads, `game_thread_minflt=..`.
 #include <dlfcn.h>
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cinttypes>
@@ -37,12 +37,15 @@
 #include <thread>
 #include <vector>
 
+#include "workload_shapes.h"
+
 namespace {
 
-constexpr int kTempWindow = 64;      // temporaries alive at once in a frame
-constexpr int kSpawnsPerFrame = 64;  // entities created per frame and thread
-constexpr int kMaxLifetime = 120;    // frames; also the lifetime ring's size
-constexpr int kSceneDepth = 12;      // nested calls above each allocation site
+using memframe::bench::Counts;
+using memframe::bench::Shape;
+using memframe::bench::XorShift;
+
+constexpr int kSceneDepth = 12;  // nested calls above each allocation site
 
 struct Options {
   int frames = 1000;
@@ -50,111 +53,18 @@ struct Options {
   int allocs = 4000;  // temporaries per frame and thread
   int level_every = 250;
   int level_mb = 24;
+  const char* shape = "lifo";
 };
-
-class XorShift {
- public:
-  explicit XorShift(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    state_ ^= state_ << 13;
-    state_ ^= state_ >> 7;
-    state_ ^= state_ << 17;
-    return state_;
-  }
-  uint64_t Range(uint64_t lo, uint64_t hi) { return lo + Next() % (hi - lo + 1); }
-
- private:
-  uint64_t state_;
-};
-
-struct Entity {
-  float position[3];
-  float velocity[3];
-  uint64_t id;
-  uint64_t flags;
-  char name[56];
-};
-static_assert(sizeof(Entity) == 96);
-
-// What one simulation thread owns. Counters are per thread and summed at
-// the end, so the threads share no cache line while they run.
-struct Sim {
-  explicit Sim(uint64_t seed) : rng(seed) {
-    for (auto& bucket : dying) bucket.reserve(kSpawnsPerFrame);
-  }
-  XorShift rng;
-  uint64_t checksum = 0;
-  uint64_t allocations = 0;
-  uint64_t frees = 0;
-  // dying[f % kMaxLifetime] holds the entities to delete at frame f.
-  std::vector<Entity*> dying[kMaxLifetime];
-};
-
-// A temporary is a raw malloc block or a new[] array: freed the matching way.
-struct Temp {
-  void* block = nullptr;
-  bool from_new = false;
-};
-
-void FreeTemp(Sim& sim, Temp& t) {
-  if (!t.block) return;
-  if (t.from_new)
-    delete[] static_cast<char*>(t.block);
-  else
-    free(t.block);
-  t.block = nullptr;
-  ++sim.frees;
-}
-
-// noinline everywhere below (with -fno-optimize-sibling-calls in the build)
-// so each allocation comes from a real, deep call stack, as in a game.
-__attribute__((noinline)) void MakeTemporaries(Sim& sim, int count) {
-  Temp window[kTempWindow];
-  for (int i = 0; i < count; ++i) {
-    Temp& slot = window[i % kTempWindow];
-    FreeTemp(sim, slot);
-    uint64_t r = sim.rng.Next();
-    size_t size = 16 + r % (4096 - 16 + 1);
-    slot.from_new = (r >> 32) & 1;
-    slot.block = slot.from_new ? static_cast<void*>(new char[size]) : malloc(size);
-    if (!slot.block) abort();
-    // Touch both ends so the block is really used, and fold the size in.
-    static_cast<char*>(slot.block)[0] = static_cast<char>(r);
-    static_cast<char*>(slot.block)[size - 1] = static_cast<char>(r >> 8);
-    sim.checksum += size ^ (r >> 40);
-    ++sim.allocations;
-  }
-  for (Temp& slot : window) FreeTemp(sim, slot);
-}
-
-__attribute__((noinline)) void UpdateEntities(Sim& sim, int frame) {
-  auto& due = sim.dying[frame % kMaxLifetime];
-  for (Entity* e : due) {
-    sim.checksum += e->id;
-    delete e;
-    ++sim.frees;
-  }
-  due.clear();
-  for (int i = 0; i < kSpawnsPerFrame; ++i) {
-    auto* e = new Entity{};
-    e->id = sim.rng.Next() & 0xffff;
-    ++sim.allocations;
-    int lifetime = static_cast<int>(sim.rng.Range(1, kMaxLifetime - 1));
-    sim.dying[(frame + lifetime) % kMaxLifetime].push_back(e);
-  }
-}
 
 // Stands for a scene-graph walk: the allocation sites sit kSceneDepth calls
 // below the frame loop, so stacks are about as deep as a game's.
-__attribute__((noinline)) void WalkScene(Sim& sim, int frame, int allocs, int depth) {
+__attribute__((noinline)) void WalkScene(Shape& shape, int thread, int frame, int depth) {
   if (depth > 0) {
-    WalkScene(sim, frame, allocs, depth - 1);
+    WalkScene(shape, thread, frame, depth - 1);
     asm volatile("" ::: "memory");  // keeps the recursion a real call
     return;
   }
-  MakeTemporaries(sim, allocs / 2);
-  UpdateEntities(sim, frame);
-  MakeTemporaries(sim, allocs - allocs / 2);
+  shape.Frame(thread, frame);
 }
 
 // The level's blocks: 4 KiB..1 MiB, every page touched so RSS is real.
@@ -162,7 +72,13 @@ struct Level {
   std::vector<void*> blocks;
 };
 
-__attribute__((noinline)) void LoadLevel(Sim& sim, Level& next, int mb) {
+// The main thread's level loads, with a generator and counts of their own.
+struct Loader {
+  XorShift rng{0x2545F4914F6CDD1Dull};
+  Counts counts;
+};
+
+__attribute__((noinline)) void LoadLevel(Loader& sim, Level& next, int mb) {
   next.blocks.clear();
   uint64_t budget = static_cast<uint64_t>(mb) << 20;
   for (uint64_t used = 0; used < budget;) {
@@ -171,28 +87,18 @@ __attribute__((noinline)) void LoadLevel(Sim& sim, Level& next, int mb) {
     if (!block) abort();
     memset(block, static_cast<int>(size & 0xff), size);
     next.blocks.push_back(block);
-    sim.checksum += size;
-    ++sim.allocations;
+    sim.counts.checksum += size;
+    ++sim.counts.allocations;
     used += size;
   }
 }
 
-__attribute__((noinline)) void UnloadLevel(Sim& sim, Level& level) {
+__attribute__((noinline)) void UnloadLevel(Loader& sim, Level& level) {
   for (void* block : level.blocks) {
     free(block);
-    ++sim.frees;
+    ++sim.counts.frees;
   }
   level.blocks.clear();
-}
-
-void FreeAllEntities(Sim& sim) {
-  for (auto& bucket : sim.dying) {
-    for (Entity* e : bucket) {
-      delete e;
-      ++sim.frees;
-    }
-    bucket.clear();
-  }
 }
 
 bool ParseInt(const char* text, int min, int* out) {
@@ -208,6 +114,10 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     const char* a = argv[i];
     int* target = nullptr;
     int min = 1;
+    if (!strcmp(a, "--shape") && i + 1 < argc) {
+      o->shape = argv[++i];
+      continue;
+    }
     if (!strcmp(a, "--frames")) target = &o->frames;
     else if (!strcmp(a, "--threads")) target = &o->threads;
     else if (!strcmp(a, "--allocs")) target = &o->allocs, min = 0;
@@ -215,12 +125,20 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     else if (!strcmp(a, "--level-mb")) target = &o->level_mb, min = 0;
     if (!target || i + 1 >= argc || !ParseInt(argv[++i], min, target)) {
       fprintf(stderr,
-              "usage: game_loop_workload [--frames N] [--threads T] [--allocs K]"
-              " [--level-every F] [--level-mb MB]\n");
+              "usage: game_loop_workload [--shape lifo|shuffled|jobs|realloc] [--frames N] [--threads T]"
+              " [--allocs K] [--level-every F] [--level-mb MB]\n");
       return false;
     }
   }
   return true;
+}
+
+// Page faults this thread took: a profiler's in-process threads (memframe's
+// writer) take their own, the game's threads should not take more.
+long ThreadMinorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_minflt;
 }
 
 uint64_t Percentile(std::vector<uint64_t> v, double p) {
@@ -240,54 +158,63 @@ int main(int argc, char** argv) {
   using SwapFn = void (*)(void*);
   auto swap = reinterpret_cast<SwapFn>(dlsym(RTLD_DEFAULT, "SDL_GL_SwapWindow"));
 
-  std::vector<Sim> sims;
-  sims.reserve(static_cast<size_t>(opt.threads));
-  for (int t = 0; t < opt.threads; ++t) sims.emplace_back(0x9E3779B97F4A7C15ull * static_cast<uint64_t>(t + 1));
+  std::unique_ptr<Shape> shape = memframe::bench::MakeShape(opt.shape, opt.threads, opt.allocs);
+  if (!shape) {
+    fprintf(stderr, "game_loop_workload: unknown --shape %s\n", opt.shape);
+    return 2;
+  }
+  Loader loader;
   Level levels[2];
   for (Level& l : levels) l.blocks.reserve(static_cast<size_t>(opt.level_mb) * 4 + 16);
   std::vector<uint64_t> frame_us;
   frame_us.reserve(static_cast<size_t>(opt.frames));
 
-  // Helper threads do their frame's churn, then meet the main thread at the
+  // Helper threads do their frame's part, then meet the main thread at the
   // barrier; the main thread presents once everyone is done, like a job
-  // system that joins before the swap.
+  // system that joins before the swap. A shape that prepares each frame
+  // (jobs) has the threads wait for that too.
+  const bool prepare = shape->NeedsPrepare();
+  std::atomic<long> game_thread_faults{0};
   std::barrier sync(opt.threads);
   std::vector<std::thread> helpers;
   for (int t = 1; t < opt.threads; ++t) {
     helpers.emplace_back([&, t] {
       for (int f = 0; f < opt.frames; ++f) {
-        WalkScene(sims[static_cast<size_t>(t)], f, opt.allocs, kSceneDepth);
+        if (prepare) sync.arrive_and_wait();
+        WalkScene(*shape, t, f, kSceneDepth);
         sync.arrive_and_wait();
       }
+      game_thread_faults += ThreadMinorFaults();
     });
   }
 
-  Sim& main_sim = sims[0];
   int current = 0;
   for (int f = 0; f < opt.frames; ++f) {
     auto start = std::chrono::steady_clock::now();
     if (opt.level_mb > 0 && f % opt.level_every == 0) {
-      LoadLevel(main_sim, levels[current ^ 1], opt.level_mb);
-      UnloadLevel(main_sim, levels[current]);
+      LoadLevel(loader, levels[current ^ 1], opt.level_mb);
+      UnloadLevel(loader, levels[current]);
       current ^= 1;
     }
-    WalkScene(main_sim, f, opt.allocs, kSceneDepth);
+    if (prepare) {
+      shape->Prepare(f);
+      sync.arrive_and_wait();
+    }
+    WalkScene(*shape, 0, f, kSceneDepth);
     sync.arrive_and_wait();
     if (swap) swap(nullptr);
     auto end = std::chrono::steady_clock::now();
     frame_us.push_back(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(end - start).count()));
   }
+  game_thread_faults += ThreadMinorFaults();
   for (std::thread& h : helpers) h.join();
-  UnloadLevel(main_sim, levels[current]);
+  UnloadLevel(loader, levels[current]);
 
-  uint64_t checksum = 0, allocations = 0, frees = 0;
-  for (Sim& s : sims) {
-    FreeAllEntities(s);
-    checksum = checksum * 31 + s.checksum;
-    allocations += s.allocations;
-    frees += s.frees;
-  }
-  printf("frames=%d threads=%d allocations=%" PRIu64 " frees=%" PRIu64 " checksum=%016" PRIx64 "\n", opt.frames,
+  Counts total = shape->Finish();
+  uint64_t checksum = total.checksum * 31 + loader.counts.checksum;
+  uint64_t allocations = total.allocations + loader.counts.allocations;
+  uint64_t frees = total.frees + loader.counts.frees;
+  printf("shape=%s frames=%d threads=%d allocations=%" PRIu64 " frees=%" PRIu64 " checksum=%016" PRIx64 "\n", opt.shape, opt.frames,
          opt.threads, allocations, frees, checksum);
   printf("frame_time_us p50=%" PRIu64 " p99=%" PRIu64 "\n", Percentile(frame_us, 0.50), Percentile(frame_us, 0.99));
   // Our own peak, not the tool's: outside tools (time -f %M, wait4) see the
@@ -297,6 +224,7 @@ int main(int argc, char** argv) {
   // CPU of this process (a profiler's in-process threads included): the
   // tool's own processes are what the tree used beyond this.
   auto ms = [](const timeval& tv) { return static_cast<long>(tv.tv_sec) * 1000 + tv.tv_usec / 1000; };
-  printf("peak_rss_kb=%ld cpu_ms=%ld\n", usage.ru_maxrss, ms(usage.ru_utime) + ms(usage.ru_stime));
+  printf("peak_rss_kb=%ld cpu_ms=%ld game_thread_minflt=%ld\n", usage.ru_maxrss, ms(usage.ru_utime) + ms(usage.ru_stime),
+         game_thread_faults.load());
   return allocations == frees ? 0 : 1;
 }
