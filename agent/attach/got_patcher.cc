@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "attach/entry_trampolines.h"
+#include "attach/x86_prologue.h"
+#include "hooks/elf_symbols.h"
 #include "hooks/present_hooks.h"
 #include "hooks/real_functions.h"
 #include "runtime/diagnostics.h"
@@ -239,6 +242,61 @@ size_t Sweep(bool restore) {
   return kept;
 }
 
+// The presents' definitions, gathered under dl_iterate_phdr and patched
+// after it: arming maps memory and asks dladdr, which must not run inside
+// the loader's lock.
+struct PresentDefinition {
+  int function;  // index in InterceptedFunctions()
+  uintptr_t entry;
+};
+struct DefinitionScan {
+  PresentDefinition found[64];
+  size_t count = 0;
+};
+// The one entry patched per present: its hook has a single real function,
+// so two patched entries of one name would call each other's code.
+constexpr int kMaxIntercepted = 32;
+uintptr_t g_entry_of[kMaxIntercepted];
+
+int FindPresentDefinitions(dl_phdr_info* info, size_t, void* data) {
+  if (IsSkipped(info)) return 0;
+  auto* scan = static_cast<DefinitionScan*>(data);
+  int count = 0;
+  const InterceptedFunction* functions = InterceptedFunctions(&count);
+  for (int i = 0; i < count && i < kMaxIntercepted; ++i) {
+    if (!functions[i].marker) continue;  // lookups: the GOT slots are enough
+    void* at = LookUpDefinedSymbol(info, functions[i].name);
+    if (at && scan->count < sizeof(scan->found) / sizeof(scan->found[0]))
+      scan->found[scan->count++] = {i, reinterpret_cast<uintptr_t>(at)};
+  }
+  return 0;
+}
+
+// Patches the entry of every present a loaded module defines (after the
+// stubs that forward to it), so that calls through pointers fetched before
+// the attach reach the hooks too. Returns the entries armed now.
+size_t ArmPresentEntries() {
+  static DefinitionScan scan;
+  scan.count = 0;
+  dl_iterate_phdr(FindPresentDefinitions, &scan);
+  int count = 0;
+  const InterceptedFunction* functions = InterceptedFunctions(&count);
+  size_t armed = 0;
+  for (size_t i = 0; i < scan.count; ++i) {
+    const InterceptedFunction& f = functions[scan.found[i].function];
+    uintptr_t entry = FollowForwarders(scan.found[i].entry);
+    if (entry == reinterpret_cast<uintptr_t>(f.hook)) continue;  // a stub whose slot is already the hook's
+    uintptr_t& chosen = g_entry_of[scan.found[i].function];
+    if (chosen && chosen != entry) {
+      Debug("%s: a second definition at %#lx is not patched at its entry", f.name, static_cast<unsigned long>(entry));
+      continue;
+    }
+    chosen = entry;
+    if (ArmEntryTrampoline(f.name, entry, f.hook, f.real)) ++armed;
+  }
+  return armed;
+}
+
 }  // namespace
 
 bool PrepareGotPatching() {
@@ -255,12 +313,14 @@ bool PrepareGotPatching() {
 
 size_t PatchLoadedModules() {
   Sweep(false);  // a module unloaded since may have left its slots' addresses to a new one
-  size_t patched = 0;
+  // Entries first: they set the presents' real functions, which the GOT
+  // hooks then call.
+  size_t patched = ArmPresentEntries();
   dl_iterate_phdr(PatchModule, &patched);
   return patched;
 }
 
-size_t UnpatchAll() { return Sweep(true); }
+size_t UnpatchAll() { return Sweep(true) + DisarmEntryTrampolines(); }
 
 size_t PatchedSlots() { return g_slot_count.load(std::memory_order_acquire); }
 

@@ -31,7 +31,9 @@ uint32_t GnuHash(const char* name) {
 // some loaders do not. Either way, return an absolute address.
 uintptr_t Absolute(ElfW(Addr) value, uintptr_t base) { return value < base ? base + value : value; }
 
-void* LookUp(const dl_phdr_info* info, const char* symbol) {
+}  // namespace
+
+void* LookUpDefinedSymbol(const dl_phdr_info* info, const char* symbol) {
   const ElfW(Dyn)* dynamic = nullptr;
   for (int i = 0; i < info->dlpi_phnum; ++i)
     if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
@@ -66,10 +68,12 @@ void* LookUp(const dl_phdr_info* info, const char* symbol) {
   return nullptr;
 }
 
+namespace {
+
 int Visit(dl_phdr_info* info, size_t, void* data) {
   auto* q = static_cast<Query*>(data);
   if (!info->dlpi_name || !EndsWith(info->dlpi_name, q->library)) return 0;
-  q->result = LookUp(info, q->symbol);
+  q->result = LookUpDefinedSymbol(info, q->symbol);
   return q->result != nullptr;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "attach/entry_trampolines.h"
 #include "capture/recorder.h"
 #include "hooks/tracked_call.h"
 
@@ -122,7 +123,9 @@ void* InterceptSymbol(const char* name, void* real) {
   for (const InterceptedFunction& f : kIntercepted) {
     if (strcmp(f.name, name) != 0) continue;
     if (real == f.hook) return real;  // looked up through the agent itself
-    f.real->store(real, std::memory_order_release);
+    // A patched entry's real function is its moved prologue: the entry
+    // found again would lead back to the hook.
+    if (!IsEntryTrampolineReal(f.real)) f.real->store(real, std::memory_order_release);
     return f.hook;
   }
   return real;

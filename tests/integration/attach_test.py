@@ -226,6 +226,39 @@ def test_many_attaches_to_busy_threads(cycles):
     w.finish(0)
 
 
+def test_present_fetched_before_attach():
+    """A present the program fetched through glXGetProcAddressARB before the
+    attach, from a library loaded with RTLD_LOCAL: no import slot leads to it,
+    so only the patch of its entry finds the frames. Twice, to see that a
+    detach restores the entry and a new attach patches it again."""
+    proc = subprocess.Popen([ARGS.present_pointer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def command(line, answer):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        got = proc.stdout.readline().strip()
+        if got != answer:
+            fail("target_present_pointer said %r, not %r" % (got, answer))
+
+    if proc.stdout.readline().strip() != "ready":
+        fail("target_present_pointer did not start")
+    for attempt, frames in enumerate((40, 7)):
+        capture = os.path.join(TMP, "present%d.mfc" % attempt)
+        attach = start_attach(proc.pid, capture, "--no-summary")
+        wait_recording(attach)
+        command("frames %d" % frames, "done")
+        detach(proc.pid, attach)
+        command("frames 3", "done")  # after the detach: the original entry again
+        expect_equal("frames of attach %d" % attempt, summary(capture)["frames"], frames)
+        per_frame = json.loads(report(capture, "frames", "--json").stdout)["frames"]
+        # Frame i made one malloc(1000 + i); the frame after the last present
+        # (until the detach) made nothing.
+        got = [(f["allocations"], f["bytes_allocated"], f["frees"]) for f in per_frame[:frames]]
+        expect_equal("per-frame figures of attach %d" % attempt, got, [(1, 1000 + i, 1) for i in range(frames)])
+    command("exit 6", "bye")
+    expect_equal("target_present_pointer's status", proc.wait(timeout=30), 6)
+
+
 def parent_of(pid):
     try:
         with open("/proc/%d/stat" % pid) as f:
@@ -317,6 +350,7 @@ def main():
     parser.add_argument("--workers", required=True)
     parser.add_argument("--static", required=True)
     parser.add_argument("--agent", required=True)
+    parser.add_argument("--present-pointer", required=True)
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--only")
     ARGS = parser.parse_args()
@@ -326,6 +360,7 @@ def main():
         tests = [("attach, round, detach", test_attach_round_detach), ("attach again", test_attach_again),
                  ("duration and Ctrl+C", test_duration_and_ctrl_c),
                  ("process exits while recorded", test_process_exits_while_recorded),
+                 ("present fetched before the attach", test_present_fetched_before_attach),
                  ("refusals", test_refusals),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:

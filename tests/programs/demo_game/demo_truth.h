@@ -121,10 +121,17 @@ inline constexpr std::string_view kParticleTrailOption = "--particle-trail";
 // bytes at the frame's end beyond what it held after the load frame: the
 // figures of `memframe report frames` and the timeline's live graph for the
 // game class. The HUD string is freed in the frame that built it.
-inline constexpr int LabelsAlive(int g) { return kHitsPerFrame * (g + 1 < kLabelLifetimeFrames ? g + 1 : kLabelLifetimeFrames); }
-inline constexpr int ProjectilesAlive(int g) {
+// The frees and live bytes count only blocks allocated in gameplay frame
+// `first` or later: a capture that starts with `memframe attach` before
+// gameplay frame `first` cannot know the older ones (their frees are
+// counted apart), and a whole run is first = 0.
+inline constexpr int LabelsAlive(int g, int first = 0) {
+  const int oldest = g - kLabelLifetimeFrames + 1 > first ? g - kLabelLifetimeFrames + 1 : first;
+  return g < oldest ? 0 : kHitsPerFrame * (g - oldest + 1);
+}
+inline constexpr int ProjectilesAlive(int g, int first = 0) {
   int alive = 0;
-  for (int fired = 0; fired <= g; fired += kProjectileInterval) alive += g - fired < kProjectileLifetimeFrames;
+  for (int fired = 0; fired <= g; fired += kProjectileInterval) alive += fired >= first && g - fired < kProjectileLifetimeFrames;
   return alive;
 }
 inline constexpr bool FiresProjectile(int g) { return g % kProjectileInterval == 0; }
@@ -132,16 +139,18 @@ inline constexpr int GameAllocations(int g) { return kHitsPerFrame + 1 + (FiresP
 inline constexpr std::size_t GameBytesAllocated(int g) {
   return kHitsPerFrame * kDamageLabelBytes + kHudTextAllocationBytes + (FiresProjectile(g) ? kProjectileBytes : 0);
 }
-inline constexpr bool ExpiresProjectile(int g) {
-  return g >= kProjectileLifetimeFrames && FiresProjectile(g - kProjectileLifetimeFrames);
+inline constexpr bool ExpiresProjectile(int g, int first = 0) {
+  return g - kProjectileLifetimeFrames >= first && FiresProjectile(g - kProjectileLifetimeFrames);
 }
-inline constexpr int GameFrees(int g) {
-  return 1 + (g >= kLabelLifetimeFrames ? kHitsPerFrame : 0) + (ExpiresProjectile(g) ? 1 : 0);
+inline constexpr int GameFrees(int g, int first = 0) {
+  return 1 + (g - kLabelLifetimeFrames >= first ? kHitsPerFrame : 0) + (ExpiresProjectile(g, first) ? 1 : 0);
 }
-inline constexpr std::size_t GameplayLiveBytes(int g) {
-  return LabelsAlive(g) * kDamageLabelBytes + ProjectilesAlive(g) * kProjectileBytes;
+inline constexpr std::size_t GameplayLiveBytes(int g, int first = 0) {
+  return LabelsAlive(g, first) * kDamageLabelBytes + ProjectilesAlive(g, first) * kProjectileBytes;
 }
 static_assert(GameplayLiveBytes(0) == 2 * 48 + 32 && GameplayLiveBytes(100) == 90 * 48 + 3 * 32);
+static_assert(GameFrees(72, 60) == 2 && GameFrees(71, 60) == 1 && GameFrees(105, 60) == 3 && GameFrees(45) == 3);
+static_assert(GameplayLiveBytes(61, 60) == 4 * 48 + 32 && GameplayLiveBytes(119, 60) == 90 * 48 + 2 * 32);
 
 // ---- Function names, as they appear (demangled) in stacks -------------------
 

@@ -3,6 +3,7 @@
 // figures live in demo_truth.h, which the integration tests share.
 //
 //   memframe_demo_game [--frames N] [--quiet] [--frame-times] [--particle-trail]
+//                      [--wait-before-gameplay-frame K]
 //
 // Phases, one glfwSwapBuffers per frame: title screen, level load, N
 // gameplay frames, level unload, exit (frame numbers in demo_truth.h).
@@ -34,6 +35,7 @@ struct Options {
   bool quiet = false;
   bool frame_times = false;
   bool particle_trail = false;  // one more allocation per gameplay frame (demo_truth.h)
+  int wait_before_gameplay_frame = -1;  // for `memframe attach` tests: a known first frame
 };
 
 // Gameplay frame times for --frame-times, in microseconds. A static array,
@@ -64,8 +66,24 @@ void PrintUsage(std::FILE* stream) {
                "  --frames N     gameplay frames, 0..%ld (default %d)\n"
                "  --quiet        print nothing on success\n"
                "  --frame-times  print gameplay frame-time percentiles (us) at exit\n"
-               "  --particle-trail  one more allocation per gameplay frame (EmitParticleTrail)\n",
+               "  --particle-trail  one more allocation per gameplay frame (EmitParticleTrail)\n"
+               "  --wait-before-gameplay-frame K  before gameplay frame K, say so on stdout and wait\n"
+               "                 for a line on stdin (memframe attach starts recording at a known frame)\n",
                kMaxGameplayFrames, kDefaultGameplayFrames);
+}
+
+// Parses a frame number of an option; false (after saying why) if it is not one.
+bool ParseFrameCount(const char* option, const char* text, int& out) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < 0 || value > kMaxGameplayFrames) {
+    std::fprintf(stderr, "memframe_demo_game: %s needs a number in 0..%ld, got '%s'\n", option, kMaxGameplayFrames,
+                 text);
+    return false;
+  }
+  out = static_cast<int>(value);
+  return true;
 }
 
 // Returns false (after saying why on stderr) on bad usage.
@@ -78,16 +96,11 @@ bool ParseOptions(int argc, char** argv, Options& options) {
     } else if (kParticleTrailOption == argv[i]) {
       options.particle_trail = true;
     } else if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-      const char* text = argv[++i];
-      char* end = nullptr;
-      errno = 0;
-      const long value = std::strtol(text, &end, 10);
-      if (errno != 0 || end == text || *end != '\0' || value < 0 || value > kMaxGameplayFrames) {
-        std::fprintf(stderr, "memframe_demo_game: --frames needs a number in 0..%ld, got '%s'\n",
-                     kMaxGameplayFrames, text);
-        return false;
-      }
-      options.gameplay_frames = static_cast<int>(value);
+      if (!ParseFrameCount(argv[i], argv[i + 1], options.gameplay_frames)) return false;
+      ++i;
+    } else if (std::strcmp(argv[i], "--wait-before-gameplay-frame") == 0 && i + 1 < argc) {
+      if (!ParseFrameCount(argv[i], argv[i + 1], options.wait_before_gameplay_frame)) return false;
+      ++i;
     } else {
       std::fprintf(stderr, "memframe_demo_game: unexpected argument '%s'\n", argv[i]);
       PrintUsage(stderr);
@@ -133,6 +146,15 @@ int RunGame(GLFWwindow* window, const Options& options) {
   for (int gameplay_frame = 0;
        gameplay_frame < options.gameplay_frames && !glfwWindowShouldClose(window);
        ++gameplay_frame) {
+    if (gameplay_frame == options.wait_before_gameplay_frame) {
+      // stdio makes its buffers here, before the game blocks in read: an
+      // attach meanwhile sees none of them, and the frame starts clean.
+      std::printf("memframe_demo_game: waiting before gameplay frame %d\n", gameplay_frame);
+      std::fflush(stdout);
+      char line[64];
+      if (!std::fgets(line, sizeof(line), stdin)) break;
+      frame_start = Clock::now();
+    }
     UpdateGameplay(entities, gameplay_frame);
     if (options.particle_trail) (void)EmitParticleTrail(gameplay_frame);
     {

@@ -1,0 +1,162 @@
+#include "attach/entry_trampolines.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "attach/x86_prologue.h"
+#include "runtime/diagnostics.h"
+
+namespace memframe::agent {
+
+namespace {
+
+// The relay (an absolute jump to the hook) sits at the page's start, the
+// moved prologue after it.
+constexpr size_t kJumpBytes = 5;  // jmp rel32
+constexpr size_t kPrologueAt = 16;
+
+struct Trampoline {
+  uintptr_t entry;
+  uintptr_t word_at;          // the aligned 8 bytes that hold the jump
+  void* module_base;          // to tell, at detach, that the module is still the one patched
+  uint8_t* page;
+  uint64_t original_word;     // the aligned 8 bytes at the entry, before and after
+  uint64_t patched_word;
+  std::atomic<void*>* real;
+  bool armed;
+};
+constexpr size_t kMaxTrampolines = 64;
+Trampoline g_trampolines[kMaxTrampolines];
+std::atomic<size_t> g_count{0};
+
+size_t PageSize() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+
+// A page within reach of a rel32 from `near` (and of the RIP-relative
+// operands the moved prologue keeps): tries free addresses 1 MiB apart on
+// both sides, nearest first.
+uint8_t* MapNear(uintptr_t near) {
+  const size_t page = PageSize();
+  constexpr uintptr_t kStep = 1 << 20;
+  constexpr uintptr_t kReach = (uintptr_t{1} << 31) - 2 * kStep;
+  for (uintptr_t distance = kStep; distance < kReach; distance += kStep) {
+    for (int side = 0; side < 2; ++side) {
+      if (side == 0 && near < distance + page) continue;
+      uintptr_t hint = (side == 0 ? near - distance : near + distance) & ~(page - 1);
+      void* p = mmap(reinterpret_cast<void*>(hint), page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+      if (p == MAP_FAILED) continue;
+      if (reinterpret_cast<uintptr_t>(p) == hint) return static_cast<uint8_t*>(p);
+      munmap(p, page);  // a kernel without MAP_FIXED_NOREPLACE took it as a hint
+    }
+  }
+  return nullptr;
+}
+
+// Stores `word` at the 8-aligned `at` in one instruction; the code page is
+// writable only meanwhile and never stops being executable.
+bool WriteCodeWord(uintptr_t at, uint64_t word) {
+  const size_t page = PageSize();
+  void* start = reinterpret_cast<void*>(at & ~(page - 1));
+  if (mprotect(start, page, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
+  __atomic_store_n(reinterpret_cast<uint64_t*>(at), word, __ATOMIC_SEQ_CST);
+  mprotect(start, page, PROT_READ | PROT_EXEC);
+  return true;
+}
+
+bool Refuse(const char* name, const char* why) {
+  Warn("memframe attach: %s is not patched at its entry: %s; frames presented through a pointer fetched before "
+       "the attach are not seen",
+       name, why);
+  return false;
+}
+
+}  // namespace
+
+bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) {
+    Trampoline& t = g_trampolines[i];
+    if (t.entry != entry) continue;
+    if (t.armed) return true;
+    // Attached again: the moved prologue is still there.
+    if (__atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE) != t.original_word)
+      return Refuse(name, "its code changed since the last attach");
+    real->store(t.page + kPrologueAt, std::memory_order_release);
+    if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, "its code page cannot be made writable");
+    t.armed = true;
+    return true;
+  }
+  if (count == kMaxTrampolines) return Refuse(name, "too many entries patched");
+  if ((entry & 7) > 8 - kJumpBytes) return Refuse(name, "the jump would not fit in one aligned 8-byte store");
+  Dl_info module{};
+  if (!dladdr(reinterpret_cast<void*>(entry), &module) || !module.dli_fbase) return Refuse(name, "not in a module");
+  uint8_t* page = MapNear(entry);
+  if (!page) return Refuse(name, "no free page within 2 GiB of it");
+  MovedPrologue moved;
+  if (!RelocatePrologue(reinterpret_cast<const uint8_t*>(entry), kJumpBytes, page + kPrologueAt,
+                        PageSize() - kPrologueAt, &moved)) {
+    munmap(page, PageSize());
+    return Refuse(name, moved.refusal);
+  }
+  WriteAbsoluteJump(page, reinterpret_cast<uintptr_t>(hook));
+  if (mprotect(page, PageSize(), PROT_READ | PROT_EXEC) != 0) {
+    munmap(page, PageSize());
+    return Refuse(name, "its relay page cannot be made executable");
+  }
+  Trampoline t{};
+  t.entry = entry;
+  t.module_base = module.dli_fbase;
+  t.page = page;
+  t.real = real;
+  t.word_at = entry & ~uintptr_t{7};
+  t.original_word = __atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE);
+  const size_t shift = entry & 7;
+  const auto rel = static_cast<int32_t>(reinterpret_cast<intptr_t>(page) - static_cast<intptr_t>(entry + kJumpBytes));
+  uint8_t bytes[8];
+  memcpy(bytes, &t.original_word, sizeof(bytes));
+  bytes[shift] = 0xe9;
+  memcpy(bytes + shift + 1, &rel, sizeof(rel));
+  memcpy(&t.patched_word, bytes, sizeof(bytes));
+  // The hook must find the moved prologue before any call can reach it.
+  real->store(page + kPrologueAt, std::memory_order_release);
+  g_trampolines[count] = t;
+  g_count.store(count + 1, std::memory_order_release);
+  if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, "its code page cannot be made writable");
+  g_trampolines[count].armed = true;
+  Debug("%s: entry %#lx jumps to the hook; %zu bytes moved", name, static_cast<unsigned long>(entry), moved.taken);
+  return true;
+}
+
+size_t DisarmEntryTrampolines() {
+  size_t restored = 0;
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) {
+    Trampoline& t = g_trampolines[i];
+    if (!t.armed) continue;
+    t.armed = false;
+    Dl_info module{};
+    if (!dladdr(reinterpret_cast<void*>(t.entry), &module) || module.dli_fbase != t.module_base) continue;
+    if (__atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE) != t.patched_word) continue;
+    if (WriteCodeWord(t.word_at, t.original_word)) ++restored;
+  }
+  return restored;
+}
+
+bool IsEntryTrampolineReal(const std::atomic<void*>* real) {
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i)
+    if (g_trampolines[i].real == real) return true;
+  return false;
+}
+
+size_t ArmedEntryTrampolines() {
+  size_t armed = 0;
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) armed += g_trampolines[i].armed;
+  return armed;
+}
+
+}  // namespace memframe::agent

@@ -1,0 +1,136 @@
+// memframe attach on the demo game: the game waits before a known gameplay
+// frame (--wait-before-gameplay-frame), memframe attaches meanwhile, and
+// from there on every frame's figures of the game's own code match
+// demo_truth.h exactly, counting only the blocks made after the attach;
+// the game then finishes with its own output and status, as without
+// memframe.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "demo_truth.h"
+#include "e2e_helpers.h"
+
+namespace memframe::demo {
+namespace {
+
+using e2e::ParseJsonOrDiscard;
+using e2e::RunCommand;
+
+constexpr int kGameplayFrames = 120;
+constexpr int kAttachBefore = 60;  // after the first labels expire: the frees of older blocks are counted apart
+
+// A child with its stdin and one output stream as pipes.
+struct Child {
+  pid_t pid = -1;
+  FILE* to = nullptr;    // its stdin
+  FILE* from = nullptr;  // its stdout or stderr
+
+  static Child Start(const std::vector<std::string>& argv, int output_fd) {
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) return {};
+    Child child;
+    child.pid = fork();
+    if (child.pid == 0) {
+      dup2(in[0], STDIN_FILENO);
+      dup2(out[1], output_fd);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    child.to = fdopen(in[1], "w");
+    child.from = fdopen(out[0], "r");
+    return child;
+  }
+
+  // The next line it writes (without the newline), or "" at its end.
+  std::string ReadLine() {
+    char line[4096];
+    if (!from || !fgets(line, sizeof(line), from)) return "";
+    std::string text(line);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+  }
+
+  int Wait() {
+    if (to) fclose(to);
+    to = nullptr;
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+};
+
+TEST(AttachDemoGame, FramesFromTheAttachOnMatchTheTruth) {
+  e2e::ScratchDirectory dir("memframe-attach-demo");
+  const std::string capture = (dir.path() / "attached.mfc").string();
+  Child game = Child::Start({MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames),
+                             "--wait-before-gameplay-frame", std::to_string(kAttachBefore)},
+                            STDOUT_FILENO);
+  ASSERT_GT(game.pid, 0);
+  ASSERT_EQ(game.ReadLine(), "memframe_demo_game: waiting before gameplay frame " + std::to_string(kAttachBefore));
+  Child attach = Child::Start({MEMFRAME_CLI_PATH, "attach", "--no-live", "--no-summary", "-o", capture,
+                               std::to_string(game.pid)},
+                              STDERR_FILENO);
+  std::string said, line;
+  while (!(line = attach.ReadLine()).empty() && line.rfind("memframe: recording", 0) != 0) said += line + "\n";
+  ASSERT_FALSE(line.empty()) << "memframe attach stopped before recording:\n" << said;
+  fputs("go\n", game.to);
+  fflush(game.to);
+  EXPECT_EQ(game.ReadLine(), "memframe_demo_game: rendered " + std::to_string(TotalFrames(kGameplayFrames)) +
+                                 " frames (30 title, 1 load, " + std::to_string(kGameplayFrames) +
+                                 " gameplay, 1 unload)");
+  EXPECT_EQ(game.Wait(), 0);
+  while (!(line = attach.ReadLine()).empty()) said += line + "\n";
+  ASSERT_EQ(attach.Wait(), 0) << said;
+
+  // Swaps from gameplay frame kAttachBefore on, and the unload frame's.
+  e2e::CommandResult summary = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "--json"}, 120);
+  ASSERT_EQ(summary.exit_code, 0);
+  nlohmann::json s = ParseJsonOrDiscard(summary.standard_output);
+  ASSERT_FALSE(s.is_discarded()) << summary.standard_output;
+  EXPECT_EQ(s["frames"], kGameplayFrames - kAttachBefore + 1);
+  EXPECT_EQ(s["capture"]["attached"], true);
+  EXPECT_EQ(s["unknown_frees"], 0);
+  // Labels, projectiles and the level, all made before the attach and
+  // freed after it, at the least.
+  EXPECT_GE(s["freed_before_attach"].get<int>(),
+            LabelsAlive(kAttachBefore - 1) + ProjectilesAlive(kAttachBefore - 1) + kLevelBlocks - kLeakedBlocks);
+
+  e2e::CommandResult frames = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "frames", "--json"}, 120);
+  ASSERT_EQ(frames.exit_code, 0);
+  nlohmann::json f = ParseJsonOrDiscard(frames.standard_output);
+  ASSERT_FALSE(f.is_discarded()) << frames.standard_output;
+  const nlohmann::json& per_frame = f["frames"];
+  ASSERT_GE(per_frame.size(), static_cast<size_t>(kGameplayFrames - kAttachBefore + 1));
+  for (int g = kAttachBefore; g < kGameplayFrames; ++g) {
+    SCOPED_TRACE("gameplay frame " + std::to_string(g));
+    const nlohmann::json& frame = per_frame[g - kAttachBefore];
+    ASSERT_EQ(frame["frame"], g - kAttachBefore);
+    const nlohmann::json game_class = frame["classes"].value("game", nlohmann::json::object());
+    EXPECT_EQ(game_class.value("allocations", -1), GameAllocations(g));
+    EXPECT_EQ(game_class.value("bytes_allocated", uint64_t{0}), GameBytesAllocated(g));
+    EXPECT_EQ(game_class.value("frees", -1), GameFrees(g, kAttachBefore));
+    EXPECT_EQ(game_class.value("live_bytes", uint64_t{0}), GameplayLiveBytes(g, kAttachBefore));
+  }
+  // The unload frame frees what is left of the blocks made after the attach.
+  const nlohmann::json unload = per_frame[kGameplayFrames - kAttachBefore]["classes"]["game"];
+  EXPECT_EQ(unload.value("allocations", -1), 0);
+  EXPECT_EQ(unload.value("frees", -1), LabelsAlive(kGameplayFrames - 1, kAttachBefore) +
+                                           ProjectilesAlive(kGameplayFrames - 1, kAttachBefore));
+  EXPECT_EQ(unload.value("live_bytes", uint64_t{1}), 0u);
+}
+
+}  // namespace
+}  // namespace memframe::demo

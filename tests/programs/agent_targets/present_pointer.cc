@@ -1,0 +1,56 @@
+// A game that fetched its present before memframe attached: it loads its
+// GL library with dlopen(RTLD_LOCAL) and keeps glXSwapBuffers from
+// glXGetProcAddressARB (as SDL does), so no import slot of its own leads to
+// the present. Driven from stdin:
+//
+//   frames N   N frames, frame i making one malloc(1000 + i) freed in the
+//              same frame, each ended by the fetched glXSwapBuffers; then
+//              "done"
+//   exit N     exits with status N ("bye" first)
+// "ready" is printed once the present is fetched.
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace {
+
+using SwapFn = void (*)(void*, unsigned long);
+
+__attribute__((noinline)) void Frame(SwapFn swap, long i) {
+  void* block = malloc(1000 + static_cast<size_t>(i));
+  __asm__ volatile("" : : "r"(block) : "memory");
+  free(block);
+  swap(nullptr, 0);
+}
+
+}  // namespace
+
+int main() {
+  void* gl = dlopen(PRESENT_LIB_PATH, RTLD_NOW | RTLD_LOCAL);
+  if (!gl) {
+    std::fprintf(stderr, "present_pointer: %s\n", dlerror());
+    return 1;
+  }
+  auto get_proc = reinterpret_cast<void* (*)(const char*)>(dlsym(gl, "glXGetProcAddressARB"));
+  auto swap = reinterpret_cast<SwapFn>(get_proc ? get_proc("glXSwapBuffers") : nullptr);
+  if (!swap) return 1;
+  std::printf("ready\n");
+  std::fflush(stdout);
+  std::string word;
+  long n = 0;
+  while (std::cin >> word >> n) {
+    if (word == "frames") {
+      for (long i = 0; i < n; ++i) Frame(swap, i);
+      std::printf("done\n");
+    } else if (word == "exit") {
+      std::printf("bye\n");
+      std::fflush(stdout);
+      return static_cast<int>(n);
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
