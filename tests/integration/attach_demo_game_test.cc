@@ -3,7 +3,9 @@
 // from there on every frame's figures of the game's own code match
 // demo_truth.h exactly, counting only the blocks made after the attach;
 // the game then finishes with its own output and status, as without
-// memframe.
+// memframe. The attached run is followed live (the viewer's client) and
+// marked with `memframe mark`, and the viewer's header says where the
+// capture starts and how many frees of older blocks it set apart.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -17,6 +19,8 @@
 
 #include "demo_truth.h"
 #include "e2e_helpers.h"
+#include "memframe/analysis/capture_loader.h"
+#include "memframe/analysis/live_follow.h"
 
 namespace memframe::demo {
 namespace {
@@ -80,12 +84,29 @@ TEST(AttachDemoGame, FramesFromTheAttachOnMatchTheTruth) {
                             STDOUT_FILENO);
   ASSERT_GT(game.pid, 0);
   ASSERT_EQ(game.ReadLine(), "memframe_demo_game: waiting before gameplay frame " + std::to_string(kAttachBefore));
-  Child attach = Child::Start({MEMFRAME_CLI_PATH, "attach", "--no-live", "--no-summary", "-o", capture,
-                               std::to_string(game.pid)},
+  Child attach = Child::Start({MEMFRAME_CLI_PATH, "attach", "--no-summary", "-o", capture, std::to_string(game.pid)},
                               STDERR_FILENO);
-  std::string said, line;
-  while (!(line = attach.ReadLine()).empty() && line.rfind("memframe: recording", 0) != 0) said += line + "\n";
+  const std::string live_prefix = "memframe: live view: memframe-viewer --follow ";
+  std::string said, line, socket;
+  while (!(line = attach.ReadLine()).empty() && line.rfind("memframe: recording", 0) != 0) {
+    said += line + "\n";
+    if (line.rfind(live_prefix, 0) == 0) socket = line.substr(live_prefix.size());
+  }
   ASSERT_FALSE(line.empty()) << "memframe attach stopped before recording:\n" << said;
+  ASSERT_FALSE(socket.empty()) << "memframe attach offered no live view:\n" << said;
+
+  // Followed live and marked while the game still waits: the mark falls in
+  // the capture's frame 0, gameplay frame kAttachBefore.
+  std::string error;
+  auto follower = analysis::LiveFollower::Start(socket, &error);
+  ASSERT_TRUE(follower) << error;
+  EXPECT_EQ(follower->capture_path(), capture);
+  e2e::CommandResult mark = RunCommand({MEMFRAME_CLI_PATH, "mark", socket, "attached"}, 60);
+  EXPECT_EQ(mark.exit_code, 0);
+  analysis::Capture so_far;
+  ASSERT_TRUE(follower->Build(&so_far, &error)) << error;
+  EXPECT_TRUE(so_far.main.process.attached);
+
   fputs("go\n", game.to);
   fflush(game.to);
   EXPECT_EQ(game.ReadLine(), "memframe_demo_game: rendered " + std::to_string(TotalFrames(kGameplayFrames)) +
@@ -130,6 +151,29 @@ TEST(AttachDemoGame, FramesFromTheAttachOnMatchTheTruth) {
   EXPECT_EQ(unload.value("frees", -1), LabelsAlive(kGameplayFrames - 1, kAttachBefore) +
                                            ProjectilesAlive(kGameplayFrames - 1, kAttachBefore));
   EXPECT_EQ(unload.value("live_bytes", uint64_t{1}), 0u);
+
+  // The follower's last model is the finished file's.
+  for (int i = 0; i < 3000 && !follower->status().ended; ++i) usleep(10 * 1000);
+  ASSERT_TRUE(follower->status().ended);
+  analysis::Capture followed, loaded;
+  ASSERT_TRUE(follower->Build(&followed, &error)) << error;
+  ASSERT_TRUE(analysis::LoadCapture(capture, &loaded, &error)) << error;
+  EXPECT_EQ(followed.main.events.size(), loaded.main.events.size());
+  ASSERT_EQ(loaded.recorder.snapshots.size(), 1u);
+  EXPECT_EQ(loaded.recorder.snapshots[0].name, "attached");
+
+  // The viewer's header: where the capture starts, and the frees it set apart.
+  e2e::CommandResult view =
+      RunCommand({MEMFRAME_VIEWER_PATH, capture, "--dump-view-data", "timeline"}, 120);
+  ASSERT_EQ(view.exit_code, 0);
+  nlohmann::json v = ParseJsonOrDiscard(view.standard_output);
+  ASSERT_FALSE(v.is_discarded()) << view.standard_output;
+  EXPECT_EQ(v["header"]["attach"].get<std::string>().rfind("recording starts at an attach", 0), 0u) << v["header"];
+  EXPECT_EQ(v["header"]["freed_before_attach"], s["freed_before_attach"]);
+  bool marked = false;
+  for (const nlohmann::json& marker : v.value("markers", nlohmann::json::array()))
+    marked |= marker.value("name", "") == "attached" && marker.value("frame", -1) == 0;
+  EXPECT_TRUE(marked) << v.value("markers", nlohmann::json::array());
 }
 
 }  // namespace

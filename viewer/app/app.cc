@@ -252,6 +252,8 @@ void App::DrawHeader() {
     ImGui::TextColored(palette::kWarning, "The program did not end cleanly: the capture stops at its last event.");
   }
   // As `memframe report` says them.
+  if (const std::string attach = analysis::DescribeAttach(capture); !attach.empty())
+    ImGui::TextColored(palette::kDimText, "%s", attach.c_str());
   for (const std::string& note : analysis::CaptureNotes(capture, heap))
     ImGui::TextColored(palette::kWarning, "note: %s", note.c_str());
   class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);

@@ -29,4 +29,13 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
   return notes;
 }
 
+std::string DescribeAttach(const Capture& capture) {
+  if (!capture.main.process.attached) return "";
+  std::string text = "recording starts at an attach to the running process";
+  if (capture.recorder.attach_pause_us)
+    text += " (the injection kept a thread from its own code " +
+            FormatDuration(capture.recorder.attach_pause_us * 1000ull) + ")";
+  return text + "; blocks allocated before it are unknown";
+}
+
 }  // namespace memframe::analysis

@@ -144,13 +144,7 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
       << s.process.pid << ")";
   const ProgramEnd end = HowProgramEnded(c);
   out << ' ' << DescribeProgramEnd(end) << '\n';
-  if (s.process.attached) {
-    out << "Attached    recording starts at an attach to the running process";
-    if (c.recorder.attach_pause_us)
-      out << " (the injection kept a thread from its own code " << FormatDuration(c.recorder.attach_pause_us * 1000ull)
-          << ")";
-    out << "; blocks allocated before it are unknown\n";
-  }
+  if (s.process.attached) out << "Attached    " << DescribeAttach(c) << '\n';
   out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
   if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
   out << ", " << s.threads.size() << (s.threads.size() == 1 ? " thread" : " threads") << '\n';

@@ -73,7 +73,9 @@ nlohmann::json HeaderJson(const Session& session) {
   return {{"frames_rendered", session.heap().frames.frames_rendered},
           {"program_end", analysis::DescribeProgramEnd(end)},
           {"live_at_end", {{"word", analysis::LiveAtEndWord(end)}, {"bytes", session.heap().leaks.total_bytes}}},
-          {"notes", analysis::CaptureNotes(session.capture(), session.heap())}};
+          {"notes", analysis::CaptureNotes(session.capture(), session.heap())},
+          {"attach", analysis::DescribeAttach(session.capture())},
+          {"freed_before_attach", session.heap().anomalies.freed_before_attach}};
 }
 
 }  // namespace memframe::viewer

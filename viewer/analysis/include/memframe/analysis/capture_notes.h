@@ -16,4 +16,10 @@ namespace memframe::analysis {
 // figures are whole.
 std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis& heap);
 
+// For a capture of `memframe attach`: "recording starts at an attach to the
+// running process (...); blocks allocated before it are unknown", as the
+// summary's "Attached" line and the viewer's header say it; empty for a
+// capture of `memframe run`.
+std::string DescribeAttach(const Capture& capture);
+
 }  // namespace memframe::analysis
