@@ -98,22 +98,37 @@ bool IsSkipped(const dl_phdr_info* info) {
 
 // A present or lookup hook must know the real function before any call
 // reaches it: from a dlopen'ed agent, RTLD_NEXT cannot see the game's GL.
-// Returns false if the real function is unknown (the slot stays as it is).
+// Runs inside dl_iterate_phdr, so it must not ask the loader anything (see
+// ResolvePresentReals): a real function it does not know yet is the slot's
+// own value, unless that points back into its module's PLT (a lazily bound
+// slot). Returns false if the real function is unknown (the slot stays).
 bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintptr_t module_end) {
   int count = 0;
   const InterceptedFunction* functions = InterceptedFunctions(&count);
   for (int i = 0; i < count; ++i) {
     if (strcmp(functions[i].name, name) != 0) continue;
     if (functions[i].real->load(std::memory_order_acquire)) return true;
-    void* real = RealDlsym()(RTLD_DEFAULT, name);
     auto value = reinterpret_cast<uintptr_t>(slot_value);
-    // A lazily bound slot points back into its own module's PLT.
-    if (!real && slot_value && (value < module_start || value >= module_end)) real = slot_value;
-    if (!real) return false;
-    functions[i].real->store(real, std::memory_order_release);
+    if (!slot_value || (value >= module_start && value < module_end)) return false;
+    functions[i].real->store(slot_value, std::memory_order_release);
     return true;
   }
   return true;  // not a present: the allocator's real functions come from real_functions.cc
+}
+
+// Looks up the real functions of the presents and lookups not known yet,
+// before the slots are walked. Never inside dl_iterate_phdr: it holds the
+// loader's write lock, dlsym takes the loader's lock, and a thread in
+// dlopen holds the second and waits for the first (in a library
+// constructor that unwinds an exception, say): both would wait forever.
+void ResolvePresentReals() {
+  int count = 0;
+  const InterceptedFunction* functions = InterceptedFunctions(&count);
+  for (int i = 0; i < count; ++i) {
+    if (functions[i].real->load(std::memory_order_acquire)) continue;
+    void* real = RealDlsym()(RTLD_DEFAULT, functions[i].name);
+    if (real && real != functions[i].hook) functions[i].real->store(real, std::memory_order_release);
+  }
 }
 
 struct ModuleTables {
@@ -316,6 +331,7 @@ size_t PatchLoadedModules() {
   // Entries first: they set the presents' real functions, which the GOT
   // hooks then call.
   size_t patched = ArmPresentEntries();
+  ResolvePresentReals();
   dl_iterate_phdr(PatchModule, &patched);
   return patched;
 }

@@ -8,7 +8,9 @@ knows exactly what it did between the attach and the detach: the capture
 must hold those allocations and nothing else, the 7 blocks it made before
 the attach are freed as "allocated before attach", and after the detach
 the program goes on and exits with its own status. Then: attach again into
-a new capture, --duration, Ctrl+C, a process that exits while recorded,
+a new capture, --duration, Ctrl+C, a process that exits while recorded, a
+present fetched before the attach (target_present_pointer), a library
+whose initialiser holds the loader's lock loaded while recorded,
 100 attach/detach cycles on threads allocating in a tight loop, and every
 refusal this machine can show.
 """
@@ -16,6 +18,7 @@ import argparse
 import ctypes
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -226,37 +229,65 @@ def test_many_attaches_to_busy_threads(cycles):
     w.finish(0)
 
 
+class PresentPointer:
+    """target_present_pointer, driven on its stdin; every answer awaited
+    with a deadline, so that a target stuck in the loader fails the test."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([ARGS.present_pointer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.expect("ready")
+
+    def expect(self, answer, seconds=60):
+        if not select.select([self.proc.stdout], [], [], seconds)[0]:
+            self.proc.kill()
+            fail("target_present_pointer gave no %r within %d s" % (answer, seconds))
+        got = self.proc.stdout.readline().strip()
+        if got != answer:
+            fail("target_present_pointer said %r, not %r" % (got, answer))
+
+    def command(self, line, answer, seconds=60):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        self.expect(answer, seconds)
+
+
 def test_present_fetched_before_attach():
     """A present the program fetched through glXGetProcAddressARB before the
     attach, from a library loaded with RTLD_LOCAL: no import slot leads to it,
     so only the patch of its entry finds the frames. Twice, to see that a
     detach restores the entry and a new attach patches it again."""
-    proc = subprocess.Popen([ARGS.present_pointer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def command(line, answer):
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-        got = proc.stdout.readline().strip()
-        if got != answer:
-            fail("target_present_pointer said %r, not %r" % (got, answer))
-
-    if proc.stdout.readline().strip() != "ready":
-        fail("target_present_pointer did not start")
+    target = PresentPointer()
     for attempt, frames in enumerate((40, 7)):
         capture = os.path.join(TMP, "present%d.mfc" % attempt)
-        attach = start_attach(proc.pid, capture, "--no-summary")
+        attach = start_attach(target.proc.pid, capture, "--no-summary")
         wait_recording(attach)
-        command("frames %d" % frames, "done")
-        detach(proc.pid, attach)
-        command("frames 3", "done")  # after the detach: the original entry again
+        target.command("frames %d" % frames, "done")
+        detach(target.proc.pid, attach)
+        target.command("frames 3", "done")  # after the detach: the original entry again
         expect_equal("frames of attach %d" % attempt, summary(capture)["frames"], frames)
         per_frame = json.loads(report(capture, "frames", "--json").stdout)["frames"]
         # Frame i made one malloc(1000 + i); the frame after the last present
         # (until the detach) made nothing.
         got = [(f["allocations"], f["bytes_allocated"], f["frees"]) for f in per_frame[:frames]]
         expect_equal("per-frame figures of attach %d" % attempt, got, [(1, 1000 + i, 1) for i in range(frames)])
-    command("exit 6", "bye")
-    expect_equal("target_present_pointer's status", proc.wait(timeout=30), 6)
+    target.command("exit 6", "bye")
+    expect_equal("target_present_pointer's status", target.proc.wait(timeout=30), 6)
+
+
+def test_library_loaded_while_attached():
+    """A library loaded while recorded whose initialiser holds the loader's
+    lock and then walks the modules: the agent's pass over the new module
+    must not wait for the loader inside its own walk (both would wait for
+    each other forever)."""
+    target = PresentPointer()
+    capture = os.path.join(TMP, "slow_init.mfc")
+    attach = start_attach(target.proc.pid, capture, "--no-summary")
+    wait_recording(attach)
+    target.command("load-slow 0", "loaded", seconds=30)
+    target.command("frames 2", "done")
+    detach(target.proc.pid, attach)
+    target.command("exit 0", "bye")
+    expect_equal("frames after the slow library", summary(capture)["frames"], 2)
 
 
 def parent_of(pid):
@@ -361,6 +392,7 @@ def main():
                  ("duration and Ctrl+C", test_duration_and_ctrl_c),
                  ("process exits while recorded", test_process_exits_while_recorded),
                  ("present fetched before the attach", test_present_fetched_before_attach),
+                 ("library loaded while attached", test_library_loaded_while_attached),
                  ("refusals", test_refusals),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:

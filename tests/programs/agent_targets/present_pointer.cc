@@ -6,6 +6,9 @@
 //   frames N   N frames, frame i making one malloc(1000 + i) freed in the
 //              same frame, each ended by the fetched glXSwapBuffers; then
 //              "done"
+//   load-slow 0  dlopens a library whose initialiser holds the loader's
+//              lock for a while and then walks the modules (slow_init_lib.cc);
+//              then "loaded"
 //   exit N     exits with status N ("bye" first)
 // "ready" is printed once the present is fetched.
 #include <dlfcn.h>
@@ -45,6 +48,8 @@ int main() {
     if (word == "frames") {
       for (long i = 0; i < n; ++i) Frame(swap, i);
       std::printf("done\n");
+    } else if (word == "load-slow") {
+      std::printf(dlopen(SLOW_INIT_LIB_PATH, RTLD_LAZY | RTLD_LOCAL) ? "loaded\n" : "failed\n");
     } else if (word == "exit") {
       std::printf("bye\n");
       std::fflush(stdout);
