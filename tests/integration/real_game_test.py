@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A game nobody here wrote, from Debian's packages, under `memframe run`.
+"""A game nobody here wrote, from Debian's packages, under `memframe run`
+(or, with --attach, recorded by `memframe attach` once it runs).
 
-    real_game_test.py --memframe PATH --viewer PATH --frame-source NAME [--seconds S] -- GAME [ARGS...]
+    real_game_test.py --memframe PATH --viewer PATH --frame-source NAME [--seconds S] [--attach] -- GAME [ARGS...]
 
 Runs inside a virtual X server (with_xvfb.sh) with Mesa's software renderer
 and no audio. The game sits in its menu for --seconds, then gets SIGTERM as
@@ -19,6 +20,12 @@ any program, and would fail if the agent missed calls or frames:
   told apart (both classes have allocations, the summary gives the driver's
   share, driver sites are named after the game frame that led there, and
   `--hide driver` leaves none of them).
+
+With --attach the game is started alone, memframe attaches once its GL
+driver is loaded and records for --seconds, then detaches: the same checks
+hold (an attached capture counts the frees of older blocks apart, never as
+unknown frees), the capture says it starts at an attach, and the game runs
+on after the detach until SIGTERM ends it as it would end without memframe.
 
 Exit status 77 (ctest SKIP_RETURN_CODE) when the game is not installed.
 """
@@ -80,6 +87,46 @@ def record(args, capture, log):
     return recorder.returncode
 
 
+def driver_loaded(pid):
+    """True once the game's GL driver (Mesa's) is mapped: it has a context."""
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            maps = f.read()
+    except OSError:
+        return False
+    return any(name in maps for name in ("swrast_dri", "libgallium", "libGLX_mesa"))
+
+
+def record_attached(args, capture, log):
+    """Starts the game alone, attaches once it draws, detaches after
+    --seconds; returns the game's exit status after SIGTERM (negative: the
+    signal that killed it)."""
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
+    game = subprocess.Popen(args.game, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while not driver_loaded(game.pid):
+        if game.poll() is not None or time.monotonic() > deadline:
+            game.kill()
+            fail("the game never loaded its GL driver (exit %s); see %s" % (game.poll(), log.name))
+        time.sleep(0.1)
+    # Its menu comes a few seconds after its driver (textures, fonts, levels
+    # load first): attaching then records the menu, as the run records it.
+    time.sleep(args.settle)
+    attach = subprocess.run([args.memframe, "attach", "--no-live", "--no-summary", "--duration", str(args.seconds),
+                             "-o", capture, str(game.pid)], stdout=log, stderr=subprocess.STDOUT, timeout=300)
+    if attach.returncode != 0:
+        game.kill()
+        fail("memframe attach exited %d; see %s" % (attach.returncode, log.name))
+    if game.poll() is not None:
+        fail("the game did not run on after the detach (exit %d)" % game.returncode)
+    game.send_signal(signal.SIGTERM)
+    try:
+        return game.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        game.kill()
+        fail("the game did not end on SIGTERM after the detach")
+
+
 def report(args, capture, name, *options):
     result = subprocess.run([args.memframe, "report", capture, name, "--json"] + list(options), capture_output=True,
                             text=True, timeout=300)
@@ -95,7 +142,9 @@ def check_module_classes(args, capture, summary, hidden):
     total = sum(c["allocations"] for c in classes.values())
     if total != summary["allocations"]:
         fail("the classes' allocations add up to %d, not %d" % (total, summary["allocations"]))
-    for name in ("game", "driver"):
+    # A game idling in its menu may allocate nothing itself: an attach then
+    # sees only its driver's allocations (a run also sees its start-up).
+    for name in ("driver",) if args.attach else ("game", "driver"):
         if classes[name]["allocations"] == 0:
             fail("no allocation is classed %s: %s" % (name, classes))
     print("module classes: " + ", ".join("%s %d allocations (%.1f%%), %d bytes" % (
@@ -125,6 +174,8 @@ def main():
     parser.add_argument("--frame-source", required=True)
     parser.add_argument("--seconds", type=int, default=12)
     parser.add_argument("--min-fps", type=float, default=2.0)
+    parser.add_argument("--attach", action="store_true")
+    parser.add_argument("--settle", type=float, default=4.0, help="--attach: seconds from the driver to the attach")
     parser.add_argument("game", nargs="+")
     args = parser.parse_args()
     if not os.access(args.game[0], os.X_OK):
@@ -134,15 +185,19 @@ def main():
     with tempfile.TemporaryDirectory(prefix="memframe-real-game-") as tmp:
         capture = os.path.join(tmp, "game.mfc")
         with open(os.path.join(tmp, "run.log"), "w+") as log:
-            status = record(args, capture, log)
+            status = record_attached(args, capture, log) if args.attach else record(args, capture, log)
             log.seek(0)
             output = log.read()
-        print("memframe run exited %d" % status)
+        print(("the game exited %d after the detach and SIGTERM" if args.attach else "memframe run exited %d") % status)
+        if args.attach and status in (-signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS, -signal.SIGILL):
+            fail("the game crashed after the detach (signal %d); it said:\n%s" % (-status, output))
         if not os.path.exists(capture):
             fail("no capture written; memframe run said:\n" + output)
 
         summary = report(args, capture, "summary")
         print(json.dumps({k: v for k, v in summary.items() if not isinstance(v, (dict, list))}))
+        if args.attach and not summary["capture"]["attached"]:
+            fail("the capture does not say it starts at an attach")
         if summary["frame_source"] != args.frame_source:
             fail("frames came from %r, not the game's %r" % (summary["frame_source"], args.frame_source))
         if summary["frames"] < args.min_fps * args.seconds:
