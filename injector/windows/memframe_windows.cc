@@ -1,22 +1,34 @@
-// memframe.exe: starts a Windows game with memframe_agent.dll injected.
+// memframe.exe: profiles a Windows game with memframe_agent.dll injected.
 //
 //   memframe.exe run [--agent DLL] [--connect HOST:PORT] -- GAME.exe [ARGS...]
+//   memframe.exe attach [--agent DLL] [--connect HOST:PORT] PID|NAME.exe
 //
-// The game is created suspended; a remote thread calls LoadLibraryW on the
-// agent, a second one the agent's MemframeStart (which connects to the
+// run: the game is created suspended; a remote thread calls LoadLibraryW on
+// the agent, a second one the agent's MemframeStart (which connects to the
 // recorder and patches the game's import tables), and only then does the
-// game's first thread run, so nothing it allocates is missed. The recorder
-// is the Linux `memframe run --tcp`, which sets MEMFRAME_TCP (under Wine);
-// --connect names one explicitly. Exits with the game's status.
+// game's first thread run, so nothing it allocates is missed.
+// attach: the same two remote threads in a game that is already running;
+// the recording starts there (blocks allocated before are not seen).
+// The recorder is the Linux `memframe run --tcp`, which sets MEMFRAME_TCP
+// (under Wine); --connect names one explicitly. Both wait for the game to
+// end and exit with its status.
 #include <windows.h>
-#include <psapi.h>
+#include <tlhelp32.h>
 
 #include <cstdio>
+#include <cstring>
 #include <cwchar>
 #include <string>
 #include <vector>
 
+#include "inject_windows.h"
+#include "platform/windows/windows_agent.h"
+
 namespace {
+
+using memframe::windows::InjectAgent;
+using memframe::windows::PeMachine;
+using memframe::windows::RemoteModule;
 
 constexpr int kExitMemframeError = 125;  // as the Linux memframe run (cli_common.h)
 
@@ -29,10 +41,13 @@ void Fail(const wchar_t* format, const std::wstring& a = L"", const std::wstring
 void PrintUsage() {
   fwprintf(stderr,
            L"usage: memframe.exe run [--agent DLL] [--connect HOST:PORT] -- GAME.exe [ARGS...]\n"
+           L"       memframe.exe attach [--agent DLL] [--connect HOST:PORT] PID|NAME.exe\n"
            L"\n"
-           L"Runs GAME.exe with memframe_agent.dll injected; the agent streams to the\n"
-           L"memframe recorder at HOST:PORT (default: $MEMFRAME_TCP, which the Linux\n"
-           L"`memframe run --tcp` sets when it runs this under Wine).\n");
+           L"run: runs GAME.exe with memframe_agent.dll injected. attach: injects it into a\n"
+           L"running 64-bit process, by id or by executable name; the recording starts\n"
+           L"there. The agent streams to the memframe recorder at HOST:PORT (default:\n"
+           L"$MEMFRAME_TCP, which the Linux `memframe run --tcp` sets when it runs this\n"
+           L"under Wine). Both wait for the game to end and exit with its status.\n");
 }
 
 std::wstring Directory(const std::wstring& path) {
@@ -50,28 +65,6 @@ std::wstring FullPath(const std::wstring& path) {
   wchar_t buffer[MAX_PATH * 2];
   DWORD n = GetFullPathNameW(path.c_str(), MAX_PATH * 2, buffer, nullptr);
   return n && n < MAX_PATH * 2 ? std::wstring(buffer, n) : path;
-}
-
-// The Machine field of a PE file; 0 with `why` set when it is none.
-WORD PeMachine(const std::wstring& path, std::wstring* why) {
-  HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING, 0, nullptr);
-  if (file == INVALID_HANDLE_VALUE) {
-    *why = L"not found";
-    return 0;
-  }
-  IMAGE_DOS_HEADER dos{};
-  IMAGE_NT_HEADERS32 nt{};  // Signature and FileHeader lie alike in both layouts
-  DWORD read = 0;
-  bool ok = ReadFile(file, &dos, sizeof(dos), &read, nullptr) && read == sizeof(dos) &&
-            dos.e_magic == IMAGE_DOS_SIGNATURE && SetFilePointer(file, dos.e_lfanew, nullptr, FILE_BEGIN) != INVALID_SET_FILE_POINTER &&
-            ReadFile(file, &nt, sizeof(nt), &read, nullptr) && read >= sizeof(DWORD) + sizeof(IMAGE_FILE_HEADER) &&
-            nt.Signature == IMAGE_NT_SIGNATURE;
-  CloseHandle(file);
-  if (!ok) {
-    *why = L"not a Windows program (no PE header)";
-    return 0;
-  }
-  return nt.FileHeader.Machine;
 }
 
 std::wstring QuoteArgument(const std::wstring& arg) {
@@ -92,96 +85,77 @@ std::wstring QuoteArgument(const std::wstring& arg) {
   return quoted + L"\"";
 }
 
-// Runs `start(argument)` in the target and returns the thread's exit code,
-// or (DWORD)-1 when the thread could not run.
-DWORD RunRemote(HANDLE process, LPTHREAD_START_ROUTINE start, void* argument) {
-  HANDLE thread = CreateRemoteThread(process, nullptr, 0, start, argument, 0, nullptr);
-  if (!thread) return static_cast<DWORD>(-1);
-  DWORD code = static_cast<DWORD>(-1);
-  if (WaitForSingleObject(thread, 60000) == WAIT_OBJECT_0) GetExitCodeThread(thread, &code);
-  CloseHandle(thread);
-  return code;
-}
-
-// The agent's base address in the target, by its file name.
-HMODULE RemoteModule(HANDLE process, const std::wstring& dll) {
-  HMODULE modules[1024];
-  DWORD needed = 0;
-  if (!K32EnumProcessModules(process, modules, sizeof(modules), &needed)) return nullptr;
-  std::wstring want = dll.substr(dll.find_last_of(L"\\/") + 1);
-  for (DWORD i = 0; i < needed / sizeof(HMODULE) && i < 1024; ++i) {
-    wchar_t name[MAX_PATH];
-    if (K32GetModuleBaseNameW(process, modules[i], name, MAX_PATH) && _wcsicmp(name, want.c_str()) == 0)
-      return modules[i];
-  }
-  return nullptr;
-}
-
-// Loads the agent into the suspended game and starts it; false (said why)
-// when the agent could not be loaded. A start that fails to connect leaves
-// the game to run unprofiled, as on Linux.
-bool Inject(HANDLE process, const std::wstring& agent) {
-  size_t bytes = (agent.size() + 1) * sizeof(wchar_t);
-  void* remote_path = VirtualAllocEx(process, nullptr, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-  if (!remote_path || !WriteProcessMemory(process, remote_path, agent.c_str(), bytes, nullptr)) {
-    Fail(L"cannot write into the game's memory (error %ls)", std::to_wstring(GetLastError()));
-    return false;
-  }
-  // kernel32 sits at the same address in every process of a boot (and of a
-  // Wine prefix), so our LoadLibraryW is the game's.
-  auto* load_library = reinterpret_cast<LPTHREAD_START_ROUTINE>(
-      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "LoadLibraryW")));
-  DWORD loaded = RunRemote(process, load_library, remote_path);
-  VirtualFreeEx(process, remote_path, 0, MEM_RELEASE);
-  HMODULE remote = RemoteModule(process, agent);
-  if (loaded == 0 || loaded == static_cast<DWORD>(-1) || !remote) {
-    Fail(L"the game could not load the agent %ls", agent);
-    return false;
-  }
-  // MemframeStart's offset, from a copy mapped here without running it.
-  HMODULE local = LoadLibraryExW(agent.c_str(), nullptr, DONT_RESOLVE_DLL_REFERENCES);
-  FARPROC start = local ? GetProcAddress(local, "MemframeStart") : nullptr;
-  if (!start) {
-    Fail(L"%ls is not memframe's agent (no MemframeStart)", agent);
-    return false;
-  }
-  auto offset = reinterpret_cast<uintptr_t>(start) - reinterpret_cast<uintptr_t>(local);
-  auto* remote_start = reinterpret_cast<LPTHREAD_START_ROUTINE>(reinterpret_cast<uintptr_t>(remote) + offset);
-  FreeLibrary(local);
-  DWORD started = RunRemote(process, remote_start, nullptr);
-  if (started != 0) fwprintf(stderr, L"memframe: the agent is not recording (see above); the game runs on\n");
-  return true;
-}
-
-int Run(const std::vector<std::wstring>& args) {
+// The options both commands take: --agent, --connect. Returns the index of
+// the first other argument, or -1 (said why) for an unknown option; `help`
+// is set for -h.
+struct CommonOptions {
   std::wstring agent, connect;
+  bool help = false;
+};
+int ParseOptions(const std::vector<std::wstring>& args, CommonOptions* options) {
   size_t i = 0;
   for (; i < args.size(); ++i) {
-    if (args[i] == L"--") {
-      ++i;
-      break;
-    }
+    if (args[i] == L"--") return static_cast<int>(i + 1);
     if (args[i] == L"-h" || args[i] == L"--help") {
-      PrintUsage();
+      options->help = true;
       return 0;
     }
     if ((args[i] == L"--agent" || args[i] == L"--connect") && i + 1 < args.size()) {
-      (args[i] == L"--agent" ? agent : connect) = args[i + 1];
+      (args[i] == L"--agent" ? options->agent : options->connect) = args[i + 1];
       ++i;
       continue;
     }
     if (!args[i].empty() && args[i][0] == L'-') {
       Fail(L"unknown option %ls", args[i]);
       PrintUsage();
-      return kExitMemframeError;
+      return -1;
     }
     break;
   }
-  if (i >= args.size()) {
+  return static_cast<int>(i);
+}
+
+// The agent DLL (default: beside memframe.exe), checked; empty when unusable.
+std::wstring CheckedAgent(const std::wstring& given) {
+  std::wstring agent = FullPath(given.empty() ? Directory(SelfPath()) + L"\\memframe_agent.dll" : given);
+  std::wstring why;
+  if (PeMachine(agent, &why) != IMAGE_FILE_MACHINE_AMD64) {
+    Fail(L"agent %ls: %ls (pass --agent DLL)", agent, why.empty() ? L"not a 64-bit DLL" : why);
+    return L"";
+  }
+  return agent;
+}
+
+// The recorder's HOST:PORT: --connect, else $MEMFRAME_TCP; empty (said why)
+// when neither.
+std::string RecorderAddress(const std::wstring& connect) {
+  if (!connect.empty()) SetEnvironmentVariableW(L"MEMFRAME_TCP", connect.c_str());
+  wchar_t tcp[128];
+  DWORD n = GetEnvironmentVariableW(L"MEMFRAME_TCP", tcp, 128);
+  if (n == 0 || n >= 128) {
+    Fail(L"no recorder: pass --connect HOST:PORT, or run this under `memframe run --tcp`");
+    return "";
+  }
+  char narrow[128];
+  int bytes = WideCharToMultiByte(CP_UTF8, 0, tcp, -1, narrow, sizeof(narrow), nullptr, nullptr);
+  return bytes > 1 ? std::string(narrow) : "";
+}
+
+// Waits for the game to end; its exit status.
+int WaitForExit(HANDLE process) {
+  WaitForSingleObject(process, INFINITE);
+  DWORD status = 0;
+  GetExitCodeProcess(process, &status);
+  return static_cast<int>(status);
+}
+
+// `args`: the game and its arguments.
+int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
+  if (args.empty()) {
     PrintUsage();
     return kExitMemframeError;
   }
-  std::wstring game = FullPath(args[i]);
+  std::wstring game = FullPath(args[0]);
   if (game.size() < 4 || _wcsicmp(game.c_str() + game.size() - 4, L".exe") != 0) game += L".exe";
   std::wstring why;
   WORD machine = PeMachine(game, &why);
@@ -194,20 +168,11 @@ int Run(const std::vector<std::wstring>& args) {
          machine == IMAGE_FILE_MACHINE_I386 ? L"32-bit" : L"non-x86-64");
     return kExitMemframeError;
   }
-  agent = FullPath(agent.empty() ? Directory(SelfPath()) + L"\\memframe_agent.dll" : agent);
-  if (PeMachine(agent, &why) != IMAGE_FILE_MACHINE_AMD64) {
-    Fail(L"agent %ls: %ls (pass --agent DLL)", agent, why.empty() ? L"not a 64-bit DLL" : why);
-    return kExitMemframeError;
-  }
-  if (!connect.empty()) SetEnvironmentVariableW(L"MEMFRAME_TCP", connect.c_str());
-  wchar_t tcp[2];
-  if (!GetEnvironmentVariableW(L"MEMFRAME_TCP", tcp, 2)) {
-    Fail(L"no recorder: pass --connect HOST:PORT, or run this under `memframe run --tcp`");
-    return kExitMemframeError;
-  }
+  std::wstring agent = CheckedAgent(options.agent);
+  if (agent.empty() || RecorderAddress(options.connect).empty()) return kExitMemframeError;
 
   std::wstring command_line = QuoteArgument(game);
-  for (size_t j = i + 1; j < args.size(); ++j) command_line += L" " + QuoteArgument(args[j]);
+  for (size_t j = 1; j < args.size(); ++j) command_line += L" " + QuoteArgument(args[j]);
   STARTUPINFOW startup{};
   startup.cb = sizeof(startup);
   PROCESS_INFORMATION child{};
@@ -216,29 +181,122 @@ int Run(const std::vector<std::wstring>& args) {
     Fail(L"cannot start %ls (error %ls)", game, std::to_wstring(GetLastError()));
     return kExitMemframeError;
   }
-  if (!Inject(child.hProcess, agent)) {
+  bool recording = false;
+  std::wstring error;
+  if (!InjectAgent(child.hProcess, agent, nullptr, &recording, &error)) {
+    Fail(L"%ls", error);
     TerminateProcess(child.hProcess, kExitMemframeError);
     CloseHandle(child.hThread);
     CloseHandle(child.hProcess);
     return kExitMemframeError;
   }
+  if (!recording) fwprintf(stderr, L"memframe: the agent is not recording (see above); the game runs on\n");
   ResumeThread(child.hThread);
-  WaitForSingleObject(child.hProcess, INFINITE);
-  DWORD status = 0;
-  GetExitCodeProcess(child.hProcess, &status);
+  int status = WaitForExit(child.hProcess);
   CloseHandle(child.hThread);
   CloseHandle(child.hProcess);
-  return static_cast<int>(status);
+  return status;
+}
+
+// The id of the process named by `target`: a decimal id, or an executable's
+// file name (case aside) that exactly one running process has.
+DWORD FindProcess(const std::wstring& target) {
+  wchar_t* end = nullptr;
+  unsigned long id = wcstoul(target.c_str(), &end, 10);
+  if (!target.empty() && *end == L'\0') return static_cast<DWORD>(id);
+  HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+  if (snapshot == INVALID_HANDLE_VALUE) return 0;
+  std::vector<DWORD> found;
+  PROCESSENTRY32W entry{};
+  entry.dwSize = sizeof(entry);
+  for (BOOL more = Process32FirstW(snapshot, &entry); more; more = Process32NextW(snapshot, &entry)) {
+    if (_wcsicmp(entry.szExeFile, target.c_str()) == 0 && entry.th32ProcessID != GetCurrentProcessId())
+      found.push_back(entry.th32ProcessID);
+  }
+  CloseHandle(snapshot);
+  if (found.size() == 1) return found[0];
+  if (found.empty()) {
+    Fail(L"no running process is named %ls", target);
+  } else {
+    std::wstring ids;
+    for (DWORD f : found) ids += L" " + std::to_wstring(f);
+    Fail(L"several processes are named %ls (ids%ls): pass one id", target, ids);
+  }
+  return 0;
+}
+
+// `args`: the process's id or name.
+int Attach(const CommonOptions& options, const std::vector<std::wstring>& args) {
+  if (args.size() != 1) {
+    PrintUsage();
+    return kExitMemframeError;
+  }
+  const std::wstring& target = args[0];
+  std::wstring agent = CheckedAgent(options.agent);
+  std::string recorder = RecorderAddress(options.connect);
+  if (agent.empty() || recorder.empty()) return kExitMemframeError;
+  DWORD id = FindProcess(target);
+  if (id == 0) return kExitMemframeError;
+  HANDLE process = OpenProcess(PROCESS_CREATE_THREAD | PROCESS_QUERY_INFORMATION | PROCESS_VM_OPERATION |
+                                   PROCESS_VM_WRITE | PROCESS_VM_READ | SYNCHRONIZE,
+                               FALSE, id);
+  if (!process) {
+    Fail(L"cannot open process %ls (error %ls)", std::to_wstring(id), std::to_wstring(GetLastError()));
+    return kExitMemframeError;
+  }
+  struct Closer {
+    HANDLE h;
+    ~Closer() { CloseHandle(h); }
+  } closer{process};
+  BOOL wow64 = FALSE;
+  if (IsWow64Process(process, &wow64) && wow64) {
+    Fail(L"process %ls is a 32-bit program; memframe_agent.dll is for 64-bit (x86-64) programs only",
+         std::to_wstring(id));
+    return kExitMemframeError;
+  }
+  if (RemoteModule(process, agent)) {
+    Fail(L"process %ls already has memframe's agent (a recording is or was under way)", std::to_wstring(id));
+    return kExitMemframeError;
+  }
+  MemframeStartOptions start{};
+  start.size = sizeof(start);
+  start.attached = 1;
+  if (recorder.size() >= sizeof(start.recorder)) {
+    Fail(L"recorder address too long");
+    return kExitMemframeError;
+  }
+  memcpy(start.recorder, recorder.c_str(), recorder.size() + 1);
+  bool recording = false;
+  std::wstring error;
+  if (!InjectAgent(process, agent, &start, &recording, &error)) {
+    Fail(L"%ls", error);
+    return kExitMemframeError;
+  }
+  if (!recording) {
+    Fail(L"the agent in process %ls could not start recording (its stderr says why)", std::to_wstring(id));
+    return kExitMemframeError;
+  }
+  fwprintf(stderr, L"memframe: attached to process %lu; recording until it ends\n", static_cast<unsigned long>(id));
+  return WaitForExit(process);
 }
 
 }  // namespace
 
 int wmain(int argc, wchar_t** argv) {
   std::vector<std::wstring> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] != L"run") {
+  if (args.empty() || (args[0] != L"run" && args[0] != L"attach")) {
     PrintUsage();
     return args.empty() || args[0] == L"-h" || args[0] == L"--help" ? 0 : kExitMemframeError;
   }
+  std::wstring command = args[0];
   args.erase(args.begin());
-  return Run(args);
+  CommonOptions options;
+  int first = ParseOptions(args, &options);
+  if (options.help) {
+    PrintUsage();
+    return 0;
+  }
+  if (first < 0) return kExitMemframeError;
+  std::vector<std::wstring> operands(args.begin() + first, args.end());
+  return command == L"run" ? Run(options, operands) : Attach(options, operands);
 }

@@ -3,7 +3,8 @@
 # message and exit status 125, under Wine:
 #   a 32-bit game (a copy of the demo game with its PE Machine field set to
 #   i386: the check reads the header, as it would of a real 32-bit game),
-#   a missing agent DLL, a missing game, and no recorder to stream to.
+#   a missing agent DLL, a missing game, attach to a process that is not
+#   running, and no recorder to stream to.
 #
 #   refusals_test.sh WINDOWS_BIN_DIR
 set -uo pipefail
@@ -11,7 +12,8 @@ bin="$1"
 command -v wine >/dev/null || { echo "skipped: wine not found (scripts/setup.sh installs wine64)"; exit 77; }
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/memframe-win-refusals.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
-export WINEPREFIX="$scratch/wine" WINEDEBUG=-all
+# The prefix ctest names (windows.build made it), else one of our own.
+export WINEPREFIX="${WINEPREFIX:-$scratch/wine}" WINEDEBUG=-all
 failures=0
 
 # expect NAME STATUS PATTERN COMMAND...: the command's status and stderr.
@@ -47,6 +49,8 @@ expect missing_agent 125 "missing.dll: not found" \
   wine "$bin/memframe.exe" run --agent "$scratch/missing.dll" -- "$bin/memframe_demo_game.exe"
 expect missing_game 125 "nosuchgame.exe: not found" \
   wine "$bin/memframe.exe" run -- "$scratch/nosuchgame.exe"
+expect attach_no_process 125 "no running process is named nosuchgame.exe" \
+  wine "$bin/memframe.exe" attach nosuchgame.exe
 unset MEMFRAME_TCP
 expect no_recorder 125 "no recorder: pass --connect" \
   wine "$bin/memframe.exe" run -- "$bin/memframe_demo_game.exe"

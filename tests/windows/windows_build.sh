@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Configures (once) and builds memframe's Windows build (windows/: the agent
-# DLL, memframe.exe and the Windows demo game) with mingw-w64;
+# DLL, memframe.exe and the Windows demo game) with mingw-w64, and creates
+# (once) the Wine prefix BUILD_DIR/wineprefix the Windows tests share:
+# creating one takes longer than most of their runs.
 # tests/windows/CMakeLists.txt runs this from ctest.
 #
 #   windows_build.sh SOURCE_DIR BUILD_DIR [CMAKE_ARGUMENTS...]
@@ -22,3 +24,8 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
     -DCMAKE_TOOLCHAIN_FILE="$source_dir/cmake/mingw-w64-x86_64.cmake" "$@" >/dev/null
 fi
 cmake --build "$build_dir" -j"$(nproc)"
+prefix="$build_dir/wineprefix"
+if command -v wine >/dev/null && [ ! -f "$prefix/system.reg" ]; then
+  WINEPREFIX="$prefix" WINEDEBUG=-all wineboot -i >/dev/null 2>&1 || true
+  WINEPREFIX="$prefix" wineserver -w
+fi

@@ -1,7 +1,8 @@
 // memframe_agent.dll's start-up and shutdown. Nothing is done in DllMain but
 // noting thread exits: it runs under the loader lock, where connecting a
 // socket or starting a thread may deadlock. The injector calls MemframeStart
-// in a thread of its own once LoadLibraryW has returned.
+// in a thread of its own once LoadLibraryW has returned (memframe.exe run:
+// before the game's first thread runs; attach: while it runs).
 #include <windows.h>
 #include <shellapi.h>
 
@@ -54,11 +55,15 @@ void ReadExecutable() {
     g_executable[0] = '\0';
 }
 
-unsigned long Start() {
+unsigned long Start(const MemframeStartOptions* start) {
   InitDiagnostics();
   Config config = ReadConfig();
   SetDebug(config.debug);
-  const char* address = getenv(wire::kEnvTcp);
+  if (start && (start->size != sizeof(*start) || !memchr(start->recorder, '\0', sizeof(start->recorder)))) {
+    Warn("MemframeStart: options of another version of memframe.exe; not recording");
+    return 1;
+  }
+  const char* address = start ? start->recorder : getenv(wire::kEnvTcp);
   if (!address || !*address) {
     Debug("%s is not set; passive", wire::kEnvTcp);
     return 1;
@@ -76,6 +81,7 @@ unsigned long Start() {
   HelloInfo hello{};
   hello.pid = static_cast<uint32_t>(GetCurrentProcessId());
   hello.ppid = 0;
+  hello.attached = start && start->attached;
   hello.executable = g_executable;
   hello.cmdline = g_cmdline;
   hello.cmdline_size = ReadCmdline();
@@ -104,11 +110,11 @@ void StopWindowsAgent(const char* reason) {
 
 }  // namespace memframe::agent
 
-extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void*) {
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* options) {
   using namespace memframe::agent;
   if (g_started.exchange(true)) return 1;
   RecursionGuard guard;  // everything the agent sets up is its own
-  return Start();
+  return Start(static_cast<const MemframeStartOptions*>(options));
 }
 
 extern "C" BOOL WINAPI DllMain(HINSTANCE, DWORD reason, LPVOID) {

@@ -55,12 +55,6 @@ void* HookFor(const ImportHook* hooks, int count, void* address) {
   return nullptr;
 }
 
-void WriteSlot(void** slot, void* value) {
-  DWORD old = 0;
-  if (!VirtualProtect(slot, sizeof(void*), PAGE_READWRITE, &old)) return;
-  __atomic_store_n(slot, value, __ATOMIC_RELEASE);
-  VirtualProtect(slot, sizeof(void*), old, &old);
-}
 
 void PatchModule(HMODULE module, const ImportHook* hooks, int count) {
   auto* base = reinterpret_cast<uint8_t*>(module);
@@ -80,6 +74,13 @@ void PatchModule(HMODULE module, const ImportHook* hooks, int count) {
   }
 }
 }  // namespace
+
+void WriteSlot(void** slot, void* value) {
+  DWORD old = 0;
+  if (!VirtualProtect(slot, sizeof(void*), PAGE_READWRITE, &old)) return;
+  __atomic_store_n(slot, value, __ATOMIC_RELEASE);
+  VirtualProtect(slot, sizeof(void*), old, &old);
+}
 
 void PatchLoadedModules() {
   RecursionGuard guard;  // the module list and VirtualProtect are the agent's work

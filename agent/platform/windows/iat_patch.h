@@ -30,6 +30,10 @@ const ImportHook* ImportHooks(int* count);
 // (ntdll, kernel32, kernelbase). Serialised; safe to call again.
 void PatchLoadedModules();
 
+// Points a function-pointer slot (an import's, a vtable's) at `value`,
+// whatever the page's protection.
+void WriteSlot(void** slot, void* value);
+
 // GetProcAddress's answer, swapped for the hook when it is a hooked export.
 FARPROC HookedProcAddress(FARPROC real);
 

@@ -8,8 +8,17 @@ void StopWindowsAgent(const char* reason);
 
 }  // namespace memframe::agent
 
+// What `memframe.exe attach` writes into the process for MemframeStart: a
+// process started without memframe has no MEMFRAME_TCP in its environment.
+struct MemframeStartOptions {
+  unsigned size;        // sizeof(MemframeStartOptions), checked
+  unsigned attached;    // 1: the process ran before the agent came (Hello.attached)
+  char recorder[128];   // HOST:PORT, NUL-terminated
+};
+
 // Called by the injector in a thread of its own, after LoadLibraryW of the
-// agent and before the game's first thread runs: connects to the recorder
-// named by MEMFRAME_TCP, starts the writer and patches every module. Returns
-// 0 when recording, 1 when passive (the reason was printed).
-extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void*);
+// agent: connects to the recorder named by `options` (null: by
+// MEMFRAME_TCP, when memframe.exe run started the game suspended), starts
+// the writer and patches every module. Returns 0 when recording, 1 when
+// passive (the reason was printed).
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* options);

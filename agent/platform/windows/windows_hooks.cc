@@ -1,19 +1,19 @@
 // The functions the Windows agent hooks (by import-table patching,
 // iat_patch.h) and their hooks: the C runtimes' heaps, operator new/delete
 // of the MinGW and LLVM C++ runtimes, the Win32 heap, virtual memory as
-// regions, the presents that end frames, and the loader functions through
-// which later modules and lookups are caught.
+// regions, and the loader functions through which later modules and lookups
+// are caught; the presents that end frames are in present_hooks_windows.cc.
 #include <windows.h>
 
 #include <atomic>
 #include <cstddef>
 #include <cstring>
 
-#include "capture/marker_table.h"
 #include "hooks/tracked_call.h"
 #include "memframe.pb.h"
 #include "memframe/format.h"
 #include "platform/windows/iat_patch.h"
+#include "platform/windows/present_hooks_windows.h"
 #include "platform/windows/windows_agent.h"
 
 namespace memframe::agent {
@@ -195,46 +195,6 @@ BOOL WINAPI VirtualFreeHook(LPVOID address, SIZE_T size, DWORD type) {
   return ok;
 }
 
-// ---- Presents: the outermost one on a thread ends a frame ----------------
-std::atomic<void*> g_swap_buffers, g_wgl_swap_buffers, g_wgl_swap_layer_buffers, g_vk_queue_present;
-std::atomic<uint32_t> g_present_markers[4];
-
-// Dynamic markers (named in the stream's MarkerDefs): the fixed ids are
-// the Linux entry points.
-uint32_t PresentMarker(int which, const char* name) {
-  uint32_t id = g_present_markers[which].load(std::memory_order_relaxed);
-  if (!id) {
-    RecursionGuard guard;
-    id = InternMarker(name);
-    g_present_markers[which].store(id, std::memory_order_relaxed);
-  }
-  return id;
-}
-
-template <typename Result, typename Fn, typename... Args>
-Result Present(int which, const char* name, Fn real, Args... args) {
-  uint32_t marker = PresentMarker(which, name);
-  EnterPresent();
-  Result result = real(args...);
-  LeavePresent(marker);
-  return result;
-}
-
-BOOL WINAPI SwapBuffersHook(HDC dc) {
-  return Present<BOOL>(0, "SwapBuffers", Real<BOOL(WINAPI*)(HDC)>(g_swap_buffers), dc);
-}
-BOOL WINAPI WglSwapBuffersHook(HDC dc) {
-  return Present<BOOL>(1, "wglSwapBuffers", Real<BOOL(WINAPI*)(HDC)>(g_wgl_swap_buffers), dc);
-}
-BOOL WINAPI WglSwapLayerBuffersHook(HDC dc, UINT planes) {
-  return Present<BOOL>(2, "wglSwapLayerBuffers", Real<BOOL(WINAPI*)(HDC, UINT)>(g_wgl_swap_layer_buffers), dc,
-                       planes);
-}
-int32_t __stdcall VkQueuePresentHook(void* queue, const void* info) {
-  return Present<int32_t>(3, "vkQueuePresentKHR", Real<int32_t(__stdcall*)(void*, const void*)>(g_vk_queue_present),
-                          queue, info);
-}
-
 // ---- The loader: later modules and lookups --------------------------------
 std::atomic<void*> g_get_proc_address, g_load_library_a, g_load_library_w, g_load_library_ex_a, g_load_library_ex_w,
     g_exit_process;
@@ -303,11 +263,7 @@ const ImportHook kHooks[] = {
     {L"kernel32.dll", "LoadLibraryExA", reinterpret_cast<void*>(LoadLibraryExAHook), &g_load_library_ex_a},
     {L"kernel32.dll", "LoadLibraryExW", reinterpret_cast<void*>(LoadLibraryExWHook), &g_load_library_ex_w},
     {L"kernel32.dll", "ExitProcess", reinterpret_cast<void*>(ExitProcessHook), &g_exit_process},
-    {L"gdi32.dll", "SwapBuffers", reinterpret_cast<void*>(SwapBuffersHook), &g_swap_buffers},
-    {L"opengl32.dll", "wglSwapBuffers", reinterpret_cast<void*>(WglSwapBuffersHook), &g_wgl_swap_buffers},
-    {L"opengl32.dll", "wglSwapLayerBuffers", reinterpret_cast<void*>(WglSwapLayerBuffersHook),
-     &g_wgl_swap_layer_buffers},
-    {L"vulkan-1.dll", "vkQueuePresentKHR", reinterpret_cast<void*>(VkQueuePresentHook), &g_vk_queue_present},
+    MEMFRAME_PRESENT_HOOKS,
 };
 }  // namespace
 

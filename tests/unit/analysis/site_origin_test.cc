@@ -43,6 +43,8 @@ TEST(ModuleClass, DefaultRules) {
   EXPECT_EQ(system_game.Classify("/usr/games/neverball"), ModuleClass::kGame);
   EXPECT_EQ(system_game.Classify("/usr/lib/x86_64-linux-gnu/libpng16.so.16"), ModuleClass::kSystem);
   EXPECT_EQ(ModuleClassifier("/usr/bin/game").Classify("/usr/bin/other"), ModuleClass::kEngine);
+  // The Windows agent, often installed beside the game, is never the game's.
+  EXPECT_EQ(ModuleClassifier("/opt/game/game.exe").Classify("/opt/game/memframe_agent.dll"), ModuleClass::kSystem);
 }
 
 TEST(ModuleClass, UserRulesComeFirst) {
@@ -133,6 +135,8 @@ TEST(SiteOrigin, RuntimeModules) {
   EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libgcc_s.so.1"));
   EXPECT_TRUE(IsRuntimeModule("/lib/x86_64-linux-gnu/libm.so.6"));
   EXPECT_TRUE(IsRuntimeModule("/opt/memframe/lib/libmemframe_agent.so"));
+  EXPECT_TRUE(IsRuntimeModule("/opt/game/memframe_agent.dll"));
+  EXPECT_TRUE(IsMemframeModule("/opt/game/memframe_agent.dll"));
   // The graphics stack allocates on its own account now (module classes).
   EXPECT_FALSE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"));
   EXPECT_FALSE(IsRuntimeModule("/usr/lib/x86_64-linux-gnu/libxcb.so.1"));

@@ -111,6 +111,8 @@ const std::vector<ModuleClassRule>& DefaultModuleClassRules() {
           "libcrypto*",     "libcurl*",       "libnss*",       "libresolv*",    "libasyncns*",    "libapparmor*",
           "libwrap*",       "libunwind*",     "libdw*",        "libintl*"})
       r.push_back({p, C::kSystem});
+    // The Windows agent, wherever it lies (beside the game, often).
+    r.push_back({"memframe_agent.dll", C::kSystem});
     return r;
   }();
   return rules;
@@ -175,13 +177,14 @@ bool ApplyClassList(const std::string& list, bool keep, ClassFilter* filter, std
 }
 
 bool IsMemframeModule(const std::string& module_path) {
-  return Basename(module_path).rfind("libmemframe_agent", 0) == 0;
+  const std::string name = Basename(module_path);
+  return name.rfind("libmemframe_agent", 0) == 0 || name == "memframe_agent.dll";
 }
 
 bool IsRuntimeModule(const std::string& module_path) {
   const std::string name = Basename(module_path);
   auto starts = [&](const char* prefix) { return name.rfind(prefix, 0) == 0; };
-  return starts("libmemframe_agent") || starts("libc.so") || starts("libc-2.") || starts("libstdc++.so") ||
+  return IsMemframeModule(module_path) || starts("libc.so") || starts("libc-2.") || starts("libstdc++.so") ||
          starts("libgcc_s") || starts("ld-linux") || starts("libm.so") || starts("libm-2.");
 }
 

@@ -1,0 +1,109 @@
+#include "inject_windows.h"
+
+#include <psapi.h>
+
+#include <cstdint>
+
+#include "platform/windows/windows_agent.h"
+
+namespace memframe::windows {
+
+namespace {
+
+// Runs `start(argument)` in the target and returns the thread's exit code,
+// or (DWORD)-1 when the thread could not run.
+DWORD RunRemote(HANDLE process, LPTHREAD_START_ROUTINE start, void* argument) {
+  HANDLE thread = CreateRemoteThread(process, nullptr, 0, start, argument, 0, nullptr);
+  if (!thread) return static_cast<DWORD>(-1);
+  DWORD code = static_cast<DWORD>(-1);
+  if (WaitForSingleObject(thread, 60000) == WAIT_OBJECT_0) GetExitCodeThread(thread, &code);
+  CloseHandle(thread);
+  return code;
+}
+
+// A copy of `bytes` in the target's memory (freed by the caller), or null.
+void* CopyInto(HANDLE process, const void* bytes, size_t size) {
+  void* remote = VirtualAllocEx(process, nullptr, size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+  if (remote && !WriteProcessMemory(process, remote, bytes, size, nullptr)) {
+    VirtualFreeEx(process, remote, 0, MEM_RELEASE);
+    return nullptr;
+  }
+  return remote;
+}
+
+}  // namespace
+
+WORD PeMachine(const std::wstring& path, std::wstring* why) {
+  HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING, 0, nullptr);
+  if (file == INVALID_HANDLE_VALUE) {
+    *why = L"not found";
+    return 0;
+  }
+  IMAGE_DOS_HEADER dos{};
+  IMAGE_NT_HEADERS32 nt{};  // Signature and FileHeader lie alike in both layouts
+  DWORD read = 0;
+  bool ok = ReadFile(file, &dos, sizeof(dos), &read, nullptr) && read == sizeof(dos) &&
+            dos.e_magic == IMAGE_DOS_SIGNATURE && SetFilePointer(file, dos.e_lfanew, nullptr, FILE_BEGIN) != INVALID_SET_FILE_POINTER &&
+            ReadFile(file, &nt, sizeof(nt), &read, nullptr) && read >= sizeof(DWORD) + sizeof(IMAGE_FILE_HEADER) &&
+            nt.Signature == IMAGE_NT_SIGNATURE;
+  CloseHandle(file);
+  if (!ok) {
+    *why = L"not a Windows program (no PE header)";
+    return 0;
+  }
+  return nt.FileHeader.Machine;
+}
+
+HMODULE RemoteModule(HANDLE process, const std::wstring& dll) {
+  HMODULE modules[1024];
+  DWORD needed = 0;
+  if (!K32EnumProcessModules(process, modules, sizeof(modules), &needed)) return nullptr;
+  std::wstring want = dll.substr(dll.find_last_of(L"\\/") + 1);
+  for (DWORD i = 0; i < needed / sizeof(HMODULE) && i < 1024; ++i) {
+    wchar_t name[MAX_PATH];
+    if (K32GetModuleBaseNameW(process, modules[i], name, MAX_PATH) && _wcsicmp(name, want.c_str()) == 0)
+      return modules[i];
+  }
+  return nullptr;
+}
+
+bool InjectAgent(HANDLE process, const std::wstring& agent, const MemframeStartOptions* options, bool* recording,
+                 std::wstring* error) {
+  *recording = false;
+  void* remote_path = CopyInto(process, agent.c_str(), (agent.size() + 1) * sizeof(wchar_t));
+  if (!remote_path) {
+    *error = L"cannot write into the process's memory (error " + std::to_wstring(GetLastError()) + L")";
+    return false;
+  }
+  // kernel32 sits at the same address in every process of a boot (and of a
+  // Wine prefix), so our LoadLibraryW is the target's.
+  auto* load_library = reinterpret_cast<LPTHREAD_START_ROUTINE>(
+      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "LoadLibraryW")));
+  DWORD loaded = RunRemote(process, load_library, remote_path);
+  VirtualFreeEx(process, remote_path, 0, MEM_RELEASE);
+  HMODULE remote = RemoteModule(process, agent);
+  if (loaded == 0 || loaded == static_cast<DWORD>(-1) || !remote) {
+    *error = L"the process could not load the agent " + agent;
+    return false;
+  }
+  // MemframeStart's offset, from a copy mapped here without running it.
+  HMODULE local = LoadLibraryExW(agent.c_str(), nullptr, DONT_RESOLVE_DLL_REFERENCES);
+  FARPROC start = local ? GetProcAddress(local, "MemframeStart") : nullptr;
+  if (!start) {
+    *error = agent + L" is not memframe's agent (no MemframeStart)";
+    return false;
+  }
+  auto offset = reinterpret_cast<uintptr_t>(start) - reinterpret_cast<uintptr_t>(local);
+  auto* remote_start = reinterpret_cast<LPTHREAD_START_ROUTINE>(reinterpret_cast<uintptr_t>(remote) + offset);
+  FreeLibrary(local);
+  void* remote_options = options ? CopyInto(process, options, sizeof(*options)) : nullptr;
+  if (options && !remote_options) {
+    *error = L"cannot write into the process's memory (error " + std::to_wstring(GetLastError()) + L")";
+    return false;
+  }
+  *recording = RunRemote(process, remote_start, remote_options) == 0;
+  if (remote_options) VirtualFreeEx(process, remote_options, 0, MEM_RELEASE);
+  return true;
+}
+
+}  // namespace memframe::windows

@@ -1,0 +1,137 @@
+// Under Wine, in one Wine prefix (start-up is the slow part):
+//   - the DXGI presents end frames: memframe_d3d11_frames.exe presents N
+//     frames through a swap chain from D3D11CreateDeviceAndSwapChain
+//     (Present) and N through one from IDXGIFactory2::CreateSwapChainForHwnd
+//     (Present1), each with one FrameScratch block; Wine draws them with
+//     SwapBuffers on a thread of its own, which must not count;
+//   - `memframe.exe attach NAME.exe` loads the agent into the Windows demo
+//     game started without memframe, and records it from there to its end.
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "demo_truth.h"
+#include "e2e_helpers.h"
+
+extern char** environ;
+
+namespace memframe::demo {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kFramesPerSwapChain = 15;
+constexpr int kScratchBytes = 3000;  // tests/programs/d3d11_frames/main.cpp
+constexpr int kTimeoutSeconds = 180;
+// Long enough that the game still runs once attach has found it.
+constexpr int kAttachedGameFrames = 1000;
+
+class WindowsPresentAttach : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = std::make_unique<e2e::ScratchDirectory>("memframe-win-present-attach");
+    setenv("WINEPREFIX", (scratch_->path() / "wine").c_str(), 0);  // ctest names windows.build's
+    setenv("WINEDEBUG", "-all", 1);
+  }
+  static void TearDownTestSuite() { scratch_.reset(); }
+
+  static std::string Capture(const char* name) { return (scratch_->path() / name).string(); }
+
+  static json Report(const std::string& capture, std::vector<std::string> arguments) {
+    std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture};
+    command.insert(command.end(), arguments.begin(), arguments.end());
+    command.push_back("--json");
+    e2e::CommandResult result = e2e::RunCommand(command, kTimeoutSeconds);
+    EXPECT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
+    json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
+    return parsed.is_object() ? parsed : json::object();
+  }
+
+  static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
+};
+
+TEST_F(WindowsPresentAttach, DxgiPresentsEndTheFrames) {
+  const std::string capture = Capture("d3d11.mfc");
+  const std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "-o", capture, "--", "wine",
+                                           MEMFRAME_WINDOWS_BIN "/memframe.exe", "run", "--",
+                                           MEMFRAME_WINDOWS_BIN "/memframe_d3d11_frames.exe", "--frames",
+                                           std::to_string(kFramesPerSwapChain)};
+  ASSERT_EQ(e2e::RunCommand(record, kTimeoutSeconds).exit_code, 0) << e2e::ShellCommandLine(record);
+
+  const json summary = Report(capture, {});
+  EXPECT_EQ(summary.value("frames", -1), 2 * kFramesPerSwapChain);
+  EXPECT_EQ(summary.value("frame_source", ""), "IDXGISwapChain::Present");
+  // One block a frame, freed in it: every frame has exactly one.
+  const std::vector<json> sites = e2e::SitesWithFunctionInStack(
+      Report(capture, {"sites"}).value("sites", json::array()), "FrameScratch");
+  const e2e::SiteTotals scratch = e2e::SumSites(sites);
+  EXPECT_EQ(scratch.allocations, 2u * kFramesPerSwapChain);
+  EXPECT_EQ(scratch.bytes, 2u * kFramesPerSwapChain * kScratchBytes);
+  const json frames = Report(capture, {"frames"}).value("frames", json::array());
+  ASSERT_GE(frames.size(), 2u * kFramesPerSwapChain);
+}
+
+// Starts `argv` in the background; its pid, or -1.
+pid_t Spawn(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  return posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) == 0 ? pid : -1;
+}
+
+TEST_F(WindowsPresentAttach, AttachRecordsARunningGameToItsEnd) {
+  const std::string capture = Capture("attach.mfc");
+  // A copy with a name of its own: the other Windows tests share the Wine
+  // prefix, and may run a demo game of theirs at the same time.
+  namespace fs = std::filesystem;
+  const fs::path bin = MEMFRAME_WINDOWS_BIN, dir = scratch_->path() / "game";
+  fs::create_directory(dir);
+  fs::copy_file(MEMFRAME_DEMO_GAME_PATH, dir / "memframe_demo_attached.exe");
+  for (const char* dll : {"libstdc++-6.dll", "libgcc_s_seh-1.dll", "libwinpthread-1.dll"})
+    fs::copy_file(bin / dll, dir / dll);
+  const pid_t game = Spawn({"wine", (dir / "memframe_demo_attached.exe").string(), "--frames",
+                            std::to_string(kAttachedGameFrames), "--quiet"});
+  ASSERT_GT(game, 0);
+  const std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "--force", "-o", capture, "--",
+                                           "wine", MEMFRAME_WINDOWS_BIN "/memframe.exe", "attach",
+                                           "memframe_demo_attached.exe"};
+  // Until Wine has started the game, attach finds no process of that name.
+  int status = -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline && waitpid(game, nullptr, WNOHANG) == 0) {
+    status = e2e::RunCommand(record, kTimeoutSeconds).exit_code;
+    if (status == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  int game_status = 0;
+  waitpid(game, &game_status, 0);
+  ASSERT_EQ(status, 0) << "attach never succeeded while the game ran: " << e2e::ShellCommandLine(record);
+
+  const json summary = Report(capture, {});
+  const json info = summary.value("capture", json::object());
+  EXPECT_TRUE(info.value("attached", false));
+  EXPECT_TRUE(info.value("complete", false));
+  EXPECT_EQ(info.value("exit_status", -1), 0);
+  EXPECT_EQ(summary.value("frame_source", ""), "SwapBuffers");
+  EXPECT_GE(summary.value("frames", 0), 10);
+  EXPECT_LE(summary.value("frames", 1 << 30), TotalFrames(kAttachedGameFrames) + 1);
+  // The gameplay frames recorded have the game's figures.
+  const std::vector<json> labels = e2e::SitesWithFunctionInStack(
+      Report(capture, {"sites"}).value("sites", json::array()), kSpawnDamageLabelFunction);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0].value("allocs_per_frame_max", -1), kHitsPerFrame);
+  EXPECT_EQ(labels[0].value("size_min", -1), static_cast<int>(kDamageLabelBytes));
+  EXPECT_EQ(labels[0].value("size_max", -1), static_cast<int>(kDamageLabelBytes));
+}
+
+}  // namespace
+}  // namespace memframe::demo
