@@ -9,12 +9,22 @@
 namespace memframe::agent {
 
 namespace {
-// 2 M slots of 8 bytes (16 MiB, committed in the background by the writer):
-// games see 10^4..10^6 distinct stacks, and the table takes up to 1.5 M
-// (3/4 load keeps probes short). Beyond that a new stack gets id 0 and is
-// counted (StacksOverflowed; the agent says so at exit).
-constexpr uint64_t kSlots = 1ull << 21;
-constexpr uint64_t kMaxStacks = kSlots / 4 * 3;
+// The hash slots come in levels, each a table of its own four or two times
+// the one before: 2 MiB (196 Ki stacks), 8 MiB, 16 MiB (3/4 load keeps
+// probes short). Games see 10^4..10^6 distinct stacks; most never need more
+// than the first level, and only what is mapped is ever resident (the writer
+// commits a level whole, ahead of use: page_allocator.h says why). A new
+// stack goes to the first level that is not full; a lookup probes the full
+// levels in order on the way. Beyond all of them (2.4 M stacks) a new stack
+// gets id 0 and is counted (StacksOverflowed; the agent says so at exit).
+constexpr int kLevels = 3;
+constexpr uint64_t kLevelSlots[kLevels] = {1ull << 18, 1ull << 20, 1ull << 21};
+constexpr uint64_t MaxIn(int level) { return kLevelSlots[level] / 4 * 3; }
+constexpr uint64_t kMaxStacks = MaxIn(0) + MaxIn(1) + MaxIn(2);
+// The writer maps and commits the next level once this share of a level is
+// used, so that a burst of new stacks (a shader compile: ~15,000 in a frame)
+// finds it ready: a game thread maps it only if the writer fell behind.
+constexpr uint64_t kMapNextAtShare = 2;  // half full
 // Frames of all stacks, back to back, and each id's record, in chunks mapped
 // as they are needed: reserving the most they could take up front (over
 // half a GiB) would count against a program's address-space limit
@@ -40,7 +50,11 @@ struct StackRecord {
   uint32_t pad;
 };
 
-Slot* g_slots = nullptr;
+struct Level {
+  std::atomic<Slot*> slots{nullptr};
+  std::atomic<uint64_t> used{0};  // slots claimed; at MaxIn the level takes no new stack
+};
+Level g_levels[kLevels];
 std::atomic<uint64_t*> g_frame_chunks[kMaxFrameChunks];
 std::atomic<StackRecord*> g_record_chunks[kMaxRecordChunks];
 std::atomic<uint32_t> g_next_id{1};
@@ -113,7 +127,7 @@ uint64_t HashFrames(const uint64_t* frames, int depth) {
   return h ? h : 1;
 }
 
-bool SameFrames(uint32_t id, const uint64_t* frames, int depth) {
+__attribute__((always_inline)) inline bool SameFrames(uint32_t id, const uint64_t* frames, int depth) {
   const StackRecord& r = RecordOf(id);
   return r.depth == static_cast<uint32_t>(depth) && memcmp(FramesAt(r.offset), frames, sizeof(uint64_t) * depth) == 0;
 }
@@ -146,35 +160,83 @@ uint32_t Publish(Slot& slot, uint64_t claimed, const uint64_t* frames, int depth
   slot.store(claimed | id, std::memory_order_release);
   return id;
 }
-}  // namespace
 
-bool InitStackTable() {
-  if (g_slots) return true;
-  g_slots = static_cast<Slot*>(MapHugePages(sizeof(Slot) * kSlots));
-  return g_slots != nullptr;
+// The slots of `level`, mapped by whichever thread needs them first; null
+// when no memory could be had.
+__attribute__((noinline)) Slot* LevelSlots(int level) {
+  Level& l = g_levels[level];
+  Slot* slots = l.slots.load(std::memory_order_acquire);
+  if (slots) return slots;
+  const size_t bytes = sizeof(Slot) * kLevelSlots[level];
+  auto* fresh = static_cast<Slot*>(MapHugePages(bytes));
+  if (!fresh) return nullptr;
+  if (l.slots.compare_exchange_strong(slots, fresh, std::memory_order_acq_rel)) return fresh;
+  UnmapPages(fresh, bytes);  // another thread was first
+  return slots;
 }
 
-uint32_t InternStack(const uint64_t* frames, int depth) {
-  if (!g_slots || depth <= 0) return 0;
-  uint64_t hash = HashFrames(frames, depth);
-  const uint64_t tag = (hash >> 32 | 1) << 32;
-  for (uint64_t i = hash, probes = 0; probes < kSlots; ++i, ++probes) {
-    Slot& slot = g_slots[i & (kSlots - 1)];
+// Looks the stack up in level L (a constant: its mask and limit fold into
+// the probe loop) and interns it there if it is absent and the level has
+// room. True with *id set when answered; false: try the next level.
+template <int L>
+bool InternIn(Slot* slots, uint64_t hash, uint64_t tag, const uint64_t* frames, int depth, uint32_t* id) {
+  Level& l = g_levels[L];
+  constexpr uint64_t kMask = kLevelSlots[L] - 1;
+  for (uint64_t i = hash, probes = 0; probes <= kMask; ++i, ++probes) {
+    Slot& slot = slots[i & kMask];
     uint64_t seen = slot.load(std::memory_order_acquire);
     if (seen == 0) {
-      if (slot.compare_exchange_strong(seen, tag, std::memory_order_acq_rel)) return Publish(slot, tag, frames, depth);
+      if (l.used.load(std::memory_order_relaxed) >= MaxIn(L)) return false;  // full: the next level
+      if (slot.compare_exchange_strong(seen, tag, std::memory_order_acq_rel)) {
+        l.used.fetch_add(1, std::memory_order_relaxed);
+        *id = Publish(slot, tag, frames, depth);
+        return true;
+      }
       // Lost the race for this slot; `seen` now holds the winner's word.
     }
     if ((seen & ~0xffffffffull) == tag) {
-      uint32_t id = WaitForId(slot);
-      if (id == kOverflowId) {
+      uint32_t found = WaitForId(slot);
+      if (found == kOverflowId) {
         g_overflowed.fetch_add(1, std::memory_order_relaxed);
-        return 0;
+        *id = 0;
+        return true;
       }
-      if (SameFrames(id, frames, depth)) return id;
+      if (SameFrames(found, frames, depth)) {
+        *id = found;
+        return true;
+      }
     }
   }
-  return 0;  // cannot happen below 3/4 load
+  return false;
+}
+
+// The levels past the first, for stacks the first does not hold.
+__attribute__((noinline)) uint32_t InternBeyondFirst(uint64_t hash, uint64_t tag, const uint64_t* frames,
+                                                     int depth) {
+  static_assert(kLevels == 3);
+  uint32_t id = 0;
+  Slot* slots = LevelSlots(1);
+  if (slots && InternIn<1>(slots, hash, tag, frames, depth, &id)) return id;
+  slots = slots ? LevelSlots(2) : nullptr;
+  if (slots && InternIn<2>(slots, hash, tag, frames, depth, &id)) return id;
+  g_overflowed.fetch_add(1, std::memory_order_relaxed);  // every level is full (or no memory)
+  return 0;
+}
+}  // namespace
+
+bool InitStackTable() { return LevelSlots(0) != nullptr; }
+
+// A stack first seen by two threads at the moment its level fills may be
+// interned twice, once in each level, under two ids with the same frames:
+// the capture then holds one more stack record, nothing is lost.
+uint32_t InternStack(const uint64_t* frames, int depth) {
+  Slot* slots = g_levels[0].slots.load(std::memory_order_acquire);
+  if (!slots || depth <= 0) return 0;
+  uint64_t hash = HashFrames(frames, depth);
+  const uint64_t tag = (hash >> 32 | 1) << 32;
+  uint32_t id;
+  if (__builtin_expect(InternIn<0>(slots, hash, tag, frames, depth, &id), 1)) return id;
+  return InternBeyondFirst(hash, tag, frames, depth);
 }
 
 const uint64_t* StackFrames(uint32_t id, int* depth) {
@@ -214,9 +276,17 @@ void CommitChunksUpTo(std::atomic<T*>* chunks, uint64_t chunk_count, size_t chun
 
 void PrefaultStackTable(uint64_t bytes) {
   // Writer thread only: how much of each is committed.
-  static uint64_t slots_done = 0, records_done = 0, frames_done = 0;
-  if (!g_slots) return;
-  CommitUpTo(g_slots, &slots_done, slots_done + bytes, sizeof(Slot) * kSlots);
+  static uint64_t slots_done[kLevels] = {}, records_done = 0, frames_done = 0;
+  if (!g_levels[0].slots.load(std::memory_order_acquire)) return;
+  for (int level = 0; level < kLevels; ++level) {
+    Slot* slots = g_levels[level].slots.load(std::memory_order_acquire);
+    if (!slots && level > 0 &&
+        g_levels[level - 1].used.load(std::memory_order_relaxed) * kMapNextAtShare >= MaxIn(level - 1))
+      slots = LevelSlots(level);
+    if (!slots) break;
+    uint64_t* done = &slots_done[level];
+    CommitUpTo(slots, done, *done + bytes, sizeof(Slot) * kLevelSlots[level]);
+  }
   // The frames and records of new stacks are written in order: keep a
   // margin mapped and committed ahead of them, more than a burst of new
   // stacks fills between two passes (a shader compile: ~15,000 stacks in a
@@ -229,6 +299,13 @@ void PrefaultStackTable(uint64_t bytes) {
                    ids * sizeof(StackRecord) + kRecordsMargin);
   CommitChunksUpTo(g_frame_chunks, kMaxFrameChunks, kFrameChunkBytes, &frames_done,
                    frames * sizeof(uint64_t) + kFramesMargin);
+}
+
+uint64_t StackTableSlotBytesMapped() {
+  uint64_t bytes = 0;
+  for (int level = 0; level < kLevels; ++level)
+    if (g_levels[level].slots.load(std::memory_order_acquire)) bytes += sizeof(Slot) * kLevelSlots[level];
+  return bytes;
 }
 
 uint64_t StackTableCapacity() { return kMaxStacks; }

@@ -62,6 +62,51 @@ TEST(StackTable, ConcurrentInterningAgreesOnIds) {
   EXPECT_EQ(distinct.size(), static_cast<size_t>(kStacks));
 }
 
+// The hash slots are mapped a level at a time: a program with few stacks
+// keeps only the first level's 2 MiB (the agent's resident memory, issue 18).
+TEST(StackTable, OnlyTheFirstLevelIsMappedWhileItHasRoom) {
+  ASSERT_TRUE(InitStackTable());
+  uint64_t frame = 0x1234;
+  ASSERT_NE(InternStack(&frame, 1), 0u);
+  PrefaultStackTable(64ull << 20);  // the writer's pass: commits what is mapped, maps nothing more yet
+  EXPECT_EQ(StackTableSlotBytesMapped(), 2ull << 20);
+}
+
+// Interns more stacks than the first level takes, from two threads in
+// opposite orders; exits 0 when both agree on every id, the ids are
+// distinct and the first stacks keep theirs.
+void FillPastFirstLevelAndExit() {
+  constexpr int kStacks = 3 * 65536 + 5000;  // the first level takes 3/4 of 2^18
+  std::vector<uint32_t> ids[2] = {std::vector<uint32_t>(kStacks), std::vector<uint32_t>(kStacks)};
+  auto frames = [](int s) { return std::vector<uint64_t>{0x7000000ull + static_cast<uint64_t>(s), 0x99, 3}; };
+  std::vector<uint64_t> first = frames(0);
+  const uint32_t first_id = InternStack(first.data(), 3);
+  std::thread other([&] {
+    for (int s = kStacks - 1; s >= 0; --s) ids[1][s] = InternStack(frames(s).data(), 3);
+  });
+  for (int s = 0; s < kStacks; ++s) {
+    ids[0][s] = InternStack(frames(s).data(), 3);
+    if (s % 4096 == 0) PrefaultStackTable(4ull << 20);  // the writer's passes, as the table fills
+  }
+  other.join();
+  bool ok = first_id != 0 && ids[0][0] == first_id && StacksOverflowed() == 0;
+  std::set<uint32_t> distinct;
+  for (int s = 0; ok && s < kStacks; ++s) {
+    // Two threads meeting a new stack as the first level fills may intern
+    // it twice (stack_table.cc); a lookup then finds one of the two.
+    const uint32_t again = InternStack(frames(s).data(), 3);
+    ok = ids[0][s] != 0 && ids[1][s] != 0 && (again == ids[0][s] || again == ids[1][s]);
+    distinct.insert(ids[0][s]);
+  }
+  ok = ok && distinct.size() == static_cast<size_t>(kStacks) && StackTableSlotBytesMapped() > (2ull << 20);
+  exit(ok ? 0 : 1);
+}
+
+TEST(StackTable, StacksPastTheFirstLevelAreInternedAndFoundAgain) {
+  ASSERT_TRUE(InitStackTable());
+  EXPECT_EXIT(FillPastFirstLevelAndExit(), ::testing::ExitedWithCode(0), "");
+}
+
 // Fills the table and checks what it does then; exits 0 when all held.
 void FillTableAndExit() {
   uint64_t kept[] = {0x5eed, 1};
