@@ -22,6 +22,9 @@
 #include "capture/stack_table.h"
 #include "runtime/diagnostics.h"
 #include "writer/module_map.h"
+#ifdef _WIN32
+#include "platform/windows/thread_name_windows.h"
+#endif
 
 namespace memframe::agent {
 
@@ -79,10 +82,7 @@ void MarkStackSent(uint32_t id) {
 // against a program's RLIMIT_AS).
 void ReadThreadName(uint32_t tid, char* name, size_t size) {
 #ifdef _WIN32
-  // Thread descriptions need Windows 10 and a handle per look: unnamed.
-  (void)tid;
-  (void)size;
-  name[0] = '\0';
+  ReadWindowsThreadName(tid, name, size);
 #else
   char path[64];
   snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);

@@ -3,7 +3,8 @@
 //     frames through a swap chain from D3D11CreateDeviceAndSwapChain
 //     (Present) and N through one from IDXGIFactory2::CreateSwapChainForHwnd
 //     (Present1), each with one FrameScratch block; Wine draws them with
-//     SwapBuffers on a thread of its own, which must not count;
+//     SwapBuffers on a thread of its own, which must not count; its main
+//     thread's description names the thread;
 //   - `memframe.exe attach NAME.exe` loads the agent into the Windows demo
 //     game started without memframe, and records it from there to its end.
 #include <gtest/gtest.h>
@@ -77,6 +78,11 @@ TEST_F(WindowsPresentAttach, DxgiPresentsEndTheFrames) {
   EXPECT_EQ(scratch.bytes, 2u * kFramesPerSwapChain * kScratchBytes);
   const json frames = Report(capture, {"frames"}).value("frames", json::array());
   ASSERT_GE(frames.size(), 2u * kFramesPerSwapChain);
+  // Its main thread's description is the thread's name (GetThreadDescription).
+  bool named = false;
+  for (const json& thread : Report(capture, {"threads"}).value("threads", json::array()))
+    named = named || thread.value("name", "") == "d3d11 main";
+  EXPECT_TRUE(named) << "no thread named \"d3d11 main\"";
 }
 
 // Starts `argv` in the background; its pid, or -1.

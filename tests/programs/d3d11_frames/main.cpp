@@ -5,7 +5,8 @@
 //   2. a swap chain from IDXGIFactory2::CreateSwapChainForHwnd of a factory
 //      from CreateDXGIFactory1, ended by Present1.
 // Each frame allocates one FrameScratch block (kScratchBytes, operator new)
-// and frees it before its present. Links nothing of memframe.
+// and frees it before its present. Its main thread is named "d3d11 main"
+// (SetThreadDescription). Links nothing of memframe.
 //
 //   memframe_d3d11_frames.exe [--frames N]   (N per swap chain, default 30)
 #include <windows.h>
@@ -77,6 +78,10 @@ int Fail(const char* what, HRESULT hr) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  using SetDescriptionFn = HRESULT(WINAPI*)(HANDLE, PCWSTR);
+  if (auto set_description = reinterpret_cast<SetDescriptionFn>(
+          reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "SetThreadDescription"))))
+    set_description(GetCurrentThread(), L"d3d11 main");
   int frames = 30;
   if (argc == 3 && std::strcmp(argv[1], "--frames") == 0) frames = std::atoi(argv[2]);
   if (frames < 0 || argc == 2 || argc > 3) {
