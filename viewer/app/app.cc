@@ -7,7 +7,7 @@
 
 #include <imgui.h>
 
-#include "memframe/analysis/capture_notes.h"
+#include "memframe/report/capture_notes.h"
 #include "memframe/analysis/program_end.h"
 
 #include "format.h"

@@ -13,7 +13,7 @@
 
 #include "app.h"
 #include "memframe/analysis/live_set_at.h"
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #include "backend.h"
 #include "png_writer.h"
 #include "session_loader.h"

@@ -1,6 +1,6 @@
 #include "png_writer.h"
 
-#include "memframe/analysis/address_map_png.h"
+#include "memframe/report/address_map_png.h"
 
 namespace memframe::viewer {
 

@@ -1,12 +1,12 @@
 // The notes on what a capture's figures miss, as the summary prints them
 // (the viewer's header shows the same sentences: capture_notes.h).
-#include "memframe/analysis/capture_notes.h"
+#include "memframe/report/capture_notes.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #include "test_capture.h"
 
 namespace memframe::analysis {

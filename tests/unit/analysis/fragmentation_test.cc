@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "memframe/analysis/address_map_png.h"
+#include "memframe/report/address_map_png.h"
 #include "test_capture.h"
 
 #define STB_IMAGE_STATIC

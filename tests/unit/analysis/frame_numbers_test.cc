@@ -10,7 +10,7 @@
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/lifetimes.h"
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #include "memframe/analysis/size_histogram.h"
 #include "report_run.h"
 #include "test_capture.h"

@@ -9,7 +9,7 @@
 #include <csignal>
 #include <sstream>
 
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #include "report_run.h"
 #include "test_capture.h"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 
 namespace memframe::testing {
 

@@ -1,6 +1,6 @@
 // RunReport / PrintRunSummary end to end on a synthetic capture whose stacks
 // point into this test binary, so names and lines are real.
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "memframe/analysis/export.h"
-#include "memframe/analysis/report.h"
+#include "memframe/report/export.h"
+#include "memframe/report/report.h"
 #include "profile.pb.h"
 #include "report_run.h"
 #include "self_module.h"

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "load_test_capture.h"
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 #include "protos/perfetto/trace/trace.pb.h"
 
 namespace memframe::analysis {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "memframe/analysis/address_map_png.h"
+#include "memframe/report/address_map_png.h"
 #include "memframe/analysis/fragmentation.h"
 
 namespace memframe::viewer {

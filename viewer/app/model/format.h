@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "memframe/analysis/units.h"
+#include "memframe/report/units.h"
 
 namespace memframe::viewer {
 

@@ -1,7 +1,7 @@
 #include "view_json.h"
 
 #include "format.h"
-#include "memframe/analysis/capture_notes.h"
+#include "memframe/report/capture_notes.h"
 #include "memframe/analysis/program_end.h"
 
 namespace memframe::viewer {

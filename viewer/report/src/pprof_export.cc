@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 #include "profile.pb.h"
 
 namespace memframe::analysis {

@@ -17,7 +17,7 @@ void PrintCheckUsage(std::ostream& out) {
          "Exit status: 0 every budget met, 1 a budget broken, 2 a bad budget or capture.\n"
          "\n"
          "options:\n"
-         "  --budget FILE   the budgets (viewer/analysis/REPORTS.md, \"memframe check\")\n"
+         "  --budget FILE   the budgets (viewer/report/REPORTS.md, \"memframe check\")\n"
          "  --junit FILE    also write the checks as JUnit XML for CI\n"
          "  -h, --help      show this help\n";
 }

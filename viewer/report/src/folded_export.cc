@@ -1,7 +1,7 @@
 // FlameGraph's folded stacks (export.h).
 #include <map>
 
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 
 namespace memframe::analysis {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "memframe/analysis/address_map_png.h"
+#include "memframe/report/address_map_png.h"
 #include "memframe/analysis/fragmentation.h"
 #include "report_json_common.h"
 #include "report_text_common.h"

@@ -1,4 +1,4 @@
-#include "memframe/analysis/address_map_png.h"
+#include "memframe/report/address_map_png.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,6 +1,6 @@
-#include "memframe/analysis/capture_notes.h"
+#include "memframe/report/capture_notes.h"
 
-#include "memframe/analysis/units.h"
+#include "memframe/report/units.h"
 
 namespace memframe::analysis {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "memframe/analysis/units.h"
+#include "memframe/report/units.h"
 
 namespace memframe::analysis {
 

@@ -3,7 +3,7 @@
 
 #include "report_text_common.h"
 
-#include "memframe/analysis/capture_notes.h"
+#include "memframe/report/capture_notes.h"
 #include "memframe/analysis/look_alikes.h"
 #include "memframe/analysis/program_end.h"
 

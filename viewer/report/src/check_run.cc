@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "memframe/analysis/budget.h"
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #include "memframe/output_file.h"
 #include "report_input.h"
 #include "report_text_common.h"

@@ -26,7 +26,7 @@
 #include "tcp_listener.h"
 
 #ifdef MEMFRAME_WITH_ANALYSIS
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #endif
 
 namespace memframe::injector {

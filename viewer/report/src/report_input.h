@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "memframe/analysis/address_map_png.h"
+#include "memframe/report/address_map_png.h"
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"

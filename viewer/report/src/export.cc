@@ -1,6 +1,6 @@
 // RunExport: load, analyse, write one export file (export.h).
-#include "memframe/analysis/export.h"
-#include "memframe/analysis/report.h"
+#include "memframe/report/export.h"
+#include "memframe/report/report.h"
 #include "memframe/output_file.h"
 #include "report_input.h"
 

@@ -1,4 +1,4 @@
-#include "memframe/analysis/units.h"
+#include "memframe/report/units.h"
 
 #include <cstdio>
 #include <iterator>

@@ -1,6 +1,6 @@
 // RunReport / PrintRunSummary: load, analyse, pick the renderer, and turn
 // every problem into one message and an exit code (report.h).
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 
 #include <functional>
 #include <map>

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "memframe/analysis/capture_compare.h"
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 #include "report_input.h"
 #include "report_json_common.h"
 #include "report_text_common.h"

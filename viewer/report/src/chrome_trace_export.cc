@@ -7,7 +7,7 @@
 // CLOCK_MONOTONIC.
 #include <nlohmann/json.hpp>
 
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
 
 namespace memframe::analysis {

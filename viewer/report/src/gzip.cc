@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 
 namespace memframe::analysis {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 
 namespace memframe::injector {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "memframe/analysis/report.h"
+#include "memframe/report/report.h"
 
 namespace memframe::injector {
 

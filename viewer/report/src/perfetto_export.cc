@@ -15,7 +15,7 @@
 #include <unordered_map>
 
 #include "memframe/analysis/event_pass.h"
-#include "memframe/analysis/export.h"
+#include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
 #include "memframe/analysis/live_set.h"
 #include "protos/perfetto/trace/trace.pb.h"
