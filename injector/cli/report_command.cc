@@ -1,40 +1,55 @@
 #include "report_command.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli_common.h"
 #include "memframe/analysis/load_progress.h"
+#include "memframe/report/report_registry.h"
 
 namespace memframe::injector {
 
 void PrintReportUsage(std::ostream& out) {
   out << "usage: memframe report CAPTURE [REPORT [ARGS...]] [--json]\n"
          "\n"
-         "Prints one report about a capture written by `memframe run`.\n"
-         "REPORT is one of frames, hidden, leaks, sites, histogram, diff, fragmentation,\n"
-         "lifetimes, mismatches, phases, threads (default: a summary; see REPORTS.md for their arguments).\n"
-         "Every report that lists call sites also takes --only CLASSES, --hide CLASSES and\n"
-         "--module-class PATTERN=CLASS (who allocated; classes: game, engine, driver, system).\n"
+         "Prints one report about a capture written by `memframe run` (default: the summary).\n"
+         "`memframe report CAPTURE REPORT --help` lists a report's options; REPORTS.md says what each prints.\n"
          "\n"
+         "reports:\n";
+  for (const analysis::ReportDef& report : analysis::ReportRegistry())
+    out << "  " << report.name << std::string(report.name.size() < 15 ? 15 - report.name.size() : 1, ' ')
+        << report.help << '\n';
+  out << "\n"
          "options:\n"
-         "  --json       machine-readable output\n"
-         "  --progress   show loading progress on stderr even when it is not a terminal\n"
-         "  -h, --help   show this help\n";
+         "  --json         machine-readable output\n"
+         "  --progress     show loading progress on stderr even when it is not a terminal\n"
+         "  -h, --help     show this help, or with REPORT that report's\n";
 }
 
 ReportParse ParseReportArguments(const std::vector<std::string>& args, analysis::ReportRequest* request,
                                  std::string* error) {
   std::vector<std::string> positional;
+  bool help = false;
   for (const std::string& arg : args) {
     if (arg == "--json") {
       request->json = true;
     } else if (arg == "--progress") {
       request->progress = true;
-    } else if (positional.empty() && (arg == "-h" || arg == "--help")) {
-      return ReportParse::kHelp;
+    } else if (arg == "-h" || arg == "--help") {
+      help = true;
     } else {
       positional.push_back(arg);
     }
+  }
+  if (help) {
+    // `report CAPTURE REPORT --help`, and `report REPORT --help` without a capture.
+    for (size_t i = 0; i < std::min<size_t>(positional.size(), 2); ++i) {
+      if (analysis::FindReport(positional[i]) && !positional[i].empty()) {
+        request->report = positional[i];
+        return ReportParse::kReportHelp;
+      }
+    }
+    return ReportParse::kHelp;
   }
   if (positional.empty()) {
     *error = "no capture file given";
@@ -57,6 +72,9 @@ int ReportCommand(const std::vector<std::string>& args) {
   switch (ParseReportArguments(args, &request, &error)) {
     case ReportParse::kHelp:
       PrintReportUsage(std::cout);
+      return 0;
+    case ReportParse::kReportHelp:
+      analysis::PrintReportHelp(*analysis::FindReport(request.report), std::cout);
       return 0;
     case ReportParse::kError:
       std::cerr << "memframe report: " << error << "\n(see memframe report --help)\n";

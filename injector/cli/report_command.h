@@ -10,10 +10,11 @@
 
 namespace memframe::injector {
 
-enum class ReportParse { kReport, kHelp, kError };
+enum class ReportParse { kReport, kHelp, kReportHelp, kError };
 
-// "--json" is taken wherever it appears; the first two other arguments are
-// the capture and the report, the rest belong to the report.
+// "--json", "--progress" and "--help" are taken wherever they appear; the
+// first two other arguments are the capture and the report, the rest belong
+// to the report. kReportHelp: --help with a report named (request->report).
 ReportParse ParseReportArguments(const std::vector<std::string>& args, analysis::ReportRequest* request,
                                  std::string* error);
 void PrintReportUsage(std::ostream& out);

@@ -161,6 +161,15 @@ TEST_F(ReportTest, FramesJsonWithRange) {
   EXPECT_EQ(frames[1]["peak_live_bytes"], 248);
 }
 
+// `--opt=value` is `--opt value` (report_args.cc).
+TEST_F(ReportTest, OptionValuesAfterAnEqualsSign) {
+  Result spaced = RunCli(path(), "frames", {"--from", "4", "--to", "5"}, true);
+  Result joined = RunCli(path(), "frames", {"--from=4", "--to=5"}, true);
+  ASSERT_EQ(joined.code, 0) << joined.err;
+  EXPECT_EQ(joined.out, spaced.out);
+  EXPECT_EQ(RunCli(path(), "hidden", {"--min-fraction=0.25"}, true).Json()["min_fraction"], 0.25);
+}
+
 TEST_F(ReportTest, AllFramesIncludeTheUnfinishedOne) {
   Result r = RunCli(path(), "frames", {}, true);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -252,7 +261,14 @@ TEST_F(ReportTest, UsageErrorsExitTwo) {
 
   EXPECT_EQ(RunCli(path(), "frames", {"--from"}, false).err, "memframe: error: --from needs a value\n");
   EXPECT_EQ(RunCli(path(), "leaks", {"--from", "1"}, false).err,
-            "memframe: error: report 'leaks' does not take '--from'\n");
+            "memframe: error: report 'leaks' does not take '--from' (memframe report CAPTURE leaks --help lists its "
+            "options)\n");
+  EXPECT_EQ(RunCli(path(), "leaks", {"--all-frames=1"}, false).err,
+            "memframe: error: report 'leaks' does not take '--all-frames' (memframe report CAPTURE leaks --help lists "
+            "its options)\n");
+  EXPECT_EQ(RunCli(path(), "hidden", {"--all-frames=yes"}, false).err, "memframe: error: --all-frames takes no value\n");
+  EXPECT_EQ(RunCli(path(), "frames", {"--from=ten"}, false).err,
+            "memframe: error: --from wants a frame number, not 'ten'\n");
   EXPECT_EQ(RunCli(path(), "hidden", {"--min-fraction", "2"}, false).err,
             "memframe: error: --min-fraction wants a number in (0, 1], not '2'\n");
   EXPECT_EQ(RunCli(path(), "frames", {"--from", "5", "--to", "4"}, false).err,

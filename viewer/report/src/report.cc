@@ -2,11 +2,10 @@
 // every problem into one message and an exit code (report.h).
 #include "memframe/report/report.h"
 
-#include <functional>
-#include <map>
 #include <sstream>
 
 #include "memframe/analysis/capture_loader.h"
+#include "memframe/report/report_registry.h"
 #include "report_input.h"
 
 namespace memframe::analysis {
@@ -16,40 +15,6 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitDamaged = 1;
 constexpr int kExitUsage = 2;
-
-using Renderer = std::function<void(const ReportInput&, std::ostream&)>;
-
-struct ReportKind {
-  Renderer text;
-  Renderer json;
-};
-
-const std::map<std::string, ReportKind>& Reports() {
-  static const std::map<std::string, ReportKind> reports = {
-      {"", {[](const ReportInput& in, std::ostream& out) { WriteSummaryText(in, 10, out); }, WriteSummaryJson}},
-      {"frames", {WriteFramesText, WriteFramesJson}},
-      {"hidden", {WriteHiddenText, WriteHiddenJson}},
-      {"leaks", {WriteLeaksText, WriteLeaksJson}},
-      {"sites", {WriteSitesText, WriteSitesJson}},
-      {"histogram", {WriteHistogramText, WriteHistogramJson}},
-      {"diff", {WriteDiffText, WriteDiffJson}},
-      {"fragmentation", {WriteFragmentationText, WriteFragmentationJson}},
-      {"lifetimes", {WriteLifetimesText, WriteLifetimesJson}},
-      {"mismatches", {WriteMismatchesText, WriteMismatchesJson}},
-      {"phases", {WritePhasesText, WritePhasesJson}},
-      {"threads", {WriteThreadsText, WriteThreadsJson}},
-  };
-  return reports;
-}
-
-std::string ReportNames() {
-  std::string names;
-  for (const auto& [name, kind] : Reports()) {
-    if (name.empty()) continue;
-    names += (names.empty() ? "" : ", ") + name;
-  }
-  return names;
-}
 
 }  // namespace
 
@@ -95,15 +60,14 @@ int FinishWithDamage(const Capture& capture, std::ostream& err, const std::strin
 }
 
 int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err) {
-  const std::string report = request.report == "summary" ? "" : request.report;
-  auto kind = Reports().find(report);
-  if (kind == Reports().end()) {
+  const ReportDef* report = FindReport(request.report);
+  if (!report) {
     err << "memframe: error: unknown report '" << request.report << "' (reports: " << ReportNames() << ")\n";
     return kExitUsage;
   }
   ReportOptions options;
   std::string error;
-  if (!ParseReportArgs(report, request.args, &options, &error)) {
+  if (!ParseReportArgs(report->name, request.args, &options, &error)) {
     err << "memframe: error: " << error << '\n';
     return kExitUsage;
   }
@@ -131,7 +95,7 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   // nothing on stdout, only its message.
   std::ostringstream rendered;
   try {
-    (json ? kind->second.json : kind->second.text)(input, rendered);
+    (json ? report->json : report->text)(input, rendered);
   } catch (const ReportError& e) {
     err << "memframe: error: " << e.what() << '\n';
     return kExitUsage;
