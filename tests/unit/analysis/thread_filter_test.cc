@@ -183,7 +183,8 @@ TEST_F(ThreadFilterTest, AnUnknownThreadIsAnErrorListingTheThreads) {
   EXPECT_NE(tid.err.find("--thread 42: no thread has that TID (threads: main 500,"), std::string::npos) << tid.err;
   auto missing = Run("leaks", {"--thread"});
   EXPECT_EQ(missing.code, 2);
-  EXPECT_EQ(missing.err, "memframe: error: --thread needs a thread name or TID\n");
+  EXPECT_EQ(missing.err, "memframe: error: --thread needs a value\n");  // as every option says it
+  EXPECT_EQ(Run("leaks", {"--thread="}).err, "memframe: error: --thread needs a thread name or TID\n");
 }
 
 TEST_F(ThreadFilterTest, FragmentationRefusesTheFilter) {
