@@ -18,10 +18,14 @@ namespace memframe::injector {
 namespace {
 
 constexpr auto kFlushInterval = std::chrono::seconds(1);
-// Packet.body's members are fields 1..9 (memframe.proto); a first tag outside
+// Packet.body's members an agent writes are fields 1..9 and 12
+// (memframe.proto; 10 and 11 are the recorder's own); a first tag outside
 // them is not something an agent of our protocol version writes.
 constexpr uint64_t kFirstBodyField = wire::Packet::kHelloFieldNumber;
 constexpr uint64_t kLastBodyField = wire::Packet::kRecorderFieldNumber;
+constexpr bool IsAgentBody(uint64_t field) {
+  return (field >= kFirstBodyField && field <= kLastBodyField) || field == wire::Packet::kAllocatorsFieldNumber;
+}
 constexpr uint64_t kLengthDelimited = 2;
 
 uint32_t PeerPid(int fd) {
@@ -43,7 +47,7 @@ PacketBody PeekPacketBody(PacketView packet) {
   uint64_t tag = 0, length = 0;
   if (!wire::ReadVarint(&p, end, &tag) || (tag & 7) != kLengthDelimited) return PacketBody::kInvalid;
   uint64_t field = tag >> 3;
-  if (field < kFirstBodyField || field > kLastBodyField) return PacketBody::kInvalid;
+  if (!IsAgentBody(field)) return PacketBody::kInvalid;
   if (!wire::ReadVarint(&p, end, &length) || length > static_cast<uint64_t>(end - p)) return PacketBody::kInvalid;
   return field == wire::Packet::kHelloFieldNumber ? PacketBody::kHello : PacketBody::kOther;
 }

@@ -147,17 +147,27 @@ void TimeSliceFrame() {
   PushEvent(e);
 }
 
-void RecordMarker(const RecursionGuard&, const char* name) {
-  uint32_t id = InternMarker(name);
-  if (!id) return;
+namespace {
+// An event of the calling thread that marks a moment (no block of its own).
+void RecordPoint(uint32_t kind, uint64_t address, uint64_t size) {
   Event e;
   e.ticks = OrderedTicks();
-  e.address = 0;
-  e.size = id;
+  e.address = address;
+  e.size = size;
   e.stack_id = StackId();
   e.duration = 0;
-  e.frame_kind = PackFrameKind(CurrentFrame(), wire::PackKind(wire::EVENT_MARKER, 0, 0));
+  e.frame_kind = PackFrameKind(CurrentFrame(), wire::PackKind(kind, 0, 0));
   PushEvent(e);
+}
+}  // namespace
+
+void RecordMarker(const RecursionGuard&, const char* name) {
+  uint32_t id = InternMarker(name);
+  if (id) RecordPoint(wire::EVENT_MARKER, 0, id);
+}
+
+void RecordAllocatorRelease(const RecursionGuard&, uint32_t allocator, const void* mark) {
+  RecordPoint(wire::EVENT_ALLOCATOR_RELEASE, reinterpret_cast<uint64_t>(mark), allocator);
 }
 
 }  // namespace memframe::agent

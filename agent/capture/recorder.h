@@ -46,6 +46,9 @@ void AnnotatedFrameMark();
 void TimeSliceFrame();
 // A named marker (EVENT_MARKER) at this point of the calling thread.
 void RecordMarker(const RecursionGuard& proof, const char* name);
+// A bulk release of a declared allocator (EVENT_ALLOCATOR_RELEASE): its
+// custom blocks at `mark` and above are freed (null: all of them).
+void RecordAllocatorRelease(const RecursionGuard& proof, uint32_t allocator, const void* mark);
 
 // The frame counter: the number of the frame in progress. 64-bit, from 0.
 uint64_t CurrentFrame();

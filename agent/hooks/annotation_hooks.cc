@@ -1,5 +1,6 @@
 // The annotation API of include/memframe/annotate.h: defined here, strong,
 // so a game's weak references find them when the agent is loaded.
+#include "capture/allocator_table.h"
 #include "capture/recorder.h"
 #include "hooks/tracked_call.h"
 #include "memframe.pb.h"
@@ -37,4 +38,20 @@ MEMFRAME_EXPORT void memframe_custom_free(const void* block) {
   RecursionGuard guard;
   if (!guard.acquired() || !ShouldRecord()) return;
   RecordFree(guard, block, 0, kCustomFree, OrderedTicks(), 0);
+}
+
+// Declared whether or not recording has started: the writer sends every
+// declaration when it connects, so one made in a static constructor is kept.
+MEMFRAME_EXPORT unsigned memframe_allocator_declare(const char* name, int kind, const void* base,
+                                                    unsigned long capacity) {
+  // The generated AllocatorKind_IsValid lives in the .pb.cc the agent does not link.
+  if (kind < 0 || kind > memframe::wire::AllocatorKind_MAX) kind = memframe::wire::ALLOCATOR_OTHER;
+  return DeclareAllocator(name, static_cast<uint32_t>(kind), reinterpret_cast<uint64_t>(base), capacity);
+}
+
+MEMFRAME_EXPORT void memframe_allocator_release(unsigned allocator, const void* mark) {
+  if (allocator == 0 || allocator >= AllocatorEnd()) return;
+  RecursionGuard guard;
+  if (!guard.acquired() || !ShouldRecord()) return;
+  RecordAllocatorRelease(guard, allocator, mark);
 }

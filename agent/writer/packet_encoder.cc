@@ -4,6 +4,7 @@
 
 #include "buffer/page_allocator.h"
 #include "capture/clock.h"
+#include "capture/allocator_table.h"
 #include "capture/marker_table.h"
 #include "capture/stack_table.h"
 #include "memframe.pb.h"
@@ -59,6 +60,25 @@ void EncodeMarkerDefs(SocketSink& sink, uint32_t first, uint32_t end) {
     size_t def = w.BeginNested(wire::MarkerDefs::kMarkersFieldNumber);
     w.Varint(wire::MarkerDef::kIdFieldNumber, id);
     w.String(wire::MarkerDef::kNameFieldNumber, name);
+    w.EndNested(def);
+  }
+  w.EndNested(body);
+  sink.EndPacket(w);
+}
+
+void EncodeAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end) {
+  using D = wire::AllocatorDef;
+  constexpr size_t kMaxBytesPerAllocator = 64 + 48;  // the name and four varints with their tags
+  ProtoWriter w = sink.BeginPacket(16 + kMaxBytesPerAllocator * (end - first));
+  size_t body = w.BeginNested(P::kAllocatorsFieldNumber);
+  for (uint32_t id = first; id < end; ++id) {
+    const AllocatorEntry& a = AllocatorAt(id);
+    size_t def = w.BeginNested(wire::AllocatorDefs::kAllocatorsFieldNumber);
+    w.Varint(D::kIdFieldNumber, id);
+    w.String(D::kNameFieldNumber, a.name);
+    w.Varint(D::kKindFieldNumber, a.kind);
+    w.Varint(D::kBaseFieldNumber, a.base);
+    w.Varint(D::kCapacityFieldNumber, a.capacity);
     w.EndNested(def);
   }
   w.EndNested(body);

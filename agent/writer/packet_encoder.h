@@ -26,6 +26,8 @@ void EncodeHello(SocketSink& sink, const HelloInfo& hello);
 void EncodeClockSync(SocketSink& sink, uint64_t ticks, uint64_t monotonic_ns);
 // Names of the markers with ids in [first, end).
 void EncodeMarkerDefs(SocketSink& sink, uint32_t first, uint32_t end);
+// The declared allocators with ids in [first, end).
+void EncodeAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end);
 void EncodeThreadInfo(SocketSink& sink, uint32_t tid, const char* name, uint64_t first_ticks, bool exited);
 // Defines the stacks with the given ids.
 void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count);

@@ -15,6 +15,7 @@
 
 #include "buffer/page_allocator.h"
 #include "buffer/thread_buffer.h"
+#include "capture/allocator_table.h"
 #include "capture/clock.h"
 #include "capture/fast_unwinder.h"
 #include "capture/recorder.h"
@@ -52,6 +53,7 @@ uint64_t g_events_total = 0;
 std::atomic<uint64_t> g_sync_requested{0};
 std::atomic<uint64_t> g_sync_done{0};
 uint32_t g_markers_sent = 0;  // marker ids below this were defined
+uint32_t g_allocators_sent = 1;  // allocator ids below this were defined
 uint64_t g_slice_ns = 0;
 uint64_t g_dropped_total = 0;
 
@@ -122,6 +124,11 @@ void SendBatch(uint32_t tid, const Event* events, int count, uint64_t dropped) {
   if (marker_end > g_markers_sent) {
     EncodeMarkerDefs(*g_sink, g_markers_sent, marker_end);
     g_markers_sent = marker_end;
+  }
+  uint32_t allocator_end = AllocatorEnd();
+  if (allocator_end > g_allocators_sent) {
+    EncodeAllocatorDefs(*g_sink, g_allocators_sent, allocator_end);
+    g_allocators_sent = allocator_end;
   }
   EncodeEventBatch(*g_sink, tid, events, count, dropped);
   g_events_total += static_cast<uint64_t>(count);
@@ -284,6 +291,8 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   EncodeHello(*sink, hello);
   g_markers_sent = MarkerEnd();
   EncodeMarkerDefs(*sink, 1, g_markers_sent);
+  g_allocators_sent = AllocatorEnd();
+  if (g_allocators_sent > 1) EncodeAllocatorDefs(*sink, 1, g_allocators_sent);
   EncodeClockSync(*sink, hello.start_ticks, hello.start_monotonic_ns);
   if (!sink->Flush()) return false;
 
@@ -349,6 +358,7 @@ void ForgetWriterAfterFork() {
   g_events_total = 0;
   g_dropped_total = 0;
   g_markers_sent = 0;
+  g_allocators_sent = 1;
   g_view_count = 0;
   if (g_sent_stacks) memset(g_sent_stacks, 0, kSentStackBits / 8);
   ForgetModuleMapAfterFork();

@@ -308,7 +308,8 @@ TEST(AgentHost, ExportsOnlyTheHooks) {
       "SDL_GL_SwapBuffers", "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect",
       "SDL_UpdateRects", "vkQueuePresentKHR", "dlsym", "dlvsym", "glXGetProcAddress", "glXGetProcAddressARB",
       "eglGetProcAddress", "SDL_GL_GetProcAddress", "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
-      "memframe_frame_mark", "memframe_marker", "memframe_custom_alloc", "memframe_custom_free", "memframe_attach", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
+      "memframe_frame_mark", "memframe_marker", "memframe_custom_alloc", "memframe_custom_free",
+      "memframe_allocator_declare", "memframe_allocator_release", "memframe_attach", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
       "fexecve", "execv", "execvp", "execl", "execlp", "execle", "posix_spawn", "posix_spawnp", "dlopen", "dlclose"};
   char line[512];
   int exported = 0;

@@ -237,9 +237,12 @@ TEST_F(DemoGameReports, LifetimesClassEachGameSite) {
   auto [labels, hud, level, nav_mesh] = GameLifetimeSites(lifetimes);
   const int frames = SteadyGameplayFrames(kGameplayFrames);
   // A label lives kLabelLifetimeFrames frames, so it is neither frame- nor
-  // level-scoped: one size, 238 made for a peak of 90 live -> a pool.
+  // level-scoped; labels die in the order they were made, each exactly
+  // kLabelLifetimeFrames frames later (those left at the end die in the
+  // teardown): a ring of 90 slots.
   ASSERT_EQ(labels.size(), 1u);
-  EXPECT_EQ(labels[0].value("class", ""), "pool");
+  EXPECT_EQ(labels[0].value("class", ""), "ring");
+  EXPECT_EQ(labels[0].value("ring_delay_frames", 0), kLabelLifetimeFrames);
   EXPECT_EQ(labels[0].value("allocations", 0), DamageLabelCount(frames));
   EXPECT_EQ(labels[0].value("frees", 0), DamageLabelCount(frames));
   EXPECT_EQ(labels[0].value("freed_same_frame", -1), 0);

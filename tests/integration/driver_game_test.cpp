@@ -32,14 +32,10 @@ class DriverGameTest : public ::testing::Test {
     scratch_ = nullptr;
   }
 
-  static json Report(std::vector<std::string> args) {
-    std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_};
-    argv.insert(argv.end(), args.begin(), args.end());
-    argv.push_back("--json");
-    e2e::CommandResult r = e2e::RunCommand(argv, 120);
-    EXPECT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-    json j = e2e::ParseJsonOrDiscard(r.standard_output);
-    EXPECT_FALSE(j.is_discarded()) << r.standard_output;
+  static json Report(const std::vector<std::string>& args) {
+    std::string failure;
+    json j = e2e::ReportJson(MEMFRAME_CLI_PATH, capture_, args, &failure);
+    EXPECT_FALSE(j.is_discarded()) << failure;
     return j;
   }
 
@@ -245,6 +241,45 @@ TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
   EXPECT_TRUE(level_row);
   for (const json& row : ViewData({"--dump-view-data", "lifetimes"})["rows"])
     EXPECT_NE(row["location"], GameLocation(kLevelAllocLine));
+}
+
+// The seeds' advice: the driver's command buffers, freed in order a frame
+// after they were made, are rings; one frame arena holds the game's and the
+// worker's per-frame blocks; each load needs a level allocator of what it
+// kept (the driver's blocks of the load's last frame live into the next).
+TEST_F(DriverGameTest, LifetimesSizeRingsTheFrameArenaAndEachLevel) {
+  json lifetimes = Report({"lifetimes"});
+  int driver_sites = 0;
+  for (const json& s : lifetimes["sites"]) {
+    if (s["module"] != kDriverModule) continue;
+    ++driver_sites;
+    EXPECT_EQ(s["class"], "ring") << s.dump(1);
+    EXPECT_EQ(s["ring_delay_frames"], 1) << s.dump(1);
+    // Every free in play: all but those of the frame before load 2 (a
+    // boundary) and of the last frame (in the teardown).
+    const int per_frame = s["allocations"].get<int>() / kSteadyFrames;
+    EXPECT_EQ(s["ring_frees"], s["frees"].get<int>() - 2 * per_frame) << s.dump(1);
+  }
+  EXPECT_GE(driver_sites, 1);
+  const json& arena = lifetimes["frame_arena"];
+  EXPECT_EQ(arena["frames"], kSteadyFrames);
+  const uint64_t frame_bytes = kGameBlocks * kGameBlockBytes + kWorkerBlocks * kWorkerBlockBytes;
+  EXPECT_EQ(arena["p99_bytes"], frame_bytes);
+  EXPECT_EQ(arena["max_bytes"], frame_bytes);
+  EXPECT_EQ(arena["calls_saved"], 2 * (kGameBlocks + kWorkerBlocks) * kSteadyFrames);
+  const json& loads = lifetimes["level_loads"];
+  ASSERT_EQ(loads.size(), 2u) << loads.dump(1);
+  const int load1_frames = kLoad1Last - kLoad1First + 1;
+  EXPECT_EQ(loads[0]["frames"]["from"], kLoad1First);
+  EXPECT_EQ(loads[0]["frames"]["to"], kLoad1Last);
+  EXPECT_EQ(loads[0]["allocations"], kLevel1Blocks + load1_frames * kSteadyBlocksPerFrame);
+  EXPECT_EQ(loads[0]["bytes_allocated"], kLevel1Bytes + load1_frames * kSteadyBytesPerFrame);
+  EXPECT_EQ(loads[0]["kept_blocks"], kLevel1Blocks + kDriverBlocksPerFrame);
+  EXPECT_EQ(loads[0]["kept_bytes"], kLevel1Bytes + kDriverBytesPerFrame);
+  EXPECT_EQ(loads[1]["frames"]["from"], kLoad2Frame);
+  EXPECT_EQ(loads[1]["allocations"], kLevel2Blocks + kSteadyBlocksPerFrame);
+  EXPECT_EQ(loads[1]["kept_blocks"], kLevel2Blocks + kDriverBlocksPerFrame);
+  EXPECT_EQ(loads[1]["kept_bytes"], kLevel2Bytes + kDriverBytesPerFrame);
 }
 
 TEST_F(DriverGameTest, HiddenSitesNameBothSides) {

@@ -84,6 +84,20 @@ nlohmann::json ParseJsonOrDiscard(const std::string& text) {
   return nlohmann::json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
 }
 
+nlohmann::json ReportJson(const std::string& cli, const std::string& capture, const std::vector<std::string>& args,
+                          std::string* failure) {
+  std::vector<std::string> argv = {cli, "report", capture};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.push_back("--json");
+  CommandResult r = RunCommand(argv, 120);
+  nlohmann::json j = ParseJsonOrDiscard(r.standard_output);
+  if (r.exit_code != 0) j = nlohmann::json(nlohmann::json::value_t::discarded);
+  if (j.is_discarded())
+    *failure = ShellCommandLine(argv) + " exited with " + std::to_string(r.exit_code) + ", printing: " +
+               r.standard_output;
+  return j;
+}
+
 bool StackContains(const nlohmann::json& site, std::string_view function) {
   const auto stack = site.find("stack");
   if (stack == site.end() || !stack->is_array()) return false;

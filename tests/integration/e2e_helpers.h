@@ -47,6 +47,12 @@ class ScratchDirectory {
 // is_discarded()) so the caller can report the text it could not parse.
 nlohmann::json ParseJsonOrDiscard(const std::string& text);
 
+// `cli report capture args... --json` (120 s at most): its JSON, or a
+// discarded value with *failure saying what went wrong (the command line,
+// its exit status, what it printed).
+nlohmann::json ReportJson(const std::string& cli, const std::string& capture, const std::vector<std::string>& args,
+                          std::string* failure);
+
 // True when any frame of the site's "stack" names a function containing
 // `function` (case-sensitive substring: demangled names carry namespaces and
 // parameter lists).

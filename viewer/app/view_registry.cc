@@ -1,5 +1,6 @@
 #include "view_registry.h"
 
+#include "views/allocators_view.h"
 #include "views/diff_view.h"
 #include "views/flame_view.h"
 #include "views/fragmentation_view.h"
@@ -23,6 +24,7 @@ std::vector<std::unique_ptr<View>> MakeViews() {
   views.push_back(std::make_unique<LeaksView>());
   views.push_back(std::make_unique<LifetimesView>());
   views.push_back(std::make_unique<MismatchesView>());
+  views.push_back(std::make_unique<AllocatorsView>());
   return views;
 }
 

@@ -8,6 +8,20 @@
 //   memframe_custom_alloc(p, size);        // a block handed out by the game's own allocator
 //   memframe_custom_free(p);               // ... and given back to it
 //
+// A game with allocators of its own names them, so that memframe shows
+// each like a module (memframe report allocators):
+//
+//   unsigned arena = memframe_allocator_declare("frame arena", MEMFRAME_FRAME_ARENA, base, bytes);
+//   memframe_custom_alloc(p, size);        // blocks carved from [base, base + bytes)
+//   memframe_allocator_reset(arena);       // frees every block of it at once
+//   memframe_allocator_rollback(stack, m); // frees its blocks at m and above (a stack's mark)
+//
+// A custom block belongs to the declared allocator whose region holds its
+// address. Declare again (a new id) when an allocator moves to a new
+// region. Without memframe memframe_allocator_declare returns 0 and the
+// others do nothing. At most 256 declarations per run; names are cut at 63
+// bytes.
+//
 // Each call looks its function up in the process once (dlsym; glibc 2.34
 // and later have it in libc, older ones need -ldl) and remembers the answer,
 // so a later call costs one load and one test. The lookup is at run time, not
@@ -26,6 +40,14 @@
 #pragma once
 
 #include <dlfcn.h>
+
+// The block and region pointers are only recorded, never read: saying so
+// keeps GCC from warning that a game passes memory it has not written yet.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define MEMFRAME_UNREAD(arg) __attribute__((access(none, arg)))
+#else
+#define MEMFRAME_UNREAD(arg)
+#endif
 
 // The function `name` of the agent, or null without it. `*cache` starts
 // null (not looked up yet) and then holds the function or, when there is
@@ -54,17 +76,39 @@ static inline void memframe_marker(const char* name) {
   if (fn) ((void (*)(const char*))fn)(name);
 }
 
-static inline void memframe_custom_alloc(const void* block, unsigned long size) {
+MEMFRAME_UNREAD(1) static inline void memframe_custom_alloc(const void* block, unsigned long size) {
   static void* cache;
   void* fn = memframe_annotation_function(&cache, "memframe_custom_alloc");
   if (fn) ((void (*)(const void*, unsigned long))fn)(block, size);
 }
 
-static inline void memframe_custom_free(const void* block) {
+MEMFRAME_UNREAD(1) static inline void memframe_custom_free(const void* block) {
   static void* cache;
   void* fn = memframe_annotation_function(&cache, "memframe_custom_free");
   if (fn) ((void (*)(const void*))fn)(block);
 }
+
+// Kinds of memframe_allocator_declare (proto/memframe.proto, AllocatorKind).
+#define MEMFRAME_ALLOCATOR_OTHER 0
+#define MEMFRAME_FRAME_ARENA 1  /* reset once a frame */
+#define MEMFRAME_LEVEL_STACK 2  /* rolled back to a mark when a level ends */
+#define MEMFRAME_POOL 3         /* fixed-size slots */
+#define MEMFRAME_RING 4         /* freed in the order handed out */
+
+MEMFRAME_UNREAD(3) static inline unsigned memframe_allocator_declare(const char* name, int kind, const void* base,
+                                                  unsigned long capacity) {
+  static void* cache;
+  void* fn = memframe_annotation_function(&cache, "memframe_allocator_declare");
+  return fn ? ((unsigned (*)(const char*, int, const void*, unsigned long))fn)(name, kind, base, capacity) : 0;
+}
+
+MEMFRAME_UNREAD(2) static inline void memframe_allocator_rollback(unsigned allocator, const void* mark) {
+  static void* cache;
+  void* fn = allocator ? memframe_annotation_function(&cache, "memframe_allocator_release") : 0;
+  if (fn) ((void (*)(unsigned, const void*))fn)(allocator, mark);
+}
+
+static inline void memframe_allocator_reset(unsigned allocator) { memframe_allocator_rollback(allocator, 0); }
 
 // The same under the names earlier versions of this header gave them.
 static inline void MemframeFrameMark(void) { memframe_frame_mark(); }

@@ -46,6 +46,9 @@ constexpr uint32_t kFamilyMask = 0x3;
 constexpr uint32_t kFlagRealloc = 1u << 5;
 constexpr uint32_t kFlagCalloc = 1u << 6;
 constexpr uint32_t kFlagCustom = 1u << 7;  // a block of the game's own allocator (annotate.h)
+// Never on the wire: on a custom FREE, one the reader made to carry out an
+// EVENT_ALLOCATOR_RELEASE (a custom block has no calloc of its own).
+constexpr uint32_t kFlagReleased = kFlagCalloc;
 
 constexpr uint32_t PackKind(uint32_t kind, uint32_t family, uint32_t flags) {
   return kind | (family << kFamilyShift) | flags;

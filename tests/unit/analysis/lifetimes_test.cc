@@ -19,7 +19,7 @@ using testing::ToEvent;
 
 // Frames 0..11 end; frame 12 is the teardown.
 //   stack 1  every frame: 16 B allocated and freed in the same frame          -> frame
-//   stack 2  every frame: 48 B, freed two frames later (10 and 11 never)       -> pool
+//   stack 2  every frame: 48 B, freed two frames later (10 and 11 never)       -> ring
 //   stack 3  frame 1: 2 x 1000 B, freed in frame 6 (a marker frame)            -> level
 //   stack 4  frame 0: 4096 B, freed in the teardown                            -> long-lived
 //   stack 5  frame 2: 10 B and 20 B, freed in frame 4                          -> general
@@ -87,8 +87,12 @@ TEST(Lifetimes, EachClassByItsRule) {
   EXPECT_EQ(frame.calls_saved, 24u);
   EXPECT_EQ(frame.bytes_saved, 12u * 16 + 66);
 
+  // Freed in allocation order, each two frames after it was made (the
+  // frees of boundary frames 6 and 8 are no evidence either way).
   const SiteLifetime& pool = Site(r, 2);
-  EXPECT_EQ(pool.lifetime, LifetimeClass::kPool);
+  EXPECT_EQ(pool.lifetime, LifetimeClass::kRing);
+  EXPECT_EQ(pool.ring_delay_frames, 2u);
+  EXPECT_EQ(pool.ring_frees, 8u);
   EXPECT_EQ(pool.allocations, 12u);
   EXPECT_EQ(pool.frees, 10u);
   EXPECT_EQ(pool.peak_live_blocks, 2u);  // each frame frees before it allocates
@@ -125,6 +129,55 @@ TEST(Lifetimes, SitesAreOrderedByCallsSaved) {
   for (const SiteLifetime& s : r.sites) order.push_back(s.stack_id);
   // Calls saved: 1 -> 24, 2 -> 22, 6 -> 20, 3 -> 4, 4 -> 2, 5 -> 0.
   EXPECT_EQ(order, (std::vector<uint32_t>{1, 2, 6, 3, 4, 5}));
+}
+
+// Frames 0..19 end:
+//   stack 1  every frame: 64 B, freed in allocation order 3 frames later     -> ring (3 slots x 64 B)
+//   stack 2  every frame: 64 B, freed after 1 or 3 frames, out of order      -> pool
+//   stack 3  every frame: 100 + f B freed in the frame (frame 19: 10,000 B)  -> frame
+Stream RingStream() {
+  Stream s;
+  uint64_t t = 0;
+  auto add = [&](testing::TestEvent e) { s.events.push_back(ToEvent(e)); };
+  for (uint32_t f = 0; f < 20; ++f) {
+    if (f >= 3) add(Free(++t, f, 0x1000 + f - 3));
+    // Stack 2: the block of an odd frame lives 3 frames, of an even one 1.
+    for (uint32_t made = f >= 3 ? f - 3 : 0; made < f; ++made)
+      if (f - made == (made % 2 ? 3u : 1u)) add(Free(++t, f, 0x2000 + made));
+    add(Alloc(++t, f, 0x1000 + f, 64, 1));
+    add(Alloc(++t, f, 0x2000 + f, 64, 2));
+    add(Alloc(++t, f, 0x3000, f == 19 ? 10000 : 100 + f, 3));
+    add(Free(++t, f, 0x3000));
+    add(FrameEnd(++t, f));
+  }
+  return s;
+}
+
+TEST(Lifetimes, RingsAreFreedInOrderAFixedNumberOfFramesLater) {
+  LifetimeReport r = AnalyzeLifetimes(RingStream());
+  const SiteLifetime& ring = Site(r, 1);
+  EXPECT_EQ(ring.lifetime, LifetimeClass::kRing);
+  EXPECT_EQ(ring.ring_delay_frames, 3u);
+  EXPECT_EQ(ring.frees, 17u);
+  EXPECT_EQ(ring.ring_frees, 17u);
+  EXPECT_EQ(ring.peak_live_blocks, 3u);  // each frame frees before it allocates
+  EXPECT_EQ(ring.calls_saved, 20u + 17u);
+  EXPECT_EQ(Site(r, 2).lifetime, LifetimeClass::kPool);
+  EXPECT_EQ(Site(r, 3).lifetime, LifetimeClass::kFrame);
+}
+
+TEST(Lifetimes, FrameArenaIsSizedByThe99thPercentileFrame) {
+  LifetimeReport r = AnalyzeLifetimes(RingStream());
+  // Stack 3 alone is frame-class: 100..118 B in frames 0..18, 10,000 B in
+  // frame 19. Nearest rank 99% of 20 frames is the 20th: the largest.
+  EXPECT_EQ(r.frame_arena.frames, 20u);
+  EXPECT_EQ(r.frame_arena.p99_bytes, 10000u);
+  EXPECT_EQ(r.frame_arena.max_bytes, 10000u);
+  EXPECT_EQ(r.frame_arena.calls_saved, 40u);
+  // Judging frames 0..9 only: 10 frames, the 10th value (109 B).
+  LifetimeReport early = AnalyzeLifetimes(RingStream(), std::vector<FrameRange>{{0, 9}});
+  EXPECT_EQ(early.frame_arena.frames, 10u);
+  EXPECT_EQ(early.frame_arena.p99_bytes, 109u);
 }
 
 }  // namespace

@@ -181,6 +181,8 @@ TEST(PeekPacketBody, ReadsOnlyTheFirstTag) {
   EXPECT_EQ(peek(test::EndPacket(1)), PacketBody::kOther);
   EXPECT_EQ(peek(std::string("\x4a\x00", 2)), PacketBody::kOther);    // field 9 (recorder), empty
   EXPECT_EQ(peek(std::string("\x52\x00", 2)), PacketBody::kInvalid);  // field 10: not ours
+  EXPECT_EQ(peek(std::string("\x5a\x00", 2)), PacketBody::kInvalid);  // field 11: not ours
+  EXPECT_EQ(peek(std::string("\x62\x00", 2)), PacketBody::kOther);    // field 12 (allocators), empty
   EXPECT_EQ(peek(std::string("\x08\x01", 2)), PacketBody::kInvalid);  // field 1 as a varint
   EXPECT_EQ(peek(std::string("\x0a\x05" "ab", 4)), PacketBody::kInvalid);  // body longer than the packet
   EXPECT_EQ(peek(""), PacketBody::kInvalid);

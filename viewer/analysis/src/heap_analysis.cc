@@ -66,6 +66,7 @@ HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress) {
       case EventKind::kMap:  // anonymous mappings are not heap blocks; a later view shows them
       case EventKind::kUnmap:
       case EventKind::kMarker:
+      case EventKind::kAllocatorRelease:
       case EventKind::kNone:
         break;
     }

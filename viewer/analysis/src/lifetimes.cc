@@ -1,6 +1,7 @@
 #include "memframe/analysis/lifetimes.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -91,6 +92,7 @@ class SiteLifetimePass : public EventPass {
       Block block{e.stack_id, e.frame, e.size};
       live_[e.address] = block;
       Acc& a = At(e.stack_id);
+      a.live_by_frame[e.frame]++;
       if (a.s.allocations == 0) a.s.size_min = a.s.size_max = e.size;
       a.s.allocations++;
       a.s.bytes += e.size;
@@ -114,7 +116,13 @@ class SiteLifetimePass : public EventPass {
     out.reserve(sites_.size());
     for (auto& [stack, a] : sites_) {
       a.s.stack_id = stack;
-      Classify(a.s);
+      for (const auto& [delay, count] : a.in_order_by_delay) {
+        if (count > a.s.ring_frees || (count == a.s.ring_frees && delay < a.s.ring_delay_frames)) {
+          a.s.ring_frees = count;
+          a.s.ring_delay_frames = delay;
+        }
+      }
+      Classify(a.s, a.s.frees - a.ended_frees);
       out.push_back(a.s);
     }
     std::sort(out.begin(), out.end(), [](const SiteLifetime& x, const SiteLifetime& y) {
@@ -136,7 +144,13 @@ class SiteLifetimePass : public EventPass {
     SiteLifetime s;
     uint64_t live_blocks = 0;
     uint64_t live_bytes = 0;
+    std::map<uint64_t, uint64_t> live_by_frame;  // live blocks by the frame they were allocated in
+    // Frees of the oldest live block, by lifetime; at most kMaxRingDelays
+    // lifetimes are told apart (a ring has one).
+    std::unordered_map<uint64_t, uint64_t> in_order_by_delay;
+    uint64_t ended_frees = 0;  // at a phase boundary or in the teardown: no evidence for or against a ring
   };
+  static constexpr size_t kMaxRingDelays = 16;
 
   Acc& At(uint32_t stack) { return sites_[stack]; }
 
@@ -148,6 +162,17 @@ class SiteLifetimePass : public EventPass {
     a.live_bytes -= block.size;
     if (counted) a.s.frees++;
     uint64_t lifetime = frame > block.frame ? frame - block.frame : 0;
+    // A ring's evidence is its frees in play: a free at a phase boundary or
+    // in the teardown is the level or the game ending, whatever the class.
+    const bool in_play = !(report_.has_teardown && frame > report_.last_ended_frame) && !boundaries_.count(frame);
+    if (counted && !in_play) a.ended_frees++;
+    auto oldest = a.live_by_frame.begin();
+    const bool in_order = oldest != a.live_by_frame.end() && oldest->first == block.frame;
+    if (counted && in_play && in_order &&
+        (a.in_order_by_delay.size() < kMaxRingDelays || a.in_order_by_delay.count(lifetime)))
+      a.in_order_by_delay[lifetime]++;
+    if (auto it = a.live_by_frame.find(block.frame); it != a.live_by_frame.end() && --it->second == 0)
+      a.live_by_frame.erase(it);
     a.s.lifetime_frames_max = std::max(a.s.lifetime_frames_max, lifetime);
     if (lifetime == 0) {
       a.s.freed_same_frame++;
@@ -162,13 +187,18 @@ class SiteLifetimePass : public EventPass {
     return static_cast<double>(part) >= kLifetimeShare * static_cast<double>(whole) - 1e-9;
   }
 
-  static void Classify(SiteLifetime& s) {
+  // `played_frees`: the frees in play, neither at a boundary nor in the
+  // teardown (a ring's share is of those).
+  static void Classify(SiteLifetime& s, uint64_t played_frees) {
     if (AtLeastShare(s.freed_same_frame, s.allocations)) {
       s.lifetime = LifetimeClass::kFrame;
     } else if (AtLeastShare(s.lived_to_end, s.allocations)) {
       s.lifetime = LifetimeClass::kLongLived;
     } else if (s.freed_at_boundary > 0 && AtLeastShare(s.freed_at_boundary + s.lived_to_end, s.allocations)) {
       s.lifetime = LifetimeClass::kLevel;
+    } else if (s.ring_delay_frames >= 1 && s.allocations >= kPoolTurnover * s.peak_live_blocks &&
+               AtLeastShare(s.ring_frees, played_frees)) {
+      s.lifetime = LifetimeClass::kRing;
     } else if (s.size_min == s.size_max && s.allocations >= kPoolTurnover * s.peak_live_blocks) {
       s.lifetime = LifetimeClass::kPool;
     } else {
@@ -187,6 +217,46 @@ class SiteLifetimePass : public EventPass {
   std::unordered_map<uint32_t, Acc> sites_;
 };
 
+// Pass 3: the bytes the frame-class sites allocate in each judged frame.
+class FrameArenaPass : public EventPass {
+ public:
+  FrameArenaPass(const std::vector<SiteLifetime>& sites, const std::vector<FrameRange>& judged) : judged_(judged) {
+    for (const SiteLifetime& s : sites)
+      if (s.lifetime == LifetimeClass::kFrame) frame_sites_.insert(s.stack_id);
+  }
+
+  bool needed() const { return !frame_sites_.empty(); }
+
+  void OnEvent(const Event& e) override {
+    if (!judged_.empty() && !InRanges(judged_, e.frame)) return;
+    uint64_t& bytes = bytes_.At(e.frame);
+    if (e.kind() == EventKind::kAlloc && frame_sites_.count(e.stack_id)) bytes += e.size;
+  }
+
+  void Finish(const std::vector<SiteLifetime>& sites, FrameArenaAdvice* advice) {
+    std::vector<uint64_t> per_frame;
+    for (const auto& [frame, bytes] : bytes_.TakeSorted()) per_frame.push_back(bytes);
+    std::sort(per_frame.begin(), per_frame.end());
+    advice->frames = per_frame.size();
+    if (!per_frame.empty()) {
+      // Nearest rank: the smallest value at least 99% of the frames reach.
+      size_t rank = (per_frame.size() * 99 + 99) / 100;
+      advice->p99_bytes = per_frame[rank - 1];
+      advice->max_bytes = per_frame.back();
+    }
+    for (const SiteLifetime& s : sites) {
+      if (s.lifetime != LifetimeClass::kFrame) continue;
+      advice->calls_saved += s.calls_saved;
+      advice->bytes_saved += s.bytes_saved;
+    }
+  }
+
+ private:
+  const std::vector<FrameRange>& judged_;
+  std::unordered_set<uint32_t> frame_sites_;
+  FrameRows<uint64_t> bytes_;
+};
+
 }  // namespace
 
 LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRange>& judged) {
@@ -197,7 +267,54 @@ LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRan
   SiteLifetimePass sites(report, judged);
   Replay(stream, {&sites});
   report.sites = sites.Finish();
+  FrameArenaPass arena(report.sites, judged);
+  if (arena.needed()) Replay(stream, {&arena});
+  arena.Finish(report.sites, &report.frame_arena);
   return report;
+}
+
+std::vector<LevelLoad> AnalyzeLevelLoads(const Stream& stream, const std::vector<Phase>& phases) {
+  std::vector<LevelLoad> loads;
+  for (const Phase& p : phases)
+    if (p.kind == PhaseKind::kLoad) loads.push_back({p.frames});
+  if (loads.empty()) return loads;
+  struct Block {
+    size_t load;
+    uint64_t size;
+  };
+  std::unordered_map<uint64_t, Block> live;  // blocks the loads allocated, until freed
+  auto load_of = [&](uint64_t frame) -> size_t {
+    auto it = std::upper_bound(loads.begin(), loads.end(), frame,
+                               [](uint64_t f, const LevelLoad& l) { return f < l.frames.from; });
+    if (it == loads.begin() || !std::prev(it)->frames.Contains(frame)) return SIZE_MAX;
+    return static_cast<size_t>(std::prev(it) - loads.begin());
+  };
+  auto release = [&](uint64_t address, uint64_t frame) {
+    auto it = live.find(address);
+    if (it == live.end()) return;
+    LevelLoad& l = loads[it->second.load];
+    if (frame <= l.frames.to) {  // freed within its load: not the level's
+      l.kept_blocks--;
+      l.kept_bytes -= it->second.size;
+    }
+    live.erase(it);
+  };
+  for (const Event& e : stream.events) {
+    if (e.kind() == EventKind::kFree) {
+      release(e.address, e.frame);
+    } else if (e.kind() == EventKind::kAlloc) {
+      release(e.address, e.frame);  // a lost free: that block is gone
+      const size_t i = load_of(e.frame);
+      if (i == SIZE_MAX) continue;
+      LevelLoad& l = loads[i];
+      l.allocations++;
+      l.bytes_allocated += e.size;
+      l.kept_blocks++;
+      l.kept_bytes += e.size;
+      live[e.address] = {i, e.size};
+    }
+  }
+  return loads;
 }
 
 LifetimeReport AnalyzeLifetimes(const Stream& stream, const JudgedFrames& judged) {
@@ -210,6 +327,7 @@ const char* LifetimeClassName(LifetimeClass c) {
     case LifetimeClass::kLongLived: return "long-lived";
     case LifetimeClass::kLevel: return "level";
     case LifetimeClass::kPool: return "pool";
+    case LifetimeClass::kRing: return "ring";
     case LifetimeClass::kGeneral: return "general";
   }
   return "?";
@@ -221,6 +339,7 @@ const char* LifetimeAdvice(LifetimeClass c) {
     case LifetimeClass::kLongLived: return "allocate once at start-up, from a permanent arena";
     case LifetimeClass::kLevel: return "level allocator: a stack/linear allocator released at the phase boundary";
     case LifetimeClass::kPool: return "fixed-size pool with a free list";
+    case LifetimeClass::kRing: return "ring buffer: freed in allocation order a fixed number of frames later";
     case LifetimeClass::kGeneral: return "keep on the general heap";
   }
   return "";

@@ -48,6 +48,7 @@ class SeriesBuilder {
         break;
       case EventKind::kFrameEnd:
       case EventKind::kMarker:
+      case EventKind::kAllocatorRelease:
       case EventKind::kNone:
         break;
     }

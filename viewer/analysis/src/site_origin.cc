@@ -38,6 +38,12 @@ std::string WithoutParameters(const std::string& function) {
   return function;
 }
 
+// An inlined function of memframe's annotation header (memframe_custom_alloc
+// inside the game's own allocator): memframe's code, not the game's.
+bool IsAnnotationHeader(const SourceFrame& frame) {
+  return std::string_view(frame.file).ends_with("memframe/annotate.h");
+}
+
 }  // namespace
 
 // "std::vector<int>::push_back(int const&)" or, with the return type that
@@ -56,9 +62,10 @@ bool IsStandardLibraryCode(const SourceFrame& frame) {
 SiteOrigin FindSiteOrigin(const std::vector<SourceFrame>& stack) {
   SiteOrigin o;
   const size_t none = stack.size();
-  o.alloc = FirstFrame(stack, 0, [](const SourceFrame& f) { return !IsRuntimeModule(f.module); });
+  o.alloc = FirstFrame(stack, 0,
+                       [](const SourceFrame& f) { return !IsRuntimeModule(f.module) && !IsAnnotationHeader(f); });
   o.game = o.alloc == none ? none : FirstFrame(stack, o.alloc, [](const SourceFrame& f) {
-    return f.module_class == ModuleClass::kGame && !IsRuntimeModule(f.module);
+    return f.module_class == ModuleClass::kGame && !IsRuntimeModule(f.module) && !IsAnnotationHeader(f);
   });
   if (o.alloc == none) {
     o.user = 0;  // every frame is runtime code (or the stack is empty)

@@ -4,6 +4,7 @@
 
 #include "memframe/analysis/frame_source.h"
 
+#include "allocator_release.h"
 #include "event_decoder.h"
 #include "memframe/format.h"
 
@@ -13,6 +14,8 @@ namespace {
 // Event::thread is 16 bits wide; a process that starts more threads than
 // this over one capture has its later ones folded into the last index.
 constexpr size_t kMaxThreads = 0xffff;
+// The agent declares at most 256 allocators; far more is damage, not a game.
+constexpr size_t kMaxAllocators = 1u << 16;
 }  // namespace
 
 StreamBuilder::StreamBuilder(uint32_t stream_id) { stream_.stream_id = stream_id; }
@@ -86,6 +89,28 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kMarkers:
       for (const wire::MarkerDef& m : packet.markers().markers()) stream_.markers[m.id()] = m.name();
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kAllocators:
+      for (const wire::AllocatorDef& d : packet.allocators().allocators()) {
+        if (d.id() == 0 || d.id() > kMaxAllocators) {
+          *error = "stream " + std::to_string(stream_.stream_id) + ": allocator id " + std::to_string(d.id()) +
+                   " (ids run from 1 to " + std::to_string(kMaxAllocators) + ")";
+          return CaptureBuilder::Status::kDamaged;
+        }
+        AllocatorInfo a;
+        a.id = d.id();
+        a.name = d.name();
+        const int kind = d.kind();  // an open enum: a newer writer's kind is "other" here
+        a.kind = kind >= 0 && kind <= wire::AllocatorKind_MAX ? static_cast<AllocatorKind>(kind) : AllocatorKind::kOther;
+        a.base = d.base();
+        a.capacity = d.capacity();
+        auto at = std::lower_bound(stream_.allocators.begin(), stream_.allocators.end(), a.id,
+                                   [](const AllocatorInfo& x, uint32_t id) { return x.id < id; });
+        if (at != stream_.allocators.end() && at->id == a.id)
+          *at = std::move(a);
+        else
+          stream_.allocators.insert(at, std::move(a));
+      }
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kThread: {
       const wire::ThreadInfo& info = packet.thread();
@@ -166,6 +191,7 @@ Stream StreamBuilder::Finish(const MergeProgress& progress) {
   MergeStats merge;
   stream_.events = MergeThreadRuns(runs_, progress, &merge);
   stream_.handoffs_repaired = merge.handoffs_repaired;
+  ExpandAllocatorReleases(&stream_);
   if (!snapshot_marker_ids_.empty()) {
     // A snapshot happened in the frame of the event before it, or in the
     // next one after a FRAME_END (time slices do not advance the count).

@@ -99,6 +99,7 @@ void FilterThreads(Stream* stream, const ThreadSelection& selection) {
       }
       case EventKind::kFrameEnd:
       case EventKind::kMarker:
+      case EventKind::kAllocatorRelease:
       case EventKind::kNone:
         return true;
     }

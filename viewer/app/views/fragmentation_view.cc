@@ -27,6 +27,18 @@ nlohmann::json TotalsJson(const RegionTotals& t) {
           {"fragmentation", t.fragmentation}};
 }
 
+nlohmann::json LocalityJson(ViewContext& ctx, const std::vector<analysis::SiteLocality>& sites) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const analysis::SiteLocality& l : sites) {
+    const SiteLabel& label = ctx.session.Label(l.stack_id);
+    rows.push_back({{"stack_id", l.stack_id}, {"function", label.function}, {"location", label.location},
+                    {"blocks", l.blocks}, {"bytes", l.bytes}, {"pages", l.pages}, {"cache_lines", l.cache_lines},
+                    {"packed_pages", l.packed_pages}, {"span", l.span}, {"per_frame", l.per_frame},
+                    {"scattered", l.scattered}});
+  }
+  return rows;
+}
+
 }  // namespace
 
 void FragmentationView::Refresh(ViewContext& ctx) {
@@ -37,6 +49,9 @@ void FragmentationView::Refresh(ViewContext& ctx) {
   regions_ = analysis::LayoutRegions(space_);
   heap_ = SumRegions(regions_, false);
   mapped_ = SumRegions(regions_, true);
+  const analysis::HeapAnalysis& heap = ctx.session.heap();
+  locality_ = analysis::AnalyzeLocality(heap.live_sets.AtFrame(ctx.session.capture().main, frame), heap.sites,
+                                        heap.frames.frames.size());
   canvas_.Reset();
   selected_region_.reset();
   has_space_ = true;
@@ -97,6 +112,8 @@ void FragmentationView::DrawFigures(ViewContext& ctx) {
     ImGui::SetTooltip("A hole is a gap over %llu B between live blocks; fragmentation = 1 - largest hole / free.",
                       static_cast<unsigned long long>(analysis::kHoleSlack));
   ImGui::Spacing();
+  DrawLocality(ctx);
+  ImGui::Spacing();
   const float stack_height = canvas_.clicked_stack() ? ImGui::GetContentRegionAvail().y * 0.45f : 0;
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_SizingFixedFit;
@@ -140,6 +157,43 @@ void FragmentationView::DrawFigures(ViewContext& ctx) {
     DrawStackPanel(ctx.session, *stack, ctx.fonts);
     ImGui::EndChild();
   }
+}
+
+void FragmentationView::DrawLocality(ViewContext& ctx) {
+  constexpr size_t kShown = 6;
+  if (locality_.empty() || !ImGui::CollapsingHeader("Locality per site", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("locality", 4, flags)) return;
+  ImGui::TableSetupColumn("Site", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Blocks", 0, 55);
+  ImGui::TableSetupColumn("Pages", 0, 70);
+  ImGui::TableSetupColumn("Lines/blk", 0, 62);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < locality_.size() && i < kShown; ++i) {
+    const analysis::SiteLocality& l = locality_[i];
+    const SiteLabel& label = ctx.session.Label(l.stack_id);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const std::string name = label.function.empty() ? "(no stack)" : label.function;
+    if (l.scattered)
+      ImGui::TextColored(palette::kError, "%s", name.c_str());
+    else
+      ImGui::TextUnformatted(name.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s %s\n%s in %s blocks over a span of %s%s", name.c_str(), label.location.c_str(),
+                        FormatBytes(l.bytes).c_str(), FormatCount(l.blocks).c_str(), FormatBytes(l.span).c_str(),
+                        l.scattered ? "\nAllocates every frame and spreads its objects: a pool would keep them "
+                                      "together" : "");
+    ImGui::TableNextColumn();
+    TextRight(FormatCount(l.blocks).c_str());
+    ImGui::TableNextColumn();
+    TextRight((FormatCount(l.pages) + " / " + FormatCount(l.packed_pages)).c_str());
+    ImGui::TableNextColumn();
+    char lines[16];
+    std::snprintf(lines, sizeof lines, "%.2f", l.lines_per_block());
+    TextRight(lines);
+  }
+  ImGui::EndTable();
 }
 
 void FragmentationView::DrawLegend() {
@@ -199,6 +253,7 @@ nlohmann::json FragmentationView::Data(ViewContext& ctx) {
           {"heap", TotalsJson(heap_)},
           {"mapped", TotalsJson(mapped_)},
           {"regions", regions},
+          {"locality", LocalityJson(ctx, locality_)},
           {"live_bytes_at_frame", frame_stats ? frame_stats->live_bytes : 0}};
 }
 

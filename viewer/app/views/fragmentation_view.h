@@ -1,7 +1,8 @@
 // Fragmentation at the selected frame: every heap region and anonymous
 // mapping painted (live blocks coloured by age or by call site, holes dark),
 // with the figures of analysis/fragmentation.h beside it. The address space
-// is rebuilt only when the frame changes.
+// is rebuilt only when the frame changes. Below the figures, how scattered
+// each site's live blocks are (analysis/locality.h).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "memframe/report/address_map_png.h"
 #include "memframe/analysis/fragmentation.h"
+#include "memframe/analysis/locality.h"
 #include "snapshots.h"
 #include "view.h"
 #include "views/address_map_canvas.h"
@@ -28,6 +30,7 @@ class FragmentationView : public View {
   void Refresh(ViewContext& ctx);
   void DrawFigures(ViewContext& ctx);
   void DrawLegend();
+  void DrawLocality(ViewContext& ctx);
 
   bool has_space_ = false;
   uint64_t frame_ = 0;
@@ -37,6 +40,7 @@ class FragmentationView : public View {
   analysis::MapColoring coloring_ = analysis::MapColoring::kAge;
   AddressMapCanvas canvas_;
   std::optional<size_t> selected_region_;
+  std::vector<analysis::SiteLocality> locality_;  // the sites' live blocks at frame_, scattered first
 };
 
 }  // namespace memframe::viewer

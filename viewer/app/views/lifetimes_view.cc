@@ -1,5 +1,6 @@
 #include "views/lifetimes_view.h"
 
+#include <iterator>
 #include <string>
 
 #include <imgui.h>
@@ -26,6 +27,7 @@ ImVec4 ClassColour(LifetimeClass c) {
     case LifetimeClass::kFrame: return ImVec4(0.96f, 0.78f, 0.30f, 1);
     case LifetimeClass::kLevel: return ImVec4(0.40f, 0.72f, 1.00f, 1);
     case LifetimeClass::kPool: return ImVec4(0.55f, 0.85f, 0.55f, 1);
+    case LifetimeClass::kRing: return ImVec4(0.40f, 0.85f, 0.80f, 1);
     case LifetimeClass::kLongLived: return ImVec4(0.80f, 0.60f, 0.95f, 1);
     case LifetimeClass::kGeneral: return palette::kDimText;
   }
@@ -34,14 +36,14 @@ ImVec4 ClassColour(LifetimeClass c) {
 
 // What an allocator for the site must hold.
 std::string Capacity(const analysis::SiteLifetime& s) {
-  if (s.lifetime == LifetimeClass::kPool)
+  if (s.lifetime == LifetimeClass::kPool || (s.lifetime == LifetimeClass::kRing && s.size_min == s.size_max))
     return FormatCount(s.peak_live_blocks) + " \xC3\x97 " + FormatBytes(s.size_max);
   if (s.lifetime == LifetimeClass::kGeneral) return "\xE2\x80\x94";
   return FormatBytes(s.peak_live_bytes);
 }
 
-constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLevel, LifetimeClass::kPool,
-                                      LifetimeClass::kLongLived, LifetimeClass::kGeneral};
+constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLevel, LifetimeClass::kRing,
+                                      LifetimeClass::kPool, LifetimeClass::kLongLived, LifetimeClass::kGeneral};
 
 }  // namespace
 
@@ -88,7 +90,7 @@ void LifetimesView::Draw(ViewContext& ctx) {
 
 void LifetimesView::DrawClasses(ViewContext& ctx) {
   const analysis::LifetimeReport& report = Report(ctx);
-  uint64_t sites[5] = {}, calls[5] = {};
+  uint64_t sites[std::size(kClasses)] = {}, calls[std::size(kClasses)] = {};
   for (const auto& s : report.sites) {
     sites[static_cast<int>(s.lifetime)]++;
     calls[static_cast<int>(s.lifetime)] += s.allocations + s.frees;
@@ -105,6 +107,11 @@ void LifetimesView::DrawClasses(ViewContext& ctx) {
   }
   ImGui::SameLine(0, 22);
   ImGui::Checkbox("Show general sites", &show_general_);
+  const analysis::FrameArenaAdvice& arena = report.frame_arena;
+  if (arena.calls_saved)
+    ImGui::Text("Frame arena: %s (99th percentile of the frame sites' bytes over %s; largest %s), saves %s",
+                FormatBytes(arena.p99_bytes).c_str(), Plural(arena.frames, "frame").c_str(),
+                FormatBytes(arena.max_bytes).c_str(), Plural(arena.calls_saved, "call").c_str());
   ImGui::TextColored(palette::kDimText, "Phase boundaries: %zu frame%s%s", report.boundary_frames.size(),
                      report.boundary_frames.size() == 1 ? "" : "s", report.boundary_frames.empty() ? "" : " (");
   for (size_t i = 0; i < report.boundary_frames.size() && i < 12; ++i) {
@@ -200,6 +207,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
                     {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},
                     {"size_min", s.size_min}, {"size_max", s.size_max}, {"lifetime_frames_max", s.lifetime_frames_max},
+                    {"ring_delay_frames", s.ring_delay_frames},
                     {"peak_live_blocks", s.peak_live_blocks}, {"peak_live_bytes", s.peak_live_bytes},
                     {"calls_saved", s.calls_saved}, {"bytes_saved", s.bytes_saved},
                     {"stack", StackJson(ctx.session, s.stack_id)}});
@@ -208,6 +216,9 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
   return {{"view", name()},
           {"judged_frames", JudgedFramesJson(judged_)},
           {"boundary_frames", report.boundary_frames},
+          {"frame_arena", {{"frames", report.frame_arena.frames}, {"p99_bytes", report.frame_arena.p99_bytes},
+                           {"max_bytes", report.frame_arena.max_bytes},
+                           {"calls_saved", report.frame_arena.calls_saved}}},
           {"rows", rows}};
 }
 

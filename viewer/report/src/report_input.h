@@ -153,6 +153,8 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out);
 void WriteMismatchesText(const ReportInput& input, std::ostream& out);
 void WritePhasesText(const ReportInput& input, std::ostream& out);
 void WriteThreadsText(const ReportInput& input, std::ostream& out);
+void WriteAllocatorsText(const ReportInput& input, std::ostream& out);
+void WriteLocalityText(const ReportInput& input, std::ostream& out);
 
 void WriteSummaryJson(const ReportInput& input, std::ostream& out);
 void WriteFramesJson(const ReportInput& input, std::ostream& out);
@@ -166,5 +168,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out);
 void WriteMismatchesJson(const ReportInput& input, std::ostream& out);
 void WritePhasesJson(const ReportInput& input, std::ostream& out);
 void WriteThreadsJson(const ReportInput& input, std::ostream& out);
+void WriteAllocatorsJson(const ReportInput& input, std::ostream& out);
+void WriteLocalityJson(const ReportInput& input, std::ostream& out);
 
 }  // namespace memframe::analysis

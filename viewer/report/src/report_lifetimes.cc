@@ -11,15 +11,16 @@ namespace memframe::analysis {
 namespace {
 
 constexpr size_t kTextRows = 50;
-constexpr std::array<LifetimeClass, 5> kClasses = {LifetimeClass::kFrame, LifetimeClass::kLevel, LifetimeClass::kPool,
+constexpr std::array<LifetimeClass, 6> kClasses = {LifetimeClass::kFrame,     LifetimeClass::kLevel,
+                                                   LifetimeClass::kRing,      LifetimeClass::kPool,
                                                    LifetimeClass::kLongLived, LifetimeClass::kGeneral};
 
 struct ClassTotals {
   uint64_t sites = 0, calls = 0, bytes = 0;
 };
 
-std::array<ClassTotals, 5> Totals(const LifetimeReport& r) {
-  std::array<ClassTotals, 5> totals{};
+std::array<ClassTotals, kClasses.size()> Totals(const LifetimeReport& r) {
+  std::array<ClassTotals, kClasses.size()> totals{};
   for (const SiteLifetime& s : r.sites) {
     ClassTotals& t = totals[static_cast<size_t>(s.lifetime)];
     t.sites++;
@@ -30,12 +31,28 @@ std::array<ClassTotals, 5> Totals(const LifetimeReport& r) {
 }
 
 std::string Capacity(const SiteLifetime& s) {
-  if (s.lifetime == LifetimeClass::kPool)
+  const bool one_size = s.size_min == s.size_max;
+  if (s.lifetime == LifetimeClass::kPool || (s.lifetime == LifetimeClass::kRing && one_size))
     return FormatCount(s.peak_live_blocks) + " x " + FormatBytes(s.size_max);
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
 JudgedFrames Judged(const ReportInput& input) { return JudgedFramesOf(input, input.heap.frames.All()); }
+
+void WriteAdviceText(const LifetimeReport& r, const std::vector<LevelLoad>& loads, std::ostream& out) {
+  const FrameArenaAdvice& a = r.frame_arena;
+  if (a.calls_saved) {
+    out << "\nFrame arena: " << FormatBytes(a.p99_bytes) << " (the 99th percentile of the frame sites' bytes over "
+        << Plural(a.frames, "judged frame") << "; the largest frame " << FormatBytes(a.max_bytes) << ") saves "
+        << FormatCount(a.calls_saved) << " malloc+free calls and " << FormatBytes(a.bytes_saved) << " of heap traffic\n";
+  }
+  for (const LevelLoad& load : loads) {
+    out << "Level allocator for the load in frames " << load.frames.from << ".." << load.frames.to << ": "
+        << FormatBytes(load.kept_bytes) << " in " << Plural(load.kept_blocks, "block")
+        << " still live at its end; it saves " << FormatCount(load.allocations) << " allocation calls and "
+        << FormatBytes(load.bytes_allocated) << "\n";
+  }
+}
 
 }  // namespace
 
@@ -56,6 +73,7 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
                     LifetimeAdvice(c)});
   }
   summary.Write(out);
+  WriteAdviceText(r, AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames)), out);
 
   out << "\nSites that belong off the general heap, by calls saved:\n\n";
   if (!ClassesShown(input).empty()) out << "(" << ClassesShown(input).substr(2) << "\n";
@@ -81,6 +99,27 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
   table.Write(out);
   if (hidden) out << "... and " << FormatCount(hidden) << " more (--json lists every site)\n";
 }
+
+namespace {
+
+json FrameArenaJson(const FrameArenaAdvice& a) {
+  return {{"frames", a.frames}, {"p99_bytes", a.p99_bytes}, {"max_bytes", a.max_bytes},
+          {"calls_saved", a.calls_saved}, {"bytes_saved", a.bytes_saved}};
+}
+
+json LoadsJson(const std::vector<LevelLoad>& loads) {
+  json rows = json::array();
+  for (const LevelLoad& load : loads) {
+    rows.push_back({{"frames", RangeJson(load.frames)},
+                    {"allocations", load.allocations},
+                    {"bytes_allocated", load.bytes_allocated},
+                    {"kept_blocks", load.kept_blocks},
+                    {"kept_bytes", load.kept_bytes}});
+  }
+  return rows;
+}
+
+}  // namespace
 
 void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
   const JudgedFrames judged = Judged(input);
@@ -112,6 +151,8 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
     site["freed_at_boundary"] = s.freed_at_boundary;
     site["lived_to_end"] = s.lived_to_end;
     site["lifetime_frames_max"] = s.lifetime_frames_max;
+    site["ring_delay_frames"] = s.ring_delay_frames;
+    site["ring_frees"] = s.ring_frees;
     site["peak_live_blocks"] = s.peak_live_blocks;
     site["peak_live_bytes"] = s.peak_live_bytes;
     site["calls_saved"] = s.calls_saved;
@@ -125,6 +166,8 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
         {"boundary_frames", r.boundary_frames},
         {"last_ended_frame", r.has_teardown ? json(r.last_ended_frame) : json(nullptr)},
         {"classes", std::move(classes)},
+        {"frame_arena", FrameArenaJson(r.frame_arena)},
+        {"level_loads", LoadsJson(AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames)))},
         {"sites", std::move(sites)}},
        out);
 }

@@ -104,6 +104,8 @@ const std::vector<ReportDef>& Reports() {
   static const std::vector<ReportDef> reports = {
       {"summary", "the capture in a few lines: frames, allocations, peak, leaks, who allocated, top hidden sites",
        {"--all-frames"}, true, true, "", "", false, WriteSummaryTop10, WriteSummaryJson},
+      {"allocators", "the program's own allocators (annotate.h): per frame, high-water, releases, blocks held past one",
+       {}, false, true, "", "", false, WriteAllocatorsText, WriteAllocatorsJson},
       {"diff", "the live heap at A against B, by allocating stack (default: across the largest load)",
        {}, true, true, "A B", "each a frame number, a marker name, 'start' or 'end'", true, WriteDiffText,
        WriteDiffJson},
@@ -121,6 +123,8 @@ const std::vector<ReportDef>& Reports() {
        {}, true, true, "", "", false, WriteLeaksText, WriteLeaksJson},
       {"lifetimes", "each call site classed by how long its blocks live, with the allocator that would serve it",
        {"--all-frames"}, true, true, "", "", false, WriteLifetimesText, WriteLifetimesJson},
+      {"locality", "how scattered each call site's live blocks are at the end of a frame: pages, cache lines, span",
+       {"--frame"}, true, true, "", "", false, WriteLocalityText, WriteLocalityJson},
       {"mismatches", "frees that do not match their allocation (family, size, unknown pointer, double free)",
        {}, true, true, "", "", false, WriteMismatchesText, WriteMismatchesJson},
       {"phases", "the run cut into start-up, loads, steady play and teardown",

@@ -49,6 +49,20 @@ struct Thread {
   uint64_t dropped = 0;  // events the agent dropped on this thread (drop mode)
 };
 
+enum class AllocatorKind : uint8_t { kOther = 0, kFrameArena = 1, kLevelStack = 2, kPool = 3, kRing = 4 };
+
+// One of the game's own allocators, as it declared it (annotate.h). Its
+// custom blocks are those inside [base, base + capacity).
+struct AllocatorInfo {
+  uint32_t id = 0;  // 1 and up, in the order declared
+  std::string name;
+  AllocatorKind kind = AllocatorKind::kOther;
+  uint64_t base = 0;
+  uint64_t capacity = 0;
+
+  bool Holds(uint64_t address) const { return address >= base && address - base < capacity; }
+};
+
 // What Hello said about the process.
 struct ProcessInfo {
   uint32_t protocol_version = 0;
@@ -72,6 +86,7 @@ struct Stream {
   std::vector<Module> modules;  // every module ever reported, deduplicated by path + load bias
   std::unordered_map<uint32_t, std::vector<uint64_t>> stacks;  // id -> return addresses, innermost first
   std::unordered_map<uint32_t, std::string> markers;           // id -> name
+  std::vector<AllocatorInfo> allocators;                       // declared, by id (allocators.h)
   std::vector<Thread> threads;
   // Global order: by ticks, each thread's own order kept; ties keep the
   // order the batches arrived in; clock races on a block handed between

@@ -10,6 +10,13 @@
 //   level       a share of the blocks is freed at a phase boundary or lives
 //               to the end, at least one at a boundary -> a level (stack)
 //               allocator released at the boundary
+//   ring        the site allocates at least kPoolTurnover times its peak
+//               live count, and a share of its frees in play (neither at a
+//               phase boundary nor in the teardown) free the oldest live block of the site (by the frame it was
+//               allocated in) a fixed number of frames (at least 1) after
+//               it was allocated:
+//               particles, per-frame command buffers -> a ring buffer of
+//               peak-live slots (x the size, when there is one size)
 //   pool        every block has the same size and the site allocates at least
 //               kPoolTurnover times its peak live count (each slot of a
 //               pool sized for the peak is reused) -> a fixed-size pool
@@ -41,7 +48,7 @@ namespace memframe::analysis {
 constexpr double kLifetimeShare = 0.95;
 constexpr uint64_t kPoolTurnover = 2;
 
-enum class LifetimeClass { kFrame, kLongLived, kLevel, kPool, kGeneral };
+enum class LifetimeClass { kFrame, kLongLived, kLevel, kPool, kGeneral, kRing };
 
 struct SiteLifetime {
   uint32_t stack_id = 0;
@@ -54,12 +61,28 @@ struct SiteLifetime {
   uint64_t freed_at_boundary = 0;  // freed in a boundary frame, in a later frame than allocated
   uint64_t lived_to_end = 0;       // still live at the end, or freed in the teardown
   uint64_t lifetime_frames_max = 0;  // over the freed blocks (frame numbers apart)
+  // The most common lifetime of the frees in play in allocation order, and
+  // how many such frees had it (the ring rule).
+  uint64_t ring_delay_frames = 0;
+  uint64_t ring_frees = 0;
   // What an allocator for the class must hold: the most blocks and bytes of
   // the site live at one time.
   uint64_t peak_live_blocks = 0;
   uint64_t peak_live_bytes = 0;
   // What moving the site off the general heap saves: every malloc and free
   // call of it and the bytes it allocates (0 for kGeneral).
+  uint64_t calls_saved = 0;
+  uint64_t bytes_saved = 0;
+};
+
+// The frame arena that would serve every frame-class site: the bytes they
+// allocate per judged frame (every judged frame that occurs, 0 when they
+// allocate nothing in it), its 99th percentile (nearest rank) sizing the
+// arena, and what the arena takes off the heap.
+struct FrameArenaAdvice {
+  uint64_t frames = 0;
+  uint64_t p99_bytes = 0;
+  uint64_t max_bytes = 0;
   uint64_t calls_saved = 0;
   uint64_t bytes_saved = 0;
 };
@@ -72,6 +95,7 @@ struct LifetimeReport {
   bool has_teardown = false;
   // By calls saved, then bytes saved, then allocations (descending), then stack id.
   std::vector<SiteLifetime> sites;
+  FrameArenaAdvice frame_arena;
 };
 
 // `judged`: the blocks allocated in these frames (ascending, disjoint) are
@@ -80,6 +104,19 @@ LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRan
 // The blocks allocated in the frames JudgeFrames chose (every block when it
 // chose every frame: the teardown's and unended frames' too).
 LifetimeReport AnalyzeLifetimes(const Stream& stream, const JudgedFrames& judged);
+
+// The level allocator each load phase (phases.h) would need: what the load
+// allocated (the calls and bytes such an allocator takes off the heap) and
+// what of it is still live at the load's last frame (the allocator's size:
+// the level's data, released at the next boundary).
+struct LevelLoad {
+  FrameRange frames;
+  uint64_t allocations = 0;
+  uint64_t bytes_allocated = 0;
+  uint64_t kept_blocks = 0;
+  uint64_t kept_bytes = 0;
+};
+std::vector<LevelLoad> AnalyzeLevelLoads(const Stream& stream, const std::vector<Phase>& phases);
 
 const char* LifetimeClassName(LifetimeClass c);  // "frame", "long-lived", "level", "pool", "general"
 const char* LifetimeAdvice(LifetimeClass c);     // one line of advice

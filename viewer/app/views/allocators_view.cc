@@ -1,0 +1,138 @@
+#include "views/allocators_view.h"
+
+#include <string>
+
+#include <imgui.h>
+
+#include "format.h"
+#include "view_json.h"
+#include "widgets/table_order.h"
+
+namespace memframe::viewer {
+
+namespace {
+
+std::string OrDash(uint64_t bytes) { return bytes ? FormatBytes(bytes) : "-"; }
+
+}  // namespace
+
+const std::vector<analysis::AllocatorUsage>& AllocatorsView::Usage(ViewContext& ctx) {
+  if (!usage_) {
+    usage_ = analysis::AnalyzeAllocators(ctx.session.capture().main);
+    plot_of_ = SIZE_MAX;
+  }
+  return *usage_;
+}
+
+void AllocatorsView::Draw(ViewContext& ctx) {
+  const auto& usage = Usage(ctx);
+  if (usage.empty()) {
+    ImGui::TextWrapped(
+        "The program declared no allocator of its own. A game names its arenas, pools and rings with "
+        "memframe_allocator_declare (agent/include/memframe/annotate.h) to see them here.");
+    return;
+  }
+  if (selected_ >= usage.size()) selected_ = 0;
+  ImGui::BeginChild("allocator_table", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), false,
+                    ImGuiWindowFlags_NoBackground);
+  DrawTable(usage);
+  ImGui::EndChild();
+  DrawSelected(ctx, usage[selected_]);
+}
+
+void AllocatorsView::DrawTable(const std::vector<analysis::AllocatorUsage>& usage) {
+  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                          ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("allocators", 11, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Allocator", ImGuiTableColumnFlags_WidthStretch);
+  for (const char* title : {"Kind", "Capacity", "Backing block", "High-water", "Occupancy", "Blocks/frame",
+                            "Bytes/frame", "Releases/frame", "Live at end", "Held past release"})
+    ImGui::TableSetupColumn(title, ImGuiTableColumnFlags_WidthFixed, 95);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < usage.size(); ++i) {
+    const analysis::AllocatorUsage& u = usage[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::Selectable(u.info.name.c_str(), selected_ == i, ImGuiSelectableFlags_SpanAllColumns)) selected_ = i;
+    ImGui::PopID();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(analysis::AllocatorKindName(u.info.kind));
+    ImGui::TableNextColumn();
+    TextRight(OrDash(u.info.capacity).c_str());
+    ImGui::TableNextColumn();
+    TextRight(OrDash(u.backing_block).c_str());
+    ImGui::TableNextColumn();
+    TextRight(FormatBytes(u.high_water).c_str());
+    ImGui::TableNextColumn();
+    TextRight(u.info.capacity ? FormatPercent(u.occupancy()).c_str() : "-");
+    ImGui::TableNextColumn();
+    TextRight(FormatCount(u.median_blocks_per_frame).c_str());
+    ImGui::TableNextColumn();
+    TextRight(FormatBytes(u.median_bytes_per_frame).c_str());
+    ImGui::TableNextColumn();
+    TextRight(FormatCount(u.median_releases_per_frame).c_str());
+    ImGui::TableNextColumn();
+    TextRight((FormatCount(u.live_blocks_end) + " (" + FormatBytes(u.live_bytes_end) + ")").c_str());
+    ImGui::TableNextColumn();
+    if (u.outlived.empty())
+      TextRight("0");
+    else
+      ImGui::TextColored(palette::kError, "%zu", u.outlived.size());
+  }
+  ImGui::EndTable();
+}
+
+void AllocatorsView::DrawSelected(ViewContext& ctx, const analysis::AllocatorUsage& u) {
+  if (plot_of_ != selected_) {
+    plot_of_ = selected_;
+    plot_.clear();
+    for (const analysis::AllocatorFrame& f : u.frames) plot_.push_back(static_cast<float>(f.high_water));
+  }
+  const uint64_t first = u.frames.empty() ? 0 : u.frames.front().frame;
+  ImGui::Text("%s: bytes in use at their highest in each frame from frame %llu (%s handed out, %s releases)",
+              u.info.name.c_str(), static_cast<unsigned long long>(first), Plural(u.blocks, "block").c_str(),
+              FormatCount(u.releases).c_str());
+  const float scale = static_cast<float>(u.info.capacity ? u.info.capacity : u.high_water);
+  const std::string overlay = "capacity " + OrDash(u.info.capacity) + ", high-water " + FormatBytes(u.high_water);
+  ImGui::PlotHistogram("##in_use", plot_.data(), static_cast<int>(plot_.size()), 0, overlay.c_str(), 0, scale,
+                       ImVec2(-1, 110));
+  if (u.outlived.empty()) return;
+  ImGui::TextColored(palette::kError, "Blocks given back after %s had released them (held past the release):",
+                     u.info.name.c_str());
+  for (const analysis::OutlivedBlock& b : u.outlived) {
+    const SiteLabel& label = ctx.session.Label(b.alloc_stack);
+    ImGui::BulletText("%s allocated in frame %llu at %s %s, released in frame %llu, given back in frame %llu",
+                      FormatBytes(b.size).c_str(), static_cast<unsigned long long>(b.alloc_frame),
+                      label.function.c_str(), label.location.c_str(),
+                      static_cast<unsigned long long>(b.release_frame), static_cast<unsigned long long>(b.free_frame));
+  }
+}
+
+nlohmann::json AllocatorsView::Data(ViewContext& ctx) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const analysis::AllocatorUsage& u : Usage(ctx)) {
+    nlohmann::json outlived = nlohmann::json::array();
+    for (const analysis::OutlivedBlock& b : u.outlived) {
+      const SiteLabel& label = ctx.session.Label(b.alloc_stack);
+      outlived.push_back({{"size", b.size}, {"alloc_frame", b.alloc_frame}, {"release_frame", b.release_frame},
+                          {"free_frame", b.free_frame}, {"function", label.function}, {"location", label.location},
+                          {"stack", StackJson(ctx.session, b.alloc_stack)}});
+    }
+    nlohmann::json high_water = nlohmann::json::array();
+    for (const analysis::AllocatorFrame& f : u.frames) high_water.push_back(f.high_water);
+    rows.push_back({{"name", u.info.name}, {"kind", analysis::AllocatorKindName(u.info.kind)},
+                    {"capacity", u.info.capacity}, {"backing_block", u.backing_block}, {"high_water", u.high_water},
+                    {"occupancy", u.occupancy()}, {"blocks", u.blocks}, {"releases", u.releases},
+                    {"median_blocks_per_frame", u.median_blocks_per_frame},
+                    {"median_bytes_per_frame", u.median_bytes_per_frame},
+                    {"median_releases_per_frame", u.median_releases_per_frame},
+                    {"live_blocks_end", u.live_blocks_end}, {"live_bytes_end", u.live_bytes_end},
+                    {"first_frame", u.frames.empty() ? 0 : u.frames.front().frame},
+                    {"high_water_per_frame", std::move(high_water)}, {"outlived", std::move(outlived)}});
+  }
+  return {{"view", name()}, {"rows", std::move(rows)}};
+}
+
+}  // namespace memframe::viewer
