@@ -135,8 +135,9 @@ def test_attach_round_detach():
                  "note: 7 frees of blocks allocated before the attach"):
         if line not in text.stdout:
             fail("the summary lacks %r:\n%s" % (line, text.stdout))
-    if "starts at an attach" not in report(capture, "frames").stderr:
-        fail("the frames report does not say the capture starts at an attach")
+    for name in ("frames", "leaks", "hidden"):
+        if "starts at an attach" not in report(capture, name).stderr or "their frees (7)" not in report(capture, name).stderr:
+            fail("the %s report does not say the capture starts at an attach, with the 7 frees set apart" % name)
     return capture
 
 

@@ -192,7 +192,7 @@ int RunDumpViewData(const ViewerOptions& options) {
     std::cout << data.dump(2) << "\n";
   }
   // A damaged capture is said and exits 1, as `memframe report` does.
-  return analysis::FinishWithDamage(session->capture(), std::cerr, "memframe-viewer");
+  return analysis::FinishWithDamage(session->capture(), std::cerr, "memframe-viewer", &session->heap());
 }
 
 }  // namespace memframe::viewer

@@ -6,6 +6,7 @@
 
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/report/report_registry.h"
+#include "memframe/report/units.h"
 #include "report_input.h"
 
 namespace memframe::analysis {
@@ -40,19 +41,23 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
 // running its exit handlers, or the agent lost its connection (a program
 // that closes every fd closes the agent's too). Its figures stop there, and
 // blocks freed after that point look like leaks: say so.
-void WarnIfStreamUnended(const Capture& capture, std::ostream& err) {
+void WarnIfStreamUnended(const Capture& capture, std::ostream& err, const HeapAnalysis* heap) {
   // Every report of an attached capture says where it starts.
-  if (capture.main.process.attached)
+  if (capture.main.process.attached) {
     err << "memframe: note: this capture starts at an attach to a running process (memframe attach): blocks "
-           "allocated before it are unknown, and their frees are counted apart\n";
+           "allocated before it are unknown, and their frees";
+    if (heap) err << " (" << FormatCount(heap->anomalies.freed_before_attach) << ")";
+    err << " are counted apart\n";
+  }
   if (capture.main.has_end || !capture.damage.empty()) return;
   err << "memframe: warning: the program's stream ended without its end record: the program exited without "
          "running its exit handlers (_exit, a crash, a signal) or the agent's connection was lost (the program "
          "may have closed it); figures after that point are missing, and blocks freed after it show as leaks\n";
 }
 
-int FinishWithDamage(const Capture& capture, std::ostream& err, const std::string& program) {
-  WarnIfStreamUnended(capture, err);
+int FinishWithDamage(const Capture& capture, std::ostream& err, const std::string& program,
+                     const HeapAnalysis* heap) {
+  WarnIfStreamUnended(capture, err, heap);
   if (capture.damage.empty()) return kExitOk;
   err << program << ": warning: " << capture.damage << " — reporting the " << capture.main.events.size()
       << " events read before it\n";
@@ -101,7 +106,7 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
     return kExitUsage;
   }
   out << rendered.str();
-  return FinishWithDamage(capture, err);
+  return FinishWithDamage(capture, err, "memframe", &heap);
 }
 
 int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err) {
@@ -111,7 +116,7 @@ int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ost
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
   ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt, {}, {}};
   WriteSummaryText(input, 5, out);
-  return FinishWithDamage(capture, err);
+  return FinishWithDamage(capture, err, "memframe", &heap);
 }
 
 }  // namespace memframe::analysis

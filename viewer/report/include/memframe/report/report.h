@@ -33,7 +33,11 @@ int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ost
 
 // After the output of a capture: 0 for an undamaged one; else writes
 // "<program>: warning: <damage> — reporting the N events read before it" and
-// returns 1 (the CLI and the viewer's --dump-view-data say it alike).
-int FinishWithDamage(const Capture& capture, std::ostream& err, const std::string& program = "memframe");
+// returns 1 (the CLI and the viewer's --dump-view-data say it alike). An
+// attached capture gets a note that it starts at the attach, with the
+// number of frees of older blocks set apart when `heap` is given.
+struct HeapAnalysis;
+int FinishWithDamage(const Capture& capture, std::ostream& err, const std::string& program = "memframe",
+                     const HeapAnalysis* heap = nullptr);
 
 }  // namespace memframe::analysis
