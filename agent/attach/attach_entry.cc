@@ -23,8 +23,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 
+#include "attach/entry_trampolines.h"
 #include "attach/got_patcher.h"
 #include "capture/recorder.h"
 #include "capture/recursion_guard.h"
@@ -120,10 +122,23 @@ void* AttachMain(void*) {
   }
   size_t patched = PatchLoadedModules();
   Debug("attached: %zu imports patched", patched);
-  // Tells memframe that from now on every call is recorded.
+  // Tells memframe that from now on every call is recorded, with the
+  // entries it could not patch (memframe prints them): written aside and
+  // renamed, so that memframe never reads it half-written.
   if (const char* ready = LookUpSetting(memframe::wire::kSettingAttachReady, nullptr)) {
-    int fd = open(ready, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd >= 0) close(fd);
+    char aside[4096 + 8];
+    if (strlen(ready) < sizeof(aside) - 8) {
+      strcpy(aside, ready);
+      strcat(aside, ".part");
+      int fd = open(aside, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      if (fd >= 0) {
+        const char* refusals = EntryTrampolineRefusals();
+        ssize_t ignored = write(fd, refusals, strlen(refusals));
+        (void)ignored;
+        close(fd);
+        if (rename(aside, ready) != 0) unlink(aside);
+      }
+    }
   }
   ServeUntilDetach();
   size_t restored = UnpatchAll();

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "attach/x86_prologue.h"
@@ -66,7 +67,30 @@ bool WriteCodeWord(uintptr_t at, uint64_t word) {
   return true;
 }
 
-bool Refuse(const char* name, const char* why) {
+// Lines of EntryTrampolineRefusals(), and the entries they refused (asked
+// again at every pass over new modules, and at every attach, they are
+// refused once); only the attach thread writes.
+char g_refusals[2048];
+size_t g_refusals_size = 0;
+uintptr_t g_refused[32];
+size_t g_refused_count = 0;
+
+bool RefusedBefore(uintptr_t entry) {
+  for (size_t i = 0; i < g_refused_count; ++i)
+    if (g_refused[i] == entry) return true;
+  return false;
+}
+
+void NoteRefusal(const char* name, const char* why) {
+  int n = snprintf(g_refusals + g_refusals_size, sizeof(g_refusals) - g_refusals_size,
+                   "%s: not patched at its entry: %s\n", name, why);
+  if (n > 0 && g_refusals_size + static_cast<size_t>(n) < sizeof(g_refusals)) g_refusals_size += static_cast<size_t>(n);
+  else g_refusals[g_refusals_size] = '\0';  // full: keep the whole lines written so far
+}
+
+bool Refuse(const char* name, uintptr_t entry, const char* why) {
+  if (g_refused_count < sizeof(g_refused) / sizeof(g_refused[0])) g_refused[g_refused_count++] = entry;
+  NoteRefusal(name, why);
   Warn("memframe attach: %s is not patched at its entry: %s; frames presented through a pointer fetched before "
        "the attach are not seen",
        name, why);
@@ -76,6 +100,7 @@ bool Refuse(const char* name, const char* why) {
 }  // namespace
 
 bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
+  if (RefusedBefore(entry)) return false;
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     Trampoline& t = g_trampolines[i];
@@ -83,28 +108,29 @@ bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atom
     if (t.armed) return true;
     // Attached again: the moved prologue is still there.
     if (__atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE) != t.original_word)
-      return Refuse(name, "its code changed since the last attach");
+      return Refuse(name, entry, "its code changed since the last attach");
     real->store(t.page + kPrologueAt, std::memory_order_release);
-    if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, "its code page cannot be made writable");
+    if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, entry, "its code page cannot be made writable");
     t.armed = true;
     return true;
   }
-  if (count == kMaxTrampolines) return Refuse(name, "too many entries patched");
-  if ((entry & 7) > 8 - kJumpBytes) return Refuse(name, "the jump would not fit in one aligned 8-byte store");
+  if (count == kMaxTrampolines) return Refuse(name, entry, "too many entries patched");
+  if ((entry & 7) > 8 - kJumpBytes) return Refuse(name, entry, "the jump would not fit in one aligned 8-byte store");
   Dl_info module{};
-  if (!dladdr(reinterpret_cast<void*>(entry), &module) || !module.dli_fbase) return Refuse(name, "not in a module");
+  if (!dladdr(reinterpret_cast<void*>(entry), &module) || !module.dli_fbase)
+    return Refuse(name, entry, "not in a module");
   uint8_t* page = MapNear(entry);
-  if (!page) return Refuse(name, "no free page within 2 GiB of it");
+  if (!page) return Refuse(name, entry, "no free page within 2 GiB of it");
   MovedPrologue moved;
   if (!RelocatePrologue(reinterpret_cast<const uint8_t*>(entry), kJumpBytes, page + kPrologueAt,
                         PageSize() - kPrologueAt, &moved)) {
     munmap(page, PageSize());
-    return Refuse(name, moved.refusal);
+    return Refuse(name, entry, moved.refusal);
   }
   WriteAbsoluteJump(page, reinterpret_cast<uintptr_t>(hook));
   if (mprotect(page, PageSize(), PROT_READ | PROT_EXEC) != 0) {
     munmap(page, PageSize());
-    return Refuse(name, "its relay page cannot be made executable");
+    return Refuse(name, entry, "its relay page cannot be made executable");
   }
   Trampoline t{};
   t.entry = entry;
@@ -124,7 +150,7 @@ bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atom
   real->store(page + kPrologueAt, std::memory_order_release);
   g_trampolines[count] = t;
   g_count.store(count + 1, std::memory_order_release);
-  if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, "its code page cannot be made writable");
+  if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, entry, "its code page cannot be made writable");
   g_trampolines[count].armed = true;
   Debug("%s: entry %#lx jumps to the hook; %zu bytes moved", name, static_cast<unsigned long>(entry), moved.taken);
   return true;
@@ -151,6 +177,8 @@ bool IsEntryTrampolineReal(const std::atomic<void*>* real) {
     if (g_trampolines[i].real == real) return true;
   return false;
 }
+
+const char* EntryTrampolineRefusals() { return g_refusals; }
 
 size_t ArmedEntryTrampolines() {
   size_t armed = 0;

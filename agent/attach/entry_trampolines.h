@@ -42,4 +42,8 @@ bool IsEntryTrampolineReal(const std::atomic<void*>* real);
 // Entries armed now, for tests and the attach report.
 size_t ArmedEntryTrampolines();
 
+// The entries refused so far, one "NAME: not patched at its entry: REASON"
+// line each (the attach passes them to memframe, which prints them).
+const char* EntryTrampolineRefusals();
+
 }  // namespace memframe::agent

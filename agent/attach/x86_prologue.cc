@@ -202,7 +202,8 @@ bool RelocatePrologue(const uint8_t* entry, size_t min_bytes, uint8_t* out, size
     const uintptr_t next = from + taken + insn.length;
     uint8_t* to = out + written;
     const auto to_address = reinterpret_cast<uintptr_t>(to);
-    if (written + insn.length + kAbsoluteJumpBytes + 6 > capacity) return Refuse(moved, "the moved prologue is too long");
+    if (written + insn.length + kAbsoluteJumpBytes + 6 > capacity)
+      return Refuse(moved, "the moved prologue is too long");
     if (insn.branch != Branch::kNone) {
       const bool short_form = insn.branch == Branch::kConditional8 || insn.branch == Branch::kJump8;
       const int64_t offset = short_form ? static_cast<int8_t>(entry[taken + insn.length - 1])

@@ -359,6 +359,10 @@ int Attach(const AttachOptions& options) {
   }
   Ending ending = Ending::kNeverConnected;
   if (WaitUntilHooked(recorder, options.pid, ready)) {
+    // What the agent could not hook (a present's entry it would not patch).
+    std::ifstream said(ready);
+    for (std::string line; std::getline(said, line);)
+      if (!line.empty()) std::cerr << "memframe: warning: " << line << '\n';
     std::cerr << "memframe: recording; Ctrl+C or `memframe detach " << options.pid
               << "` ends it, the process runs on\n";
     ending = Record(recorder, options.pid, options.duration_s);

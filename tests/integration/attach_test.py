@@ -136,7 +136,8 @@ def test_attach_round_detach():
         if line not in text.stdout:
             fail("the summary lacks %r:\n%s" % (line, text.stdout))
     for name in ("frames", "leaks", "hidden"):
-        if "starts at an attach" not in report(capture, name).stderr or "their frees (7)" not in report(capture, name).stderr:
+        said = report(capture, name).stderr
+        if "starts at an attach" not in said or "their frees (7)" not in said:
             fail("the %s report does not say the capture starts at an attach, with the 7 frees set apart" % name)
     return capture
 
@@ -261,7 +262,10 @@ def test_present_fetched_before_attach():
     for attempt, frames in enumerate((40, 7)):
         capture = os.path.join(TMP, "present%d.mfc" % attempt)
         attach = start_attach(target.proc.pid, capture, "--no-summary")
-        wait_recording(attach)
+        said = "".join(wait_recording(attach))
+        # The library's eglSwapBuffers is too short for an entry patch: said so.
+        if "warning: eglSwapBuffers: not patched at its entry: the function ends" not in said:
+            fail("memframe attach did not say which present it left unpatched:\n" + said)
         target.command("frames %d" % frames, "done")
         detach(target.proc.pid, attach)
         target.command("frames 3", "done")  # after the detach: the original entry again

@@ -57,7 +57,8 @@ TEST(X86Prologue, PushesAndRegisterMovesAreCopiedAndJumpBack) {
   ASSERT_TRUE(m.ok) << m.moved.refusal;
   EXPECT_EQ(m.moved.taken, 5u);
   ASSERT_EQ(m.moved.written, 5u + kAbsoluteJumpBytes);
-  EXPECT_EQ(std::vector<uint8_t>(m.out.begin(), m.out.begin() + 5), (std::vector<uint8_t>{0x55, 0x48, 0x89, 0xfd, 0x53}));
+  EXPECT_EQ(std::vector<uint8_t>(m.out.begin(), m.out.begin() + 5),
+            (std::vector<uint8_t>{0x55, 0x48, 0x89, 0xfd, 0x53}));
   EXPECT_EQ(JumpTarget(m, 5), m.entry + 5);
 }
 
