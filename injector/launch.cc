@@ -112,14 +112,22 @@ AgentSocket::~AgentSocket() {
   if (!dir_.empty()) rmdir(dir_.c_str());
 }
 
+std::vector<std::string> AgentCandidates(const std::string& exe_dir) {
+  static constexpr char kAgent[] = "/libmemframe_agent.so";
+  return {exe_dir + "/" MEMFRAME_AGENT_DIR_FROM_BINDIR + kAgent, exe_dir + "/../lib" + kAgent,
+          MEMFRAME_AGENT_INSTALL_PATH};
+}
+
 std::string DefaultAgentPath() {
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) return "libmemframe_agent.so";
+  if (n <= 0) return MEMFRAME_AGENT_INSTALL_PATH;
   std::string exe(self, static_cast<size_t>(n));
-  std::string agent = exe.substr(0, exe.rfind('/')) + "/../lib/libmemframe_agent.so";
+  const std::vector<std::string> candidates = AgentCandidates(exe.substr(0, exe.rfind('/')));
   char resolved[PATH_MAX];
-  return realpath(agent.c_str(), resolved) ? std::string(resolved) : agent;
+  for (const std::string& agent : candidates)
+    if (realpath(agent.c_str(), resolved) && access(resolved, R_OK) == 0) return resolved;
+  return candidates.front();
 }
 
 // ---- SignalPolicy ------------------------------------------------------------

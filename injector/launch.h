@@ -32,8 +32,15 @@ class AgentSocket {
   int fd_ = -1;
 };
 
-// <directory of this executable>/../lib/libmemframe_agent.so: where the build
-// and the install put the agent.
+// Where the agent may be, in the order memframe looks, for an executable in
+// `exe_dir`: the install layout relative to the binary
+// (<bindir>/../lib/<multiarch>/memframe/, so an installed tree works at any
+// prefix), the build tree's <bin>/../lib/, then the path configured at build
+// time (MEMFRAME_AGENT_INSTALL_PATH).
+std::vector<std::string> AgentCandidates(const std::string& exe_dir);
+
+// The first of AgentCandidates(directory of this executable) that exists,
+// else the first of them (for the error message).
 std::string DefaultAgentPath();
 
 // While alive: SIGINT and SIGQUIT are ignored (the terminal sends them to the
