@@ -30,7 +30,6 @@ class ProtoWriter {
     Tag(field, kVarint);
     RawVarint(value);
   }
-  void SInt(uint32_t field, int64_t value) { Varint(field, ZigZag(value)); }
   void Bool(uint32_t field, bool value) { Varint(field, value ? 1 : 0); }
   void Bytes(uint32_t field, const void* data, size_t size) {
     Tag(field, kLengthDelimited);
@@ -56,43 +55,23 @@ class ProtoWriter {
   void RawVarint(uint64_t value) {
     if (Room(kMaxVarintBytes)) pos_ = WriteVarint(pos_, value);
   }
-  // value_of(0..count-1) as raw varints (a packed column): one room check and
-  // a local write pointer. RawVarint in a loop re-reads pos_ after every byte
-  // stored (a uint8_t store may alias the writer itself): the agent's writer
-  // thread spent 184 instructions an event that way (callgrind).
-  template <typename ValueOf>
-  void RawVarints(int count, ValueOf value_of) {
-    RawVarintsWhere(count, [](int) { return true; }, value_of);
-  }
-  // The same for the i where keep(i) only: a column with entries for some
-  // events (EventBatch's references).
-  template <typename Keep, typename ValueOf>
-  void RawVarintsWhere(int count, Keep keep, ValueOf value_of) {
-    if (count <= 0 || !Room(kMaxVarintBytes * static_cast<size_t>(count))) return;
-    uint8_t* p = pos_;
-    for (int i = 0; i < count; ++i)
-      if (keep(i)) p = WriteVarint(p, value_of(i));
-    pos_ = p;
-  }
   // Direct access for an encoder that stores its own bytes (EventBatch's
   // columns): room for n bytes at the returned pointer, or nullptr (and the
   // writer overflows) without it. Commit(end) then takes the bytes up to end,
   // which must lie within those n.
   uint8_t* Reserve(size_t n) { return Room(n) ? pos_ : nullptr; }
   void Commit(uint8_t* end) { pos_ = end; }
+
+  size_t size() const { return static_cast<size_t>(pos_ - begin_); }
+  bool overflow() const { return overflow_; }
+
+ private:
   void Raw(const void* data, size_t size) {
     if (Room(size)) {
       memcpy(pos_, data, size);
       pos_ += size;
     }
   }
-
-  size_t size() const { return static_cast<size_t>(pos_ - begin_); }
-  size_t remaining() const { return static_cast<size_t>(end_ - pos_); }
-  bool overflow() const { return overflow_; }
-  const uint8_t* data() const { return begin_; }
-
- private:
   void Tag(uint32_t field, WireType type) { RawVarint((static_cast<uint64_t>(field) << 3) | type); }
   bool Room(size_t n) {
     if (overflow_ || static_cast<size_t>(end_ - pos_) < n) {
