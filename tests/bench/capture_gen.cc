@@ -1,7 +1,7 @@
 // Writes a synthetic capture of a game-shaped load, as many events as asked,
-// with CaptureWriter: what `memframe run` would record, without running
-// anything. Used to measure loading at 10 M and 100 M events (README.md)
-// and, at a few million, by the capture_scale test.
+// with CaptureWriter and the agent's own encoder: what `memframe run` would
+// record, without running anything. Used to measure loading at 10 M and
+// 100 M events (README.md) and, at a few million, by the capture_scale test.
 //
 //   memframe_capture_gen OUT.mfc [--events N] [--threads T] [--events-per-frame E] [--seed S]
 //
@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "agent_stream_encoder.h"
+#include "xorshift.h"
 #include "memframe.pb.h"
 #include "memframe/capture_file.h"
 #include "memframe/event_codec.h"
@@ -46,16 +48,7 @@ struct Options {
   uint64_t seed = 1;
 };
 
-struct Rng {
-  uint64_t s;
-  uint64_t Next() {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return s;
-  }
-  uint64_t Below(uint64_t n) { return Next() % n; }
-};
+using Rng = memframe::test_support::XorShift;
 
 struct Block {
   uint64_t address;
@@ -163,10 +156,14 @@ class Generator {
   bool Flush(SimThread& th) {
     th.unflushed_frames = 0;
     if (th.batch.empty()) return true;
-    wire::Packet packet;
-    encoder_.Encode(th.tid, th.batch.data(), th.batch.size(), packet.mutable_events());
+    std::vector<wire::EventBatch> batches = encoder_.Encode(th.tid, th.batch.data(), th.batch.size());
     th.batch.clear();
-    return Write(packet);
+    wire::Packet packet;
+    for (wire::EventBatch& batch : batches) {
+      *packet.mutable_events() = std::move(batch);
+      if (!Write(packet)) return false;
+    }
+    return true;
   }
 
   bool Write(const wire::Packet& p, uint32_t stream = 1) {
@@ -227,7 +224,7 @@ class Generator {
   Rng rng_;
   std::vector<SimThread> threads_;
   std::string scratch_;
-  wire::EventBatchEncoder encoder_;
+  memframe::test_support::AgentStreamEncoder encoder_;  // the agent's own encoder
 };
 
 bool ParseOptions(int argc, char** argv, Options* o) {

@@ -1,6 +1,7 @@
-// EventBatch <-> plain events, for the readers (the analysis, tests, tools).
-// The agent has an allocation-free encoder of its own
-// (agent/writer/packet_encoder.cc); both keep the model of event_refs.h.
+// EventBatch -> plain events, for the readers (the analysis, tests, tools).
+// The one encoder is the agent's (agent/writer/packet_encoder.cc; tests and
+// tools run it through tests/support/agent_stream_encoder.h); both keep the
+// model of event_refs.h.
 #pragma once
 
 #include <cstdint>
@@ -42,24 +43,6 @@ class EventBatchDecoder {
   uint32_t version_;
   std::unique_ptr<State> state_;
   bool broken_ = false;
-};
-
-// Encodes what the agent encodes, through libprotobuf: the test fixtures and
-// tools that write captures by hand. One encoder per stream; batches are
-// encoded in the order they will be written. Frames within a batch must not
-// step by 2^32 or more (the agent starts a new batch there).
-class EventBatchEncoder {
- public:
-  // `tick_shift`: time in units of 2^tick_shift ticks (event_refs.h,
-  // ToUnits); 0 keeps every tick.
-  explicit EventBatchEncoder(uint32_t tick_shift = 0);
-  ~EventBatchEncoder();
-  void Encode(uint32_t thread_id, const PlainEvent* events, size_t count, EventBatch* out);
-
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-  uint32_t tick_shift_;
 };
 
 }  // namespace memframe::wire

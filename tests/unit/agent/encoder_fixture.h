@@ -6,13 +6,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <chrono>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "agent_stream_encoder.h"
 #include "capture/clock.h"
 #include "capture/event.h"
 #include "memframe.pb.h"
@@ -58,30 +56,11 @@ class EncoderTest : public ::testing::Test {
     close(fds_[1]);
   }
 
-  // Flushes the sink and splits what arrived into Packets. The flush runs
-  // beside the reading: more than a socket buffer's worth would block it.
+  // Flushes the sink and splits what arrived into Packets.
   std::vector<wire::Packet> Receive() {
-    std::atomic<bool> flushed{false};
-    bool flush_ok = false;
-    std::thread flusher([&] {
-      flush_ok = sink_.Flush();
-      flushed.store(true);
-    });
-    std::vector<uint8_t> bytes;
-    uint8_t chunk[65536];
-    for (;;) {
-      bool done = flushed.load();  // read before the last recv: nothing can arrive after it
-      ssize_t n = recv(fds_[1], chunk, sizeof(chunk), MSG_DONTWAIT);
-      if (n > 0) {
-        bytes.insert(bytes.end(), chunk, chunk + n);
-      } else if (done) {
-        break;
-      } else {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    }
-    flusher.join();
-    EXPECT_TRUE(flush_ok);
+    bool sent = false;
+    const std::vector<uint8_t> bytes = test_support::FlushAndReceive(sink_, fds_[1], &sent);
+    EXPECT_TRUE(sent);
     std::vector<wire::Packet> packets;
     for (auto& [at, packet] : SplitFramedPackets(bytes)) packets.push_back(std::move(packet));
     return packets;

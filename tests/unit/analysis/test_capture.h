@@ -79,8 +79,9 @@ inline analysis::Stream MakeStream(const std::vector<TestEvent>& events) {
 
 // The protocol version of the streams TestCapture writes: BatchPacket lays
 // out batches as version 1 did (an address and a tick delta per event), which
-// readers still read; version-2 batches are the agent's and
-// wire::EventBatchEncoder's (event_codec_test.cc).
+// readers still read (FORMAT.md, "Version rule"); batches of the current
+// version come from the agent's own encoder
+// (tests/support/agent_stream_encoder.h).
 constexpr uint32_t kTestBatchProtocol = 1;
 
 class TestCapture {

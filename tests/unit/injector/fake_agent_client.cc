@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "memframe.pb.h"
+#include "agent_stream_encoder.h"
+#include "xorshift.h"
 #include "memframe/event_codec.h"
 #include "memframe/varint.h"
 
@@ -37,22 +40,37 @@ std::string ThreadPacket(uint32_t thread_id, const std::string& name) {
 
 std::string EventsPacket(uint32_t thread_id, size_t events) {
   // Allocations only: no batch names a block of another, so each packet
-  // stands alone in any stream. Addresses, sizes and times vary as a real
-  // agent's do (a pseudo-random sequence): a perfectly regular batch would
-  // compress far past anything real, which readers refuse as crafted.
+  // stands alone in any stream. Encoded by the agent's own encoder, with
+  // addresses, sizes and times that vary as a real agent's do.
   std::vector<wire::PlainEvent> plain(events);
-  uint64_t address = 0, ticks = 0, state = 0x9e3779b97f4a7c15ull ^ thread_id;
+  uint64_t address = 0, ticks = 0;
+  test_support::XorShift wobble{0x9e3779b97f4a7c15ull ^ thread_id};
   for (size_t i = 0; i < events; ++i) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
+    const uint64_t state = wobble.Next();
     address += 16 + state % 4096;
     ticks += 1 + (state >> 12) % 1000;
     plain[i] = {wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0), address, 16 + (state >> 24) % 2000,
                 static_cast<uint32_t>(i % 5), ticks, 0, static_cast<uint32_t>(20 + (state >> 40) % 50)};
   }
+  test_support::AgentStreamEncoder encoder;
+  std::vector<wire::EventBatch> batches = encoder.Encode(thread_id, plain.data(), plain.size());
+  if (batches.size() != 1) {
+    fprintf(stderr, "EventsPacket: %zu events do not fit one agent packet\n", events);
+    abort();
+  }
   wire::Packet packet;
-  wire::EventBatchEncoder().Encode(thread_id, plain.data(), plain.size(), packet.mutable_events());
+  *packet.mutable_events() = std::move(batches.front());
+  return packet.SerializeAsString();
+}
+
+std::string StacksPacket(size_t stacks) {
+  wire::Packet packet;
+  test_support::XorShift wobble{0x2545f4914f6cdd1dull};
+  for (size_t i = 0; i < stacks; ++i) {
+    wire::StackDef* stack = packet.mutable_stacks()->add_stacks();
+    stack->set_id(static_cast<uint32_t>(i + 1));
+    for (int f = 0; f < wire::kMaxStackDepth; ++f) stack->add_frames(0x400000 + wobble.Next() % (1u << 28));
+  }
   return packet.SerializeAsString();
 }
 

@@ -12,8 +12,11 @@ namespace memframe::test {
 
 std::string HelloPacket(uint32_t protocol_version = wire::kProtocolVersion);
 std::string ThreadPacket(uint32_t thread_id, const std::string& name);
-// An EventBatch of `events` allocations of 16 bytes, to give packets a size.
+// An EventBatch of `events` allocations (at most 2^16, the agent's most in
+// one packet), to give packets a size.
 std::string EventsPacket(uint32_t thread_id, size_t events);
+// StackDefs of `stacks` stacks of kMaxStackDepth frames: a packet of any size.
+std::string StacksPacket(size_t stacks);
 std::string EndPacket(uint64_t events);
 
 // varint length + packet; `length_width` > 0 pads the length varint to that

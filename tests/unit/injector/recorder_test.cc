@@ -158,7 +158,7 @@ TEST_F(RecorderTest, OversizeLengthClosesTheConnectionWithAMessage) {
 }
 
 TEST_F(RecorderTest, PacketsLargerThanTheSocketBufferArriveWhole) {
-  const std::string big = test::EventsPacket(7, 400000);  // several MiB
+  const std::string big = test::StacksPacket(8000);  // several MiB
   ASSERT_GT(big.size(), 2u << 20);
   int fd = Connect();
   std::thread agent([&] {
