@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "attach/target_process.h"
+#include "memframe/paths.h"
 
 namespace memframe::injector {
 
@@ -37,8 +38,7 @@ constexpr int kCallTimeoutMs = 15000;
 
 // Modules whose code may hold the allocator's or the loader's lock.
 bool IsUnsafeModule(const std::string& path) {
-  size_t slash = path.rfind('/');
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string base = Basename(path);
   static const char* const kPrefixes[] = {"libc.so",  "ld-linux", "ld-", "libstdc++", "libgcc_s", "libpthread",
                                           "libdl.so", "libunwind", "libmemframe_agent"};
   for (const char* prefix : kPrefixes)

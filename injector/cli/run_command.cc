@@ -19,6 +19,7 @@
 #include "memframe/capture_file.h"
 #include "memframe/format.h"
 #include "memframe/output_file.h"
+#include "memframe/paths.h"
 #include "memframe.pb.h"
 #include "own_allocator_check.h"
 #include "program_check.h"
@@ -150,11 +151,6 @@ constexpr int kTickMs = 100;
 constexpr auto kDrainLimit = std::chrono::seconds(3);
 constexpr int kMaxStackDepth = 64;
 
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string ShellQuote(const std::string& word) {
   if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                               "-_./=:,+@%") == std::string::npos) {
@@ -276,7 +272,7 @@ int Run(const RunOptions& options) {
   // The capture is opened only now, after fork: it is named after the
   // program's pid, and the program never inherits its descriptor.
   std::string output = !options.output.empty() ? options.output
-                                               : "memframe-" + BaseName(options.command[0]) + "-" +
+                                               : "memframe-" + Basename(options.command[0]) + "-" +
                                                      std::to_string(child->pid()) + ".mfc";
   // zstd level 1, not 3: the recorder shares the cores with the game, and
   // level 3 was its largest cost (52 ns an event); level 1 compresses ~1.6x

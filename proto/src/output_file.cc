@@ -11,6 +11,7 @@
 #include <random>
 
 #include "memframe/format.h"
+#include "memframe/paths.h"
 
 namespace memframe {
 
@@ -22,11 +23,6 @@ std::string DirectoryOf(const std::string& path) {
   size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string BaseNameOf(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool StartsWithCaptureMagic(const std::string& path) {
@@ -44,7 +40,7 @@ bool StartsWithCaptureMagic(const std::string& path) {
 // applies); -1 with errno set on failure.
 int CreateTemporaryBeside(const std::string& path, mode_t mode, std::string* temp_path) {
   std::random_device random;
-  const std::string prefix = DirectoryOf(path) + "/." + BaseNameOf(path) + ".tmp-";
+  const std::string prefix = DirectoryOf(path) + "/." + Basename(path) + ".tmp-";
   for (int attempt = 0; attempt < 100; ++attempt) {
     *temp_path = prefix + std::to_string(getpid()) + "-" + std::to_string(random() % 1000000);
     int fd = open(temp_path->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);

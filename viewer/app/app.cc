@@ -9,6 +9,7 @@
 
 #include "memframe/report/capture_notes.h"
 #include "memframe/analysis/program_end.h"
+#include "memframe/paths.h"
 
 #include "format.h"
 #include "view_registry.h"
@@ -221,7 +222,7 @@ void App::DrawHeader() {
   const analysis::Capture& capture = session_->capture();
   const analysis::HeapAnalysis& heap = session_->heap();
   const std::string& exe = capture.main.process.executable;
-  ImGui::TextUnformatted(exe.substr(exe.rfind('/') == std::string::npos ? 0 : exe.rfind('/') + 1).c_str());
+  ImGui::TextUnformatted(Basename(exe).c_str());
   ImGui::SameLine();
   ImGui::TextColored(palette::kDimText, "pid %u  \xE2\x80\x94  %s", capture.main.process.pid, capture.path.c_str());
   auto figure = [](const char* label, const std::string& value) {

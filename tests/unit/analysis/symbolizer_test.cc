@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "memframe/paths.h"
 #include "self_module.h"
 
 // Outside any anonymous namespace so the expected names are simple.
@@ -18,8 +19,6 @@ __attribute__((always_inline)) inline uint64_t InlinedHelper() { return memframe
 
 namespace memframe::analysis {
 namespace {
-
-std::string Basename(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 TEST(Symbolizer, FunctionEntryResolvesToNameFileAndLine) {
   Symbolizer symbolizer({testing::SelfModule()});

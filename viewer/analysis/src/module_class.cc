@@ -2,14 +2,11 @@
 
 #include <fnmatch.h>
 
+#include "memframe/paths.h"
+
 namespace memframe::analysis {
 
 namespace {
-
-std::string Basename(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 bool Matches(const ModuleClassRule& rule, const std::string& path, const std::string& name) {
   const bool whole_path = rule.pattern.find('/') != std::string::npos;

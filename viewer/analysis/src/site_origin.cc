@@ -2,14 +2,11 @@
 
 #include <string_view>
 
+#include "memframe/paths.h"
+
 namespace memframe::analysis {
 
 namespace {
-
-std::string Basename(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // The first index in [from, end) that `take` accepts, preferring one that is
 // not standard-library code; stack.size() when none.

@@ -13,6 +13,7 @@
 
 #include "debug_files.h"
 #include "pe_symbols.h"
+#include "memframe/paths.h"
 #include "memframe/regular_file.h"
 
 namespace memframe::analysis {
@@ -42,11 +43,6 @@ std::string Demangle(const char* name) {
     }
   }
   return name;
-}
-
-std::string Basename(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string Hex(uint64_t value) {

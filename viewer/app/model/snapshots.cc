@@ -2,19 +2,11 @@
 
 #include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_origin.h"
+#include "memframe/paths.h"
 
 #include <algorithm>
 
 namespace memframe::viewer {
-
-namespace {
-
-std::string Basename(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
 
 DiffRanges DefaultDiffRanges(const analysis::FrameTable& table) {
   const auto& frames = table.frames;

@@ -1,6 +1,7 @@
 #include "widgets/stack_panel.h"
 
 #include "memframe/analysis/site_origin.h"
+#include "memframe/paths.h"
 #include "widgets/site_row.h"
 
 #include <string>
@@ -8,15 +9,6 @@
 #include <imgui.h>
 
 namespace memframe::viewer {
-
-namespace {
-
-std::string Basename(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
 
 void DrawStackPanel(Session& session, uint32_t stack_id, const Fonts& fonts) {
   const auto& stack = session.Stack(stack_id);

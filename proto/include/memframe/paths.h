@@ -1,0 +1,16 @@
+// Parts of a file path, for everything above the agent (the CLI, the
+// recorder, the analysis, the viewer).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace memframe {
+
+// What follows the last '/', or the whole path without one.
+inline std::string Basename(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+}  // namespace memframe
