@@ -17,6 +17,19 @@ std::atomic<uint64_t> g_unrecorded_in_signal_handlers{0};
 std::atomic<bool> g_recording{false};
 
 namespace {
+uint32_t ClampDuration(uint64_t d) { return d > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(d); }
+
+// The one place an Event is built. Callers read the clock, capture the stack
+// and read the frame counter first, in that order: a stack's unwinding must
+// not count in the event's time, and the frame is the one the event
+// happened in.
+void Push(uint64_t ticks, uint32_t packed_kind, uint64_t frame, uint64_t address, uint64_t size, uint32_t stack_id,
+          uint64_t duration) {
+  PushEvent(Event{ticks, address, size, stack_id, ClampDuration(duration), PackFrameKind(frame, packed_kind)});
+}
+
+constexpr uint32_t kFrameEnd = wire::PackKind(wire::EVENT_FRAME_END, 0, 0);
+
 // Written once per frame, read by every hook: no contention in practice.
 // 64-bit: never wraps (events keep its low 56 bits, event.h).
 std::atomic<uint64_t> g_frame{0};
@@ -40,14 +53,7 @@ void EndFrame(uint32_t marker) {
   // The writer thread (time slices) is already inside memframe; a present
   // hook is not. Either way, nothing below is the game's allocation.
   RecursionGuard guard;
-  Event e;
-  e.ticks = OrderedTicks();
-  e.address = marker;
-  e.size = ended;
-  e.stack_id = 0;
-  e.duration = 0;
-  e.frame_kind = PackFrameKind(ended, wire::PackKind(wire::EVENT_FRAME_END, 0, 0));
-  PushEvent(e);
+  Push(OrderedTicks(), kFrameEnd, ended, marker, ended, 0, 0);
 }
 
 uint32_t StackId(const void* hook_frame = nullptr) {
@@ -58,8 +64,6 @@ uint32_t StackId(const void* hook_frame = nullptr) {
   ThreadBuffer* buffer = CurrentThreadBuffer();
   return buffer ? InternStackRecent(buffer->recent_stacks, frames, depth) : InternStack(frames, depth);
 }
-
-uint32_t ClampDuration(uint64_t d) { return d > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(d); }
 }  // namespace
 
 void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks) {
@@ -76,26 +80,14 @@ void SetFrameCounterForTesting(uint64_t frame) { g_frame.store(frame, std::memor
 
 void RecordAlloc(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
                  uint64_t duration, const void* hook_frame) {
-  Event e;
-  e.ticks = ticks;
-  e.address = reinterpret_cast<uint64_t>(address);
-  e.size = size;
-  e.stack_id = StackId(hook_frame);
-  e.duration = ClampDuration(duration);
-  e.frame_kind = PackFrameKind(CurrentFrame(), packed_kind);
-  PushEvent(e);
+  const uint32_t stack = StackId(hook_frame);
+  Push(ticks, packed_kind, CurrentFrame(), reinterpret_cast<uint64_t>(address), size, stack, duration);
 }
 
 void RecordFree(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
                 uint64_t duration, const void* hook_frame) {
-  Event e;
-  e.ticks = ticks;
-  e.address = reinterpret_cast<uint64_t>(address);
-  e.size = size;
-  e.stack_id = g_free_stacks ? StackId(hook_frame) : 0;
-  e.duration = ClampDuration(duration);
-  e.frame_kind = PackFrameKind(CurrentFrame(), packed_kind);
-  PushEvent(e);
+  const uint32_t stack = g_free_stacks ? StackId(hook_frame) : 0;
+  Push(ticks, packed_kind, CurrentFrame(), reinterpret_cast<uint64_t>(address), size, stack, duration);
 }
 
 void EnterPresent() { ++t_present_depth; }
@@ -137,27 +129,16 @@ void TimeSliceFrame() {
   bool presents_seen = g_frame_source.load(std::memory_order_relaxed) != kNoSourceYet;
   if ((presents_seen && !g_slices_only) || !Recording()) return;
   RecursionGuard guard;
-  Event e;
-  e.ticks = OrderedTicks();
-  e.address = kMarkerTimeSlice;
-  e.size = slices++;
-  e.stack_id = 0;
-  e.duration = 0;
-  e.frame_kind = PackFrameKind(CurrentFrame(), wire::PackKind(wire::EVENT_FRAME_END, 0, 0));
-  PushEvent(e);
+  const uint64_t ticks = OrderedTicks();
+  Push(ticks, kFrameEnd, CurrentFrame(), kMarkerTimeSlice, slices++, 0, 0);
 }
 
 namespace {
 // An event of the calling thread that marks a moment (no block of its own).
 void RecordPoint(uint32_t kind, uint64_t address, uint64_t size) {
-  Event e;
-  e.ticks = OrderedTicks();
-  e.address = address;
-  e.size = size;
-  e.stack_id = StackId();
-  e.duration = 0;
-  e.frame_kind = PackFrameKind(CurrentFrame(), wire::PackKind(kind, 0, 0));
-  PushEvent(e);
+  const uint64_t ticks = OrderedTicks();
+  const uint32_t stack = StackId();
+  Push(ticks, wire::PackKind(kind, 0, 0), CurrentFrame(), address, size, stack, 0);
 }
 }  // namespace
 
