@@ -38,6 +38,7 @@
 #include "runtime/config.h"
 #include "memframe/format.h"
 #include "runtime/diagnostics.h"
+#include "writer/module_map.h"
 #include "writer/writer_thread.h"
 
 namespace memframe::agent {
@@ -89,13 +90,25 @@ void StartRecording() {
   Debug("recording to %s", g_config.socket_path);
 }
 
+// The one list of what a new stream starts without: a followed fork child,
+// a failed exec and a second attach each start a stream the recorder
+// decodes from nothing. Each Forget* resets every per-stream global of its
+// file; StartWriter then resets the event encoder's references (a new
+// connection). Kept across streams, as the program is the same: the stack
+// and marker tables (ids are defined again in the new stream as they are
+// used), the unwinder's cache, the hooks and the configuration.
+void ForgetStream() {
+  ForgetWriterAfterFork();     // its sink, stop flags, counters, stacks and markers sent, threads seen
+  ForgetModuleMapAfterFork();  // the modules sent
+}
+
 // The child of a fork has one thread and no writer, and shares the parent's
 // socket: it must never write to it. By default it runs untracked; with
 // MEMFRAME_FOLLOW_FORK=1 it opens a stream of its own.
 void AfterForkInChild() {
   bool was_recording = g_recording.exchange(false, std::memory_order_relaxed);
-  ForgetWriterAfterFork();
-  ForgetAllBuffersAfterFork();
+  ForgetStream();
+  ForgetAllBuffersAfterFork();  // the other threads' buffers can never drain
   g_sink.Close();  // our copy only; the parent's connection stays up
   if (was_recording && g_config.follow_fork) {
     RecursionGuard guard;
@@ -208,7 +221,7 @@ void AfterFailedExec() {
   if (!g_stopped_for_exec) return;
   g_stopped_for_exec = false;
   RecursionGuard guard;
-  ForgetWriterAfterFork();
+  ForgetStream();
   StartRecording();
 }
 
@@ -224,7 +237,7 @@ int StartAttached(const Config& config) {
     ResolveRealFunctionsGlobalFirst();
     pthread_atfork(nullptr, nullptr, AfterForkInChild);
   } else {
-    ForgetWriterAfterFork();  // an earlier attach's writer, stopped at its detach
+    ForgetStream();  // an earlier attach's, ended at its detach
   }
   g_config = config;
   g_attached = true;

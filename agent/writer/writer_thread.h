@@ -27,9 +27,8 @@ void StopWriter(const char* reason, int timeout_ms);
 // module map is current. For dlclose, which is about to unmap a library.
 bool SyncWithWriter(int timeout_ms);
 
-// Fork child, or after the writer was stopped for an exec that failed:
-// forget the old writer (without touching its connection) so a new one can
-// start.
+// A new stream (agent_runtime.cc ForgetStream): forget the old writer
+// (without touching its connection) so a new one can start.
 void ForgetWriterAfterFork();
 
 }  // namespace memframe::agent
