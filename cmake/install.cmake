@@ -46,7 +46,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/memframe.pc DESTINATION ${MEMFRAME_PC_
 # Docs keep the paths README.md links them by.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES proto/FORMAT.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/proto)
-install(FILES viewer/analysis/REPORTS.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/viewer/analysis)
+install(FILES viewer/report/REPORTS.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/viewer/report)
 install(FILES viewer/app/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/viewer/app)
 install(DIRECTORY docs/images DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 # The Perfetto protos compiled into `memframe export` come under their own licence.
