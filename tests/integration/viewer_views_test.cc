@@ -30,8 +30,8 @@ constexpr int kGameplayFrames = 120;
 constexpr int kTimeoutSeconds = 180;
 // A gameplay frame in which a projectile is fired too (gameplay frame 10).
 constexpr int kFrame = FirstGameplayFrame() + 2 * kProjectileInterval;
-const std::vector<std::string> kViews = {"timeline", "histogram", "hidden",     "diff",      "flame",
-                                         "fragmentation", "leaks", "lifetimes", "mismatches"};
+const std::vector<std::string> kViews = {"timeline",      "histogram", "hidden",    "diff",       "flame",
+                                         "fragmentation", "leaks",     "lifetimes", "mismatches", "threads"};
 
 class ViewerViews : public ::testing::Test {
  protected:
@@ -435,6 +435,74 @@ TEST_F(ViewerViews, SizeBinKeepsTheSitesOfThatSize) {
             kProjectileBytes);
   // The nav mesh (12 KiB) is not of that size: the leaks table drops it.
   EXPECT_TRUE(e2e::SitesWithFunctionInStack(Dump("leaks", {"--size-bin", "6"})["rows"], kLeakingFunction).empty());
+}
+
+// The game runs on its main thread (named after the executable, cut to 15
+// bytes, as are threads the driver starts from it): the Threads list has
+// it, the tables name it, and keeping only it (by TID) keeps every game
+// figure exactly; any other thread (llvmpipe's) made none of the game's
+// allocations.
+TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
+  const std::string main_name = "memframe_demo_g";
+  json threads = Dump("threads", {});
+  json main_row;
+  for (const json& row : threads["rows"]) {
+    EXPECT_EQ(row["shown"], true);
+    if (row["name"] == main_name && main_row.is_null()) main_row = row;  // by allocations: the game's
+  }
+  ASSERT_FALSE(main_row.is_null()) << threads.dump(1);
+  const int game_blocks = DamageLabelCount(kGameplayFrames) + kGameplayFrames + ProjectileCount(kGameplayFrames) +
+                          kLevelBlocks;
+  EXPECT_GE(main_row["allocations"].get<int>(), game_blocks);
+  const std::string tid = std::to_string(main_row["tid"].get<uint32_t>());
+
+  json hidden = Dump("hidden", {});
+  auto labels = e2e::SitesWithFunctionInStack(hidden["rows"], kSpawnDamageLabelFunction);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]["thread"], main_name);
+
+  json kept = Dump("hidden", {"--thread", tid});
+  labels = e2e::SitesWithFunctionInStack(kept["rows"], kSpawnDamageLabelFunction);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]["allocations"], DamageLabelCount(kGameplayFrames));
+  EXPECT_EQ(labels[0]["allocs_per_frame_median"], kHitsPerFrame);
+  EXPECT_EQ(labels[0]["frames_with_allocations"], kGameplayFrames);
+  json leaks = Dump("leaks", {"--thread", main_name});
+  auto nav = e2e::SitesWithFunctionInStack(leaks["rows"], kLeakingFunction);
+  ASSERT_EQ(nav.size(), 1u);
+  EXPECT_EQ(nav[0]["bytes"], kLeakedBytes);
+  EXPECT_EQ(nav[0]["thread"], main_name);
+  json listed = Dump("threads", {"--thread", tid});
+  for (const json& row : listed["rows"]) EXPECT_EQ(row["shown"], row["tid"] == main_row["tid"]) << row;
+
+  // The CLI says the same: the labels' site is the main thread's alone.
+  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "sites", "--thread", tid, "--json"};
+  e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
+  ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv) << r.standard_error;
+  auto sites = e2e::SitesWithFunctionInStack(e2e::ParseJsonOrDiscard(r.standard_output)["sites"],
+                                             kSpawnDamageLabelFunction);
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0]["threads"], json::parse("[{\"tid\":" + tid + ",\"name\":\"" + main_name +
+                                             "\",\"allocations\":" +
+                                             std::to_string(DamageLabelCount(kGameplayFrames)) + "}]"));
+
+  for (const json& row : threads["rows"]) {
+    if (row["tid"] == main_row["tid"] || row["allocations"] == 0) continue;
+    json other = Dump("hidden", {"--thread", std::to_string(row["tid"].get<uint32_t>())});
+    EXPECT_TRUE(e2e::SitesWithFunctionInStack(other["rows"], kSpawnDamageLabelFunction).empty()) << row;
+  }
+
+  e2e::CommandResult unknown =
+      e2e::RunCommand({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "leaks", "--thread", "nobody"}, 60);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.standard_error.find("--thread nobody: no thread has that name (threads: "), std::string::npos)
+      << unknown.standard_error;
+  EXPECT_NE(unknown.standard_error.find(main_name + " " + tid), std::string::npos) << unknown.standard_error;
+  e2e::CommandResult refused =
+      e2e::RunCommand({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "fragmentation", "--thread", tid}, 60);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.standard_error.find("view 'fragmentation' cannot honour --thread"), std::string::npos)
+      << refused.standard_error;
 }
 
 TEST_F(ViewerViews, NoMismatchesInTheDemo) {

@@ -57,7 +57,10 @@ void App::StartRefresh() {
   refresh_records_ = s.records;
   follow_final_ = s.ended;  // this build holds the whole run
   refresh_started_ = std::chrono::steady_clock::now();
-  loader_ = std::make_unique<SessionLoader>(follower_->capture_path(), follower_.get());
+  // A refresh keeps the threads picked since (by TID: the run's threads
+  // only grow).
+  loader_ = std::make_unique<SessionLoader>(follower_->capture_path(), follower_.get(),
+                                            session_ ? session_->PendingThreadTids() : options_.threads);
 }
 
 void App::PollFollow() {
@@ -154,12 +157,15 @@ void App::Open(const std::string& path) {
   views_ = MakeViews();  // view state (sort, selection) belongs to one capture
   selection_.Clear();
   error_.clear();
-  loader_ = std::make_unique<SessionLoader>(path);
+  loader_ = std::make_unique<SessionLoader>(path, options_.threads);
   status_ = Status::kLoading;
   std::snprintf(open_path_, sizeof open_path_, "%s", path.c_str());
 }
 
 void App::Poll() {
+  if (session_ && session_->PollThreads()) {
+    for (auto& view : views_) view->OnSessionChanged();
+  }
   if (follower_) {
     PollFollow();
     return;
@@ -258,6 +264,13 @@ void App::DrawHeader() {
   for (const std::string& note : analysis::CaptureNotes(capture, heap))
     ImGui::TextColored(palette::kWarning, "note: %s", note.c_str());
   class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
+  if (!session_->pending_threads().empty()) {
+    ImGui::SameLine(0, 24);
+    ImGui::TextColored(palette::kWarning, "Threads: %s only%s",
+                       analysis::DescribeThreads(capture.main, session_->pending_threads()).c_str(),
+                       session_->threads_rebuilding() ? " (applyingâ¦)" : "");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every view shows these threads' allocations; change it in the Threads tab");
+  }
   ImGui::Separator();
 }
 
@@ -358,7 +371,13 @@ void App::DrawViews() {
     if (ImGui::BeginTabItem(view->title(), nullptr, tab_flags)) {
       current_tab_ = tab;
       ImGui::BeginChild(view->name(), ImVec2(0, 0), false);
-      view->Draw(ctx);
+      const char* refusal = analysis::ThreadFilterRefusal(view->name());
+      if (refusal && !session_->thread_selection().empty()) {
+        ImGui::TextColored(palette::kWarning, "%s cannot show a thread selection: %s. Show every thread in the "
+                           "Threads tab.", view->title(), refusal);
+      } else {
+        view->Draw(ctx);
+      }
       ImGui::EndChild();
       ImGui::EndTabItem();
     }

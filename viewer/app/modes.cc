@@ -164,10 +164,14 @@ int RunMeasureFps(const ViewerOptions& options) {
 
 int RunDumpViewData(const ViewerOptions& options) {
   if (!CheckView(options.dump_view)) return 2;
-  SessionLoader loader(options.capture_path);
+  if (const char* refusal = analysis::ThreadFilterRefusal(options.dump_view); refusal && !options.threads.empty()) {
+    std::fprintf(stderr, "memframe-viewer: view '%s' cannot honour --thread: %s\n", options.dump_view.c_str(), refusal);
+    return 2;
+  }
+  SessionLoader loader(options.capture_path, options.threads);
   if (loader.Wait() != SessionLoader::State::kReady) {
     std::fprintf(stderr, "memframe-viewer: %s\n", loader.error().c_str());
-    return 1;
+    return loader.bad_threads() ? 2 : 1;
   }
   std::unique_ptr<Session> session = loader.Take();
   ApplyClassOptions(*session, options.module_class_rules, options.classes);

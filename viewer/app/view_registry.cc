@@ -9,6 +9,7 @@
 #include "views/mismatches_view.h"
 #include "views/hidden_view.h"
 #include "views/leaks_view.h"
+#include "views/threads_view.h"
 #include "views/timeline_view.h"
 
 namespace memframe::viewer {
@@ -25,6 +26,7 @@ std::vector<std::unique_ptr<View>> MakeViews() {
   views.push_back(std::make_unique<LifetimesView>());
   views.push_back(std::make_unique<MismatchesView>());
   views.push_back(std::make_unique<AllocatorsView>());
+  views.push_back(std::make_unique<ThreadsView>());
   return views;
 }
 

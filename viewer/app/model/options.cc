@@ -72,6 +72,13 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
       if (!value(&v) || !analysis::ApplyClassList(std::string(v), arg == "--only", &o->classes, error)) return false;
     } else if (arg == "--all-frames") {
       o->all_frames = true;
+    } else if (arg == "--thread") {
+      if (!value(&v)) return false;
+      if (v.empty()) {
+        *error = "--thread needs a thread name or TID";
+        return false;
+      }
+      o->threads.emplace_back(v);
     } else if (arg == "--frame") {
       uint64_t f = 0;
       if (!value(&v)) return false;
@@ -175,7 +182,8 @@ std::string ViewerUsage() {
          "  as in `memframe report` (classes: game, engine, driver, system).\n"
          "--search TEXT, --size-bin N, --group-functions (with any mode): the tables' row filters.\n"
          "--flame-metric allocations|bytes|live, --flame-function NAME: the flame graph's metric and function.\n"
-         "--all-frames (with any mode): Hidden and Lifetimes judge every frame, not steady play alone.\n";
+         "--all-frames (with any mode): Hidden and Lifetimes judge every frame, not steady play alone.\n"
+         "--thread NAME|TID (repeatable, with any mode): show only those threads' allocations.\n";
 }
 
 }  // namespace memframe::viewer

@@ -34,6 +34,7 @@ struct ViewerOptions {
   std::optional<FlameMetric> flame_metric;  // --flame-metric allocations|bytes|live
   std::string flame_function;         // --flame-function NAME
   bool all_frames = false;        // --all-frames: Hidden and Lifetimes judge every frame, not steady play alone
+  std::vector<std::string> threads;  // --thread NAME|TID: the threads every view shows (empty = all)
   int width = 1280;   // --size WxH
   int height = 800;
   bool help = false;

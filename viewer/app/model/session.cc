@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "memframe/analysis/site_origin.h"
 #include "memframe/analysis/size_bin_sites.h"
@@ -13,7 +14,8 @@ Session::Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysi
       heap_(std::move(heap)),
       sizes_(std::move(sizes)),
       symbolizer_(std::move(symbolizer)),
-      markers_(analysis::FindMarkerEvents(capture_.main)) {
+      markers_(analysis::FindMarkerEvents(capture_.main)),
+      start_ticks_(capture_.main.events.empty() ? 0 : capture_.main.events[0].ticks) {
   // Before the first site is named: the game class needs the executable.
   symbolizer_->SetModuleClasses(analysis::ClassifierFor(capture_.main, symbolizer_->module_classes().user_rules()));
 }
@@ -60,9 +62,97 @@ bool Session::Keeps(uint32_t stack_id) {
   return class_filter_.KeepsAll() || class_filter_.Keeps(Label(stack_id).module_class);
 }
 
+void Session::SetThreads(analysis::ThreadReport threads, analysis::ThreadSelection selection,
+                         analysis::EventStore all_events) {
+  threads_ = std::move(threads);
+  thread_selection_ = pending_threads_ = std::move(selection);
+  all_events_ = std::move(all_events);
+  // Times count from the run's first event, whichever thread made it.
+  if (!all_events_.empty()) start_ticks_ = all_events_[0].ticks;
+}
+
+void Session::SelectThreads(analysis::ThreadSelection selection) {
+  // Ticking every thread is no filter at all.
+  if (std::find(selection.begin(), selection.end(), false) == selection.end()) selection.clear();
+  if (selection == pending_threads_) return;
+  pending_threads_ = selection;
+  // The job owns copies of what it reads: the session stays the UI
+  // thread's. A job still running is waited for when replaced (its result
+  // is dropped).
+  analysis::Stream work;
+  work.clock = capture_.main.clock;
+  work.markers = capture_.main.markers;
+  work.threads = capture_.main.threads;
+  work.events = thread_selection_.empty() ? capture_.main.events : all_events_;
+  thread_job_ = std::async(std::launch::async, [work = std::move(work), selection]() mutable {
+    analysis::FilterThreads(&work, selection);
+    ThreadModel model;
+    model.heap = analysis::AnalyzeHeap(work);
+    model.sizes = analysis::SizeHistogramIndex::Build(work);
+    model.events = std::move(work.events);
+    return model;
+  });
+}
+
+bool Session::PollThreads() {
+  if (!thread_job_.valid() || thread_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+  ThreadModel model = thread_job_.get();
+  if (thread_selection_.empty()) all_events_ = std::move(capture_.main.events);
+  capture_.main.events = pending_threads_.empty() ? std::move(all_events_) : std::move(model.events);
+  if (pending_threads_.empty()) all_events_ = analysis::EventStore();
+  heap_ = std::move(model.heap);
+  sizes_ = std::move(model.sizes);
+  thread_selection_ = pending_threads_;
+  Invalidate();
+  return true;
+}
+
+void Session::Invalidate() {
+  // The markers stay: a thread filter keeps every MARKER event.
+  // Everything else derived from the events or the heap analysis goes.
+  has_groups_ = false;
+  has_function_groups_ = false;
+  has_class_totals_ = false;
+  has_class_series_ = false;
+  has_map_events_ = false;
+  map_events_.clear();
+  stacks_by_size_bin_.clear();
+  mismatches_.reset();
+  grouped_leaks_.reset();
+  thread_cells_[0].clear();
+  thread_cells_[1].clear();
+  ++classes_generation_;
+}
+
+std::string Session::ThreadCellOf(const std::vector<uint32_t>& stack_ids) {
+  if (stack_ids.size() == 1) return ThreadCell(stack_ids[0]);
+  std::vector<analysis::SiteThread> threads;
+  for (uint32_t id : stack_ids) {
+    if (const analysis::SiteHistory* site = heap_.sites.Find(id))
+      for (const analysis::SiteThread& t : site->threads) analysis::AddSiteThread(threads, t.thread, t.allocations);
+  }
+  return analysis::ThreadsCell(capture_.main, threads);
+}
+
+std::vector<std::string> Session::PendingThreadTids() const {
+  std::vector<std::string> tids;
+  for (size_t i = 0; i < pending_threads_.size() && i < capture_.main.threads.size(); ++i)
+    if (pending_threads_[i]) tids.push_back(std::to_string(capture_.main.threads[i].tid));
+  return tids;
+}
+
+const std::string& Session::ThreadCell(uint32_t stack_id, bool grouped) {
+  auto& cells = thread_cells_[grouped ? 1 : 0];
+  auto cached = cells.find(stack_id);
+  if (cached != cells.end()) return cached->second;
+  const analysis::SiteHistory* site = grouped ? SiteGroups().index.Find(stack_id) : heap_.sites.Find(stack_id);
+  std::string cell = site ? analysis::ThreadsCell(capture_.main, site->threads) : "";
+  return cells.emplace(stack_id, std::move(cell)).first->second;
+}
+
 uint64_t Session::NsSinceStart(uint64_t ticks) const {
   const analysis::Stream& s = capture_.main;
-  int64_t ns = s.clock.ToNs(ticks) - (s.events.empty() ? 0 : s.clock.ToNs(s.events[0].ticks));
+  int64_t ns = s.clock.ToNs(ticks) - s.clock.ToNs(start_ticks_);
   return ns > 0 ? static_cast<uint64_t>(ns) : 0;
 }
 

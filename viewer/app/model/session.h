@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,8 @@
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/analysis/symbolizer.h"
+#include "memframe/analysis/thread_filter.h"
+#include "memframe/analysis/thread_stats.h"
 
 namespace memframe::viewer {
 
@@ -113,12 +116,43 @@ class Session {
   // frame's mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
 
+  // Who allocated, by thread, over every thread's events (the Threads tab
+  // lists them whatever is selected).
+  const analysis::ThreadReport& threads() const { return threads_; }
+  // The threads every view shows (thread_filter.h; empty = all). The capture
+  // and the heap analysis hold only their events.
+  const analysis::ThreadSelection& thread_selection() const { return thread_selection_; }
+  // Called by the loader: the threads of the whole capture, the selection
+  // the capture was filtered with, and its unfiltered events (empty when
+  // nothing was filtered).
+  void SetThreads(analysis::ThreadReport threads, analysis::ThreadSelection selection,
+                  analysis::EventStore all_events);
+  // Shows only `selection`: the model is rebuilt from those threads' events
+  // on a background thread; the views keep the current one until
+  // PollThreads() swaps the new one in.
+  void SelectThreads(analysis::ThreadSelection selection);
+  // What SelectThreads asked for last (shown while it is being applied).
+  const analysis::ThreadSelection& pending_threads() const { return pending_threads_; }
+  bool threads_rebuilding() const { return thread_job_.valid(); }
+  // The TIDs of pending_threads() as --thread values (empty = all).
+  std::vector<std::string> PendingThreadTids() const;
+  // True when a rebuild has just been swapped in: views drop what they
+  // derived from the old model (View::OnSessionChanged).
+  bool PollThreads();
+  // The thread cell of a site ("main", "main+2"; ThreadsCell), of the
+  // capture's own sites or (grouped) of the hidden table's groups.
+  const std::string& ThreadCell(uint32_t stack_id, bool grouped = false);
+  // The thread cell of rows that stand for several stacks (function
+  // grouping): who allocated at any of them.
+  std::string ThreadCellOf(const std::vector<uint32_t>& stack_ids);
+
  private:
   analysis::Capture capture_;
   analysis::HeapAnalysis heap_;
   analysis::SizeHistogramIndex sizes_;
   std::unique_ptr<analysis::Symbolizer> symbolizer_;
   std::vector<analysis::MarkerEvent> markers_;
+  uint64_t start_ticks_ = 0;  // of the first event of every thread's
   std::unordered_map<uint32_t, SiteLabel> labels_;
   std::unordered_map<uint32_t, std::vector<analysis::SourceFrame>> stacks_;
   std::vector<analysis::Event> map_events_;
@@ -138,6 +172,18 @@ class Session {
   bool has_class_series_ = false;
   uint64_t classes_generation_ = 0;
   bool judge_all_frames_ = false;
+
+  struct ThreadModel {
+    analysis::EventStore events;
+    analysis::HeapAnalysis heap;
+    analysis::SizeHistogramIndex sizes;
+  };
+  void Invalidate();
+  analysis::ThreadReport threads_;
+  analysis::ThreadSelection thread_selection_, pending_threads_;
+  analysis::EventStore all_events_;  // every thread's events while a selection is applied
+  std::future<ThreadModel> thread_job_;
+  std::unordered_map<uint32_t, std::string> thread_cells_[2];  // [grouped]
 };
 
 }  // namespace memframe::viewer

@@ -9,15 +9,16 @@
 
 namespace memframe::viewer {
 
-SessionLoader::SessionLoader(std::string path) : path_(std::move(path)) {
+SessionLoader::SessionLoader(std::string path, std::vector<std::string> threads)
+    : path_(std::move(path)), threads_(std::move(threads)) {
   std::error_code ec;
   progress_.file_bytes = std::filesystem::file_size(path_, ec);
   if (ec) progress_.file_bytes = 0;
   thread_ = std::thread([this] { Run(); });
 }
 
-SessionLoader::SessionLoader(std::string path, analysis::LiveFollower* follower)
-    : path_(std::move(path)), follower_(follower) {
+SessionLoader::SessionLoader(std::string path, analysis::LiveFollower* follower, std::vector<std::string> threads)
+    : path_(std::move(path)), threads_(std::move(threads)), follower_(follower) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -115,12 +116,27 @@ bool SessionLoader::Load(std::string* error) {
   }
 
   SetPhase(Phase::kAnalysing);
+  // The Threads tab lists every thread, so they are counted before a
+  // --thread selection takes the others' events out.
+  analysis::ThreadSelection selection;
+  if (!analysis::ResolveThreads(capture.main, threads_, &selection, error)) {
+    bad_threads_ = true;
+    return false;
+  }
+  analysis::ThreadReport threads = analysis::AnalyzeThreads(capture.main, 0);
+  analysis::EventStore all_events;
+  if (!selection.empty()) {
+    all_events = capture.main.events;
+    analysis::FilterThreads(&capture.main, selection);
+  }
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
   auto sizes = analysis::SizeHistogramIndex::Build(capture.main);
+  threads.frames = heap.frames.frames.size();
 
   SetPhase(Phase::kSymbolizing);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);
   auto session = std::make_unique<Session>(std::move(capture), std::move(heap), std::move(sizes), std::move(symbolizer));
+  session->SetThreads(std::move(threads), std::move(selection), std::move(all_events));
   // Name every call site now, off the UI thread, so that sorting a table by
   // function never stalls a frame. The session is not shared yet.
   const auto& sites = session->heap().sites.sites();

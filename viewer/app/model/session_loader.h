@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "memframe/analysis/live_follow.h"
 #include "session.h"
@@ -28,11 +29,13 @@ class SessionLoader {
     uint64_t done = 0, total = 0;  // kSymbolizing: call sites named so far / to name
   };
 
-  explicit SessionLoader(std::string path);
+  // `threads`: --thread values (thread_filter.h); the session shows only
+  // those threads, and an unknown one fails the load.
+  explicit SessionLoader(std::string path, std::vector<std::string> threads = {});
   // Builds from a run being followed (its Build(): the capture file so far
   // plus the live records); `follower` must outlive the loader. `path` names
   // it in messages.
-  SessionLoader(std::string path, analysis::LiveFollower* follower);
+  SessionLoader(std::string path, analysis::LiveFollower* follower, std::vector<std::string> threads = {});
   ~SessionLoader();  // asks the thread to stop and joins it
   SessionLoader(const SessionLoader&) = delete;
   SessionLoader& operator=(const SessionLoader&) = delete;
@@ -41,6 +44,8 @@ class SessionLoader {
   State state() const { return state_.load(std::memory_order_acquire); }
   Progress progress() const;
   std::string error() const;  // when kFailed
+  // Failed because a --thread value names no thread (a usage error).
+  bool bad_threads() const { return bad_threads_.load(); }
 
   // Blocks until the thread is done (for the command-line modes).
   State Wait();
@@ -54,9 +59,11 @@ class SessionLoader {
   void SetPhase(Phase phase);
 
   std::string path_;
+  std::vector<std::string> threads_;
   analysis::LiveFollower* follower_ = nullptr;
   std::atomic<State> state_{State::kLoading};
   std::atomic<bool> stop_{false};
+  std::atomic<bool> bad_threads_{false};
   mutable std::mutex mutex_;  // guards progress_, error_, session_
   Progress progress_;
   std::string error_;

@@ -27,12 +27,13 @@ void AddOrigin(nlohmann::json& row, const SiteLabel& label) {
   row["module_class"] = label.has_stack ? nlohmann::json(analysis::ModuleClassName(label.module_class)) : nullptr;
 }
 
-nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s) {
+nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s, bool grouped) {
   const SiteLabel& label = session.Label(s.stack_id);
   nlohmann::json row = {{"stack_id", s.stack_id}};
   AddOrigin(row, label);
   row.update(nlohmann::json{{"function", label.function},
           {"location", label.location},
+          {"thread", session.ThreadCell(s.stack_id, grouped)},
           {"allocations", s.allocations},
           {"bytes", s.bytes},
           {"frames_with_allocations", s.frames_with_allocations},

@@ -19,8 +19,9 @@ nlohmann::json StackJson(Session& session, uint32_t stack_id);
 // Who allocated, as the reports' JSON says it: name, module, module_class
 // (null without a stack), added to `row`.
 void AddOrigin(nlohmann::json& row, const SiteLabel& label);
-// A call site's label, figures over a range, and stack.
-nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& site);
+// A call site's label, thread cell (of the hidden table's groups when
+// `grouped`), figures over a range, and stack.
+nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& site, bool grouped = false);
 // The row filters in force: {search, size_bin (null or {bin, min, max}), group_by_function}.
 nlohmann::json FilterJson(const Selection& selection);
 // Bins that hold allocations: [{bin, min, max, label, allocations, bytes}].

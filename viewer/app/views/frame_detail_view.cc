@@ -18,7 +18,7 @@
 namespace memframe::viewer {
 
 namespace {
-enum Column { kFunction, kLocation, kModule, kAllocations, kBytes, kAllocsPerFrame, kFrames, kColumns };
+enum Column { kFunction, kLocation, kModule, kThread, kAllocations, kBytes, kAllocsPerFrame, kFrames, kColumns };
 }  // namespace
 
 bool FrameDetailView::Refresh(ViewContext& ctx) {
@@ -178,6 +178,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
       case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
       case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
       case kModule: return CompareModules(labels_.Label(session, x.stack_id), labels_.Label(session, y.stack_id));
+      case kThread: return session.ThreadCell(x.stack_id).compare(session.ThreadCell(y.stack_id));
       case kAllocations: return Compare3(x.allocations, y.allocations);
       case kBytes: return Compare3(x.bytes, y.bytes);
       case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
@@ -199,8 +200,10 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteStats& s = sites_[order[i]];
       SiteLabel label = labels_.Label(session, s.stack_id);
-      if (const auto* members = Members(ctx, s.stack_id)) label.location = locations_.Of(session, s.stack_id, *members);
-      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
+      const auto* members = Members(ctx, s.stack_id);
+      if (members) label.location = locations_.Of(session, s.stack_id, *members);
+      const std::string thread = members ? session.ThreadCellOf(*members) : session.ThreadCell(s.stack_id);
+      if (SiteRowLeadingCells(label, thread, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
         keys_.OpenStack();
@@ -225,7 +228,10 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
   for (const auto& s : sites_) {
     nlohmann::json row = SiteStatsJson(ctx.session, s);
     row["via"] = labels_.Name(s.stack_id).via;
-    if (const auto* members = Members(ctx, s.stack_id)) row["stack_ids"] = *members;
+    if (const auto* members = Members(ctx, s.stack_id)) {
+      row["stack_ids"] = *members;
+      row["thread"] = ctx.session.ThreadCellOf(*members);
+    }
     sites.push_back(std::move(row));
   }
   return {{"view", name()},

@@ -17,7 +17,7 @@ namespace memframe::viewer {
 
 namespace {
 
-enum Column { kFunction, kLocation, kModule, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
+enum Column { kFunction, kLocation, kModule, kThread, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
 
 analysis::FrameRange RangeOf(ViewContext& ctx, bool follow_selection) {
   if (follow_selection) return ctx.selection.FocusRange(ctx.session.AllFrames());
@@ -117,6 +117,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
       case kLocation: return names_[a].location.compare(names_[b].location);
       case kModule: return CompareModules(session.Label(x.stack_id), session.Label(y.stack_id));
+      case kThread: return session.ThreadCell(x.stack_id, true).compare(session.ThreadCell(y.stack_id, true));
       case kFrames: return Compare3(x.frames_with_allocations, y.frames_with_allocations);
       case kAllocsPerFrame: return Compare3(x.allocs_per_frame_median, y.allocs_per_frame_median);
       case kBytesPerFrame: return Compare3(x.bytes_per_frame_median, y.bytes_per_frame_median);
@@ -144,7 +145,8 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const SiteLabel label = RowLabel(ctx, order[i]);
       const std::string& via = names_[order[i]].via;
       std::string whole = via.empty() ? "" : ctx.session.Label(s.stack_id).name + "\n  <- " + via;
-      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id, whole)) {
+      if (SiteRowLeadingCells(label, ctx.session.ThreadCell(s.stack_id, true), s.stack_id,
+                              has_selection_ && selected_stack_ == s.stack_id, whole)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
         keys_.OpenStack();
@@ -180,7 +182,7 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
   // Without a window the order is the analysis' ranking, which is also the
   // default sort (frames descending, ties kept in ranking order).
   for (size_t i = 0; i < rows_.size(); ++i) {
-    nlohmann::json row = SiteStatsJson(ctx.session, rows_[i]);
+    nlohmann::json row = SiteStatsJson(ctx.session, rows_[i], true);
     row["location"] = names_[i].location;
     row["via"] = names_[i].via;
     row["stack_ids"] = StackIds(ctx, rows_[i].stack_id);

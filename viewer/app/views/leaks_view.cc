@@ -16,7 +16,7 @@
 namespace memframe::viewer {
 
 namespace {
-enum Column { kFunction, kLocation, kModule, kBlocks, kBytes, kShare, kColumns };
+enum Column { kFunction, kLocation, kModule, kThread, kBlocks, kBytes, kShare, kColumns };
 }  // namespace
 
 void LeaksView::Draw(ViewContext& ctx) {
@@ -107,6 +107,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
       case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
       case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
       case kModule: return CompareModules(labels_.Label(session, x.stack_id), labels_.Label(session, y.stack_id));
+      case kThread: return session.ThreadCell(x.stack_id).compare(session.ThreadCell(y.stack_id));
       case kBlocks: return Compare3(x.blocks, y.blocks);
       case kBytes:
       case kShare: return Compare3(x.bytes, y.bytes);
@@ -129,7 +130,8 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const analysis::LeakSite& s = rows[order[i]];
       SiteLabel label = labels_.Label(session, s.stack_id);
       if (members_[order[i]].size() > 1) label.location = locations_.Of(session, s.stack_id, members_[order[i]]);
-      if (SiteRowLeadingCells(label, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
+      if (SiteRowLeadingCells(label, session.ThreadCellOf(members_[order[i]]), s.stack_id,
+                              has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
         keys_.OpenStack();
@@ -160,6 +162,7 @@ nlohmann::json LeaksView::Data(ViewContext& ctx) {
                           {"function", label.function},
                           {"location", label.location},
                           {"via", labels_.Name(s.stack_id).via},
+                          {"thread", ctx.session.ThreadCellOf(members_[i])},
                           {"blocks", s.blocks},
                           {"bytes", s.bytes},
                           {"stack_ids", members_[i]},

@@ -19,7 +19,7 @@ namespace {
 
 using analysis::LifetimeClass;
 
-enum Column { kFunction, kLocation, kModule, kClass, kAdvice, kCapacity, kCalls, kBytes, kAllocations, kLongest, kColumns };
+enum Column { kFunction, kLocation, kModule, kThread, kClass, kAdvice, kCapacity, kCalls, kBytes, kAllocations, kLongest, kColumns };
 
 // One colour per allocator, used in the class summary and the table.
 ImVec4 ClassColour(LifetimeClass c) {
@@ -145,6 +145,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
       case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
       case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
       case kModule: return CompareModules(labels_.Label(session, x.stack_id), labels_.Label(session, y.stack_id));
+      case kThread: return session.ThreadCell(x.stack_id).compare(session.ThreadCell(y.stack_id));
       case kClass:
       case kAdvice: return Compare3(x.lifetime, y.lifetime);
       case kCapacity: return Compare3(x.peak_live_bytes, y.peak_live_bytes);
@@ -166,7 +167,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteLifetime& s = sites[rows_[order[i]]];
       const SiteLabel& label = labels_.Label(session, s.stack_id);
-      if (SiteRowLeadingCells(label, s.stack_id, selected_stack_ == s.stack_id)) {
+      if (SiteRowLeadingCells(label, session.ThreadCell(s.stack_id), s.stack_id, selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         keys_.OpenStack();
       }
@@ -204,6 +205,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
     rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
                     {"via", labels_.Name(s.stack_id).via},
+                    {"thread", ctx.session.ThreadCell(s.stack_id)},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
                     {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},
                     {"size_min", s.size_min}, {"size_max", s.size_max}, {"lifetime_frames_max", s.lifetime_frames_max},

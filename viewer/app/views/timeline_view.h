@@ -25,6 +25,8 @@ class TimelineView : public View {
   bool is_tab() const override { return false; }
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
+  // The same session can change its model (a thread selection).
+  void OnSessionChanged() override { series_session_ = nullptr; }
 
  private:
   enum class Drag { kNone, kPan, kRangeA, kRangeB };

@@ -9,6 +9,7 @@ void SetupSiteColumns(float location_width) {
   ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, location_width);
   ImGui::TableSetupColumn("Module", ImGuiTableColumnFlags_WidthFixed, 170);
+  ImGui::TableSetupColumn("Thread", ImGuiTableColumnFlags_WidthFixed, 110);
 }
 
 ImVec4 ModuleClassColour(analysis::ModuleClass c) {
@@ -21,7 +22,8 @@ ImVec4 ModuleClassColour(analysis::ModuleClass c) {
   return palette::kDimText;
 }
 
-bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selected, const std::string& tooltip) {
+bool SiteRowLeadingCells(const SiteLabel& label, const std::string& thread, uint32_t stack_id, bool selected,
+                         const std::string& tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::PushID(static_cast<int>(stack_id));
@@ -36,6 +38,8 @@ bool SiteRowLeadingCells(const SiteLabel& label, uint32_t stack_id, bool selecte
     ImGui::SameLine();
     TextFitLeft(label.module, palette::kDimText);
   }
+  ImGui::TableNextColumn();
+  TextFitLeft(thread, palette::kDimText);
   return clicked;
 }
 
