@@ -455,6 +455,67 @@ TEST_F(DriverGameTest, LiveSeriesPerClassInReportAndViewer) {
   }
 }
 
+// --thread keeps one thread's events: the worker's alone are its job,
+// exactly, and hold no load; the main thread's (by TID) are everything else,
+// with both loads; every site row names the thread that allocated there.
+TEST_F(DriverGameTest, ThreadFilterKeepsOneThreadsFigures) {
+  const json threads = Report({"threads"})["threads"];
+  ASSERT_EQ(threads.size(), 2u);
+  const json& main_thread = threads[0];
+  const std::string main_name = main_thread["name"];
+  const std::string main_tid = std::to_string(main_thread["tid"].get<uint32_t>());
+
+  json worker = Report({"--thread", kWorkerName});
+  EXPECT_EQ(worker["allocations"], kFrames * kWorkerBlocks);
+  EXPECT_EQ(worker["bytes_allocated"], kFrames * kWorkerBlocks * kWorkerBlockBytes);
+  EXPECT_EQ(worker["frees"], kFrames * kWorkerBlocks);
+  EXPECT_EQ(worker["leaks"]["blocks"], 0);
+  EXPECT_EQ(worker["frames"], kFrames);  // the frames stay the game's
+  for (const json& c : worker["module_classes"])
+    EXPECT_EQ(c["allocations"], c["module_class"] == "game" ? kFrames * kWorkerBlocks : 0) << c;
+  json hidden = Report({"hidden", "--thread", kWorkerName});
+  ASSERT_EQ(hidden["sites"].size(), 1u) << hidden.dump(1);
+  const json& job = hidden["sites"][0];
+  EXPECT_EQ(job["name"], kWorkerSiteName);
+  EXPECT_EQ(job["location"], GameLocation(kWorkerAllocLine));
+  EXPECT_EQ(job["allocs_per_frame_median"], kWorkerBlocks);
+  EXPECT_EQ(job["thread"], kWorkerName);
+  EXPECT_EQ(job["threads"], json::array({{{"tid", threads[1]["tid"]}, {"name", kWorkerName},
+                                          {"allocations", kFrames * kWorkerBlocks}}}));
+  const json worker_phases = Report({"phases", "--thread", kWorkerName})["phases"];
+  for (const json& p : worker_phases) EXPECT_NE(p["phase"], "load") << p;
+
+  json main = Report({"--thread", main_tid});
+  EXPECT_EQ(main["allocations"], main_thread["allocations"]);
+  EXPECT_EQ(main["bytes_allocated"], main_thread["bytes"]);
+  json main_hidden = Report({"hidden", "--thread", main_tid});
+  EXPECT_EQ(Named(main_hidden["sites"], kWorkerSiteName), nullptr);
+  const json* driver = Named(main_hidden["sites"], kDriverSiteName);
+  ASSERT_NE(driver, nullptr);
+  EXPECT_EQ((*driver)["thread"], main_name);
+  std::vector<std::pair<int, int>> loads;
+  const json main_phases = Report({"phases", "--thread", main_tid})["phases"];
+  for (const json& p : main_phases)
+    if (p["phase"] == "load") loads.emplace_back(p["frames"]["from"].get<int>(), p["frames"]["to"].get<int>());
+  EXPECT_EQ(loads, (std::vector<std::pair<int, int>>{{kLoad1First, kLoad1Last}, {kLoad2Frame, kLoad2Frame}}));
+
+  // Unfiltered, each site names its thread; the viewer says the same.
+  json sites = Report({"sites"})["sites"];
+  ASSERT_NE(Named(sites, kWorkerSiteName), nullptr);
+  EXPECT_EQ((*Named(sites, kWorkerSiteName))["thread"], kWorkerName);
+  EXPECT_EQ((*Named(sites, kGameSiteName))["thread"], main_name);
+  json view = ViewData({"--dump-view-data", "hidden", "--thread", kWorkerName});
+  ASSERT_EQ(view["rows"].size(), 1u) << view.dump(1);
+  EXPECT_EQ(view["rows"][0]["name"], kWorkerSiteName);
+  EXPECT_EQ(view["rows"][0]["thread"], kWorkerName);
+  json list = ViewData({"--dump-view-data", "threads", "--thread", kWorkerName});
+  ASSERT_EQ(list["rows"].size(), 2u);
+  for (const json& row : list["rows"]) {
+    EXPECT_EQ(row["shown"], row["name"] == kWorkerName) << row;
+    if (row["name"] == kWorkerName) EXPECT_EQ(row["allocations"], kFrames * kWorkerBlocks);
+  }
+}
+
 TEST_F(DriverGameTest, TextTablesShowClassAndModule) {
   std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "hidden"};
   e2e::CommandResult r = e2e::RunCommand(argv, 120);

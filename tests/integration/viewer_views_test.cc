@@ -478,7 +478,7 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
   // The CLI says the same: the labels' site is the main thread's alone.
   std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "sites", "--thread", tid, "--json"};
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
-  ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv) << r.standard_error;
+  ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
   auto sites = e2e::SitesWithFunctionInStack(e2e::ParseJsonOrDiscard(r.standard_output)["sites"],
                                              kSpawnDamageLabelFunction);
   ASSERT_EQ(sites.size(), 1u);
@@ -492,17 +492,21 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
     EXPECT_TRUE(e2e::SitesWithFunctionInStack(other["rows"], kSpawnDamageLabelFunction).empty()) << row;
   }
 
+  // Errors go to stderr, which RunCommand leaves to the log: a shell joins it.
+  auto with_stderr = [](const std::vector<std::string>& argv) {
+    return e2e::RunCommand({"/bin/sh", "-c", e2e::ShellCommandLine(argv) + " 2>&1"}, 60);
+  };
   e2e::CommandResult unknown =
-      e2e::RunCommand({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "leaks", "--thread", "nobody"}, 60);
+      with_stderr({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "leaks", "--thread", "nobody"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.standard_error.find("--thread nobody: no thread has that name (threads: "), std::string::npos)
-      << unknown.standard_error;
-  EXPECT_NE(unknown.standard_error.find(main_name + " " + tid), std::string::npos) << unknown.standard_error;
+  EXPECT_NE(unknown.standard_output.find("--thread nobody: no thread has that name (threads: "), std::string::npos)
+      << unknown.standard_output;
+  EXPECT_NE(unknown.standard_output.find(main_name + " " + tid), std::string::npos) << unknown.standard_output;
   e2e::CommandResult refused =
-      e2e::RunCommand({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "fragmentation", "--thread", tid}, 60);
+      with_stderr({MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "fragmentation", "--thread", tid});
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.standard_error.find("view 'fragmentation' cannot honour --thread"), std::string::npos)
-      << refused.standard_error;
+  EXPECT_NE(refused.standard_output.find("view 'fragmentation' cannot honour --thread"), std::string::npos)
+      << refused.standard_output;
 }
 
 TEST_F(ViewerViews, NoMismatchesInTheDemo) {
