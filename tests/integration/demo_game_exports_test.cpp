@@ -182,6 +182,20 @@ TEST_F(DemoGameExports, ChromeJsonHasTheFramesPhasesAndCountersOfTheRun) {
     EXPECT_EQ(counters["mapped bytes"][i]["args"]["value"], frames[i]["args"]["mapped_bytes"]);
     EXPECT_DOUBLE_EQ(counters["allocations"][i]["ts"].get<double>(), frames[i]["ts"].get<double>());
   }
+  // Per module class: one series per class, adding up to the whole game's.
+  const std::pair<const char*, const char*> by_class[] = {{"live heap bytes by class", "live_bytes"},
+                                                          {"allocations by class", "allocations"},
+                                                          {"bytes allocated by class", "bytes_allocated"},
+                                                          {"mapped bytes by class", "mapped_bytes"}};
+  for (const auto& [name, key] : by_class) {
+    ASSERT_EQ(counters[name].size(), frames.size()) << name;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      uint64_t sum = 0;
+      for (const auto& [module_class, value] : counters[name][i]["args"].items()) sum += value.get<uint64_t>();
+      EXPECT_EQ(sum, frames[i]["args"][key].get<uint64_t>()) << name << " of frame " << i;
+    }
+    EXPECT_TRUE(counters[name][0]["args"].contains("game")) << counters[name][0].dump();
+  }
 }
 
 // Function names of a ProfilePacket's call stack, outermost first.
@@ -223,7 +237,12 @@ TEST_F(DemoGameExports, PerfettoTraceDecodesWithPerfettosProtosAndHoldsTheTruth)
   }
   ASSERT_GT(pid, 0);
   ASSERT_NE(main_thread_track, 0u);
-  ASSERT_EQ(counter_tracks.size(), 5u);
+  // Five for the whole game, four per module class present.
+  size_t whole_game_tracks = 0;
+  for (const auto& [uuid, name] : counter_tracks) whole_game_tracks += name.find(" (") == std::string::npos;
+  ASSERT_EQ(whole_game_tracks, 5u);
+  EXPECT_EQ((counter_tracks.size() - 5) % 4, 0u);
+  EXPECT_GE(counter_tracks.size(), 9u);
 
   // Slices: phases enclosing frames on the main thread, balanced.
   std::vector<std::string> open;
@@ -268,6 +287,15 @@ TEST_F(DemoGameExports, PerfettoTraceDecodesWithPerfettosProtosAndHoldsTheTruth)
   size_t i = 0;
   for (const auto& [frame, row] : rows)
     EXPECT_EQ(counter_values["live heap bytes"][i++], row.value("live_bytes", int64_t{0})) << frame;
+  // The classes' live heap tracks add up to the whole game's, frame by frame.
+  std::vector<int64_t> class_sum(rows.size());
+  for (const auto& [name, values] : counter_values) {
+    if (name.rfind("live heap bytes (", 0) != 0) continue;
+    ASSERT_EQ(values.size(), rows.size()) << name;
+    for (size_t row = 0; row < values.size(); ++row) class_sum[row] += values[row];
+  }
+  EXPECT_EQ(class_sum, counter_values["live heap bytes"]);
+  EXPECT_EQ(counter_values.count("live heap bytes (game)"), 1u);
 
   // No marker in the demo: one heap profile, at the end.
   ASSERT_EQ(profiles.size(), 1u);

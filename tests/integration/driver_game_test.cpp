@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "driver_game_truth.h"
 #include "e2e_helpers.h"
+#include "protos/perfetto/trace/trace.pb.h"
 
 namespace memframe {
 namespace {
@@ -47,6 +50,17 @@ class DriverGameTest : public ::testing::Test {
     json j = e2e::ParseJsonOrDiscard(r.standard_output);
     EXPECT_FALSE(j.is_discarded()) << r.standard_output;
     return j;
+  }
+
+  // `memframe export` of the capture in `format`: the file's bytes.
+  static std::string Export(const std::string& format) {
+    const std::string path = (scratch_->path() / ("export." + format)).string();
+    std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "export", capture_, "--format", format, "-o", path, "--force"};
+    EXPECT_EQ(e2e::RunCommand(argv, 120).exit_code, 0) << e2e::ShellCommandLine(argv);
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
   }
 
   static const json* Named(const json& sites, const std::string& name) {
@@ -453,6 +467,82 @@ TEST_F(DriverGameTest, LiveSeriesPerClassInReportAndViewer) {
   for (const json& f : only_driver["frames"]) {
     if (f["frame"] < kFrames) EXPECT_EQ(f["live_bytes"], kDriverBytesPerFrame) << f["frame"];
   }
+}
+
+// The exports' per-class counters, as {class: {figure: [per frame]}}.
+using ClassCounters = std::map<std::string, std::map<std::string, std::vector<uint64_t>>>;
+
+// The per-class counters of both trace exports are the frames report's
+// per-class series (checked against the truth above), frame by frame, and
+// the driver's are its truth.
+void ExpectClassCounters(const ClassCounters& counters, const json& report_frames) {
+  ASSERT_EQ(counters.count("driver"), 1u);
+  ASSERT_EQ(counters.count("game"), 1u);
+  for (const auto& [module_class, figures] : counters) {
+    for (const char* figure : {"live_bytes", "mapped_bytes", "allocations", "bytes_allocated"}) {
+      ASSERT_EQ(figures.count(figure), 1u) << module_class << " " << figure;
+      const std::vector<uint64_t>& values = figures.at(figure);
+      ASSERT_EQ(values.size(), report_frames.size()) << module_class << " " << figure;
+      for (size_t row = 0; row < values.size(); ++row) {
+        const json& f = report_frames[row];
+        const json& in_report = f["classes"].contains(module_class) ? f["classes"][module_class][figure] : json(0);
+        EXPECT_EQ(values[row], in_report) << module_class << " " << figure << " of frame " << f["frame"];
+      }
+    }
+  }
+  const auto& driver = counters.at("driver");
+  for (int f = 0; f < kFrames; ++f) {
+    EXPECT_EQ(driver.at("allocations")[f], kDriverBlocksPerFrame) << f;
+    EXPECT_EQ(driver.at("bytes_allocated")[f], kDriverBytesPerFrame) << f;
+    EXPECT_EQ(driver.at("live_bytes")[f], kDriverBytesPerFrame) << f;
+  }
+  // The second load replaces the first level's blocks with its own.
+  const auto& game_live = counters.at("game").at("live_bytes");
+  EXPECT_EQ(game_live[kLoad2Frame] - game_live[kLoad2Frame - 1], kLevel2Bytes - kLevel1Bytes);
+}
+
+TEST_F(DriverGameTest, TraceExportsCarryCountersPerModuleClass) {
+  const json report = Report({"frames"})["frames"];
+  ASSERT_EQ(report.size(), static_cast<size_t>(kFrames + 1));
+
+  const std::map<std::string, std::string> chrome_names = {{"live heap bytes by class", "live_bytes"},
+                                                           {"mapped bytes by class", "mapped_bytes"},
+                                                           {"allocations by class", "allocations"},
+                                                           {"bytes allocated by class", "bytes_allocated"}};
+  const json chrome = e2e::ParseJsonOrDiscard(Export("chrome-json"));
+  ASSERT_FALSE(chrome.is_discarded());
+  ClassCounters from_chrome;
+  for (const json& e : chrome["traceEvents"]) {
+    auto figure = chrome_names.find(e.value("name", ""));
+    if (e["ph"] != "C" || figure == chrome_names.end()) continue;
+    for (const auto& [module_class, value] : e["args"].items())
+      from_chrome[module_class][figure->second].push_back(value.get<uint64_t>());
+  }
+  ExpectClassCounters(from_chrome, report);
+
+  const std::map<std::string, std::string> perfetto_names = {{"live heap bytes", "live_bytes"},
+                                                             {"mapped bytes", "mapped_bytes"},
+                                                             {"allocations per frame", "allocations"},
+                                                             {"bytes allocated per frame", "bytes_allocated"}};
+  perfetto::protos::Trace trace;
+  ASSERT_TRUE(trace.ParseFromString(Export("perfetto")));
+  std::map<uint64_t, std::pair<std::string, std::string>> tracks;  // uuid -> class, figure
+  ClassCounters from_perfetto;
+  for (const auto& p : trace.packet()) {
+    if (p.has_track_descriptor() && p.track_descriptor().has_counter()) {
+      // "live heap bytes (driver)"
+      const std::string& name = p.track_descriptor().name();
+      const size_t open = name.find(" (");
+      if (open == std::string::npos) continue;
+      auto figure = perfetto_names.find(name.substr(0, open));
+      ASSERT_NE(figure, perfetto_names.end()) << name;
+      tracks[p.track_descriptor().uuid()] = {name.substr(open + 2, name.size() - open - 3), figure->second};
+    } else if (p.has_track_event() && tracks.count(p.track_event().track_uuid())) {
+      const auto& [module_class, figure] = tracks[p.track_event().track_uuid()];
+      from_perfetto[module_class][figure].push_back(static_cast<uint64_t>(p.track_event().counter_value()));
+    }
+  }
+  ExpectClassCounters(from_perfetto, report);
 }
 
 // --thread keeps one thread's events: the worker's alone are its job,

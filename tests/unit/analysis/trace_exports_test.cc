@@ -39,7 +39,8 @@ class TraceExportsTest : public ::testing::Test {
 };
 
 TEST_F(TraceExportsTest, ChromeJsonPlacesFramesAndMarkersInTime) {
-  const nlohmann::json trace = nlohmann::json::parse(ChromeTraceJson(capture_, heap_));
+  Symbolizer symbolizer(capture_.main.modules);
+  const nlohmann::json trace = nlohmann::json::parse(ChromeTraceJson(capture_, heap_, symbolizer));
   std::vector<nlohmann::json> frames, markers;
   for (const auto& e : trace["traceEvents"]) {
     if (e["ph"] == "X" && e["cat"] == "frame") frames.push_back(e);

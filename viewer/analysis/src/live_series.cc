@@ -5,6 +5,7 @@
 
 #include "memframe/analysis/live_set.h"
 #include "memframe/analysis/mapped_regions.h"
+#include "memframe/analysis/site_origin.h"
 
 namespace memframe::analysis {
 
@@ -150,6 +151,21 @@ LiveSeries ComputeClassSeries(const Stream& stream, const FrameTable& table,
                               const std::function<ModuleClass(uint32_t stack_id)>& class_of) {
   return ComputeLiveSeries(stream, table, kModuleClassCount,
                            [&](uint32_t stack_id) { return static_cast<size_t>(class_of(stack_id)); });
+}
+
+LiveSeries ComputeClassSeries(const Stream& stream, const FrameTable& table, Symbolizer& symbolizer) {
+  return ComputeClassSeries(stream, table, [&](uint32_t stack_id) {
+    auto it = stream.stacks.find(stack_id);
+    if (it == stream.stacks.end()) return FindSiteOrigin({}).module_class;
+    return FindSiteOrigin(symbolizer.SymbolizeStack(it->second)).module_class;
+  });
+}
+
+std::vector<ModuleClass> PresentClasses(const LiveSeries& series) {
+  std::vector<ModuleClass> present;
+  for (ModuleClass c : AllModuleClasses())
+    if (series.Present(static_cast<size_t>(c))) present.push_back(c);
+  return present;
 }
 
 }  // namespace memframe::analysis

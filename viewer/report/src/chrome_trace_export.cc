@@ -2,13 +2,16 @@
 // Perfetto's UI and Tracy's importer open. Frames and phases are complete
 // ("X") events on the presenting thread, phases enclosing their frames; each
 // counter ("C") is set at a frame's start to that frame's figure, so it reads
-// as the frame's value for the frame's whole slice; markers are
-// thread-scoped instants ("i"). Timestamps are microseconds of
+// as the frame's value for the frame's whole slice; the "by class" counters
+// carry one series per module class (one arg each: chrome://tracing stacks
+// them, Perfetto shows a track per class); markers are thread-scoped
+// instants ("i"). Timestamps are microseconds of
 // CLOCK_MONOTONIC.
 #include <nlohmann/json.hpp>
 
 #include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
+#include "memframe/analysis/live_series.h"
 
 namespace memframe::analysis {
 
@@ -33,12 +36,22 @@ json Counter(const char* name, uint32_t pid, int64_t ns, uint64_t value) {
   return {{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", Micros(ns)}, {"args", {{"value", value}}}};
 }
 
+// Each class's figure in one counter event: a stacked series per class.
+json ClassCounter(const char* name, uint32_t pid, int64_t ns, const LiveSeries& series, size_t row,
+                  const std::vector<ModuleClass>& classes, uint64_t (*figure)(const LiveFigures&)) {
+  json args = json::object();
+  for (ModuleClass c : classes) args[ModuleClassName(c)] = figure(series.At(row, static_cast<size_t>(c)));
+  return {{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", Micros(ns)}, {"args", std::move(args)}};
+}
+
 }  // namespace
 
-std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap) {
+std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer) {
   const Stream& stream = capture.main;
   const uint32_t pid = stream.process.pid;
   const Timeline timeline = BuildTimeline(stream, heap.frames);
+  const LiveSeries by_class = ComputeClassSeries(stream, heap.frames, symbolizer);
+  const std::vector<ModuleClass> classes = PresentClasses(by_class);
   json events = json::array();
   events.push_back(Metadata("process_name", pid, 0, stream.process.executable));
   for (const Thread& t : stream.threads)
@@ -74,6 +87,15 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap) {
     events.push_back(Counter("allocations", pid, span.start_ns, f.allocations));
     events.push_back(Counter("bytes allocated", pid, span.start_ns, f.bytes_allocated));
     events.push_back(Counter("allocator time ns", pid, span.start_ns, f.alloc_time_ns));
+    if (classes.empty()) continue;
+    events.push_back(ClassCounter("live heap bytes by class", pid, span.start_ns, by_class, i, classes,
+                                  [](const LiveFigures& c) { return c.live_bytes; }));
+    events.push_back(ClassCounter("mapped bytes by class", pid, span.start_ns, by_class, i, classes,
+                                  [](const LiveFigures& c) { return c.mapped_bytes; }));
+    events.push_back(ClassCounter("allocations by class", pid, span.start_ns, by_class, i, classes,
+                                  [](const LiveFigures& c) { return c.allocations; }));
+    events.push_back(ClassCounter("bytes allocated by class", pid, span.start_ns, by_class, i, classes,
+                                  [](const LiveFigures& c) { return c.bytes_allocated; }));
   }
   for (const TimelineMarker& m : timeline.markers) {
     events.push_back({{"ph", "i"},

@@ -41,7 +41,7 @@ int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err
   std::string bytes;
   if (request.format == "pprof") bytes = Gzip(PprofProfile(capture, heap, symbolizer));
   else if (request.format == "folded") bytes = FoldedStacks(capture.main, heap, symbolizer);
-  else if (request.format == "chrome-json") bytes = ChromeTraceJson(capture, heap);
+  else if (request.format == "chrome-json") bytes = ChromeTraceJson(capture, heap, symbolizer);
   else bytes = PerfettoTrace(capture, heap, symbolizer);
   if (!file->Write(bytes.data(), bytes.size(), &error) || !file->Commit(&error)) {
     err << "memframe: error: " << error << '\n';

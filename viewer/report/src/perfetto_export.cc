@@ -5,7 +5,8 @@
 //     frame, each frame's figures as debug annotations;
 //   - a counter track per figure (live heap, mapped bytes, allocations, bytes
 //     allocated, allocator time), set at each frame's start to the frame's
-//     value, as chrome-json does;
+//     value, as chrome-json does, and the live heap, mapped bytes,
+//     allocations and bytes allocated of each module class present;
 //   - markers as instants on the thread that placed them;
 //   - a heapprofd-style ProfilePacket at each marker and at the end: per
 //     call stack, what was allocated and freed up to that moment.
@@ -17,6 +18,7 @@
 #include "memframe/analysis/event_pass.h"
 #include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
+#include "memframe/analysis/live_series.h"
 #include "memframe/analysis/live_set.h"
 #include "protos/perfetto/trace/trace.pb.h"
 
@@ -29,6 +31,7 @@ namespace pf = perfetto::protos;
 constexpr uint32_t kSequence = 1;
 constexpr uint64_t kProcessTrack = 1;
 constexpr uint64_t kFirstCounterTrack = 10;
+constexpr uint64_t kFirstClassTrack = 20;  // + class * std::size(kClassCounters) + counter
 constexpr uint64_t kFirstThreadTrack = 100;
 
 // Cumulative figures of one call stack, as heapprofd reports them.
@@ -213,8 +216,27 @@ constexpr CounterTrack kCounters[] = {
     {"allocator time per frame", pf::CounterDescriptor::UNIT_TIME_NS},
 };
 
-void WriteDescriptors(const Stream& stream, const Timeline& timeline, TraceWriter& w,
-                      std::unordered_map<uint32_t, uint64_t>* thread_tracks) {
+// Per module class: what LiveSeries holds of the frame-wide counters.
+struct ClassCounterTrack {
+  const char* name;
+  pf::CounterDescriptor::Unit unit;
+  uint64_t (*figure)(const LiveFigures&);
+};
+constexpr ClassCounterTrack kClassCounters[] = {
+    {"live heap bytes", pf::CounterDescriptor::UNIT_SIZE_BYTES, [](const LiveFigures& f) { return f.live_bytes; }},
+    {"mapped bytes", pf::CounterDescriptor::UNIT_SIZE_BYTES, [](const LiveFigures& f) { return f.mapped_bytes; }},
+    {"allocations per frame", pf::CounterDescriptor::UNIT_COUNT, [](const LiveFigures& f) { return f.allocations; }},
+    {"bytes allocated per frame", pf::CounterDescriptor::UNIT_SIZE_BYTES,
+     [](const LiveFigures& f) { return f.bytes_allocated; }},
+};
+static_assert(kFirstClassTrack + kModuleClassCount * std::size(kClassCounters) <= kFirstThreadTrack);
+
+uint64_t ClassTrack(ModuleClass c, size_t counter) {
+  return kFirstClassTrack + static_cast<uint64_t>(c) * std::size(kClassCounters) + counter;
+}
+
+void WriteDescriptors(const Stream& stream, const Timeline& timeline, const std::vector<ModuleClass>& classes,
+                      TraceWriter& w, std::unordered_map<uint32_t, uint64_t>* thread_tracks) {
   const int64_t start = timeline.frames.empty() ? 0 : timeline.frames.front().start_ns;
   pf::TrackDescriptor* process = w.Packet(start)->mutable_track_descriptor();
   process->set_uuid(kProcessTrack);
@@ -238,7 +260,29 @@ void WriteDescriptors(const Stream& stream, const Timeline& timeline, TraceWrite
     d->set_name(kCounters[i].name);
     d->mutable_counter()->set_unit(kCounters[i].unit);
   }
+  for (ModuleClass c : classes) {
+    for (size_t i = 0; i < std::size(kClassCounters); ++i) {
+      pf::TrackDescriptor* d = w.Packet(start)->mutable_track_descriptor();
+      d->set_uuid(ClassTrack(c, i));
+      d->set_parent_uuid(kProcessTrack);
+      d->set_name(std::string(kClassCounters[i].name) + " (" + ModuleClassName(c) + ")");
+      d->mutable_counter()->set_unit(kClassCounters[i].unit);
+    }
+  }
 }
+
+// The figures of every class at the frame of `row`, at the frame's start.
+struct ClassFigures {
+  const LiveSeries& series;
+  const std::vector<ModuleClass>& classes;
+
+  void Write(size_t row, int64_t ns, TraceWriter& w) const {
+    for (ModuleClass c : classes) {
+      const LiveFigures& f = series.At(row, static_cast<size_t>(c));
+      for (size_t i = 0; i < std::size(kClassCounters); ++i) w.Counter(ns, ClassTrack(c, i), kClassCounters[i].figure(f));
+    }
+  }
+};
 
 void WriteFrame(const FrameSpan& span, const FrameStats& f, uint64_t track, TraceWriter& w) {
   pf::TrackEvent* e = w.Event(span.start_ns, track, pf::TrackEvent::TYPE_SLICE_BEGIN, "frame " + std::to_string(f.frame));
@@ -281,9 +325,12 @@ void WriteProfile(const Stream& stream, const HeapDump& dump, uint64_t index, Sy
 std::string PerfettoTrace(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer) {
   const Stream& stream = capture.main;
   const Timeline timeline = BuildTimeline(stream, heap.frames);
+  const LiveSeries series = ComputeClassSeries(stream, heap.frames, symbolizer);
+  const std::vector<ModuleClass> classes = PresentClasses(series);
+  const ClassFigures by_class{series, classes};
   TraceWriter w;
   std::unordered_map<uint32_t, uint64_t> thread_tracks;
-  WriteDescriptors(stream, timeline, w, &thread_tracks);
+  WriteDescriptors(stream, timeline, classes, w, &thread_tracks);
   auto track_of = [&](uint32_t tid) {
     auto it = thread_tracks.find(tid);
     return it != thread_tracks.end() ? it->second : kProcessTrack;
@@ -299,12 +346,16 @@ std::string PerfettoTrace(const Capture& capture, const HeapAnalysis& heap, Symb
     Annotate(e, "allocations", p.phase.allocations);
     Annotate(e, "bytes_allocated", p.phase.bytes_allocated);
     Annotate(e, "live_bytes_after", p.phase.live_after);
-    for (; row < timeline.frames.size() && timeline.frames[row].frame <= p.phase.frames.to; ++row)
+    for (; row < timeline.frames.size() && timeline.frames[row].frame <= p.phase.frames.to; ++row) {
+      by_class.Write(row, timeline.frames[row].start_ns, w);  // before the slice: in time order
       WriteFrame(timeline.frames[row], heap.frames.frames[row], track_of(timeline.frames[row].tid), w);
+    }
     w.Event(p.end_ns, track, pf::TrackEvent::TYPE_SLICE_END);
   }
-  for (; row < timeline.frames.size(); ++row)
+  for (; row < timeline.frames.size(); ++row) {
+    by_class.Write(row, timeline.frames[row].start_ns, w);
     WriteFrame(timeline.frames[row], heap.frames.frames[row], track_of(timeline.frames[row].tid), w);
+  }
   for (const TimelineMarker& m : timeline.markers)
     w.Event(m.ns, track_of(m.tid), pf::TrackEvent::TYPE_INSTANT, m.name)->add_categories("marker");
   HeapDumpPass pass(stream, timeline.markers);

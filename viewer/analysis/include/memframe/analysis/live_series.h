@@ -20,6 +20,7 @@
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/module_class.h"
+#include "memframe/analysis/symbolizer.h"
 
 namespace memframe::analysis {
 
@@ -57,5 +58,11 @@ LiveSeries ComputeLiveSeries(const Stream& stream, const FrameTable& table, size
 // Group i is ModuleClass i (kModuleClassCount groups).
 LiveSeries ComputeClassSeries(const Stream& stream, const FrameTable& table,
                               const std::function<ModuleClass(uint32_t stack_id)>& class_of);
+// The same, each stack classed by its site's origin (site_origin.h) as
+// `symbolizer` (and its module classifier) names it: what the exports use.
+LiveSeries ComputeClassSeries(const Stream& stream, const FrameTable& table, Symbolizer& symbolizer);
+
+// The classes that have figures in a class series, in display order.
+std::vector<ModuleClass> PresentClasses(const LiveSeries& series);
 
 }  // namespace memframe::analysis

@@ -7,7 +7,8 @@
 //           inuse_objects/count, inuse_space/bytes; "in use" = still live
 //           when the capture ends.
 //   chrome-json  Trace Event Format JSON (chrome_trace_export.cc): frames,
-//           phases, per-frame counters and markers on the process's threads.
+//           phases, per-frame counters (whole game and per module class)
+//           and markers on the process's threads.
 //   perfetto  a Perfetto trace (perfetto_export.cc, proto/perfetto): the
 //           same tracks as chrome-json as track events, and a heap profile
 //           per marker and at the end.
@@ -40,7 +41,7 @@ bool IsExportFormat(const std::string& format);
 std::string FoldedStacks(const Stream& stream, const HeapAnalysis& heap, Symbolizer& symbolizer);
 // The serialized Profile, not compressed.
 std::string PprofProfile(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
-std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap);
+std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
 // A serialized perfetto.protos.Trace.
 std::string PerfettoTrace(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
 // gzip (RFC 1952) of `data`.
