@@ -469,6 +469,37 @@ TEST_F(DriverGameTest, LiveSeriesPerClassInReportAndViewer) {
   }
 }
 
+// Stacked by the filter, the live graph splits the sites a search keeps
+// from the others: LoadLevel's blocks are the levels, frame by frame, and
+// the two groups add up to the classes' series.
+TEST_F(DriverGameTest, LiveGraphStacksTheFilteredSitesOnTheOthers) {
+  const json by_class = ViewData({"--dump-view-data", "timeline"})["live"];
+  const json live = ViewData({"--dump-view-data", "timeline", "--live-by", "filter", "--search", kLevelFunction})["live"];
+  EXPECT_EQ(live["stacked_by"], "filter");
+  EXPECT_EQ(live["groups"], json({"matching", "other"}));
+  EXPECT_EQ(live["filter"], std::string("sites matching \"") + kLevelFunction + "\"");
+  ASSERT_EQ(live["frames"].size(), by_class["frames"].size());
+  for (size_t row = 0; row < live["frames"].size(); ++row) {
+    const json& frame = live["frames"][row];
+    const int f = frame["frame"].get<int>();
+    SCOPED_TRACE("frame " + std::to_string(f));
+    const json& matching = frame["groups"]["matching"];
+    const bool load1 = f >= kLoad1First && f <= kLoad1Last;
+    const int level_blocks = load1 ? kLevel1BlocksPerFrame : f == kLoad2Frame ? kLevel2Blocks : 0;
+    if (f < kFrames) {
+      EXPECT_EQ(matching["live_bytes"], LevelBytesLive(f));
+      EXPECT_EQ(matching["allocations"], level_blocks);
+    }
+    for (const char* figure : {"live_bytes", "allocations", "frees", "bytes_allocated"}) {
+      uint64_t classes = 0;
+      for (const auto& [name, c] : by_class["frames"][row]["classes"].items()) classes += c[figure].get<uint64_t>();
+      EXPECT_EQ(matching[figure].get<uint64_t>() + frame["groups"]["other"][figure].get<uint64_t>(), classes) << figure;
+    }
+  }
+  // Without a filter there is nothing to split: the classes stay.
+  EXPECT_EQ(ViewData({"--dump-view-data", "timeline", "--live-by", "filter"})["live"]["stacked_by"], "class");
+}
+
 // The exports' per-class counters, as {class: {figure: [per frame]}}.
 using ClassCounters = std::map<std::string, std::map<std::string, std::vector<uint64_t>>>;
 

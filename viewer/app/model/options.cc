@@ -126,6 +126,13 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
     } else if (arg == "--flame-function") {
       if (!value(&v)) return false;
       o->flame_function = v;
+    } else if (arg == "--live-by") {
+      if (!value(&v)) return false;
+      if (v != "class" && v != "filter") {
+        *error = "--live-by needs class or filter, got '" + std::string(v) + "'";
+        return false;
+      }
+      o->live_by_filter = v == "filter";
     } else if (arg == "--follow") {
       if (!value(&v)) return false;
       o->follow_socket = v;
@@ -182,6 +189,8 @@ std::string ViewerUsage() {
          "  as in `memframe report` (classes: game, engine, driver, system).\n"
          "--search TEXT, --size-bin N, --group-functions (with any mode): the tables' row filters.\n"
          "--flame-metric allocations|bytes|live, --flame-function NAME: the flame graph's metric and function.\n"
+         "--live-by class|filter: the live-memory graph stacked by module class, or the sites --search and\n"
+         "  --size-bin keep against the others.\n"
          "--all-frames (with any mode): Hidden and Lifetimes judge every frame, not steady play alone.\n"
          "--thread NAME|TID (repeatable, with any mode): show only those threads' allocations.\n";
 }

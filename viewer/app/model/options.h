@@ -33,6 +33,7 @@ struct ViewerOptions {
   bool group_by_function = false;     // --group-functions
   std::optional<FlameMetric> flame_metric;  // --flame-metric allocations|bytes|live
   std::string flame_function;         // --flame-function NAME
+  bool live_by_filter = false;        // --live-by filter (default: class)
   bool all_frames = false;        // --all-frames: Hidden and Lifetimes judge every frame, not steady play alone
   std::vector<std::string> threads;  // --thread NAME|TID: the threads every view shows (empty = all)
   int width = 1280;   // --size WxH

@@ -65,6 +65,7 @@ void Selection::Clear() {
   fresh.group_by_function = group_by_function;
   fresh.flame_metric = flame_metric;
   fresh.flame_function = std::move(flame_function);
+  fresh.live_by_filter = live_by_filter;
   *this = std::move(fresh);
 }
 
@@ -80,6 +81,7 @@ void Selection::Apply(const ViewerOptions& options) {
   group_by_function = options.group_by_function;
   if (options.flame_metric) flame_metric = *options.flame_metric;
   flame_function = options.flame_function;
+  live_by_filter = options.live_by_filter;
 }
 
 }  // namespace memframe::viewer

@@ -36,6 +36,9 @@ struct Selection {
   // it lists ("" = none picked yet).
   FlameMetric flame_metric = FlameMetric::kBytes;
   std::string flame_function;
+  // The live-memory graph stacks the sites the table filter keeps (search,
+  // size bin) on the other sites, instead of by module class.
+  bool live_by_filter = false;
 
   void SelectFrame(uint64_t f) {
     frame = f;

@@ -25,17 +25,22 @@ constexpr float kGap = 6;
 constexpr float kLiveShare = 0.62f;  // of the canvas; the allocation strip gets the rest
 constexpr float kLegend = 18;       // above the live plot's highest value
 
-ImU32 ClassColour(ModuleClass c, int alpha) {
-  return palette::WithAlpha(ImGui::ColorConvertFloat4ToU32(ModuleClassColour(c)), alpha);
+ImU32 BandColour(const LiveGraph::Band& b, int alpha) {
+  return palette::WithAlpha(ImGui::ColorConvertFloat4ToU32(b.colour), alpha);
 }
 
-// The classes drawn: kept by the toggle row and present in the capture.
-std::vector<ModuleClass> DrawnClasses(Session& session, const LiveSeries& s) {
-  std::vector<ModuleClass> drawn;
-  for (ModuleClass c : analysis::AllModuleClasses()) {
-    if (session.class_filter().Keeps(c) && s.Present(static_cast<size_t>(c))) drawn.push_back(c);
+// The filter's groups: the sites it keeps, the other sites of the classes
+// shown, and the sites of the classes hidden (never drawn).
+enum FilterGroup : size_t { kMatching, kOther, kHiddenClass, kFilterGroups };
+
+std::string DescribeFilter(const Selection& selection) {
+  std::string text;
+  if (!selection.search.empty()) text = "sites matching \"" + selection.search + "\"";
+  if (selection.size_bin) {
+    text += text.empty() ? "sites allocating " : ", allocating ";
+    text += FormatSizeBin(*selection.size_bin);
   }
-  return drawn;
+  return text;
 }
 
 uint64_t Resident(const LiveFigures& f) { return f.live_bytes + f.mapped_bytes; }
@@ -50,11 +55,11 @@ struct Column {
 // One column per pixel zoomed out (the frame with the most memory, and the
 // one with the most churn, stand for the others: a one-frame peak never
 // disappears into an average), one per frame zoomed in.
-std::vector<Column> Columns(const LiveSeries& s, const std::vector<ModuleClass>& drawn, const TimelineViewport& view,
-                            float width, bool bytes) {
+std::vector<Column> Columns(const LiveSeries& s, const std::vector<LiveGraph::Band>& drawn,
+                            const TimelineViewport& view, float width, bool bytes) {
   auto total = [&](size_t row, auto&& figure) {
     uint64_t sum = 0;
-    for (ModuleClass c : drawn) sum += figure(s.At(row, static_cast<size_t>(c)));
+    for (const LiveGraph::Band& b : drawn) sum += figure(s.At(row, b.group));
     return sum;
   };
   std::vector<Column> columns;
@@ -91,7 +96,7 @@ void LeftLabel(ImDrawList* draw, const PlotRect& p, float y, const std::string& 
   draw->AddText(ImVec2(p.min.x - size.x - 6, y - size.y / 2), palette::kAxisText, text.c_str());
 }
 
-void DrawLegend(ImDrawList* draw, const PlotRect& p, const std::vector<ModuleClass>& drawn, bool bytes) {
+void DrawLegend(ImDrawList* draw, const PlotRect& p, const std::vector<LiveGraph::Band>& drawn, bool bytes) {
   ImVec2 at(p.min.x + 6, p.min.y + 2);
   const char* intro = bytes ? "Live heap (solid) and mapped (faint) at each frame's end; below, bytes allocated (up) "
                               "and freed (down):"
@@ -99,17 +104,48 @@ void DrawLegend(ImDrawList* draw, const PlotRect& p, const std::vector<ModuleCla
                               "and freed (down):";
   draw->AddText(at, palette::kAxisText, intro);
   at.x += ImGui::CalcTextSize(intro).x + 8;
-  for (ModuleClass c : drawn) {
-    const char* name = analysis::ModuleClassName(c);
+  for (const LiveGraph::Band& b : drawn) {
     const float h = ImGui::GetTextLineHeight();
-    draw->AddRectFilled(ImVec2(at.x, at.y + h * 0.2f), ImVec2(at.x + h * 0.6f, at.y + h * 0.8f), ClassColour(c, 255));
+    draw->AddRectFilled(ImVec2(at.x, at.y + h * 0.2f), ImVec2(at.x + h * 0.6f, at.y + h * 0.8f), BandColour(b, 255));
     at.x += h * 0.6f + 4;
-    draw->AddText(at, palette::kAxisText, name);
-    at.x += ImGui::CalcTextSize(name).x + 12;
+    draw->AddText(at, palette::kAxisText, b.name.c_str());
+    at.x += ImGui::CalcTextSize(b.name.c_str()).x + 12;
   }
 }
 
 }  // namespace
+
+bool FilterNarrows(const Selection& selection) { return !selection.search.empty() || selection.size_bin.has_value(); }
+
+LiveGraph::Stacking LiveGraph::Stack(ViewContext& ctx) {
+  Session& session = ctx.session;
+  Stacking stacking;
+  if (ctx.selection.live_by_filter && FilterNarrows(ctx.selection)) {
+    const RowFilterKey key = FilterKeyOf(session, ctx.selection);
+    if (filter_session_ != &session || filter_key_ != key) {
+      RowFilter filter(session, ctx.selection);
+      filter_series_ = analysis::ComputeLiveSeries(
+          session.capture().main, session.frames(), kFilterGroups, [&](uint32_t stack_id) -> size_t {
+            if (!session.Keeps(stack_id)) return kHiddenClass;
+            return filter.Keeps(stack_id) ? kMatching : kOther;
+          });
+      filter_session_ = &session;
+      filter_key_ = key;
+    }
+    stacking.series = &filter_series_;
+    stacking.by_filter = true;
+    stacking.bands = {{kMatching, ImGui::ColorConvertU32ToFloat4(palette::kSpike), DescribeFilter(ctx.selection)},
+                      {kOther, palette::kDimText, "other sites"}};
+  } else {
+    stacking.series = &session.ClassSeries();
+    for (ModuleClass c : analysis::AllModuleClasses()) {
+      if (session.class_filter().Keeps(c))
+        stacking.bands.push_back({static_cast<size_t>(c), ModuleClassColour(c), analysis::ModuleClassName(c)});
+    }
+  }
+  std::erase_if(stacking.bands, [&](const Band& b) { return !stacking.series->Present(b.group); });
+  return stacking;
+}
 
 void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, const TimelineViewport& view, bool bytes,
                      bool log_scale) {
@@ -119,16 +155,17 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(live_.min, live_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
   draw->AddRectFilled(churn_.min, churn_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
-  const LiveSeries& s = ctx.session.ClassSeries();
-  const std::vector<ModuleClass> drawn = DrawnClasses(ctx.session, s);
+  const Stacking stacking = Stack(ctx);
+  const LiveSeries& s = *stacking.series;
+  const std::vector<Band>& drawn = stacking.bands;
   if (s.rows() == 0 || live_.height() < 8 || churn_.height() < 8) return;
 
   // Scales over every frame, not the ones on screen: panning keeps them.
   uint64_t max_live = 1, max_churn = 1;
   for (size_t row = 0; row < s.rows(); ++row) {
     uint64_t live = 0, up = 0, down = 0;
-    for (ModuleClass c : drawn) {
-      const LiveFigures& f = s.At(row, static_cast<size_t>(c));
+    for (const Band& b : drawn) {
+      const LiveFigures& f = s.At(row, b.group);
       live += Resident(f);
       up += Up(f, bytes);
       down += Down(f, bytes);
@@ -167,30 +204,30 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
     // Heap of each class from the bottom, then each class's mappings.
     float y = live_.max.y;
     for (int mapped = 0; mapped < 2; ++mapped) {
-      for (ModuleClass c : drawn) {
-        const LiveFigures& f = s.At(col.live_row, static_cast<size_t>(c));
+      for (const Band& b : drawn) {
+        const LiveFigures& f = s.At(col.live_row, b.group);
         const uint64_t v = mapped ? f.mapped_bytes : f.live_bytes;
         if (v == 0) continue;
         const float top = y - live_height * static_cast<float>(static_cast<double>(v) / max_live);
-        draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, y), ClassColour(c, mapped ? 90 : 230));
+        draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, y), BandColour(b, mapped ? 90 : 230));
         y = top;
       }
     }
     // The column's height is its total's; the classes share it in
     // proportion (on a log scale, stacked logs would overstate the total).
     uint64_t total_up = 0, total_down = 0;
-    for (ModuleClass c : drawn) {
-      total_up += Up(s.At(col.churn_row, static_cast<size_t>(c)), bytes);
-      total_down += Down(s.At(col.churn_row, static_cast<size_t>(c)), bytes);
+    for (const Band& b : drawn) {
+      total_up += Up(s.At(col.churn_row, b.group), bytes);
+      total_down += Down(s.At(col.churn_row, b.group), bytes);
     }
     const float per_up = total_up ? churn_height(total_up) / static_cast<float>(total_up) : 0;
     const float per_down = total_down ? churn_height(total_down) / static_cast<float>(total_down) : 0;
     float up = zero, down = zero;
-    for (ModuleClass c : drawn) {
-      const LiveFigures& f = s.At(col.churn_row, static_cast<size_t>(c));
+    for (const Band& b : drawn) {
+      const LiveFigures& f = s.At(col.churn_row, b.group);
       const float hu = per_up * static_cast<float>(Up(f, bytes)), hd = per_down * static_cast<float>(Down(f, bytes));
-      if (hu > 0) draw->AddRectFilled(ImVec2(x0, up - std::max(hu, 1.0f)), ImVec2(x1, up), ClassColour(c, 230));
-      if (hd > 0) draw->AddRectFilled(ImVec2(x0, down), ImVec2(x1, down + std::max(hd, 1.0f)), ClassColour(c, 120));
+      if (hu > 0) draw->AddRectFilled(ImVec2(x0, up - std::max(hu, 1.0f)), ImVec2(x1, up), BandColour(b, 230));
+      if (hd > 0) draw->AddRectFilled(ImVec2(x0, down), ImVec2(x1, down + std::max(hd, 1.0f)), BandColour(b, 120));
       up -= hu;
       down += hd;
     }
@@ -207,14 +244,15 @@ bool LiveGraph::Hovered() const {
 }
 
 void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
-  const LiveSeries& s = ctx.session.ClassSeries();
+  const Stacking stacking = Stack(ctx);
+  const LiveSeries& s = *stacking.series;
   if (row >= s.rows()) return;
-  const std::vector<ModuleClass> drawn = DrawnClasses(ctx.session, s);
+  const std::vector<Band>& drawn = stacking.bands;
   ImGui::BeginTooltip();
   ImGui::Text("Frame %llu: at its end, and what it allocated and freed", static_cast<unsigned long long>(s.frames[row]));
   ImGui::Separator();
   if (ImGui::BeginTable("live_tip", 7, ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* h : {"class", "live heap", "mapped", "allocs", "frees", "allocated", "freed"})
+    for (const char* h : {stacking.by_filter ? "sites" : "class", "live heap", "mapped", "allocs", "frees", "allocated", "freed"})
       ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     auto add_row = [&](const char* name, ImVec4 colour, const LiveFigures& f) {
@@ -228,9 +266,9 @@ void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
       }
     };
     LiveFigures total;
-    for (ModuleClass c : drawn) {
-      total += s.At(row, static_cast<size_t>(c));
-      add_row(analysis::ModuleClassName(c), ModuleClassColour(c), s.At(row, static_cast<size_t>(c)));
+    for (const Band& b : drawn) {
+      total += s.At(row, b.group);
+      add_row(b.name.c_str(), b.colour, s.At(row, b.group));
     }
     if (drawn.size() > 1) add_row("shown", palette::kDimText, total);
     ImGui::EndTable();
@@ -241,22 +279,35 @@ void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
 }
 
 nlohmann::json LiveGraph::Data(ViewContext& ctx) {
-  const LiveSeries& s = ctx.session.ClassSeries();
-  const std::vector<ModuleClass> drawn = DrawnClasses(ctx.session, s);
-  nlohmann::json classes = nlohmann::json::array();
-  for (ModuleClass c : drawn) classes.push_back(analysis::ModuleClassName(c));
+  const Stacking stacking = Stack(ctx);
+  const LiveSeries& s = *stacking.series;
+  // Stacked by class, the groups are named after their classes; by the
+  // filter, "matching" and "other".
+  auto key = [&](const Band& b) -> std::string {
+    if (!stacking.by_filter) return b.name;
+    return b.group == kMatching ? "matching" : "other";
+  };
+  nlohmann::json names = nlohmann::json::array();
+  for (const Band& b : stacking.bands) names.push_back(key(b));
   nlohmann::json frames = nlohmann::json::array();
   for (size_t row = 0; row < s.rows(); ++row) {
-    nlohmann::json by_class = nlohmann::json::object();
-    for (ModuleClass c : drawn) {
-      const LiveFigures& f = s.At(row, static_cast<size_t>(c));
-      by_class[analysis::ModuleClassName(c)] = {{"live_bytes", f.live_bytes},           {"mapped_bytes", f.mapped_bytes},
-                                                {"allocations", f.allocations},         {"frees", f.frees},
-                                                {"bytes_allocated", f.bytes_allocated}, {"bytes_freed", f.bytes_freed}};
+    nlohmann::json groups = nlohmann::json::object();
+    for (const Band& b : stacking.bands) {
+      const LiveFigures& f = s.At(row, b.group);
+      groups[key(b)] = {{"live_bytes", f.live_bytes},           {"mapped_bytes", f.mapped_bytes},
+                        {"allocations", f.allocations},         {"frees", f.frees},
+                        {"bytes_allocated", f.bytes_allocated}, {"bytes_freed", f.bytes_freed}};
     }
-    frames.push_back({{"frame", s.frames[row]}, {"classes", std::move(by_class)}});
+    frames.push_back({{"frame", s.frames[row]}, {stacking.by_filter ? "groups" : "classes", std::move(groups)}});
   }
-  return {{"module_classes", classes}, {"frames", frames}};
+  nlohmann::json data = {{"stacked_by", stacking.by_filter ? "filter" : "class"}, {"frames", std::move(frames)}};
+  if (stacking.by_filter) {
+    data["groups"] = std::move(names);
+    data["filter"] = DescribeFilter(ctx.selection);
+  } else {
+    data["module_classes"] = std::move(names);
+  }
+  return data;
 }
 
 }  // namespace memframe::viewer

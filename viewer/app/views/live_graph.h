@@ -4,13 +4,22 @@
 // mapped faint on top), and below it what each frame allocated (up) and
 // freed (down), by class too. Only the classes the toggle row keeps are
 // drawn. Figures come from Session::ClassSeries (live_series.h).
+//
+// Stacked by the filter instead (Selection::live_by_filter), the groups are
+// the sites the tables' filter keeps (search text, size bin: whole sites)
+// and the other sites of the classes shown.
 #pragma once
 
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include "memframe/analysis/live_series.h"
+#include "row_filter.h"
 #include "timeline_columns.h"
 #include "view.h"
 #include "views/timeline_draw.h"
@@ -29,11 +38,32 @@ class LiveGraph {
   void DrawTooltip(ViewContext& ctx, size_t row);
 
   // The series as --dump-view-data shows it: for each frame, each class's
-  // live and mapped bytes, allocations and frees.
-  static nlohmann::json Data(ViewContext& ctx);
+  // (or each filter group's) live and mapped bytes, allocations and frees.
+  nlohmann::json Data(ViewContext& ctx);
+
+  // One layer of the stack: a group of the series, its colour and name.
+  struct Band {
+    size_t group;
+    ImVec4 colour;
+    std::string name;
+  };
+  struct Stacking {
+    const analysis::LiveSeries* series = nullptr;
+    std::vector<Band> bands;  // bottom first
+    bool by_filter = false;
+  };
+  // What the graph stacks now: the classes shown, or the filter's groups.
+  Stacking Stack(ViewContext& ctx);
 
  private:
   PlotRect live_{}, churn_{};
+  // The series of the filter's groups, for the filter and model it was built with.
+  analysis::LiveSeries filter_series_;
+  std::optional<RowFilterKey> filter_key_;
+  const Session* filter_session_ = nullptr;
 };
+
+// True when the tables' filter keeps some sites only (a search text or a size bin).
+bool FilterNarrows(const Selection& selection);
 
 }  // namespace memframe::viewer

@@ -95,7 +95,25 @@ void TimelineView::DrawToolbar(ViewContext& ctx) {
   LegendSwatch(palette::kPhaseStartup | IM_COL32_A_MASK, "start-up");
   LegendSwatch(palette::kPhaseLoad | IM_COL32_A_MASK, "load");
   ImGui::NewLine();
+  DrawLiveGraphChoice(ctx);
+  ImGui::SameLine(0, 24);
   DrawPhaseButtons(ctx);
+}
+
+void TimelineView::DrawLiveGraphChoice(ViewContext& ctx) {
+  int by = ctx.selection.live_by_filter ? 1 : 0;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextColored(palette::kDimText, "Live graph by");
+  ImGui::SameLine();
+  ImGui::RadioButton("class", &by, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("filter", &by, 1);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(FilterNarrows(ctx.selection)
+                          ? "The sites the tables' filter keeps (search, size bin) against the other sites"
+                          : "The sites the tables' filter keeps against the others: type a search above a table "
+                            "or click a histogram bin first");
+  ctx.selection.live_by_filter = by == 1;
 }
 
 void TimelineView::DrawPhaseButtons(ViewContext& ctx) {
@@ -355,7 +373,7 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"markers", markers},
           {"mismatches", mismatches},
           {"phases", phases},
-          {"live", LiveGraph::Data(ctx)},
+          {"live", live_graph_.Data(ctx)},
           {"selection", selection},
           {"frames", frames}};
 }

@@ -41,6 +41,7 @@ class TimelineView : public View {
   void DrawMarkerTooltip(ViewContext& ctx, int marker);
   // One button per phase: a click selects A = the frame before it, B = its
   // last frame.
+  void DrawLiveGraphChoice(ViewContext& ctx);
   void DrawPhaseButtons(ViewContext& ctx);
   void DrawPhaseBands(ViewContext& ctx, const PlotRect& plot);
 
