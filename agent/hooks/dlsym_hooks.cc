@@ -30,13 +30,16 @@ bool MaybeIntercepted(const char* name) {
   }
 }
 
+// No recursion guard around the real lookup: what it allocates and frees is
+// glibc's dlerror state (a failed dlopen's message and result object, freed
+// by the next dl* call that succeeds), which the game's other dl* calls
+// allocate and free through the hooks too. Hidden here, a free of a
+// recorded block would be lost (the block then seems reused while live).
 __attribute__((noinline)) void* InterceptedDlsym(void* handle, const char* name) {
-  RecursionGuard guard;  // dlsym may allocate (dlerror buffers)
   return InterceptSymbol(name, RealDlsym()(handle, name));
 }
 
 __attribute__((noinline)) void* InterceptedDlvsym(void* handle, const char* name, const char* version) {
-  RecursionGuard guard;
   return InterceptSymbol(name, RealDlvsym()(handle, name, version));
 }
 

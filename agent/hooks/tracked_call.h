@@ -26,13 +26,15 @@ namespace memframe::agent {
 
 // The next definition of `name` after the agent, looked up on first use
 // (the library may be loaded late) and remembered once found; a miss is not
-// remembered, since the library may still be dlopen'ed. dlsym may allocate,
-// which must not be charged to the game: the guard is held.
+// remembered, since the library may still be dlopen'ed. No recursion guard:
+// what dlsym allocates and frees is the thread's dlerror state, shared with
+// the game's own dl* calls (a lookup that succeeds frees the error a failed
+// dlopen of the game's left); hidden, those frees would be lost and a miss's
+// message would be an unknown block when the game's next dl* call frees it.
 template <typename Fn>
 inline Fn CachedNextSymbol(std::atomic<Fn>& cache, const char* name) {
   Fn fn = cache.load(std::memory_order_acquire);
   if (!fn) {
-    RecursionGuard guard;
     fn = reinterpret_cast<Fn>(NextSymbol(name));
     if (fn) cache.store(fn, std::memory_order_release);
   }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 
@@ -142,6 +143,53 @@ TEST(AgentHost, DlsymRtldNextStaysRelativeToTheCallingLibrary) {
   AgentRun run = RunWithAgent({Target("dlsym_next")});
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.standard_output, "next which() = 2\n");
+}
+
+// glibc's error state of a failed dlopen (host_truth.h): the blocks the
+// second failure left live (between the first two sentinels) are freed by
+// the dlsym that follows (between the last two), with the result object
+// of the first failure: at least two frees, all recorded.
+void ExpectDlerrorStateFreed(const AgentStream& s) {
+  auto sentinel = [&](size_t size) {
+    for (size_t i = 0; i < s.events.size(); ++i)
+      if (wire::KindOf(s.events[i].kind) == wire::EVENT_ALLOC && s.events[i].size == size) return i;
+    return s.events.size();
+  };
+  const size_t before = sentinel(kDlerrorBeforeSentinel), failed = sentinel(kDlerrorFailedSentinel),
+               after = sentinel(kDlerrorAfterSentinel);
+  ASSERT_LT(before, failed);
+  ASSERT_LT(failed, after);
+  ASSERT_LT(after, s.events.size());
+  std::map<uint64_t, uint64_t> left;  // address -> size: what the failed dlopen left live
+  for (size_t i = before + 1; i < failed; ++i) {
+    const DecodedEvent& e = s.events[i];
+    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC) left[e.address] = e.size;
+    if (wire::KindOf(e.kind) == wire::EVENT_FREE) left.erase(e.address);
+  }
+  ASSERT_FALSE(left.empty()) << "the failed dlopen's message";
+  size_t frees = 0;
+  for (size_t i = failed + 1; i < after; ++i) {
+    const bool sentinel_free = s.events[i].address == s.events[failed].address;
+    if (wire::KindOf(s.events[i].kind) != wire::EVENT_FREE || sentinel_free) continue;
+    ++frees;
+    left.erase(s.events[i].address);
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " blocks of the error state were freed unseen, the first of "
+                            << left.begin()->second << " bytes";
+  EXPECT_GE(frees, 2u);
+}
+
+// The dlsym that frees it: the game's own of an intercepted name, or the
+// agent's lookup of the real present on its first call.
+TEST(AgentHost, TheDlerrorStateADlsymFreesIsRecorded) {
+  for (const char* freed_by : {"dlsym", "present"}) {
+    SCOPED_TRACE(freed_by);
+    AgentRun run = RunWithAgent({Target("dlerror_state"), freed_by});
+    EXPECT_EQ(run.exit_code, 0);
+    EXPECT_EQ(run.standard_output, "dlerror state freed\n");
+    ASSERT_EQ(run.streams.size(), 1u);
+    ExpectDlerrorStateFreed(run.streams[0]);
+  }
 }
 
 TEST(AgentHost, ProgramWithoutPresentsIsCutInTimeSlices) {

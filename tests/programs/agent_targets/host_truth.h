@@ -123,4 +123,13 @@ constexpr size_t kWorkerBlockSize = 1357;
 constexpr int kMainBlocks = 456;
 constexpr size_t kMainBlockSize = 2468 + 1;
 
+// dlerror_state: glibc keeps a failed dlopen's error (a message and a result
+// object, both from malloc) until the thread's next dl* call, and a dlsym
+// that succeeds frees both. The program fails a dlopen twice, then lets a
+// dlsym succeed, with a block of each sentinel size allocated and freed at
+// once before the second failure, after it, and after the dlsym.
+constexpr size_t kDlerrorBeforeSentinel = 7771;
+constexpr size_t kDlerrorFailedSentinel = 7772;
+constexpr size_t kDlerrorAfterSentinel = 7773;
+
 }  // namespace memframe::targets

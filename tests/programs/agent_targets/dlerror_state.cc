@@ -1,0 +1,45 @@
+// A failed dlopen leaves glibc's error state on the heap until a later dl*
+// call on the thread frees it (host_truth.h). Here the call that frees it is
+// a dlsym that the agent handles itself:
+//   argv[1] == "dlsym":   the program's own dlsym of a name the agent
+//                         intercepts ("gl..."; glob is libc's);
+//   argv[1] == "present": the program's first glfwSwapBuffers (a stand-in
+//                         library's), whose hook looks the real one up.
+// Either way the frees are the program's heap and must be recorded.
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "host_truth.h"
+
+extern "C" void glfwSwapBuffers(void* window);
+
+namespace {
+
+using namespace memframe::targets;
+
+// Built with -fno-builtin: the pair stays.
+void Sentinel(size_t size) { std::free(std::malloc(size)); }
+
+bool FailDlopen() { return dlopen("libmemframe-no-such-library.so", RTLD_NOW) == nullptr; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool present = argc > 1 && std::strcmp(argv[1], "present") == 0;
+  // The first failure also fills the loader's own caches.
+  if (!FailDlopen()) return 2;
+  Sentinel(kDlerrorBeforeSentinel);
+  if (!FailDlopen()) return 2;
+  Sentinel(kDlerrorFailedSentinel);
+  if (present) {
+    glfwSwapBuffers(nullptr);
+  } else if (!dlsym(RTLD_DEFAULT, "glob")) {
+    return 3;
+  }
+  Sentinel(kDlerrorAfterSentinel);
+  std::printf("dlerror state freed\n");
+  return 0;
+}
