@@ -461,7 +461,8 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
   ASSERT_EQ(labels.size(), 1u);
   EXPECT_EQ(labels[0]["thread"], main_name);
 
-  json kept = Dump("hidden", {"--thread", tid});
+  // Every frame judged: the first gameplay frame is the load's.
+  json kept = Dump("hidden", {"--thread", tid, "--all-frames"});
   labels = e2e::SitesWithFunctionInStack(kept["rows"], kSpawnDamageLabelFunction);
   ASSERT_EQ(labels.size(), 1u);
   EXPECT_EQ(labels[0]["allocations"], DamageLabelCount(kGameplayFrames));
@@ -471,7 +472,8 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
   auto nav = e2e::SitesWithFunctionInStack(leaks["rows"], kLeakingFunction);
   ASSERT_EQ(nav.size(), 1u);
   EXPECT_EQ(nav[0]["bytes"], kLeakedBytes);
-  EXPECT_EQ(nav[0]["thread"], main_name);
+  EXPECT_EQ(nav[0]["thread"], main_name);  // of the row's stacks, which it lists
+  EXPECT_FALSE(nav[0]["stack_ids"].empty());
   json listed = Dump("threads", {"--thread", tid});
   for (const json& row : listed["rows"]) EXPECT_EQ(row["shown"], row["tid"] == main_row["tid"]) << row;
 

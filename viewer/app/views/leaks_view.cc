@@ -74,8 +74,12 @@ bool LeaksView::Refresh(ViewContext& ctx) {
   size_t kept = 0;
   for (size_t i = 0; i < rows_.size(); ++i) {
     if (!filter.Keeps(rows_[i].stack_id, &members_[i])) continue;
-    rows_[kept] = rows_[i];
-    members_[kept++] = std::move(members_[i]);
+    // A row kept in place stays: moving a vector onto itself empties it.
+    if (kept != i) {
+      rows_[kept] = rows_[i];
+      members_[kept] = std::move(members_[i]);
+    }
+    ++kept;
   }
   rows_.resize(kept);
   members_.resize(kept);
