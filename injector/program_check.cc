@@ -130,7 +130,8 @@ ExecutableKind Classify(const std::string& path, ElfTarget* elf) {
 
 }  // namespace
 
-bool ResolveProgram(const std::string& program, std::string* path, std::string* error) {
+bool ResolveProgram(const std::string& program, std::string* path, std::string* error, int* why) {
+  if (why) *why = ENOENT;
   if (program.empty()) {
     *error = "no program given";
     return false;
@@ -142,6 +143,7 @@ bool ResolveProgram(const std::string& program, std::string* path, std::string* 
       return true;
     }
     *error = program + ": " + strerror(error_number);
+    if (why) *why = error_number;
     return false;
   }
   const char* env_path = getenv("PATH");
@@ -163,6 +165,7 @@ bool ResolveProgram(const std::string& program, std::string* path, std::string* 
     start = colon + 1;
   }
   *error = denied.empty() ? program + ": command not found" : denied + ": permission denied";
+  if (why && !denied.empty()) *why = EACCES;
   return false;
 }
 

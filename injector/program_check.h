@@ -8,8 +8,10 @@ namespace memframe::injector {
 
 // Finds `program` the way execvp does: as given when it contains a '/',
 // else in the directories of $PATH. Returns false with a message such as
-// "frobnicate: command not found" or "./game: permission denied".
-bool ResolveProgram(const std::string& program, std::string* path, std::string* error);
+// "frobnicate: command not found" or "./game: permission denied", and
+// *why (when given) ENOENT for a program that is not there, else the errno
+// that keeps it from running.
+bool ResolveProgram(const std::string& program, std::string* path, std::string* error, int* why = nullptr);
 
 // Returns why the agent could not be preloaded into the executable at `path`
 // (statically linked, setuid/setgid, 32-bit or another machine's, not a

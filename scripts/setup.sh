@@ -14,6 +14,7 @@ packages=(
   libzstd-dev              # capture compression
   zlib1g-dev               # analysis: `memframe export --format pprof` writes gzip, as pprof reads it
   nlohmann-json3-dev       # JSON output of reports, parsed by tests
+  libcli11-dev             # the CLI's option parser (memframe run)
   libgtest-dev googletest libbenchmark-dev
   xvfb xauth x11-utils imagemagick      # headless GUI runs and screenshots
   libgl1-mesa-dri libglx-mesa0 mesa-utils

@@ -3,9 +3,16 @@
 
 namespace memframe::injector {
 
-// memframe's own failures (bad usage, cannot launch, cannot write) exit with
-// this code; `memframe run` otherwise exits with the program's status.
+// memframe's own failures (bad usage, cannot write) exit with this code.
 constexpr int kExitMemframeError = 2;
+
+// `memframe run` exits with the program's status, so its own failures use
+// the codes env, timeout and nohup use, which a program rarely exits with:
+// 125 memframe failed (bad usage, no agent, cannot write the capture), 126
+// the program was found but cannot be run, 127 the program was not found.
+constexpr int kExitRunFailed = 125;
+constexpr int kExitRunCannotExecute = 126;
+constexpr int kExitRunNotFound = 127;
 
 #ifndef MEMFRAME_VERSION
 #define MEMFRAME_VERSION "unknown"

@@ -1,44 +1,38 @@
-// `memframe`: the command-line front door. Dispatches to one subcommand;
-// each lives in its own file.
+// `memframe`: the command-line front door. Dispatches to one command
+// (commands.h); each lives in its own file.
 #include <iostream>
 #include <new>
 #include <string>
 #include <vector>
 
-#include "attach_command.h"
 #include "cli_common.h"
+#include "commands.h"
+#include "docs_generator.h"
 #include "memframe/output_file.h"
-#include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
-#include "check_command.h"
-#include "compare_command.h"
-#include "export_command.h"
 #include "memframe/analysis/capture_loader.h"
-#include "mark_command.h"
-#include "report_command.h"
 #endif
 
 namespace {
+
+using memframe::injector::Command;
+using memframe::injector::Commands;
+using memframe::injector::FindCommand;
+using memframe::injector::kExitMemframeError;
 
 void PrintUsage(std::ostream& out) {
   out << "usage: memframe COMMAND [ARGS...]\n"
          "\n"
          "Per-frame memory profiler for games.\n"
          "\n"
-         "commands:\n"
-         "  run [options] [--] PROGRAM [ARGS...]   record PROGRAM's memory into a capture\n"
-         "  attach [options] PID                    record a running process from now on\n"
-         "  detach PID                              end an attach; the process runs on\n"
-#ifdef MEMFRAME_WITH_ANALYSIS
-         "  report CAPTURE [REPORT [ARGS]] [--json] print a report about a capture\n"
-         "  export CAPTURE --format F -o FILE       write a capture for other tools (pprof, folded, perfetto, chrome-json)\n"
-         "  check CAPTURE --budget FILE             check a capture against memory budgets (CI)\n"
-         "  compare BASE NEW                        two captures side by side: sites, phases, leaks\n"
-         "  mark SOCKET [NAME]                      place a named marker in a run being recorded\n"
-#endif
-         "  help [COMMAND]                          show help\n"
-         "  --version                               show the version\n"
-         "\n"
+         "commands:\n";
+  auto line = [&](const std::string& left, const std::string& summary) {
+    out << "  " << left << std::string(left.size() < 40 ? 40 - left.size() : 1, ' ') << summary << '\n';
+  };
+  for (const Command& command : Commands()) line(command.name + " " + command.synopsis, command.summary);
+  line("help [COMMAND]", "show help (also COMMAND --help)");
+  line("--version", "show the version");
+  out << "\n"
          "example:\n"
          "  memframe run -- ./game --level 3\n";
 }
@@ -48,64 +42,48 @@ int Help(const std::vector<std::string>& args) {
     PrintUsage(std::cout);
     return 0;
   }
-  if (args[0] == "run") {
-    memframe::injector::PrintRunUsage(std::cout);
+  if (const Command* command = FindCommand(args[0])) {
+    command->usage(std::cout);
     return 0;
   }
-  if (args[0] == "attach") {
-    memframe::injector::PrintAttachUsage(std::cout);
-    return 0;
-  }
-  if (args[0] == "detach") {
-    memframe::injector::PrintDetachUsage(std::cout);
-    return 0;
-  }
-#ifdef MEMFRAME_WITH_ANALYSIS
-  if (args[0] == "report") {
-    memframe::injector::PrintReportUsage(std::cout);
-    return 0;
-  }
-  if (args[0] == "export") {
-    memframe::injector::PrintExportUsage(std::cout);
-    return 0;
-  }
-  if (args[0] == "check") {
-    memframe::injector::PrintCheckUsage(std::cout);
-    return 0;
-  }
-  if (args[0] == "compare") {
-    memframe::injector::PrintCompareUsage(std::cout);
-    return 0;
-  }
-  if (args[0] == "mark") {
-    memframe::injector::PrintMarkUsage(std::cout);
-    return 0;
-  }
-#endif
-  std::cerr << "memframe: no help for unknown command '" << args[0] << "'\n";
+  std::cerr << "memframe: error: no help for unknown command '" << args[0] << "'\n";
   PrintUsage(std::cerr);
-  return memframe::injector::kExitMemframeError;
+  return kExitMemframeError;
 }
 
-int Dispatch(const std::string& command, const std::vector<std::string>& args) {
-  if (command == "run") return memframe::injector::RunCommand(args);
-  if (command == "attach") return memframe::injector::AttachCommand(args);
-  if (command == "detach") return memframe::injector::DetachCommand(args);
-#ifdef MEMFRAME_WITH_ANALYSIS
-  if (command == "report") return memframe::injector::ReportCommand(args);
-  if (command == "export") return memframe::injector::ExportCommand(args);
-  if (command == "check") return memframe::injector::CheckCommand(args);
-  if (command == "compare") return memframe::injector::CompareCommand(args);
-  if (command == "mark") return memframe::injector::MarkCommand(args);
-#endif
-  if (command == "help" || command == "-h" || command == "--help") return Help(args);
-  if (command == "--version" || command == "version") {
+int Dispatch(const std::string& name, const std::vector<std::string>& args) {
+  if (const Command* command = FindCommand(name)) {
+    // --version after any command, as before it.
+    if (args.size() == 1 && args[0] == "--version") {
+      std::cout << "memframe " << memframe::injector::kMemframeVersion << '\n';
+      return 0;
+    }
+    return command->run(args);
+  }
+  if (name == "help" || name == "-h" || name == "--help") return Help(args);
+  if (name == "--version" || name == "version") {
     std::cout << "memframe " << memframe::injector::kMemframeVersion << '\n';
     return 0;
   }
-  std::cerr << "memframe: unknown command '" << command << "'\n\n";
+  // Hidden: what the build installs as man pages and completion.
+  if (name == "--generate-man" && args.size() <= 1) {
+    if (memframe::injector::WriteManPage(args.empty() ? "" : args[0], std::cout)) return 0;
+    std::cerr << "memframe: error: no man page for unknown command '" << args[0] << "'\n";
+    return kExitMemframeError;
+  }
+  if (name == "--generate-docs" && args.size() == 1) {
+    std::string error;
+    if (memframe::injector::WriteDocs(args[0], &error)) return 0;
+    std::cerr << "memframe: error: " << error << '\n';
+    return kExitMemframeError;
+  }
+  if (name == "--generate-completion" && args.size() == 1 && args[0] == "bash") {
+    memframe::injector::WriteBashCompletion(std::cout);
+    return 0;
+  }
+  std::cerr << "memframe: error: unknown command '" << name << "'\n\n";
   PrintUsage(std::cerr);
-  return memframe::injector::kExitMemframeError;
+  return kExitMemframeError;
 }
 
 }  // namespace
@@ -113,14 +91,14 @@ int Dispatch(const std::string& command, const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     PrintUsage(std::cerr);
-    return memframe::injector::kExitMemframeError;
+    return kExitMemframeError;
   }
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   // What goes to stdout is the result: a full disk behind it is a failure,
   // not a silent loss.
   memframe::CheckedStdout checked_stdout;
-  int status = memframe::injector::kExitMemframeError;
+  int status = kExitMemframeError;
   try {
     status = Dispatch(command, args);
   } catch (const std::bad_alloc&) {
@@ -130,13 +108,13 @@ int main(int argc, char** argv) {
     else
 #endif
       std::cerr << "memframe: error: out of memory\n";
-    return memframe::injector::kExitMemframeError;
+    return kExitMemframeError;
   }
   std::string problem = checked_stdout.Finish();
   if (!problem.empty()) {
     std::cerr << "memframe: error: writing the " << (command == "report" ? "report" : "output") << ": " << problem
               << '\n';
-    return memframe::injector::kExitMemframeError;
+    return kExitMemframeError;
   }
   return status;
 }

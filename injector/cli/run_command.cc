@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -209,14 +211,15 @@ int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
 
 int Run(const RunOptions& options) {
   std::string error, program_path, agent;
-  if (!ResolveProgram(options.command[0], &program_path, &error)) {
+  int missing = 0;
+  if (!ResolveProgram(options.command[0], &program_path, &error, &missing)) {
     std::cerr << "memframe: " << error << '\n';
-    return kExitMemframeError;
+    return missing == ENOENT || missing == ENOTDIR ? kExitRunNotFound : kExitRunCannotExecute;
   }
   std::string refusal = options.tcp ? "" : WhyAgentCannotLoad(program_path);
   if (!refusal.empty()) {
     std::cerr << "memframe: " << refusal << '\n';
-    return kExitMemframeError;
+    return kExitRunFailed;
   }
   // --tcp: the program is a Windows loader (wine memframe.exe ...), whose
   // allocator is not the game's.
@@ -224,12 +227,12 @@ int Run(const RunOptions& options) {
   if (!own_allocator.empty()) std::cerr << "memframe: warning: " << own_allocator << '\n';
   if (!options.tcp && !ResolveAgent(options, &agent, &error)) {
     std::cerr << "memframe: " << error << '\n';
-    return kExitMemframeError;
+    return kExitRunFailed;
   }
   std::unique_ptr<AgentSocket> socket = AgentSocket::Create(&error);
   if (!socket) {
     std::cerr << "memframe: " << error << '\n';
-    return kExitMemframeError;
+    return kExitRunFailed;
   }
 
   // --tcp: the program (memframe.exe under Wine) injects its own agent,
@@ -238,7 +241,7 @@ int Run(const RunOptions& options) {
   int tcp_fd = options.tcp ? ListenOnLoopback(&tcp_port, &error) : -1;
   if (options.tcp && tcp_fd < 0) {
     std::cerr << "memframe: " << error << '\n';
-    return kExitMemframeError;
+    return kExitRunFailed;
   }
   struct CloseFd {
     int fd;
@@ -267,7 +270,7 @@ int Run(const RunOptions& options) {
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
   if (!child) {
     std::cerr << "memframe: cannot start " << options.command[0] << ": " << error << '\n';
-    return kExitMemframeError;
+    return kExitRunFailed;
   }
   // The capture is opened only now, after fork: it is named after the
   // program's pid, and the program never inherits its descriptor.
@@ -297,12 +300,12 @@ int Run(const RunOptions& options) {
     child->Abort();
     std::cerr << "memframe: " << (capture ? capture->error() : error) << '\n';
     if (capture) DiscardCapture(*capture);
-    return kExitMemframeError;
+    return kExitRunFailed;
   }
   if (!child->Release(&error)) {
     std::cerr << "memframe: cannot run " << program_path << ": " << error << '\n';
     DiscardCapture(*capture);
-    return kExitMemframeError;
+    return kExitRunCannotExecute;
   }
 
   std::string note;
@@ -331,7 +334,9 @@ void PrintRunUsage(std::ostream& out) {
   out << "usage: memframe run [options] [--] PROGRAM [ARGS...]\n"
          "\n"
          "Runs PROGRAM with the memframe agent preloaded and records its memory\n"
-         "events, frame by frame, into a capture file. Exits with PROGRAM's status.\n"
+         "events, frame by frame, into a capture file. Exits with PROGRAM's status,\n"
+         "or with 127 (PROGRAM not found), 126 (PROGRAM cannot be run) or 125 (memframe\n"
+         "failed) for its own failures. Options take --opt VALUE or --opt=VALUE.\n"
          "\n"
          "options:\n"
          "  -o, --output FILE   capture file (default: memframe-PROGRAM-PID.mfc), created\n"
@@ -364,80 +369,70 @@ void PrintRunUsage(std::ostream& out) {
 }
 
 RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* options, std::string* error) {
-  size_t i = 0;
-  auto value = [&](const std::string& option, std::string* out) {
-    if (i + 1 >= args.size()) {
-      *error = "option " + option + " needs a value";
-      return false;
-    }
-    *out = args[++i];
-    return true;
-  };
-  for (; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    if (arg.empty() || arg[0] != '-') break;
-    if (arg == "-h" || arg == "--help") return RunParse::kHelp;
-    if (arg == "-o" || arg == "--output") {
-      if (!value(arg, &options->output)) return RunParse::kError;
-    } else if (arg == "--force") {
-      options->force = true;
-    } else if (arg == "--agent") {
-      if (!value(arg, &options->agent)) return RunParse::kError;
-    } else if (arg == "--stack-depth") {
-      std::string text;
-      if (!value(arg, &text)) return RunParse::kError;
-      char* end = nullptr;
-      long depth = strtol(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0' || depth < 1 || depth > kMaxStackDepth) {
-        *error = "--stack-depth wants a number from 1 to " + std::to_string(kMaxStackDepth) + ", not '" + text + "'";
-        return RunParse::kError;
-      }
-      options->stack_depth = static_cast<int>(depth);
-    } else if (arg == "--no-stacks") {
-      options->stacks = false;
-    } else if (arg == "--no-summary") {
-      options->summary = false;
-    } else if (arg == "--time-slice") {
-      std::string text;
-      if (!value(arg, &text)) return RunParse::kError;
-      char* end = nullptr;
-      long ms = strtol(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0' || ms < 0 || ms > 60'000) {
-        *error = "--time-slice wants milliseconds from 0 to 60000, not '" + text + "'";
-        return RunParse::kError;
-      }
-      options->time_slice_ms = static_cast<int>(ms);
-    } else if (arg == "--drop") {
-      options->drop_when_full = true;
-    } else if (arg == "--follow-fork") {
-      options->follow_fork = true;
-    } else if (arg == "--no-follow-exec") {
-      options->follow_exec = false;
-    } else if (arg == "--frame-source") {
-      if (!value(arg, &options->frame_source)) return RunParse::kError;
-      if (!IsFrameSource(options->frame_source)) {
-        *error = "--frame-source wants auto, slices or one of the presents " + PresentNames() + ", not '" +
-                 options->frame_source + "'";
-        return RunParse::kError;
-      }
-    } else if (arg == "--tcp") {
-      options->tcp = true;
-    } else if (arg == "--free-stacks") {
-      options->free_stacks = true;
-    } else if (arg == "--no-live") {
-      options->live_socket = false;
-    } else if (arg == "--live") {
-      options->launch_viewer = true;
-    } else {
-      *error = "unknown option '" + arg + "'";
+  // CLI11 reads the options (`--opt value` and `--opt=value`) up to "--" or
+  // the first argument that is not an option; the values are checked below
+  // so that each range is said in words.
+  CLI::App app;
+  app.set_help_flag("-h,--help");
+  std::string stack_depth, time_slice;
+  app.add_option("-o,--output", options->output);
+  app.add_flag("--force", options->force);
+  app.add_option("--agent", options->agent);
+  app.add_option("--stack-depth", stack_depth);
+  app.add_flag_callback("--no-stacks", [&] { options->stacks = false; });
+  app.add_flag_callback("--no-summary", [&] { options->summary = false; });
+  app.add_option("--time-slice", time_slice);
+  app.add_flag("--drop", options->drop_when_full);
+  app.add_flag("--follow-fork", options->follow_fork);
+  app.add_flag_callback("--no-follow-exec", [&] { options->follow_exec = false; });
+  app.add_option("--frame-source", options->frame_source);
+  app.add_flag("--tcp", options->tcp);
+  app.add_flag("--free-stacks", options->free_stacks);
+  app.add_flag_callback("--no-live", [&] { options->live_socket = false; });
+  app.add_flag("--live", options->launch_viewer);
+  app.prefix_command();
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    return RunParse::kHelp;
+  } catch (const CLI::ParseError& e) {
+    *error = e.what();
+    return RunParse::kError;
+  }
+  std::vector<std::string> command = app.remaining();
+  // An option CLI11 does not know stops it like PROGRAM does; "--" is left in front.
+  if (!command.empty() && command[0] == "--") {
+    command.erase(command.begin());
+  } else if (!command.empty() && command[0].size() > 1 && command[0][0] == '-') {
+    *error = "unknown option '" + command[0].substr(0, command[0].find('=')) + "'";
+    return RunParse::kError;
+  }
+  if (app.count("--stack-depth")) {
+    char* end = nullptr;
+    long depth = strtol(stack_depth.c_str(), &end, 10);
+    if (stack_depth.empty() || *end != '\0' || depth < 1 || depth > kMaxStackDepth) {
+      *error = "--stack-depth wants a number from 1 to " + std::to_string(kMaxStackDepth) + ", not '" + stack_depth +
+               "'";
       return RunParse::kError;
     }
+    options->stack_depth = static_cast<int>(depth);
   }
-  options->command.assign(args.begin() + static_cast<long>(i), args.end());
+  if (app.count("--time-slice")) {
+    char* end = nullptr;
+    long ms = strtol(time_slice.c_str(), &end, 10);
+    if (time_slice.empty() || *end != '\0' || ms < 0 || ms > 60'000) {
+      *error = "--time-slice wants milliseconds from 0 to 60000, not '" + time_slice + "'";
+      return RunParse::kError;
+    }
+    options->time_slice_ms = static_cast<int>(ms);
+  }
+  if (app.count("--frame-source") && !IsFrameSource(options->frame_source)) {
+    *error = "--frame-source wants auto, slices or one of the presents " + PresentNames() + ", not '" +
+             options->frame_source + "'";
+    return RunParse::kError;
+  }
+  options->command = std::move(command);
   if (options->command.empty()) {
     *error = "no program to run";
     return RunParse::kError;
@@ -454,7 +449,7 @@ int RunCommand(const std::vector<std::string>& args) {
       return 0;
     case RunParse::kError:
       std::cerr << "memframe run: " << error << "\n(see memframe run --help)\n";
-      return kExitMemframeError;
+      return kExitRunFailed;
     case RunParse::kRun:
       break;
   }

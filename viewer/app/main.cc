@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
     std::fputs(ViewerUsage().c_str(), stdout);
     return 0;
   }
+  if (options.version) {
+    std::printf("memframe-viewer %s\n", MEMFRAME_VERSION);
+    return 0;
+  }
   // --dump-view-data and --measure-fps write their results on stdout: a full
   // disk behind it is a failure, not a silent loss.
   memframe::CheckedStdout checked_stdout;

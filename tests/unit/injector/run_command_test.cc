@@ -1,5 +1,7 @@
 #include "run_command.h"
 
+#include "cli_common.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -36,6 +38,21 @@ TEST(ParseRunArguments, ReadsOptionsThenTheCommandUntouched) {
   EXPECT_FALSE(options.summary);
   EXPECT_EQ(options.agent, "a.so");
   EXPECT_EQ(options.command, (std::vector<std::string>{"game", "-o", "--no-summary"}));
+}
+
+TEST(ParseRunArguments, ValuesAfterAnEqualsSign) {
+  RunOptions options;
+  std::string error;
+  ASSERT_EQ(ParseRunArguments({"--output=x.mfc", "--stack-depth=8", "--frame-source=slices", "--time-slice=0", "game",
+                               "--stack-depth=2"},
+                              &options, &error),
+            RunParse::kRun)
+      << error;
+  EXPECT_EQ(options.output, "x.mfc");
+  EXPECT_EQ(options.stack_depth, 8);
+  EXPECT_EQ(options.frame_source, "slices");
+  EXPECT_EQ(options.time_slice_ms, 0);
+  EXPECT_EQ(options.command, (std::vector<std::string>{"game", "--stack-depth=2"}));
 }
 
 TEST(ParseRunArguments, CommandStartsAtTheFirstNonOption) {
@@ -79,7 +96,8 @@ TEST(ParseRunArguments, ExplainsBadUsage) {
   };
   EXPECT_EQ(error_of({}), "no program to run");
   EXPECT_EQ(error_of({"--"}), "no program to run");
-  EXPECT_EQ(error_of({"-o"}), "option -o needs a value");
+  EXPECT_EQ(error_of({"-o"}), "--output: 1 required TEXT missing");
+  EXPECT_EQ(error_of({"--frobnicate=1", "ls"}), "unknown option '--frobnicate'");
   EXPECT_EQ(error_of({"--frobnicate", "--", "ls"}), "unknown option '--frobnicate'");
   EXPECT_EQ(error_of({"--stack-depth", "0", "ls"}), "--stack-depth wants a number from 1 to 64, not '0'");
   EXPECT_EQ(error_of({"--stack-depth", "8x", "ls"}), "--stack-depth wants a number from 1 to 64, not '8x'");
@@ -235,23 +253,39 @@ TEST_F(MemframeRun, ReportsDeathBySignalAs128PlusSignal) {
 
 TEST_F(MemframeRun, RefusesWhatItCannotProfileBeforeLaunching) {
   Outcome missing = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", "/nonexistent/game"});
-  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.status, kExitRunNotFound);
   EXPECT_EQ(missing.err, "memframe: /nonexistent/game: No such file or directory\n");
 
   Outcome no_agent = Memframe({"run", "--agent", dir_.File("missing.so"), "--", "/bin/true"});
-  EXPECT_EQ(no_agent.status, 2);
+  EXPECT_EQ(no_agent.status, kExitRunFailed);
   EXPECT_EQ(no_agent.err, "memframe: agent library " + dir_.File("missing.so") +
                               " not found (build the memframe_agent target, or pass --agent PATH)\n");
 
   std::string static_program = MEMFRAME_TEST_STATIC_PROGRAM;
   if (!static_program.empty()) {
     Outcome refused = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", capture(), "--", static_program});
-    EXPECT_EQ(refused.status, 2);
+    EXPECT_EQ(refused.status, kExitRunFailed);
     EXPECT_EQ(refused.err, "memframe: " + static_program +
                                " is statically linked; LD_PRELOAD cannot load the agent into a static program\n");
   }
   EXPECT_FALSE(std::filesystem::exists(capture()));
   EXPECT_TRUE(SocketDirectoryRemoved());
+}
+
+// Like env and timeout: 127 when PROGRAM is not there, 126 when it cannot
+// be run, 125 when memframe fails; never a status PROGRAM could have given.
+TEST_F(MemframeRun, ItsOwnFailuresExitWith125To127) {
+  Outcome missing = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", "memframe-no-such-program"});
+  EXPECT_EQ(missing.status, 127);
+  EXPECT_EQ(missing.err, "memframe: memframe-no-such-program: command not found\n");
+  std::string not_executable = dir_.File("not-executable");
+  std::ofstream(not_executable) << "#!/bin/sh\n";
+  Outcome denied = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", not_executable});
+  EXPECT_EQ(denied.status, 126);
+  EXPECT_EQ(denied.err, "memframe: " + not_executable + ": Permission denied\n");
+  Outcome usage = Memframe({"run", "--stack-depth=0", "--", "/bin/true"});
+  EXPECT_EQ(usage.status, 125);
+  EXPECT_EQ(usage.err, "memframe run: --stack-depth wants a number from 1 to 64, not '0'\n(see memframe run --help)\n");
 }
 
 TEST_F(MemframeRun, WarnsBeforeLaunchingAProgramWithItsOwnMalloc) {
@@ -275,7 +309,7 @@ TEST_F(MemframeRun, CannotCreateTheCaptureMeansTheProgramNeverRuns) {
   std::string marker = dir_.File("ran");
   Outcome outcome = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", dir_.File("no/such/dir.mfc"), "--",
                               "/bin/sh", "-c", "touch " + marker});
-  EXPECT_EQ(outcome.status, 2);
+  EXPECT_EQ(outcome.status, kExitRunFailed);
   EXPECT_EQ(outcome.err, "memframe: cannot create " + dir_.File("no/such/dir.mfc") + ": No such file or directory\n");
   EXPECT_FALSE(std::filesystem::exists(marker));
   EXPECT_TRUE(SocketDirectoryRemoved());
@@ -299,7 +333,7 @@ TEST_F(MemframeRun, RefusesToReplaceAnExistingCaptureUnlessForced) {
   std::ofstream(capture()) << "MEMFRAME an earlier run";
   std::string marker = dir_.File("ran");
   Outcome refused = Memframe(RunShell("touch " + marker));
-  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.status, kExitRunFailed);
   EXPECT_EQ(refused.err, "memframe: " + capture() + " holds a memframe capture already (pass --force to replace it)\n");
   EXPECT_EQ(Slurp(capture()), "MEMFRAME an earlier run");
   EXPECT_FALSE(std::filesystem::exists(marker));
@@ -319,7 +353,7 @@ TEST_F(MemframeRun, NeverWritesTheCaptureOverItsOwnProgram) {
   std::filesystem::copy_file(MEMFRAME_TEST_EXIT_PROGRAM, program);
   std::string before = Slurp(program);
   Outcome outcome = Memframe({"run", "--force", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", program, "--", program});
-  EXPECT_EQ(outcome.status, 2);
+  EXPECT_EQ(outcome.status, kExitRunFailed);
   EXPECT_EQ(outcome.err, "memframe: refusing to write " + program + ": it is an input of this command\n");
   EXPECT_EQ(Slurp(program), before);
 }
@@ -360,9 +394,9 @@ TEST_F(MemframeRun, OutputLostToAFullDiskIsAnError) {
 TEST_F(MemframeRun, UsageErrorsExitWithTwo) {
   Outcome outcome = Memframe({"frobnicate"});
   EXPECT_EQ(outcome.status, 2);
-  EXPECT_EQ(outcome.err.rfind("memframe: unknown command 'frobnicate'\n", 0), 0u) << outcome.err;
+  EXPECT_EQ(outcome.err.rfind("memframe: error: unknown command 'frobnicate'\n", 0), 0u) << outcome.err;
   Outcome no_program = Memframe({"run"});
-  EXPECT_EQ(no_program.status, 2);
+  EXPECT_EQ(no_program.status, kExitRunFailed);
   EXPECT_EQ(no_program.err, "memframe run: no program to run\n(see memframe run --help)\n");
   Outcome version = Memframe({"--version"});
   EXPECT_EQ(version.status, 0);

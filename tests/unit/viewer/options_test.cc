@@ -30,6 +30,25 @@ TEST(ViewerOptions, Screenshot) {
   EXPECT_EQ(o.height, 600);
 }
 
+// `--opt=value` is `--opt value`; a flag takes no value; --version parses.
+TEST(ViewerOptions, ValuesAfterAnEqualsSignAndVersion) {
+  ViewerOptions o;
+  std::string error;
+  ASSERT_TRUE(Parse({"c.mfc", "--screenshot=x.png", "--view=hidden", "--range=10:20", "--search=a=b"}, &o, &error))
+      << error;
+  EXPECT_EQ(o.screenshot_path, "x.png");
+  EXPECT_EQ(o.view, "hidden");
+  ASSERT_TRUE(o.range);
+  EXPECT_EQ(o.range->to, 20u);
+  EXPECT_EQ(o.search, "a=b");
+  ViewerOptions flag;
+  EXPECT_FALSE(Parse({"c.mfc", "--all-frames=yes"}, &flag, &error));
+  EXPECT_EQ(error, "--all-frames takes no value");
+  ViewerOptions version;
+  ASSERT_TRUE(Parse({"--version"}, &version, &error)) << error;
+  EXPECT_TRUE(version.version);
+}
+
 TEST(ViewerOptions, FiltersAndFlame) {
   ViewerOptions o;
   std::string error;

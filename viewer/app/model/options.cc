@@ -44,7 +44,18 @@ bool ParseSize(std::string_view text, int* width, int* height) {
 bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std::string* error) {
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
+    // --opt=value: the value is what follows '=', and only an option that takes one may have it.
+    std::optional<std::string_view> joined;
+    if (size_t equals = arg.find('='); arg.starts_with("--") && equals != std::string_view::npos) {
+      joined = arg.substr(equals + 1);
+      arg = arg.substr(0, equals);
+    }
     auto value = [&](std::string_view* out) {
+      if (joined) {
+        *out = *joined;
+        joined.reset();
+        return true;
+      }
       if (i + 1 >= argc) {
         *error = std::string(arg) + " needs a value";
         return false;
@@ -55,6 +66,8 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
     std::string_view v;
     if (arg == "-h" || arg == "--help") {
       o->help = true;
+    } else if (arg == "--version") {
+      o->version = true;
     } else if (arg == "--screenshot") {
       if (!value(&v)) return false;
       o->screenshot_path = v;
@@ -159,6 +172,10 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
       *error = "more than one capture given ('" + o->capture_path + "' and '" + std::string(arg) + "')";
       return false;
     }
+    if (joined) {
+      *error = std::string(arg) + " takes no value";
+      return false;
+    }
   }
   if (!o->follow_socket.empty() && (!o->capture_path.empty() || !o->dump_view.empty())) {
     *error = "--follow takes the place of a capture file (and has no --dump-view-data)";
@@ -178,6 +195,7 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
 
 std::string ViewerUsage() {
   return "usage: memframe-viewer [CAPTURE]\n"
+         "       memframe-viewer --version\n"
          "       memframe-viewer CAPTURE --screenshot FILE.png --view NAME [--frame N | --range A:B]\n"
          "                       [--range-b A:B] [--size WxH]\n"
          "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]\n"

@@ -39,9 +39,11 @@ struct ViewerOptions {
   int width = 1280;   // --size WxH
   int height = 800;
   bool help = false;
+  bool version = false;  // --version
 };
 
-// False with *error on a bad option; `help` is set for -h/--help.
+// False with *error on a bad option; `help` is set for -h/--help. Values
+// follow their option as `--opt value` or `--opt=value`.
 bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* options, std::string* error);
 
 std::string ViewerUsage();

@@ -1,0 +1,23 @@
+// The `memframe` commands, one entry each: the top-level usage, `help
+// COMMAND`, dispatch, and the man pages and bash completion generated from
+// them (docs_generator.h) all read this list.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memframe::injector {
+
+struct Command {
+  std::string name;      // "run"
+  std::string synopsis;  // what follows the name in the usage line
+  std::string summary;   // one line
+  void (*usage)(std::ostream& out);                    // what `memframe COMMAND --help` prints
+  int (*run)(const std::vector<std::string>& args);    // what follows the name; returns the exit status
+};
+
+const std::vector<Command>& Commands();
+const Command* FindCommand(const std::string& name);
+
+}  // namespace memframe::injector
