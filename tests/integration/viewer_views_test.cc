@@ -298,12 +298,12 @@ TEST_F(ViewerViews, FragmentationFiguresAddUpToTheLiveHeap) {
 
 TEST_F(ViewerViews, LifetimesClassTheGameSites) {
   json data = Dump("lifetimes", {});
-  // Labels live 45 frames, all 48 bytes, far more of them than ever live at
-  // once: a pool. The HUD string dies in the frame that made it: a frame arena.
+  // Labels live 45 frames, all 48 bytes, freed in the order they were made:
+  // a ring. The HUD string dies in the frame that made it: a frame arena.
   auto labels = e2e::SitesWithFunctionInStack(data["rows"], kSpawnDamageLabelFunction);
   ASSERT_FALSE(labels.empty());
   for (const json& s : labels) {
-    EXPECT_EQ(s["class"], "pool");
+    EXPECT_EQ(s["class"], "ring");
     EXPECT_EQ(s["size_max"], kDamageLabelBytes);
     EXPECT_EQ(s["peak_live_blocks"], kHitsPerFrame * kLabelLifetimeFrames);
   }

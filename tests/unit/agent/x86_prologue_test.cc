@@ -153,6 +153,12 @@ int TestHook(int a, int b) {
 }
 
 TEST(EntryTrampolines, PointerTakenBeforeThePatchReachesTheHook) {
+#if defined(__SANITIZE_THREAD__)
+  // ThreadSanitizer instruments the patched function's prologue with a call
+  // into its runtime, which the relocator does not take; the main build runs
+  // this test on the code a game really has.
+  GTEST_SKIP() << "prologue instrumented by ThreadSanitizer";
+#endif
   int (*volatile fetched)(int, int) = &memframe_test_present;
   ASSERT_EQ(fetched(2, 1), 7);
   uint8_t before[16];
