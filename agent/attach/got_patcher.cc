@@ -99,7 +99,7 @@ bool IsSkipped(const dl_phdr_info* info) {
 // A present or lookup hook must know the real function before any call
 // reaches it: from a dlopen'ed agent, RTLD_NEXT cannot see the game's GL.
 // Runs inside dl_iterate_phdr, so it must not ask the loader anything (see
-// ResolvePresentReals): a real function it does not know yet is the slot's
+// ResolveInterceptedFunctions): a real function it does not know yet is the slot's
 // own value, unless that points back into its module's PLT (a lazily bound
 // slot). Returns false if the real function is unknown (the slot stays).
 bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintptr_t module_end) {
@@ -116,20 +116,12 @@ bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintp
   return true;  // not a present: the allocator's real functions come from real_functions.cc
 }
 
-// Looks up the real functions of the presents and lookups not known yet,
-// before the slots are walked. Never inside dl_iterate_phdr: it holds the
-// loader's write lock, dlsym takes the loader's lock, and a thread in
-// dlopen holds the second and waits for the first (in a library
-// constructor that unwinds an exception, say): both would wait forever.
-void ResolvePresentReals() {
-  int count = 0;
-  const InterceptedFunction* functions = InterceptedFunctions(&count);
-  for (int i = 0; i < count; ++i) {
-    if (functions[i].real->load(std::memory_order_acquire)) continue;
-    void* real = RealDlsym()(RTLD_DEFAULT, functions[i].name);
-    if (real && real != functions[i].hook) functions[i].real->store(real, std::memory_order_release);
-  }
-}
+// The real functions of the presents and lookups not known yet are looked
+// up before the slots are walked (ResolveInterceptedFunctions). Never inside
+// dl_iterate_phdr: it holds the loader's write lock, dlsym takes the
+// loader's lock, and a thread in dlopen holds the second and waits for the
+// first (in a library constructor that unwinds an exception, say): both
+// would wait forever.
 
 struct ModuleTables {
   const Elf64_Sym* symbols = nullptr;
@@ -331,7 +323,7 @@ size_t PatchLoadedModules() {
   // Entries first: they set the presents' real functions, which the GOT
   // hooks then call.
   size_t patched = ArmPresentEntries();
-  ResolvePresentReals();
+  ResolveInterceptedFunctions(InterceptLookup::kGlobal);
   dl_iterate_phdr(PatchModule, &patched);
   return patched;
 }

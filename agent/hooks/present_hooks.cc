@@ -4,11 +4,14 @@
 // ends a frame when the outermost present on its thread returns.
 #include "hooks/present_hooks.h"
 
+#include <dlfcn.h>
+
 #include <cstring>
 #include <type_traits>
 
 #include "attach/entry_trampolines.h"
 #include "capture/recorder.h"
+#include "hooks/real_functions.h"
 #include "hooks/tracked_call.h"
 
 using namespace memframe::agent;
@@ -129,6 +132,23 @@ void* InterceptSymbol(const char* name, void* real) {
     return f.hook;
   }
   return real;
+}
+
+void ResolveInterceptedFunctions(InterceptLookup scope) {
+  void* handle = scope == InterceptLookup::kGlobal ? RTLD_DEFAULT : RTLD_NEXT;
+  bool missed = false;
+  for (const InterceptedFunction& f : kIntercepted) {
+    if (f.real->load(std::memory_order_acquire)) continue;
+    void* real = RealDlsym()(handle, f.name);
+    missed |= !real;
+    if (!real || real == f.hook) continue;
+    // A hook's own lookup or an interception may have filled it meanwhile.
+    void* unknown = nullptr;
+    f.real->compare_exchange_strong(unknown, real, std::memory_order_acq_rel);
+  }
+  // Most games lack most of these; at the start this is the game's main
+  // thread, whose dlerror() must say "no error" as it would natively.
+  if (missed) dlerror();
 }
 
 }  // namespace memframe::agent

@@ -41,6 +41,23 @@ const InterceptedFunction* InterceptedFunctions(int* count);
 // hook and returns the hook; otherwise returns `real` unchanged.
 void* InterceptSymbol(const char* name, void* real);
 
+// Where the real functions of the intercepted entries are looked up: after
+// the agent when it is preloaded (interposition), in the global scope when
+// it was loaded into a running process (RTLD_NEXT then sees only the agent's
+// own dependencies).
+enum class InterceptLookup { kAfterAgent, kGlobal };
+
+// Looks up the real function of every intercepted entry not known yet.
+// dlsym takes the loader's lock, allocates when it misses, and sets the
+// calling thread's dlerror state, so this runs only where that is harmless:
+// the agent's start (its constructor, or the attach thread). A hook then
+// only reads what is known. What this cannot know yet is a library loaded
+// later: one the game opens itself and looks its present up in (by dlsym
+// or a GetProcAddress: intercepted, InterceptSymbol learns the real one),
+// or, rarely, one opened RTLD_GLOBAL and then called by name, for which
+// the hook looks it up itself (tracked_call.h).
+void ResolveInterceptedFunctions(InterceptLookup scope);
+
 // Names of the fixed markers, for the writer's MarkerDefs.
 const char* FixedMarkerName(uint32_t marker_id);
 

@@ -22,6 +22,7 @@
 
 #include "capture/stack_capture.h"
 #include "hooks/elf_symbols.h"
+#include "hooks/process_hooks.h"
 #include "hooks/tracked_call.h"
 #include "runtime/agent_runtime.h"
 #include "runtime/diagnostics.h"
@@ -235,3 +236,16 @@ MEMFRAME_EXPORT int dlclose(void* handle) noexcept {
   if (ReadLoaderCounts().subs != before.subs) ModulesUnloaded();
   return result;
 }
+
+namespace memframe::agent {
+
+void ResolveProcessFunctions() {
+  CachedNextSymbol(g_execve, "execve");
+  CachedNextSymbol(g_execvpe, "execvpe");
+  CachedNextSymbol(g_fexecve, "fexecve");
+  CachedNextSymbol(g_posix_spawn, "posix_spawn");
+  CachedNextSymbol(g_posix_spawnp, "posix_spawnp");
+  CachedNextSymbol(g_dlclose, "dlclose");
+}
+
+}  // namespace memframe::agent

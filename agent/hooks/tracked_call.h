@@ -24,13 +24,16 @@
 
 namespace memframe::agent {
 
-// The next definition of `name` after the agent, looked up on first use
-// (the library may be loaded late) and remembered once found; a miss is not
-// remembered, since the library may still be dlopen'ed. No recursion guard:
-// what dlsym allocates and frees is the thread's dlerror state, shared with
-// the game's own dl* calls (a lookup that succeeds frees the error a failed
-// dlopen of the game's left); hidden, those frees would be lost and a miss's
-// message would be an unknown block when the game's next dl* call frees it.
+// The next definition of `name` after the agent, remembered once found. The
+// agent's start fills these caches (ResolveProcessFunctions,
+// ResolveInterceptedFunctions), so a hook normally only reads one. The
+// lookup here is the last resort, for a present whose library was opened
+// RTLD_GLOBAL after the start and is then called by name (present_hooks.h):
+// it takes the loader's lock and resets the thread's dlerror state, which
+// is why it is not the normal path. A miss is not remembered, since the
+// library may still be dlopen'ed. No recursion guard: what dlsym allocates
+// and frees is the thread's dlerror state, shared with the game's own dl*
+// calls; hidden, those frees would be lost.
 template <typename Fn>
 inline Fn CachedNextSymbol(std::atomic<Fn>& cache, const char* name) {
   Fn fn = cache.load(std::memory_order_acquire);

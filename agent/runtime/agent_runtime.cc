@@ -33,6 +33,7 @@
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
 #include "hooks/present_hooks.h"
+#include "hooks/process_hooks.h"
 #include "hooks/real_functions.h"
 #include "runtime/agent_runtime.h"
 #include "runtime/config.h"
@@ -182,6 +183,10 @@ __attribute__((constructor(101))) void StartAgent() {
   SetUpCapture();
   if (g_early_state.load(std::memory_order_acquire) != 2) return;
   RecursionGuard guard;
+  // Here, not in SetUpCapture, which may run inside a program's own
+  // allocator (its first mmap): a lookup that misses allocates its error.
+  ResolveProcessFunctions();
+  ResolveInterceptedFunctions(InterceptLookup::kAfterAgent);
   pthread_atfork(nullptr, nullptr, AfterForkInChild);
   StartRecording();
 }
@@ -235,6 +240,7 @@ int StartAttached(const Config& config) {
     g_early_state.store(1, std::memory_order_release);
     InitDiagnostics();
     ResolveRealFunctionsGlobalFirst();
+    ResolveProcessFunctions();  // the presents: the GOT patcher, in the global scope
     pthread_atfork(nullptr, nullptr, AfterForkInChild);
   } else {
     ForgetStream();  // an earlier attach's, ended at its detach
