@@ -147,8 +147,13 @@ void ResolveInterceptedFunctions(InterceptLookup scope) {
     f.real->compare_exchange_strong(unknown, real, std::memory_order_acq_rel);
   }
   // Most games lack most of these; at the start this is the game's main
-  // thread, whose dlerror() must say "no error" as it would natively.
-  if (missed) dlerror();
+  // thread, whose dlerror() must say "no error" as it would natively. The
+  // first call hands out the message and the second frees it (glibc): left
+  // to the game's next dl* call, those frees would be of blocks it never
+  // allocated.
+  if (missed)
+    while (dlerror()) {
+    }
 }
 
 }  // namespace memframe::agent

@@ -181,12 +181,31 @@ void ExpectDlerrorStateFreed(const AgentStream& s) {
 
 // The dlsym that frees it: the game's own of an intercepted name, or the
 // agent's lookup of the real present on its first call.
+// Frees of blocks the stream never allocated, for a program with one thread
+// (the agent's own lookups must leave none for the program to free).
+uint64_t UnknownFrees(const AgentStream& s) {
+  std::map<uint64_t, uint64_t> live;  // address -> times allocated
+  uint64_t unknown = 0;
+  for (const DecodedEvent& e : s.events) {
+    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC) ++live[e.address];
+    if (wire::KindOf(e.kind) != wire::EVENT_FREE) continue;
+    auto it = live.find(e.address);
+    if (it == live.end()) {
+      ++unknown;
+    } else if (--it->second == 0) {
+      live.erase(it);
+    }
+  }
+  return unknown;
+}
+
 TEST(AgentHost, TheDlerrorStateADlsymFreesIsRecorded) {
   AgentRun run = RunWithAgent({Target("dlerror_state"), "dlsym"});
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.standard_output, "dlerror state freed\n");
   ASSERT_EQ(run.streams.size(), 1u);
   ExpectDlerrorStateFreed(run.streams[0]);
+  EXPECT_EQ(UnknownFrees(run.streams[0]), 0u);
 }
 
 // The present hook's real function was looked up at the agent's start: the
@@ -198,6 +217,7 @@ TEST(AgentHost, APresentLeavesTheGamesDlerrorAsItIs) {
   EXPECT_EQ(run.standard_output, "dlerror kept across the present\n");
   ASSERT_EQ(run.streams.size(), 1u);
   EXPECT_EQ(CountFrameEnds(run.streams[0], "glfwSwapBuffers"), 1u);
+  EXPECT_EQ(UnknownFrees(run.streams[0]), 0u);
 }
 
 TEST(AgentHost, ProgramWithoutPresentsIsCutInTimeSlices) {
