@@ -40,14 +40,22 @@ constexpr auto kRunLimit = std::chrono::seconds(300);
 extern "C" char** environ;
 
 // `memframe run` in the background, its stderr in a file (where it says
-// where the live socket is).
+// where the live socket is). The game waits before each gameplay frame of
+// `waits` until Resume().
 class Recording {
  public:
-  Recording(const std::filesystem::path& dir, int gameplay_frames, std::vector<std::string> env = {})
+  Recording(const std::filesystem::path& dir, int gameplay_frames, std::vector<std::string> env = {},
+            const std::vector<int>& waits = {})
       : capture_((dir / "demo.mfc").string()), log_((dir / "memframe.log").string()) {
     std::vector<std::string> words = {MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", capture_, "--",
                                       MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(gameplay_frames),
                                       "--quiet"};
+    for (int frame : waits) {
+      words.push_back("--wait-before-gameplay-frame");
+      words.push_back(std::to_string(frame));
+    }
+    int game_input[2] = {-1, -1};
+    if (!waits.empty() && pipe2(game_input, O_CLOEXEC) != 0) return;
     std::vector<char*> argv;
     for (auto& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);
@@ -58,11 +66,15 @@ class Recording {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 2, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (game_input[0] >= 0) posix_spawn_file_actions_adddup2(&actions, game_input[0], 0);
     started_ = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data()) == 0;
     posix_spawn_file_actions_destroy(&actions);
+    if (game_input[0] >= 0) close(game_input[0]);
+    resume_fd_ = game_input[1];
     start_time_ = Clock::now();
   }
   ~Recording() {
+    if (resume_fd_ >= 0) close(resume_fd_);
     if (pid_ > 0 && !reaped_) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
@@ -70,6 +82,17 @@ class Recording {
   }
 
   bool started() const { return started_; }
+  // Lets the game go on from the frame it waits before.
+  bool Resume() { return resume_fd_ >= 0 && write(resume_fd_, "\n", 1) == 1; }
+  // Polls memframe's log for `text` (at most 60 s).
+  bool WaitForLog(const std::string& text) {
+    const auto deadline = Clock::now() + std::chrono::seconds(60);
+    while (Log().find(text) == std::string::npos) {
+      if (Clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+  }
   const std::string& capture() const { return capture_; }
   std::string Log() const {
     std::ifstream in(log_);
@@ -113,6 +136,7 @@ class Recording {
  private:
   std::string capture_, log_;
   pid_t pid_ = -1;
+  int resume_fd_ = -1;
   bool started_ = false, reaped_ = false;
   int exit_code_ = -1;
   Clock::time_point start_time_;
@@ -147,11 +171,28 @@ int Connect(const std::string& path) {
   return fd;
 }
 
+// The model a follower builds once its last frame is at least `frame` (or
+// the last one it built within 60 s).
+analysis::Capture BuildUpTo(analysis::LiveFollower& follower, uint64_t frame) {
+  analysis::Capture capture;
+  std::string error;
+  const auto deadline = Clock::now() + std::chrono::seconds(60);
+  do {
+    capture = analysis::Capture();
+    EXPECT_TRUE(follower.Build(&capture, &error)) << error;
+    if (LastFrame(capture) >= frame) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (Clock::now() < deadline);
+  return capture;
+}
+
 TEST(LiveFollow, FollowsTheDemoGameAndMarksSnapshots) {
-  // Long enough to follow for a few seconds at thousands of frames a second.
-  constexpr int kGameplayFrames = 40000;
+  // The game waits before two gameplay frames of steady play (the label
+  // pool full), so that each mark lands there whatever the machine's speed.
+  constexpr int kGameplayFrames = 1000;
+  constexpr int kFirstWait = kLabelLifetimeFrames + 10, kSecondWait = kFirstWait + 200;
   e2e::ScratchDirectory scratch("memframe-live-follow");
-  Recording run(scratch.path(), kGameplayFrames);
+  Recording run(scratch.path(), kGameplayFrames, {}, {kFirstWait, kSecondWait});
   ASSERT_TRUE(run.started());
   const std::string socket = run.WaitForSocket();
   ASSERT_FALSE(socket.empty()) << run.Log();
@@ -165,29 +206,23 @@ TEST(LiveFollow, FollowsTheDemoGameAndMarksSnapshots) {
   ASSERT_TRUE(follower) << error;
   EXPECT_EQ(follower->capture_path(), std::filesystem::absolute(run.capture()).string());
 
-  // Frames grow while the game plays; wait for steady gameplay (the label
-  // pool full) before the first snapshot.
+  // Frames grow while the game plays, up to the first wait.
   const uint64_t steady = FirstGameplayFrame() + kLabelLifetimeFrames + 5;
-  uint64_t first_seen = 0, last_seen = 0;
-  int builds = 0;
-  while (last_seen < steady && run.Running()) {
-    analysis::Capture capture;
-    ASSERT_TRUE(follower->Build(&capture, &error)) << error;
-    last_seen = LastFrame(capture);
-    if (builds++ == 0) first_seen = last_seen;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_GE(last_seen, steady) << "the game ended before the follower saw gameplay; log:\n" << run.Log();
+  const uint64_t last_seen = LastFrame(BuildUpTo(*follower, steady));
+  ASSERT_GE(last_seen, steady) << "the follower did not see gameplay; log:\n" << run.Log();
   ASSERT_TRUE(follower->RequestSnapshot("", &error)) << error;
-  // A viewer connecting late sees the run so far too.
+  ASSERT_TRUE(run.WaitForLog("marked 'snapshot 1'")) << run.Log();
+  ASSERT_TRUE(run.Resume());
+  // A viewer connecting late sees the run so far too, and the frames since.
   auto late = analysis::LiveFollower::Start(socket, &error);
   ASSERT_TRUE(late) << error;
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  analysis::Capture middle;
-  ASSERT_TRUE(late->Build(&middle, &error)) << error;
-  EXPECT_GT(LastFrame(middle), last_seen) << "frames did not grow while the game ran";
-  EXPECT_GE(LastFrame(middle), first_seen);
+  const uint64_t second_wait = FirstGameplayFrame() + kSecondWait - 1;
+  const analysis::Capture middle = BuildUpTo(*late, second_wait);
+  EXPECT_GE(LastFrame(middle), second_wait) << "frames did not grow while the game ran";
+  EXPECT_GT(LastFrame(middle), last_seen);
   ASSERT_TRUE(late->RequestSnapshot("", &error)) << error;
+  ASSERT_TRUE(run.WaitForLog("marked 'snapshot 2'")) << run.Log();
+  ASSERT_TRUE(run.Resume());
 
   ASSERT_EQ(run.Wait(), 0) << run.Log();
   const std::string log = run.Log();

@@ -3,7 +3,7 @@
 // figures live in demo_truth.h, which the integration tests share.
 //
 //   memframe_demo_game [--frames N] [--quiet] [--frame-times] [--particle-trail]
-//                      [--wait-before-gameplay-frame K]
+//                      [--wait-before-gameplay-frame K]...
 //
 // Phases, one glfwSwapBuffers per frame: title screen, level load, N
 // gameplay frames, level unload, exit (frame numbers in demo_truth.h).
@@ -35,7 +35,12 @@ struct Options {
   bool quiet = false;
   bool frame_times = false;
   bool particle_trail = false;  // one more allocation per gameplay frame (demo_truth.h)
-  int wait_before_gameplay_frame = -1;  // for `memframe attach` tests: a known first frame
+  // Gameplay frames to wait before, ascending: a known first frame for the
+  // attach tests, known frames for the live view's marks. An array, not a
+  // vector: options must not add an allocation to demo_truth.h's figures.
+  static constexpr int kMaxWaits = 4;
+  int waits_before_gameplay_frame[kMaxWaits] = {};
+  int waits = 0;
 };
 
 // Gameplay frame times for --frame-times, in microseconds. A static array,
@@ -68,8 +73,9 @@ void PrintUsage(std::FILE* stream) {
                "  --frame-times  print gameplay frame-time percentiles (us) at exit\n"
                "  --particle-trail  one more allocation per gameplay frame (EmitParticleTrail)\n"
                "  --wait-before-gameplay-frame K  before gameplay frame K, say so on stdout and wait\n"
-               "                 for a line on stdin (memframe attach starts recording at a known frame)\n",
-               kMaxGameplayFrames, kDefaultGameplayFrames);
+               "                 for a line on stdin (memframe attach starts recording at a known frame);\n"
+               "                 up to %d times, in ascending order\n",
+               kMaxGameplayFrames, kDefaultGameplayFrames, Options::kMaxWaits);
 }
 
 // Parses a frame number of an option; false (after saying why) if it is not one.
@@ -99,7 +105,15 @@ bool ParseOptions(int argc, char** argv, Options& options) {
       if (!ParseFrameCount(argv[i], argv[i + 1], options.gameplay_frames)) return false;
       ++i;
     } else if (std::strcmp(argv[i], "--wait-before-gameplay-frame") == 0 && i + 1 < argc) {
-      if (!ParseFrameCount(argv[i], argv[i + 1], options.wait_before_gameplay_frame)) return false;
+      int frame = 0;
+      if (!ParseFrameCount(argv[i], argv[i + 1], frame)) return false;
+      if (options.waits == Options::kMaxWaits ||
+          (options.waits > 0 && frame <= options.waits_before_gameplay_frame[options.waits - 1])) {
+        std::fprintf(stderr, "memframe_demo_game: --wait-before-gameplay-frame: at most %d, in ascending order\n",
+                     Options::kMaxWaits);
+        return false;
+      }
+      options.waits_before_gameplay_frame[options.waits++] = frame;
       ++i;
     } else {
       std::fprintf(stderr, "memframe_demo_game: unexpected argument '%s'\n", argv[i]);
@@ -143,10 +157,12 @@ int RunGame(GLFWwindow* window, const Options& options) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point frame_start = Clock::now();
   int timed_frames = 0;
+  int next_wait = 0;
   for (int gameplay_frame = 0;
        gameplay_frame < options.gameplay_frames && !glfwWindowShouldClose(window);
        ++gameplay_frame) {
-    if (gameplay_frame == options.wait_before_gameplay_frame) {
+    if (next_wait < options.waits && gameplay_frame == options.waits_before_gameplay_frame[next_wait]) {
+      ++next_wait;
       // stdio makes its buffers here, before the game blocks in read: an
       // attach meanwhile sees none of them, and the frame starts clean.
       std::printf("memframe_demo_game: waiting before gameplay frame %d\n", gameplay_frame);
