@@ -9,7 +9,8 @@
 //   2. patches the import slots of every loaded module (got_patcher.h), and
 //      those of modules loaded later (it checks the loader's counter; a
 //      dlopen hook cannot do it without changing whom glibc sees as
-//      dlopen's caller, which picks the library search path);
+//      dlopen's caller, which picks the library search path), and hands
+//      memframe the present entries to patch (entry_trampolines.h);
 //   3. waits for a detach: a byte from the recorder on the agent's socket,
 //      or the recorder gone. Then it writes every slot back, lets the
 //      writer send the last events with EndOfStream "detach", and ends.
@@ -78,7 +79,7 @@ bool ReadConfigFile() {
 
 // Until a detach: a byte from the recorder, the recorder gone, or the
 // writer stopped (an exec, a write error).
-void ServeUntilDetach() {
+void ServeUntilDetach(const char* entries) {
   LoaderCounts seen = ReadLoaderCounts();
   for (;;) {
     int fd = RecorderFd();
@@ -97,6 +98,7 @@ void ServeUntilDetach() {
       if (patched) Debug("patched %zu imports of newly loaded modules", patched);
       seen = now;
     }
+    if (entries) PublishEntryPatches(entries);
   }
 }
 
@@ -122,6 +124,9 @@ void* AttachMain(void*) {
   }
   size_t patched = PatchLoadedModules();
   Debug("attached: %zu imports patched", patched);
+  const char* entries = LookUpSetting(memframe::wire::kSettingAttachEntries, nullptr);
+  // Before the ready file: memframe patches them before it says it records.
+  if (entries) PublishEntryPatches(entries);
   // Tells memframe that from now on every call is recorded, with the
   // entries it could not patch (memframe prints them): written aside and
   // renamed, so that memframe never reads it half-written.
@@ -140,7 +145,7 @@ void* AttachMain(void*) {
       }
     }
   }
-  ServeUntilDetach();
+  ServeUntilDetach(entries);
   size_t restored = UnpatchAll();
   StopAttached();
   Debug("detached: %zu imports restored", restored);

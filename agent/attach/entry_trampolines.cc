@@ -1,6 +1,7 @@
 #include "attach/entry_trampolines.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@ constexpr size_t kJumpBytes = 5;  // jmp rel32
 constexpr size_t kPrologueAt = 16;
 
 struct Trampoline {
+  const char* name;
   uintptr_t entry;
   uintptr_t word_at;          // the aligned 8 bytes that hold the jump
   void* module_base;          // to tell, at detach, that the module is still the one patched
@@ -27,7 +29,7 @@ struct Trampoline {
   uint64_t original_word;     // the aligned 8 bytes at the entry, before and after
   uint64_t patched_word;
   std::atomic<void*>* real;
-  bool armed;
+  bool published;             // given to memframe to write since the last detach
 };
 constexpr size_t kMaxTrampolines = 64;
 Trampoline g_trampolines[kMaxTrampolines];
@@ -55,6 +57,14 @@ uint8_t* MapNear(uintptr_t near) {
   }
   return nullptr;
 }
+
+// False once the trampoline's module is unloaded (its entry may be unmapped).
+bool StillLoaded(const Trampoline& t) {
+  Dl_info module{};
+  return dladdr(reinterpret_cast<void*>(t.entry), &module) && module.dli_fbase == t.module_base;
+}
+
+uint64_t CodeWord(const Trampoline& t) { return __atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE); }
 
 // Stores `word` at the 8-aligned `at` in one instruction; the code page is
 // writable only meanwhile and never stops being executable.
@@ -99,19 +109,16 @@ bool Refuse(const char* name, uintptr_t entry, const char* why) {
 
 }  // namespace
 
-bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
+bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
   if (RefusedBefore(entry)) return false;
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     Trampoline& t = g_trampolines[i];
     if (t.entry != entry) continue;
-    if (t.armed) return true;
     // Attached again: the moved prologue is still there.
-    if (__atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE) != t.original_word)
-      return Refuse(name, entry, "its code changed since the last attach");
+    const uint64_t now = CodeWord(t);
+    if (now != t.original_word && now != t.patched_word) return Refuse(name, entry, "its code changed since the last attach");
     real->store(t.page + kPrologueAt, std::memory_order_release);
-    if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, entry, "its code page cannot be made writable");
-    t.armed = true;
     return true;
   }
   if (count == kMaxTrampolines) return Refuse(name, entry, "too many entries patched");
@@ -133,12 +140,13 @@ bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atom
     return Refuse(name, entry, "its relay page cannot be made executable");
   }
   Trampoline t{};
+  t.name = name;
   t.entry = entry;
   t.module_base = module.dli_fbase;
   t.page = page;
   t.real = real;
   t.word_at = entry & ~uintptr_t{7};
-  t.original_word = __atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE);
+  t.original_word = CodeWord(t);
   const size_t shift = entry & 7;
   const auto rel = static_cast<int32_t>(reinterpret_cast<intptr_t>(page) - static_cast<intptr_t>(entry + kJumpBytes));
   uint8_t bytes[8];
@@ -146,14 +154,52 @@ bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atom
   bytes[shift] = 0xe9;
   memcpy(bytes + shift + 1, &rel, sizeof(rel));
   memcpy(&t.patched_word, bytes, sizeof(bytes));
-  // The hook must find the moved prologue before any call can reach it.
+  // The hook must find the moved prologue before any call can reach it;
+  // until memframe writes the jump, calls through the moved prologue run
+  // the function as before.
   real->store(page + kPrologueAt, std::memory_order_release);
   g_trampolines[count] = t;
   g_count.store(count + 1, std::memory_order_release);
-  if (!WriteCodeWord(t.word_at, t.patched_word)) return Refuse(name, entry, "its code page cannot be made writable");
-  g_trampolines[count].armed = true;
-  Debug("%s: entry %#lx jumps to the hook; %zu bytes moved", name, static_cast<unsigned long>(entry), moved.taken);
+  Debug("%s: entry %#lx prepared; %zu bytes moved", name, static_cast<unsigned long>(entry), moved.taken);
   return true;
+}
+
+size_t PublishEntryPatches(const char* path) {
+  if (access(path, F_OK) == 0) return 0;  // memframe has not taken the last ones yet
+  char text[kMaxTrampolines * 96];
+  size_t size = 0, published = 0;
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) {
+    const Trampoline& t = g_trampolines[i];
+    if (t.published || !StillLoaded(t) || CodeWord(t) != t.original_word) continue;
+    int n = snprintf(text + size, sizeof(text) - size, "%lx %lx %lx %lx %zx %s\n", static_cast<unsigned long>(t.word_at),
+                     static_cast<unsigned long>(t.original_word), static_cast<unsigned long>(t.patched_word),
+                     static_cast<unsigned long>(t.entry), kJumpBytes, t.name);
+    if (n <= 0 || size + static_cast<size_t>(n) >= sizeof(text)) break;
+    size += static_cast<size_t>(n);
+    ++published;
+  }
+  if (published == 0) return 0;
+  char aside[4096 + 8];
+  if (strlen(path) >= sizeof(aside) - 8) return 0;
+  snprintf(aside, sizeof(aside), "%s.part", path);
+  int fd = open(aside, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return 0;
+  bool written = write(fd, text, size) == static_cast<ssize_t>(size);
+  close(fd);
+  if (!written || rename(aside, path) != 0) {
+    unlink(aside);
+    return 0;
+  }
+  // Only what was written: an entry cut off by the buffer goes next time.
+  size_t marked = 0;
+  for (size_t i = 0; i < count && marked < published; ++i) {
+    Trampoline& t = g_trampolines[i];
+    if (t.published || !StillLoaded(t) || CodeWord(t) != t.original_word) continue;
+    t.published = true;
+    ++marked;
+  }
+  return published;
 }
 
 size_t DisarmEntryTrampolines() {
@@ -161,14 +207,21 @@ size_t DisarmEntryTrampolines() {
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     Trampoline& t = g_trampolines[i];
-    if (!t.armed) continue;
-    t.armed = false;
-    Dl_info module{};
-    if (!dladdr(reinterpret_cast<void*>(t.entry), &module) || module.dli_fbase != t.module_base) continue;
-    if (__atomic_load_n(reinterpret_cast<uint64_t*>(t.word_at), __ATOMIC_ACQUIRE) != t.patched_word) continue;
+    t.published = false;  // a later attach publishes it again
+    if (!StillLoaded(t) || CodeWord(t) != t.patched_word) continue;  // memframe restored it (or never wrote it)
     if (WriteCodeWord(t.word_at, t.original_word)) ++restored;
   }
   return restored;
+}
+
+size_t ArmPreparedEntriesInPlaceForTest() {
+  size_t armed = 0;
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) {
+    Trampoline& t = g_trampolines[i];
+    if (StillLoaded(t) && CodeWord(t) == t.original_word && WriteCodeWord(t.word_at, t.patched_word)) ++armed;
+  }
+  return armed;
 }
 
 bool IsEntryTrampolineReal(const std::atomic<void*>* real) {
@@ -183,7 +236,10 @@ const char* EntryTrampolineRefusals() { return g_refusals; }
 size_t ArmedEntryTrampolines() {
   size_t armed = 0;
   const size_t count = g_count.load(std::memory_order_acquire);
-  for (size_t i = 0; i < count; ++i) armed += g_trampolines[i].armed;
+  for (size_t i = 0; i < count; ++i) {
+    const Trampoline& t = g_trampolines[i];
+    armed += StillLoaded(t) && CodeWord(t) == t.patched_word;
+  }
   return armed;
 }
 

@@ -7,39 +7,57 @@
 // rest of the function, and the hook calls that continuation as the real
 // function.
 //
-// The jump is written with one aligned 8-byte store while the game runs, so
-// a thread fetching the entry sees either the old or the new instruction.
-// What this cannot rule out: a thread that had executed the first
-// instruction of a prologue of several and resumes in the middle of the
-// jump, or code elsewhere that branches into the overwritten bytes; the
-// window is a few instructions wide, once per present.
+// The agent only prepares: it builds the relay and the moved prologue, and
+// publishes the entry bytes to write (PublishEntryPatches). memframe writes
+// them, and writes the originals back before a detach, while every thread
+// of the game is stopped and none is inside the bytes rewritten
+// (injector/attach/code_patcher.h): a thread that had run the first
+// instruction of a prologue of several and resumed in the middle of the
+// jump would execute garbage. Calls that reach the moved prologue before
+// the jump is written run the function as before.
 //
-// Only the agent's attach thread arms and disarms; IsEntryTrampolineReal is
-// lock-free and safe in a hook.
+// Only the agent's attach thread prepares, publishes and disarms;
+// IsEntryTrampolineReal is lock-free and safe in a hook.
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace memframe::agent {
 
-// Makes calls to `entry` go to `hook`. Before the entry changes, *real is
-// set to the moved prologue, so that the hook never calls the patched
-// entry. True when the entry is patched now (or was already); false, after
-// a warning that names `name` and the reason, when it cannot be done safely.
-bool ArmEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real);
+// Prepares calls to `entry` to go to `hook`: *real is set to the moved
+// prologue at once (so that the hook never calls the patched entry), and
+// the jump is published for memframe to write. True when the entry is
+// prepared now (or was already); false, after a warning that names `name`
+// and the reason, when it cannot be done safely.
+bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real);
 
-// Writes the original bytes of every armed entry back (when its module is
-// still the one patched). The moved prologues stay mapped: a thread may be
-// in one, and the hooks keep calling them. Returns how many were restored.
+// Writes the prepared entries not yet published to `path` (aside, then
+// renamed), one line each: "WORD_AT ORIGINAL PATCHED ENTRY LENGTH NAME",
+// hexadecimal but NAME: at the 8-aligned WORD_AT, the 8 bytes ORIGINAL
+// (little-endian) become PATCHED; the bytes changed are ENTRY to
+// ENTRY+LENGTH. Does nothing while memframe has not taken the previous
+// file. Returns how many were published.
+size_t PublishEntryPatches(const char* path);
+
+// The fallback of a detach without memframe (it was killed): writes the
+// original bytes of every entry still patched, with one aligned 8-byte
+// store while the game runs (a thread sees either the jump or the original
+// instruction). Returns how many were restored. The moved prologues stay
+// mapped: a thread may be in one, and the hooks keep calling them.
 size_t DisarmEntryTrampolines();
+
+// Writes the jumps of every prepared entry from inside the process, while
+// its other threads may run: for the unit tests of the relocation only.
+size_t ArmPreparedEntriesInPlaceForTest();
 
 // True if *real is a trampoline's moved prologue: a lookup that finds the
 // function again (dlsym, glXGetProcAddress) must not replace it with the
 // patched entry, which would call the hook again.
 bool IsEntryTrampolineReal(const std::atomic<void*>* real);
 
-// Entries armed now, for tests and the attach report.
+// Entries whose jump is written now, for tests.
 size_t ArmedEntryTrampolines();
 
 // The entries refused so far, one "NAME: not patched at its entry: REASON"

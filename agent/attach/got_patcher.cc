@@ -279,16 +279,17 @@ int FindPresentDefinitions(dl_phdr_info* info, size_t, void* data) {
   return 0;
 }
 
-// Patches the entry of every present a loaded module defines (after the
-// stubs that forward to it), so that calls through pointers fetched before
-// the attach reach the hooks too. Returns the entries armed now.
-size_t ArmPresentEntries() {
+// Prepares the entry of every present a loaded module defines (after the
+// stubs that forward to it) for memframe to patch, so that calls through
+// pointers fetched before the attach reach the hooks too. Returns the
+// entries prepared now.
+size_t PreparePresentEntries() {
   static DefinitionScan scan;
   scan.count = 0;
   dl_iterate_phdr(FindPresentDefinitions, &scan);
   int count = 0;
   const InterceptedFunction* functions = InterceptedFunctions(&count);
-  size_t armed = 0;
+  size_t prepared = 0;
   for (size_t i = 0; i < scan.count; ++i) {
     const InterceptedFunction& f = functions[scan.found[i].function];
     uintptr_t entry = FollowForwarders(scan.found[i].entry);
@@ -299,9 +300,9 @@ size_t ArmPresentEntries() {
       continue;
     }
     chosen = entry;
-    if (ArmEntryTrampoline(f.name, entry, f.hook, f.real)) ++armed;
+    if (PrepareEntryTrampoline(f.name, entry, f.hook, f.real)) ++prepared;
   }
-  return armed;
+  return prepared;
 }
 
 }  // namespace
@@ -322,7 +323,7 @@ size_t PatchLoadedModules() {
   Sweep(false);  // a module unloaded since may have left its slots' addresses to a new one
   // Entries first: they set the presents' real functions, which the GOT
   // hooks then call.
-  size_t patched = ArmPresentEntries();
+  size_t patched = PreparePresentEntries();
   ResolveInterceptedFunctions(InterceptLookup::kGlobal);
   dl_iterate_phdr(PatchModule, &patched);
   return patched;

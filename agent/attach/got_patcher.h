@@ -19,13 +19,13 @@ namespace memframe::agent {
 bool PrepareGotPatching();
 
 // Patches every loaded module not patched yet (all but the agent, the
-// dynamic loader and the vDSO), and the entries of the presents they
-// define (entry_trampolines.h). Returns the number of slots and entries
-// patched now.
+// dynamic loader and the vDSO), and prepares the entries of the presents
+// they define (entry_trampolines.h; memframe writes those). Returns the
+// number of slots patched and entries prepared now.
 size_t PatchLoadedModules();
 
-// Writes every patched slot's and entry's original value back. Returns how
-// many.
+// Writes every patched slot's original value back, and every entry's that
+// memframe left patched (DisarmEntryTrampolines). Returns how many.
 size_t UnpatchAll();
 
 // For tests and the attach report: slots patched so far.

@@ -13,11 +13,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <map>
-#include <set>
 #include <vector>
 
 #include "attach/target_process.h"
+#include "attach/traced_threads.h"
 #include "memframe/paths.h"
 
 namespace memframe::injector {
@@ -58,162 +57,36 @@ bool IsSleepingSyscall(long nr) {
   }
 }
 
-struct Thread {
-  bool stopped = false;
-  int pending_signal = 0;  // a signal that stopped it, to be delivered on resume
-};
-
-class Session {
- public:
-  explicit Session(pid_t pid) : pid_(pid) {}
-  ~Session() { DetachAll(); }
-
-  // Seizes and interrupts every thread, also those created meanwhile.
-  bool SeizeAll(std::string* error) {
-    for (int round = 0; round < 100; ++round) {
-      bool any_new = false;
-      for (pid_t tid : ListThreads(pid_)) {
-        if (threads_.count(tid)) continue;
-        if (ptrace(PTRACE_SEIZE, tid, nullptr, reinterpret_cast<void*>(PTRACE_O_TRACECLONE)) != 0) {
-          if (errno == ESRCH) continue;  // it exited meanwhile
-          int e = errno;
-          if (threads_.empty()) {
-            *error = e == EPERM ? PtraceDeniedHelp(pid_) : "cannot trace process " + std::to_string(pid_) + ": " + strerror(e);
-            return false;
-          }
-          *error = "cannot trace thread " + std::to_string(tid) + ": " + strerror(e);
-          return false;
-        }
-        threads_[tid] = Thread{};
-        ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
-        any_new = true;
-      }
-      if (!any_new) return !threads_.empty() || (*error = "no process " + std::to_string(pid_), false);
-    }
-    *error = "process " + std::to_string(pid_) + " keeps creating threads; cannot stop them all";
-    return false;
-  }
-
-  // Waits until every thread is in a ptrace stop.
-  bool WaitAllStopped(std::string* error) {
-    for (;;) {
-      pid_t waiting = 0;
-      for (auto& [tid, t] : threads_)
-        if (!t.stopped) waiting = tid;
-      if (!waiting) return !threads_.empty() || (*error = "process " + std::to_string(pid_) + " exited", false);
-      if (!WaitStop(waiting, error)) return false;
-    }
-  }
-
-  // Lets every thread run (delivering the signals held back), then stops
-  // them all again after `ms`.
-  bool RunFor(int ms, std::string* error) {
-    for (auto& [tid, t] : threads_) Resume(tid, t);
-    timespec nap{0, ms * 1000000L};
-    nanosleep(&nap, nullptr);
-    for (auto& [tid, t] : threads_) ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
-    return WaitAllStopped(error);
-  }
-
-  // The thread to run the calls in, or 0 if none is at a safe point now.
-  pid_t PickSafeThread() {
-    std::vector<MappedRange> maps = ReadMaps(pid_);
-    auto module_of = [&](uint64_t pc) -> const MappedRange* {
-      for (const MappedRange& r : maps)
-        if (pc >= r.start && pc < r.end) return &r;
-      return nullptr;
+// The thread to run the calls in, or 0 if none is at a safe point now.
+pid_t PickSafeThread(const TracedThreads& traced) {
+  std::vector<MappedRange> maps = ReadMaps(traced.pid());
+  auto module_of = [&](uint64_t pc) -> const MappedRange* {
+    for (const MappedRange& r : maps)
+      if (pc >= r.start && pc < r.end) return &r;
+    return nullptr;
+  };
+  pid_t sleeping = 0, running = 0, waiting_on_futex = 0;
+  for (const auto& [tid, t] : traced.threads()) {
+    if (t.pending_signal) continue;
+    user_regs_struct regs{};
+    if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) continue;
+    const MappedRange* where = module_of(regs.rip);
+    if (!where) continue;
+    bool in_loader = where->path.find("/ld-linux") != std::string::npos;
+    long nr = static_cast<long>(regs.orig_rax);
+    auto prefer = [&](pid_t* slot) {
+      if (!*slot || tid == traced.pid()) *slot = tid;  // the main thread first
     };
-    pid_t sleeping = 0, running = 0, waiting_on_futex = 0;
-    for (auto& [tid, t] : threads_) {
-      if (t.pending_signal) continue;
-      user_regs_struct regs{};
-      if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) continue;
-      const MappedRange* where = module_of(regs.rip);
-      if (!where) continue;
-      bool in_loader = where->path.find("/ld-linux") != std::string::npos;
-      long nr = static_cast<long>(regs.orig_rax);
-      auto prefer = [&](pid_t* slot) {
-        if (!*slot || tid == pid_) *slot = tid;  // the main thread first
-      };
-      if (nr >= 0 && !in_loader) {
-        if (IsSleepingSyscall(nr)) prefer(&sleeping);
-        else if (nr == 202) prefer(&waiting_on_futex);
-        continue;
-      }
-      if (nr < 0 && !IsUnsafeModule(where->path)) prefer(&running);
+    if (nr >= 0 && !in_loader) {
+      if (IsSleepingSyscall(nr)) prefer(&sleeping);
+      else if (nr == 202) prefer(&waiting_on_futex);
+      continue;
     }
-    return sleeping ? sleeping : running ? running : waiting_on_futex;
+    if (nr < 0 && !IsUnsafeModule(where->path)) prefer(&running);
   }
+  return sleeping ? sleeping : running ? running : waiting_on_futex;
+}
 
-  // Detaches every thread but `keep`; they run on.
-  void DetachAllBut(pid_t keep) {
-    for (auto it = threads_.begin(); it != threads_.end();) {
-      if (it->first == keep) {
-        ++it;
-        continue;
-      }
-      Detach(it->first, it->second);
-      it = threads_.erase(it);
-    }
-  }
-
-  void DetachAll() {
-    for (auto& [tid, t] : threads_) Detach(tid, t);
-    threads_.clear();
-  }
-
-  size_t size() const { return threads_.size(); }
-  Thread& thread(pid_t tid) { return threads_[tid]; }
-
-  // Waits for one stop of `tid`; new threads from clone events join the set.
-  bool WaitStop(pid_t tid, std::string* error) {
-    int status = 0;
-    pid_t got = waitpid(tid, &status, __WALL);
-    if (got < 0) {
-      if (errno == EINTR) return true;
-      threads_.erase(tid);  // gone
-      return true;
-    }
-    if (WIFEXITED(status) || WIFSIGNALED(status)) {
-      threads_.erase(tid);
-      return true;
-    }
-    if (!WIFSTOPPED(status)) return true;
-    Thread& t = threads_[tid];
-    t.stopped = true;
-    int event = status >> 16;
-    int sig = WSTOPSIG(status);
-    if (event == PTRACE_EVENT_CLONE) {
-      unsigned long child = 0;
-      ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
-      if (child && !threads_.count(static_cast<pid_t>(child))) threads_[static_cast<pid_t>(child)] = Thread{};
-    } else if (event == 0 && sig != SIGTRAP) {
-      t.pending_signal = sig;  // a signal-delivery stop: hold it for the resume
-    }
-    (void)error;
-    return true;
-  }
-
- private:
-  void Resume(pid_t tid, Thread& t) {
-    if (!t.stopped) return;
-    ptrace(PTRACE_CONT, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(t.pending_signal)));
-    t.pending_signal = 0;
-    t.stopped = false;
-  }
-  void Detach(pid_t tid, Thread& t) {
-    if (!t.stopped) {
-      // Detach needs a stopped tracee.
-      ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
-      std::string ignored;
-      WaitStop(tid, &ignored);
-    }
-    ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(static_cast<long>(t.pending_signal)));
-  }
-
-  pid_t pid_;
-  std::map<pid_t, Thread> threads_;
-};
 
 // The chosen thread's state, and the stack bytes the calls use.
 class RemoteThread {
@@ -406,15 +279,15 @@ InjectResult InjectAgent(pid_t pid, const std::string& agent, const std::string&
     return result;
   }
 
-  Session session(pid);
+  TracedThreads session(pid);
   auto stop_start = Clock::now();
   if (!session.SeizeAll(&result.error) || !session.WaitAllStopped(&result.error)) return result;
-  pid_t tid = session.PickSafeThread();
+  pid_t tid = PickSafeThread(session);
   while (!tid && result.safe_point_rounds < kMaxSafePointRounds) {
     ++result.safe_point_rounds;
     if (!session.RunFor(1, &result.error)) return result;
     stop_start = Clock::now();
-    tid = session.PickSafeThread();
+    tid = PickSafeThread(session);
   }
   result.threads = static_cast<int>(session.size());
   if (!tid) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "attach/entry_patch_requests.h"
 #include "attach/ptrace_injector.h"
 #include "attach/target_process.h"
 #include "cli_common.h"
@@ -148,9 +149,10 @@ std::string ProcessName(pid_t pid) {
 
 // The settings the agent reads (the names of its environment variables).
 bool WriteAgentSettings(const std::string& path, const std::string& socket, const std::string& ready,
-                        const RunOptions& options, std::string* error) {
+                        const std::string& entries, const RunOptions& options, std::string* error) {
   std::string text = std::string(wire::kEnvSocket) + "=" + socket + "\n";
   text += std::string(wire::kSettingAttachReady) + "=" + ready + "\n";
+  text += std::string(wire::kSettingAttachEntries) + "=" + entries + "\n";
   if (options.stack_depth > 0) text += std::string(wire::kEnvStackDepth) + "=" + std::to_string(options.stack_depth) + "\n";
   if (!options.stacks) text += std::string(wire::kEnvStacks) + "=0\n";
   if (options.time_slice_ms >= 0)
@@ -239,7 +241,13 @@ bool WaitUntilHooked(Recorder& recorder, pid_t pid, const std::string& ready) {
   return false;
 }
 
-Ending Record(Recorder& recorder, pid_t pid, double duration_s) {
+void Warn(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) std::cerr << "memframe: warning: " << line << '\n';
+}
+
+// `entries` writes the present entries the agent hands over meanwhile (a
+// module loaded while recorded), and writes them back before the detach.
+Ending Record(Recorder& recorder, pid_t pid, double duration_s, EntryPatchRequests* entries) {
   auto start = Clock::now();
   bool connected = false, detach_sent = false;
   Clock::time_point detach_deadline{};
@@ -251,7 +259,9 @@ Ending Record(Recorder& recorder, pid_t pid, double duration_s) {
       return detach_sent ? Ending::kDetached : Ending::kProcessEnded;
     bool stop = g_stop_signal.load() != 0 ||
                 (duration_s > 0 && std::chrono::duration<double>(Clock::now() - start).count() >= duration_s);
+    if (entries && connected && !detach_sent) Warn(entries->Take());
     if (stop && !detach_sent && connected) {
+      if (entries) Warn(entries->RestoreAll());
       recorder.RequestDetach();
       detach_sent = true;
       detach_deadline = Clock::now() + kDetachLimit;
@@ -282,15 +292,16 @@ int Attach(const AttachOptions& options) {
     return kExitMemframeError;
   }
   std::string dir = socket->path().substr(0, socket->path().rfind('/') + 1);
-  std::string settings = dir + "attach.conf", ready = dir + "hooks.ready";
-  if (!WriteAgentSettings(settings, socket->path(), ready, options.run, &error)) {
+  std::string settings = dir + "attach.conf", ready = dir + "hooks.ready", entries_path = dir + "entries";
+  if (!WriteAgentSettings(settings, socket->path(), ready, entries_path, options.run, &error)) {
     std::cerr << "memframe: " << error << '\n';
     return kExitMemframeError;
   }
   struct RemoveOnExit {
     std::string path;
     ~RemoveOnExit() { unlink(path.c_str()); }
-  } remove_settings{settings}, remove_ready{ready};
+  } remove_settings{settings}, remove_ready{ready}, remove_entries{entries_path},
+      remove_entries_part{entries_path + ".part"};
   HandOver(socket->path(), settings, options.pid);
 
   std::string output = !options.run.output.empty() ? options.run.output
@@ -358,17 +369,25 @@ int Attach(const AttachOptions& options) {
     if (options.run.launch_viewer) LaunchViewer(live->socket_path());
   }
   Ending ending = Ending::kNeverConnected;
+  EntryPatchRequests entries(options.pid, entries_path);
   if (WaitUntilHooked(recorder, options.pid, ready)) {
     // What the agent could not hook (a present's entry it would not patch).
     std::ifstream said(ready);
     for (std::string line; std::getline(said, line);)
       if (!line.empty()) std::cerr << "memframe: warning: " << line << '\n';
+    // The agent handed its entries over before the ready file.
+    Warn(entries.Take());
+    if (entries.armed() > 0) {
+      snprintf(line, sizeof line, "memframe: patched %zu present entr%s with every thread stopped (%.1f ms)\n",
+               entries.armed(), entries.armed() == 1 ? "y" : "ies", entries.longest_stop_ms());
+      std::cerr << line;
+    }
     std::cerr << "memframe: recording; Ctrl+C or `memframe detach " << options.pid
               << "` ends it, the process runs on\n";
-    ending = Record(recorder, options.pid, options.duration_s);
+    ending = Record(recorder, options.pid, options.duration_s, &entries);
   } else {
     recorder.RequestDetach();  // if it connected after all
-    Record(recorder, options.pid, 0.001);
+    Record(recorder, options.pid, 0.001, nullptr);
   }
   if (ending == Ending::kNeverConnected) {
     std::cerr << "memframe: the agent in process " << options.pid

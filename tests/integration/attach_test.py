@@ -279,6 +279,32 @@ def test_present_fetched_before_attach():
     expect_equal("target_present_pointer's status", target.proc.wait(timeout=30), 6)
 
 
+def test_entry_patch_under_spinning_threads(cycles):
+    """Threads call a present fetched before the attach in a tight loop (its
+    prologue is three short instructions) while memframe attaches and
+    detaches: the entry jump is written, and written back, with every
+    thread stopped and none inside the bytes rewritten, so no call crashes,
+    none is lost or run twice, and the hooks see them."""
+    target = PresentPointer()
+    target.command("spin-on 3", "spinning")
+    for i in range(cycles):
+        capture = os.path.join(TMP, "spin.mfc")
+        attach = start_attach(target.proc.pid, capture, "--no-summary", "--force", "--drop", "--duration", "0.02")
+        said = "".join(wait_recording(attach))
+        if "glfwSwapBuffers: not patched" in said:
+            fail("cycle %d: the spinning present was not patched:\n%s" % (i, said))
+        out, err = attach.communicate(timeout=60)
+        expect_equal("cycle %d's memframe attach" % i, attach.returncode, 0)
+        if target.proc.poll() is not None:
+            fail("cycle %d: the target died (status %d):\n%s" % (i, target.proc.returncode, said + err))
+        if i % 10 == 9 and summary(capture)["frame_source"] != "glfwSwapBuffers":
+            fail("cycle %d: the frames are not the spinning threads' presents" % i)
+    target.command("spin-off 0", "calls-match")
+    target.command("frames 2", "done")
+    target.command("exit 0", "bye")
+    expect_equal("target_present_pointer's status", target.proc.wait(timeout=30), 0)
+
+
 def test_library_loaded_while_attached():
     """A library loaded while recorded whose initialiser holds the loader's
     lock and then walks the modules: the agent's pass over the new module
@@ -388,6 +414,7 @@ def main():
     parser.add_argument("--agent", required=True)
     parser.add_argument("--present-pointer", required=True)
     parser.add_argument("--cycles", type=int, default=100)
+    parser.add_argument("--entry-cycles", type=int, default=20)
     parser.add_argument("--only")
     ARGS = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memframe-attach-test-") as tmp:
@@ -398,6 +425,8 @@ def main():
                  ("process exits while recorded", test_process_exits_while_recorded),
                  ("present fetched before the attach", test_present_fetched_before_attach),
                  ("library loaded while attached", test_library_loaded_while_attached),
+                 ("entry patch under spinning threads",
+                  lambda: test_entry_patch_under_spinning_threads(ARGS.entry_cycles)),
                  ("refusals", test_refusals),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:

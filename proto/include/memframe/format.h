@@ -71,5 +71,8 @@ constexpr const char* kEnvFrameSource = "MEMFRAME_FRAME_SOURCE"; // "auto" (defa
 // memframe attach only, in the settings file it writes (never the
 // environment): a file the agent creates once its hooks are in place.
 constexpr const char* kSettingAttachReady = "MEMFRAME_ATTACH_READY";
+// A file through which the agent hands memframe the function entries to
+// patch while the game is stopped (agent/attach/entry_trampolines.h).
+constexpr const char* kSettingAttachEntries = "MEMFRAME_ATTACH_ENTRIES";
 
 }  // namespace memframe::wire

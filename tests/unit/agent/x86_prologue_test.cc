@@ -163,19 +163,26 @@ TEST(EntryTrampolines, PointerTakenBeforeThePatchReachesTheHook) {
   ASSERT_EQ(fetched(2, 1), 7);
   uint8_t before[16];
   memcpy(before, reinterpret_cast<void*>(fetched), sizeof(before));
-  ASSERT_TRUE(ArmEntryTrampoline("memframe_test_present", reinterpret_cast<uintptr_t>(fetched),
-                                 reinterpret_cast<void*>(&TestHook), &g_real_present));
+  ASSERT_TRUE(PrepareEntryTrampoline("memframe_test_present", reinterpret_cast<uintptr_t>(fetched),
+                                     reinterpret_cast<void*>(&TestHook), &g_real_present));
   EXPECT_TRUE(IsEntryTrampolineReal(&g_real_present));
+  // Prepared only: the entry is memframe's to write, and until then a call
+  // through the pointer runs the function as before.
+  EXPECT_EQ(memcmp(before, reinterpret_cast<void*>(fetched), sizeof(before)), 0);
+  EXPECT_EQ(fetched(2, 1), 7);
+  EXPECT_EQ(g_hook_calls, 0);
+  EXPECT_EQ(ArmPreparedEntriesInPlaceForTest(), 1u);
   EXPECT_EQ(fetched(2, 1), 1007);  // the hook, which ran the original code
   EXPECT_EQ(g_hook_calls, 1);
-  EXPECT_EQ(g_present_calls, 2);
+  EXPECT_EQ(g_present_calls, 3);
   EXPECT_GE(DisarmEntryTrampolines(), 1u);
   EXPECT_EQ(memcmp(before, reinterpret_cast<void*>(fetched), sizeof(before)), 0);
   EXPECT_EQ(fetched(4, 1), 13);
   EXPECT_EQ(g_hook_calls, 1);
   // Attached again: the same moved prologue serves.
-  ASSERT_TRUE(ArmEntryTrampoline("memframe_test_present", reinterpret_cast<uintptr_t>(fetched),
-                                 reinterpret_cast<void*>(&TestHook), &g_real_present));
+  ASSERT_TRUE(PrepareEntryTrampoline("memframe_test_present", reinterpret_cast<uintptr_t>(fetched),
+                                     reinterpret_cast<void*>(&TestHook), &g_real_present));
+  EXPECT_EQ(ArmPreparedEntriesInPlaceForTest(), 1u);
   EXPECT_EQ(fetched(0, 5), 1005);
   EXPECT_GE(DisarmEntryTrampolines(), 1u);
   EXPECT_EQ(fetched(0, 5), 5);
@@ -206,8 +213,9 @@ TEST(EntryTrampolines, InstalledPresentsCanBePatchedAndRestored) {
     uintptr_t entry = FollowForwarders(reinterpret_cast<uintptr_t>(symbol));
     uint8_t before[16];
     memcpy(before, reinterpret_cast<void*>(entry), sizeof(before));
-    EXPECT_TRUE(ArmEntryTrampoline(presents[i].name, entry, reinterpret_cast<void*>(&NeverCalled), &reals[i]))
+    EXPECT_TRUE(PrepareEntryTrampoline(presents[i].name, entry, reinterpret_cast<void*>(&NeverCalled), &reals[i]))
         << presents[i].library << " " << presents[i].name;
+    EXPECT_GE(ArmPreparedEntriesInPlaceForTest(), 1u);
     EXPECT_NE(memcmp(before, reinterpret_cast<void*>(entry), sizeof(before)), 0);
     EXPECT_GE(DisarmEntryTrampolines(), 1u);
     EXPECT_EQ(memcmp(before, reinterpret_cast<void*>(entry), sizeof(before)), 0) << presents[i].name;
