@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,13 +78,27 @@ class Child {
     close(fd);
     return word;
   }
-  // False where this machine lets no process be traced.
-  bool Traceable() const {
-    if (ptrace(PTRACE_SEIZE, pid_, nullptr, nullptr) != 0) return false;
+  // The child's instruction pointer, read in a ptrace stop; 0 where this
+  // machine lets no process be traced.
+  uint64_t InstructionPointer() const {
+    if (ptrace(PTRACE_SEIZE, pid_, nullptr, nullptr) != 0) return 0;
     ptrace(PTRACE_INTERRUPT, pid_, nullptr, nullptr);
     waitpid(pid_, nullptr, __WALL);
+    user_regs_struct regs{};
+    ptrace(PTRACE_GETREGS, pid_, nullptr, &regs);
     ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
-    return true;
+    return regs.rip;
+  }
+  bool Traceable() const { return InstructionPointer() != 0; }
+  // Polls (deadline 10 s) until the child runs in [from, to): right after
+  // the fork it is still in libc, on its way to its loop.
+  bool WaitUntilIn(uint64_t from, uint64_t to) const {
+    for (int i = 0; i < 10000; ++i) {
+      uint64_t ip = InstructionPointer();
+      if (ip >= from && ip < to) return true;
+      usleep(1000);
+    }
+    return false;
   }
 
  private:
@@ -104,6 +119,7 @@ TEST(CodePatcher, RefusesAPatchAThreadStaysInside) {
   Child child(&memframe_test_parked);
   if (!child.Traceable()) GTEST_SKIP() << "ptrace is not allowed here";
   CodePatch patch = EntryPatchOf(&memframe_test_parked);
+  ASSERT_TRUE(child.WaitUntilIn(patch.first + 1, patch.first + patch.length));
   CodePatchResult result = ApplyCodePatches(child.pid(), {patch}, false);
   EXPECT_TRUE(result.written.empty());
   ASSERT_EQ(result.refused.size(), 1u);
