@@ -22,15 +22,38 @@ namespace {
 
 std::string ProcPath(pid_t pid, const char* what) { return "/proc/" + std::to_string(pid) + "/" + what; }
 
-// The value of a "Key:\tvalue" line of /proc/PID/status, or "".
-std::string StatusField(pid_t pid, const std::string& key) {
-  std::ifstream in(ProcPath(pid, "status"));
+// The value of a "Key:\tvalue" line of a /proc status file, or "".
+std::string FieldOf(const std::string& status_path, const std::string& key) {
+  std::ifstream in(status_path);
   std::string line;
   while (std::getline(in, line)) {
     if (line.compare(0, key.size() + 1, key + ":") == 0) {
       size_t start = line.find_first_not_of(" \t", key.size() + 1);
       return start == std::string::npos ? "" : line.substr(start);
     }
+  }
+  return "";
+}
+
+std::string StatusField(pid_t pid, const std::string& key) { return FieldOf(ProcPath(pid, "status"), key); }
+
+// A thread under seccomp may be killed by a system call the injection makes
+// (openat and mmap while dlopen loads the agent, then the agent's socket,
+// thread and mappings), and only CAP_SYS_ADMIN may read a filter to prove
+// they are allowed: such a process is refused before it is touched. "" if
+// no thread is under seccomp.
+std::string SeccompRefusal(pid_t pid, const std::string& who) {
+  for (pid_t tid : ListThreads(pid)) {
+    std::string mode =
+        FieldOf(ProcPath(pid, "task/") + std::to_string(tid) + "/status", "Seccomp");
+    if (mode.empty() || mode == "0") continue;  // "" on kernels without seccomp
+    std::string thread = tid == pid ? "" : " (its thread " + std::to_string(tid) + ")";
+    std::string under = mode == "1" ? "seccomp's strict mode (only read, write, exit and sigreturn)" : "a seccomp filter";
+    return who + thread + " runs under " + under +
+           ": loading the agent makes system calls (openat and mmap in dlopen, then the agent's socket, thread and "
+           "mappings) that the filter may answer by killing the process, and memframe cannot read the filter to "
+           "know, so it does not attach. Record the program from its start instead (`memframe run`: the agent is "
+           "loaded before the program installs its filter), or run it without its sandbox";
   }
   return "";
 }
@@ -178,6 +201,8 @@ std::string WhyCannotAttach(pid_t pid, const std::string& agent) {
     return who + " is already traced by process " + tracer + " (" + CommandName(tracer_pid) +
            "): detach the debugger first (a process has one tracer at a time)";
   }
+  std::string seccomp = SeccompRefusal(pid, who);
+  if (!seccomp.empty()) return seccomp;
   int scope = PtraceScope();
   if (scope >= 3 || (scope == 2 && !HaveCapSysPtrace())) return PtraceDeniedHelp(pid);
   std::string exe = ProcPath(pid, "exe");

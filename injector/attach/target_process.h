@@ -21,9 +21,9 @@ struct MappedRange {
 std::vector<MappedRange> ReadMaps(pid_t pid);
 
 // "" when memframe may try to attach to `pid`, else the reason it cannot:
-// no such process, a zombie, another user's, already traced, Yama's
-// ptrace_scope, a static or 32-bit program, an agent the process cannot
-// see. `agent` is the agent library's path in memframe's own view.
+// no such process, a zombie, another user's, already traced, under
+// seccomp, Yama's ptrace_scope, a static or 32-bit program, an agent the
+// process cannot see. `agent` is the agent library's path in memframe's own view.
 std::string WhyCannotAttach(pid_t pid, const std::string& agent);
 
 // What an EPERM from PTRACE_SEIZE means on this machine, and how to allow it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`memframe attach` / `memframe detach` on running processes.
 
-    attach_test.py --memframe PATH --workers PATH --static PATH
+    attach_test.py --memframe PATH --workers PATH --static PATH --agent PATH --present-pointer PATH --seccomp PATH
 
 target_attach_workers is driven line by line on its stdin, so the test
 knows exactly what it did between the attach and the detach: the capture
@@ -374,6 +374,20 @@ def test_refusals():
     libc.ptrace(PTRACE_DETACH, w.proc.pid, None, None)
     w.command("round 1", "done")
     w.finish(0)
+    # A seccomp filter that kills the process at its first openat (dlopen of
+    # the agent would make one): refused before the process is touched, which
+    # then answers and ends exactly as a native run does.
+    script = "sum 10\nsum 1000\nexit 3\n"
+    native = subprocess.run([ARGS.seccomp], input=script, capture_output=True, text=True, timeout=30)
+    expect_equal("target_seccomp_filtered's native run", (native.returncode, native.stdout),
+                 (3, "ready\n55\n500500\nbye\n"))
+    filtered = subprocess.Popen([ARGS.seccomp], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    got = filtered.stdout.readline()
+    refusal(filtered.pid, "runs under a seccomp filter: loading the agent makes system calls")
+    refusal(filtered.pid, "Record the program from its start instead (`memframe run`")
+    out, _ = filtered.communicate(script, timeout=30)
+    expect_equal("target_seccomp_filtered after the refused attach", (filtered.returncode, got + out),
+                 (native.returncode, native.stdout))
     # A static program: no dynamic loader to load the agent with.
     static = subprocess.Popen([ARGS.static], stdout=subprocess.PIPE, text=True)
     static.stdout.readline()
@@ -413,6 +427,7 @@ def main():
     parser.add_argument("--static", required=True)
     parser.add_argument("--agent", required=True)
     parser.add_argument("--present-pointer", required=True)
+    parser.add_argument("--seccomp", required=True)
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--entry-cycles", type=int, default=20)
     parser.add_argument("--only")
