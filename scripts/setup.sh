@@ -22,6 +22,7 @@ packages=(
   libsdl1.2-dev libegl-dev # SDL 1.2 (SDL_Flip) and EGL target programs
   libvulkan-dev mesa-vulkan-drivers libx11-dev   # Vulkan target program (lavapipe, software)
   heaptrack                # benchmark comparison
+  gdb                      # benchmark only: heaptrack --pid injects through gdb (tests/bench/attach_pause.py); memframe needs no debugger
   libjemalloc-dev          # tests: a host program that links jemalloc statically (libjemalloc.a)
   neverball chromium-bsu extremetuxracer   # tests: real games nobody here wrote (SDL2, SDL2, SFML/GLX)
   clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)

@@ -3,7 +3,7 @@
 // figures live in demo_truth.h, which the integration tests share.
 //
 //   memframe_demo_game [--frames N] [--quiet] [--frame-times] [--particle-trail]
-//                      [--wait-before-gameplay-frame K]...
+//                      [--wait-before-gameplay-frame K]... [--frame-log FILE]
 //
 // Phases, one glfwSwapBuffers per frame: title screen, level load, N
 // gameplay frames, level unload, exit (frame numbers in demo_truth.h).
@@ -41,12 +41,28 @@ struct Options {
   static constexpr int kMaxWaits = 4;
   int waits_before_gameplay_frame[kMaxWaits] = {};
   int waits = 0;
+  const char* frame_log = nullptr;  // for the attach benchmark: when each frame ended
 };
 
 // Gameplay frame times for --frame-times, in microseconds. A static array,
 // not a vector: measuring must not add an allocation to the figures in
 // demo_truth.h (the benchmark compares frame times with and without memframe).
 uint32_t g_frame_us[kMaxGameplayFrames];
+// And when each ended, on the steady clock (CLOCK_MONOTONIC), for
+// --frame-log: the attach benchmark finds the frames around an attach.
+int64_t g_frame_end_us[kMaxGameplayFrames];
+
+// One line per gameplay frame: "END_US LENGTH_US" (tests/bench/attach_pause.py).
+// Before PrintFrameTimes, which reorders g_frame_us.
+bool WriteFrameLog(const char* path, int count) {
+  std::FILE* out = std::fopen(path, "w");
+  if (!out) {
+    std::fprintf(stderr, "memframe_demo_game: cannot write %s: %s\n", path, std::strerror(errno));
+    return false;
+  }
+  for (int i = 0; i < count; ++i) std::fprintf(out, "%" PRId64 " %" PRIu32 "\n", g_frame_end_us[i], g_frame_us[i]);
+  return std::fclose(out) == 0;
+}
 
 uint32_t Percentile(uint32_t* values, int count, double fraction) {
   if (count == 0) return 0;
@@ -74,7 +90,8 @@ void PrintUsage(std::FILE* stream) {
                "  --particle-trail  one more allocation per gameplay frame (EmitParticleTrail)\n"
                "  --wait-before-gameplay-frame K  before gameplay frame K, say so on stdout and wait\n"
                "                 for a line on stdin (memframe attach starts recording at a known frame);\n"
-               "                 up to %d times, in ascending order\n",
+               "                 up to %d times, in ascending order\n"
+               "  --frame-log FILE  at exit, write each gameplay frame's end (steady clock) and length (us)\n",
                kMaxGameplayFrames, kDefaultGameplayFrames, Options::kMaxWaits);
 }
 
@@ -104,6 +121,8 @@ bool ParseOptions(int argc, char** argv, Options& options) {
     } else if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
       if (!ParseFrameCount(argv[i], argv[i + 1], options.gameplay_frames)) return false;
       ++i;
+    } else if (std::strcmp(argv[i], "--frame-log") == 0 && i + 1 < argc) {
+      options.frame_log = argv[++i];
     } else if (std::strcmp(argv[i], "--wait-before-gameplay-frame") == 0 && i + 1 < argc) {
       int frame = 0;
       if (!ParseFrameCount(argv[i], argv[i + 1], frame)) return false;
@@ -181,10 +200,13 @@ int RunGame(GLFWwindow* window, const Options& options) {
     EndFrame(window, frames_rendered);
     // Swap to swap: the whole frame as the player sees it.
     const Clock::time_point frame_end = Clock::now();
+    g_frame_end_us[timed_frames] =
+        std::chrono::duration_cast<std::chrono::microseconds>(frame_end.time_since_epoch()).count();
     g_frame_us[timed_frames++] =
         static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::microseconds>(frame_end - frame_start).count());
     frame_start = frame_end;
   }
+  if (options.frame_log) (void)WriteFrameLog(options.frame_log, timed_frames);
   if (options.frame_times) PrintFrameTimes(timed_frames);
 
   DestroyAllEntities(entities);
