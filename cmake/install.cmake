@@ -8,7 +8,9 @@
 #   share/pkgconfig/memframe.pc                      with pkg-config
 #   share/cmake/memframe/                            and find_package(memframe) -> memframe::annotate
 #   share/doc/memframe/                              README and the docs it links, same relative paths
-#   share/man/man1/, share/bash-completion/completions/   when the CLI provides them
+#   share/man/man1/memframe*.1, share/bash-completion/completions/memframe
+#       written by the programs from their own option tables into build/share
+#       (POST_BUILD: memframe --generate-docs, memframe-viewer --generate-man)
 include(CMakePackageConfigHelpers)
 
 foreach(program memframe memframe-viewer)
@@ -42,6 +44,14 @@ foreach(lib ${CMAKE_DL_LIBS})
 endforeach()
 configure_file(cmake/memframe.pc.in ${CMAKE_CURRENT_BINARY_DIR}/memframe.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/memframe.pc DESTINATION ${MEMFRAME_PC_DIR})
+
+# Man pages and completion, from where the build wrote them.
+if(TARGET memframe)
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/share/man/man1 DESTINATION ${CMAKE_INSTALL_MANDIR}
+          FILES_MATCHING PATTERN "*.1")
+  install(FILES ${CMAKE_BINARY_DIR}/share/bash-completion/completions/memframe
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+endif()
 
 # Docs keep the paths README.md links them by.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -17,6 +17,7 @@
 #include "attach/ptrace_injector.h"
 #include "attach/target_process.h"
 #include "cli_common.h"
+#include "commands.h"
 #include "launch.h"
 #include "live_server.h"
 #include "memframe/capture_file.h"
@@ -186,38 +187,32 @@ struct AttachOptions {
 
 enum class AttachParse { kAttach, kHelp, kError };
 
-AttachParse ParseAttachArguments(std::vector<std::string> args, AttachOptions* options, std::string* error) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] != "--duration") continue;
-    if (i + 1 >= args.size()) {
-      *error = "option --duration needs a value";
-      return AttachParse::kError;
-    }
-    char* end = nullptr;
-    double seconds = strtod(args[i + 1].c_str(), &end);
-    if (args[i + 1].empty() || *end != '\0' || !(seconds > 0) || seconds > 1e7) {
-      *error = "--duration wants seconds, more than 0, not '" + args[i + 1] + "'";
-      return AttachParse::kError;
-    }
-    options->duration_s = seconds;
-    args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
-    --i;
+AttachParse ParseAttachArguments(const std::vector<std::string>& args, AttachOptions* options, std::string* error) {
+  std::vector<CommandOption> table = RecordingOptions(&options->run);
+  table.push_back({"--duration", "S", "", [options](const std::string& value) {
+                     double seconds = 0;
+                     if (!ParseDouble(value, &seconds) || !(seconds > 0) || seconds > 1e7)
+                       return "--duration wants seconds, more than 0, not '" + value + "'";
+                     options->duration_s = seconds;
+                     return std::string();
+                   }});
+  // What only a launch can do, named rather than called unknown.
+  for (const char* run_only : {"--follow-fork", "--no-follow-exec", "--tcp"})
+    table.push_back({run_only, "", "", [run_only](const std::string&) {
+                       return std::string(run_only) + " applies to `memframe run` only";
+                     }});
+  std::vector<std::string> positional;
+  switch (ParseCommandLine(table, args, &positional, error)) {
+    case ParsedCommandLine::kHelp: return AttachParse::kHelp;
+    case ParsedCommandLine::kError: return AttachParse::kError;
+    case ParsedCommandLine::kOk: break;
   }
-  for (const std::string& arg : args) {
-    if (arg == "--follow-fork" || arg == "--no-follow-exec") {
-      *error = arg + " applies to `memframe run` only";
-      return AttachParse::kError;
-    }
+  if (positional.empty()) {
+    *error = "no process id";
+    return AttachParse::kError;
   }
-  switch (ParseRunArguments(args, &options->run, error)) {
-    case RunParse::kHelp: return AttachParse::kHelp;
-    case RunParse::kError:
-      if (*error == "no program to run") *error = "no process id";
-      return AttachParse::kError;
-    case RunParse::kRun: break;
-  }
-  if (options->run.command.size() != 1 || !ParsePid(options->run.command[0], &options->pid)) {
-    *error = "want one process id, not '" + options->run.command[0] + "'";
+  if (positional.size() != 1 || !ParsePid(positional[0], &options->pid)) {
+    *error = "want one process id, not '" + positional.back() + "'";
     return AttachParse::kError;
   }
   return AttachParse::kAttach;
@@ -278,23 +273,23 @@ Ending Record(Recorder& recorder, pid_t pid, double duration_s, EntryPatchReques
 int Attach(const AttachOptions& options) {
   std::string error, agent;
   if (!ResolveAgent(options.run, &agent, &error)) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   std::string refusal = WhyCannotAttach(options.pid, agent);
   if (!refusal.empty()) {
-    std::cerr << "memframe: " << refusal << '\n';
+    ErrorLine(std::cerr) << refusal << '\n';
     return kExitMemframeError;
   }
   std::unique_ptr<AgentSocket> socket = AgentSocket::Create(&error);
   if (!socket) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   std::string dir = socket->path().substr(0, socket->path().rfind('/') + 1);
   std::string settings = dir + "attach.conf", ready = dir + "hooks.ready", entries_path = dir + "entries";
   if (!WriteAgentSettings(settings, socket->path(), ready, entries_path, options.run, &error)) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   struct RemoveOnExit {
@@ -316,11 +311,11 @@ int Attach(const AttachOptions& options) {
   }
   std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
   if (!capture) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   if (!RegisterSession(options.pid, &error)) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     DiscardCapture(*capture);
     return kExitMemframeError;
   }
@@ -342,12 +337,12 @@ int Attach(const AttachOptions& options) {
   InjectResult injected = InjectAgent(options.pid, agent, settings);
   if (!injected.ok || injected.attach_status != 0) {
     if (!injected.ok)
-      std::cerr << "memframe: cannot attach to process " << options.pid << ": " << injected.error << '\n';
+      ErrorLine(std::cerr) << "cannot attach to process " << options.pid << ": " << injected.error << '\n';
     else if (injected.attach_status == 1)
-      std::cerr << "memframe: process " << options.pid
-                << " is already being recorded by memframe (memframe run, or another memframe attach)\n";
+      ErrorLine(std::cerr) << "process " << options.pid
+                           << " is already being recorded by memframe (memframe run, or another memframe attach)\n";
     else
-      std::cerr << "memframe: the agent could not start in process " << options.pid << " (its stderr says why)\n";
+      ErrorLine(std::cerr) << "the agent could not start in process " << options.pid << " (its stderr says why)\n";
     DiscardCapture(*capture);
     return kExitMemframeError;
   }
@@ -360,7 +355,7 @@ int Attach(const AttachOptions& options) {
            injected.call_thread, injected.call_thread_ms);
   std::cerr << line;
   if (!AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
-    std::cerr << "memframe: " << capture->error() << '\n';
+    ErrorLine(std::cerr) << capture->error() << '\n';
     recorder.RequestDetach();
   }
   std::unique_ptr<LiveServer> live = options.run.live_socket ? StartLiveServer(*socket, output) : nullptr;
@@ -432,7 +427,10 @@ void PrintDetachUsage(std::ostream& out) {
   out << "usage: memframe detach PID\n"
          "\n"
          "Ends the `memframe attach PID` recording: the agent sends its last events,\n"
-         "restores every hook it patched and goes passive; the process runs on.\n";
+         "restores every hook it patched and goes passive; the process runs on.\n"
+         "\n"
+         "options:\n"
+         "  -h, --help     show this help\n";
 }
 
 int AttachCommand(const std::vector<std::string>& args) {
@@ -443,8 +441,7 @@ int AttachCommand(const std::vector<std::string>& args) {
       PrintAttachUsage(std::cout);
       return 0;
     case AttachParse::kError:
-      std::cerr << "memframe attach: " << error << "\n(see memframe attach --help)\n";
-      return kExitMemframeError;
+      return UsageError("attach", error, kExitMemframeError);
     case AttachParse::kAttach:
       break;
   }
@@ -452,18 +449,16 @@ int AttachCommand(const std::vector<std::string>& args) {
 }
 
 int DetachCommand(const std::vector<std::string>& args) {
-  if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
-    PrintDetachUsage(std::cout);
-    return 0;
-  }
+  std::vector<std::string> positional;
+  if (std::optional<int> status = ReadCommandArgs("detach", {}, args, &positional)) return *status;
   pid_t pid = 0;
-  if (args.size() != 1 || !ParsePid(args[0], &pid)) {
-    std::cerr << "memframe detach: want one process id\n(see memframe detach --help)\n";
-    return kExitMemframeError;
+  if (positional.size() != 1 || !ParsePid(positional[0], &pid)) {
+    return UsageError("detach",
+                      positional.empty() ? "no process id" : "want one process id, not '" + positional.back() + "'");
   }
   pid_t recorder = SessionOwner(pid);
   if (!recorder || kill(recorder, SIGINT) != 0) {
-    std::cerr << "memframe detach: no `memframe attach " << pid << "` of yours is recording\n";
+    ErrorLine(std::cerr) << "no `memframe attach " << pid << "` of yours is recording\n";
     return kExitMemframeError;
   }
   // Wait until it has taken the last events and closed the capture.

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "commands.h"
 #include "memframe/analysis/budget.h"
 
 namespace memframe::injector {
@@ -25,29 +26,15 @@ void PrintCheckUsage(std::ostream& out) {
 int CheckCommand(const std::vector<std::string>& args) {
   analysis::CheckRequest request;
   std::vector<std::string> positional;
+  const std::vector<CommandOption> options = {Text("--budget", "FILE", &request.budget_path),
+                                              Text("--junit", "FILE", &request.junit_path)};
+  if (std::optional<int> status = ReadCommandArgs("check", options, args, &positional)) return *status;
   std::string error;
-  for (size_t i = 0; i < args.size() && error.empty(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      PrintCheckUsage(std::cout);
-      return 0;
-    }
-    if (arg == "--budget" || arg == "--junit") {
-      if (i + 1 == args.size()) error = arg + " needs a file";
-      else (arg == "--budget" ? request.budget_path : request.junit_path) = args[++i];
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      error = "unknown option '" + arg + "'";
-    } else {
-      positional.push_back(arg);
-    }
-  }
-  if (error.empty() && positional.size() != 1)
+  if (positional.size() != 1)
     error = positional.empty() ? "no capture file given" : "one capture file only, not '" + positional[1] + "'";
-  if (error.empty() && request.budget_path.empty()) error = "no budget given (--budget FILE)";
-  if (!error.empty()) {
-    std::cerr << "memframe check: " << error << "\n(see memframe check --help)\n";
-    return kExitMemframeError;
-  }
+  else if (request.budget_path.empty())
+    error = "no budget given (--budget FILE)";
+  if (!error.empty()) return UsageError("check", error);
   request.capture_path = positional[0];
   return analysis::RunCheck(request, std::cout, std::cerr);
 }

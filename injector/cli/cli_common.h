@@ -1,6 +1,11 @@
 // What every `memframe` subcommand shares.
 #pragma once
 
+#include <iostream>
+#include <string>
+
+#include "memframe/command_line.h"
+
 namespace memframe::injector {
 
 // memframe's own failures (bad usage, cannot write) exit with this code.
@@ -13,6 +18,13 @@ constexpr int kExitMemframeError = 2;
 constexpr int kExitRunFailed = 125;
 constexpr int kExitRunCannotExecute = 126;
 constexpr int kExitRunNotFound = 127;
+
+// A usage error: "memframe: error: MESSAGE" and where the usage is; returns
+// `status`.
+inline int UsageError(const std::string& command, const std::string& message, int status = kExitMemframeError) {
+  ErrorLine(std::cerr) << message << "\n(see memframe " << command << " --help)\n";
+  return status;
+}
 
 #ifndef MEMFRAME_VERSION
 #define MEMFRAME_VERSION "unknown"

@@ -1,6 +1,9 @@
 #include "commands.h"
 
+#include <iostream>
+
 #include "attach_command.h"
+#include "cli_common.h"
 #include "run_command.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "check_command.h"
@@ -36,6 +39,21 @@ const Command* FindCommand(const std::string& name) {
   for (const Command& command : Commands())
     if (command.name == name) return &command;
   return nullptr;
+}
+
+std::optional<int> ReadCommandArgs(const std::string& command, const std::vector<CommandOption>& options,
+                                   const std::vector<std::string>& args, std::vector<std::string>* positional) {
+  std::string error;
+  switch (ParseCommandLine(options, args, positional, &error)) {
+    case ParsedCommandLine::kHelp:
+      FindCommand(command)->usage(std::cout);
+      return 0;
+    case ParsedCommandLine::kError:
+      return UsageError(command, error);
+    case ParsedCommandLine::kOk:
+      break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace memframe::injector

@@ -3,9 +3,12 @@
 // them (docs_generator.h) all read this list.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "memframe/command_line.h"
 
 namespace memframe::injector {
 
@@ -19,5 +22,11 @@ struct Command {
 
 const std::vector<Command>& Commands();
 const Command* FindCommand(const std::string& name);
+
+// Reads the arguments of `command` (its name in Commands()) against its
+// option table. Empty to go on with *positional; else the exit status:
+// 0 after printing its usage for --help, 2 after a usage error.
+std::optional<int> ReadCommandArgs(const std::string& command, const std::vector<CommandOption>& options,
+                                   const std::vector<std::string>& args, std::vector<std::string>* positional);
 
 }  // namespace memframe::injector

@@ -1,9 +1,9 @@
 #include "compare_command.h"
 
-#include <cmath>
 #include <iostream>
 
 #include "cli_common.h"
+#include "commands.h"
 #include "memframe/analysis/capture_compare.h"
 
 namespace memframe::injector {
@@ -26,44 +26,22 @@ void PrintCompareUsage(std::ostream& out) {
 
 int CompareCommand(const std::vector<std::string>& args) {
   analysis::CompareRequest request;
+  const std::vector<CommandOption> table = {
+      Flag("--json", &request.json),
+      {"--fail-on-regression", "PCT", "",
+       [&request](const std::string& value) {
+         double pct = -1;
+         if (!ParseDouble(value, &pct) || pct < 0)
+           return "--fail-on-regression wants a percentage of at least 0, not '" + value + "'";
+         request.fail_on_regression = pct;
+         return std::string();
+       }},
+  };
   std::vector<std::string> positional;
-  std::string error;
-  for (size_t i = 0; i < args.size() && error.empty(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      PrintCompareUsage(std::cout);
-      return 0;
-    }
-    if (arg == "--json") {
-      request.json = true;
-    } else if (arg == "--fail-on-regression") {
-      if (i + 1 == args.size()) {
-        error = arg + " needs a percentage";
-        break;
-      }
-      const std::string& text = args[++i];
-      size_t used = 0;
-      double pct = -1;
-      try {
-        pct = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || !std::isfinite(pct) || pct < 0)
-        error = "--fail-on-regression needs a percentage of at least 0, not '" + text + "'";
-      else
-        request.fail_on_regression = pct;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      error = "unknown option '" + arg + "'";
-    } else {
-      positional.push_back(arg);
-    }
-  }
-  if (error.empty() && positional.size() != 2)
-    error = positional.size() < 2 ? "two captures needed: BASE and NEW" : "two captures only, not '" + positional[2] + "'";
-  if (!error.empty()) {
-    std::cerr << "memframe compare: " << error << "\n(see memframe compare --help)\n";
-    return kExitMemframeError;
+  if (std::optional<int> status = ReadCommandArgs("compare", table, args, &positional)) return *status;
+  if (positional.size() != 2) {
+    return UsageError("compare", positional.size() < 2 ? "two captures needed: BASE and NEW"
+                                                       : "two captures only, not '" + positional[2] + "'");
   }
   request.base_path = positional[0];
   request.next_path = positional[1];

@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "memframe/man_page.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "memframe/report/report_registry.h"
 #endif
@@ -19,29 +20,8 @@ namespace memframe::injector {
 
 namespace {
 
-std::string Upper(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
-  return text;
-}
-
-// Text as troff prints it literally: backslashes escaped, and no line may
-// start with a control character.
-std::string Troff(const std::string& text) {
-  std::string out;
-  bool line_start = true;
-  for (char c : text) {
-    if (line_start && (c == '.' || c == '\'')) out += "\\&";
-    if (c == '\\') out += "\\e";
-    else if (c == '-') out += "\\-";
-    else out += c;
-    line_start = c == '\n';
-  }
-  return out;
-}
-
 void Header(const std::string& page, const std::string& summary, std::ostream& out) {
-  out << ".TH " << Upper(page) << " 1 \"\" \"memframe " << kMemframeVersion << "\" \"memframe manual\"\n"
-      << ".SH NAME\n" << page << " \\- " << Troff(summary) << "\n";
+  WriteManHeader(page, summary, kMemframeVersion, out);
 }
 
 // The options a usage text names ("-o", "--output", ...), in order, once each.

@@ -26,26 +26,22 @@ void PrintExportUsage(std::ostream& out) {
 
 ExportParse ParseExportArguments(const std::vector<std::string>& args, analysis::ExportRequest* request,
                                  std::string* error) {
+  const std::vector<CommandOption> table = {
+      {"--format", "F", "",
+       [request](const std::string& value) {
+         if (value != "pprof" && value != "folded" && value != "chrome-json" && value != "perfetto")
+           return "--format wants pprof, folded, chrome-json or perfetto, not '" + value + "'";
+         request->format = value;
+         return std::string();
+       }},
+      Text("-o,--output", "FILE", &request->output),
+      Flag("--force", &request->force),
+  };
   std::vector<std::string> positional;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") return ExportParse::kHelp;
-    if (arg == "--force") {
-      request->force = true;
-      continue;
-    }
-    if (arg == "--format" || arg == "-o" || arg == "--output") {
-      if (i + 1 == args.size()) {
-        *error = arg + " needs a value";
-        return ExportParse::kError;
-      }
-      (arg == "--format" ? request->format : request->output) = args[++i];
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      *error = "unknown option '" + arg + "'";
-      return ExportParse::kError;
-    } else {
-      positional.push_back(arg);
-    }
+  switch (ParseCommandLine(table, args, &positional, error)) {
+    case ParsedCommandLine::kHelp: return ExportParse::kHelp;
+    case ParsedCommandLine::kError: return ExportParse::kError;
+    case ParsedCommandLine::kOk: break;
   }
   if (positional.size() != 1) {
     *error = positional.empty() ? "no capture file given" : "one capture file only, not '" + positional[1] + "'";
@@ -67,8 +63,7 @@ int ExportCommand(const std::vector<std::string>& args) {
       PrintExportUsage(std::cout);
       return 0;
     case ExportParse::kError:
-      std::cerr << "memframe export: " << error << "\n(see memframe export --help)\n";
-      return kExitMemframeError;
+      return UsageError("export", error);
     case ExportParse::kExport:
       break;
   }

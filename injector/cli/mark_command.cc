@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli_common.h"
+#include "commands.h"
 #include "memframe.pb.h"
 #include "memframe/analysis/live_follow.h"
 
@@ -23,18 +24,21 @@ void PrintMarkUsage(std::ostream& out) {
          "\n"
          "Places a named marker now in the run recording on SOCKET (the live\n"
          "socket `memframe run` prints). Without NAME the recorder names it\n"
-         "'snapshot N'. Diff two marks with: memframe report CAPTURE diff A B\n";
+         "'snapshot N'. Diff two marks with: memframe report CAPTURE diff A B\n"
+         "\n"
+         "options:\n"
+         "  -h, --help     show this help\n";
 }
 
-int MarkCommand(const std::vector<std::string>& args) {
-  if (args.empty() || args.size() > 2 || args[0] == "-h" || args[0] == "--help") {
-    PrintMarkUsage(args.empty() || args.size() > 2 ? std::cerr : std::cout);
-    return args.empty() || args.size() > 2 ? kExitMemframeError : 0;
-  }
+int MarkCommand(const std::vector<std::string>& all_args) {
+  std::vector<std::string> args;
+  if (std::optional<int> status = ReadCommandArgs("mark", {}, all_args, &args)) return *status;
   std::string error;
+  if (args.empty() || args.size() > 2)
+    return UsageError("mark", args.empty() ? "no socket given" : "one socket and one name only, not '" + args[2] + "'");
   auto connection = analysis::LiveConnection::Connect(args[0], &error);
   if (!connection || !connection->RequestSnapshot(args.size() > 1 ? args[1] : "", &error)) {
-    std::cerr << "memframe mark: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   // The mark comes back on the stream as a Snapshot record; the first one
@@ -63,7 +67,7 @@ int MarkCommand(const std::vector<std::string>& args) {
   done_changed.notify_all();
   watchdog.join();
   if (name.empty()) {
-    std::cerr << "memframe mark: the recorder did not confirm the mark"
+    ErrorLine(std::cerr) << "the recorder did not confirm the mark"
               << (connection->error().empty() ? "" : " (" + connection->error() + ")") << '\n';
     return kExitMemframeError;
   }

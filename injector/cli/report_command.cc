@@ -77,8 +77,7 @@ int ReportCommand(const std::vector<std::string>& args) {
       analysis::PrintReportHelp(*analysis::FindReport(request.report), std::cout);
       return 0;
     case ReportParse::kError:
-      std::cerr << "memframe report: " << error << "\n(see memframe report --help)\n";
-      return kExitMemframeError;
+      return UsageError("report", error);
     case ReportParse::kReport:
       break;
   }

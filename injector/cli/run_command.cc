@@ -7,7 +7,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -213,12 +212,12 @@ int Run(const RunOptions& options) {
   std::string error, program_path, agent;
   int missing = 0;
   if (!ResolveProgram(options.command[0], &program_path, &error, &missing)) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return missing == ENOENT || missing == ENOTDIR ? kExitRunNotFound : kExitRunCannotExecute;
   }
   std::string refusal = options.tcp ? "" : WhyAgentCannotLoad(program_path);
   if (!refusal.empty()) {
-    std::cerr << "memframe: " << refusal << '\n';
+    ErrorLine(std::cerr) << refusal << '\n';
     return kExitRunFailed;
   }
   // --tcp: the program is a Windows loader (wine memframe.exe ...), whose
@@ -226,12 +225,12 @@ int Run(const RunOptions& options) {
   std::string own_allocator = options.tcp ? "" : OwnAllocatorWarning(program_path);
   if (!own_allocator.empty()) std::cerr << "memframe: warning: " << own_allocator << '\n';
   if (!options.tcp && !ResolveAgent(options, &agent, &error)) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitRunFailed;
   }
   std::unique_ptr<AgentSocket> socket = AgentSocket::Create(&error);
   if (!socket) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitRunFailed;
   }
 
@@ -240,7 +239,7 @@ int Run(const RunOptions& options) {
   int tcp_port = 0;
   int tcp_fd = options.tcp ? ListenOnLoopback(&tcp_port, &error) : -1;
   if (options.tcp && tcp_fd < 0) {
-    std::cerr << "memframe: " << error << '\n';
+    ErrorLine(std::cerr) << error << '\n';
     return kExitRunFailed;
   }
   struct CloseFd {
@@ -269,7 +268,7 @@ int Run(const RunOptions& options) {
   SignalPolicy signal_policy;
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
   if (!child) {
-    std::cerr << "memframe: cannot start " << options.command[0] << ": " << error << '\n';
+    ErrorLine(std::cerr) << "cannot start " << options.command[0] << ": " << error << '\n';
     return kExitRunFailed;
   }
   // The capture is opened only now, after fork: it is named after the
@@ -298,12 +297,12 @@ int Run(const RunOptions& options) {
   // record is told the file holds this one, and must find it there.
   if (!capture || !AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
     child->Abort();
-    std::cerr << "memframe: " << (capture ? capture->error() : error) << '\n';
+    ErrorLine(std::cerr) << (capture ? capture->error() : error) << '\n';
     if (capture) DiscardCapture(*capture);
     return kExitRunFailed;
   }
   if (!child->Release(&error)) {
-    std::cerr << "memframe: cannot run " << program_path << ": " << error << '\n';
+    ErrorLine(std::cerr) << "cannot run " << program_path << ": " << error << '\n';
     DiscardCapture(*capture);
     return kExitRunCannotExecute;
   }
@@ -368,71 +367,64 @@ void PrintRunUsage(std::ostream& out) {
          "  -h, --help          show this help\n";
 }
 
+std::vector<CommandOption> RecordingOptions(RunOptions* o) {
+  auto unset = [](bool* flag) {
+    return [flag](const std::string&) {
+      *flag = false;
+      return std::string();
+    };
+  };
+  return {
+      Text("-o,--output", "FILE", &o->output),
+      Flag("--force", &o->force),
+      Text("--agent", "PATH", &o->agent),
+      {"--stack-depth", "N", "",
+       [o](const std::string& value) {
+         long depth = 0;
+         if (!ParseLong(value, &depth) || depth < 1 || depth > kMaxStackDepth)
+           return "--stack-depth wants a number from 1 to " + std::to_string(kMaxStackDepth) + ", not '" + value + "'";
+         o->stack_depth = static_cast<int>(depth);
+         return std::string();
+       }},
+      {"--no-stacks", "", "", unset(&o->stacks)},
+      {"--no-summary", "", "", unset(&o->summary)},
+      {"--time-slice", "MS", "",
+       [o](const std::string& value) {
+         long ms = 0;
+         if (!ParseLong(value, &ms) || ms < 0 || ms > 60'000)
+           return "--time-slice wants milliseconds from 0 to 60000, not '" + value + "'";
+         o->time_slice_ms = static_cast<int>(ms);
+         return std::string();
+       }},
+      Flag("--drop", &o->drop_when_full),
+      {"--frame-source", "S", "",
+       [o](const std::string& value) {
+         if (!IsFrameSource(value))
+           return "--frame-source wants auto, slices or one of the presents " + PresentNames() + ", not '" + value +
+                  "'";
+         o->frame_source = value;
+         return std::string();
+       }},
+      Flag("--free-stacks", &o->free_stacks),
+      {"--no-live", "", "", unset(&o->live_socket)},
+      Flag("--live", &o->launch_viewer),
+  };
+}
+
 RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* options, std::string* error) {
-  // CLI11 reads the options (`--opt value` and `--opt=value`) up to "--" or
-  // the first argument that is not an option; the values are checked below
-  // so that each range is said in words.
-  CLI::App app;
-  app.set_help_flag("-h,--help");
-  std::string stack_depth, time_slice;
-  app.add_option("-o,--output", options->output);
-  app.add_flag("--force", options->force);
-  app.add_option("--agent", options->agent);
-  app.add_option("--stack-depth", stack_depth);
-  app.add_flag_callback("--no-stacks", [&] { options->stacks = false; });
-  app.add_flag_callback("--no-summary", [&] { options->summary = false; });
-  app.add_option("--time-slice", time_slice);
-  app.add_flag("--drop", options->drop_when_full);
-  app.add_flag("--follow-fork", options->follow_fork);
-  app.add_flag_callback("--no-follow-exec", [&] { options->follow_exec = false; });
-  app.add_option("--frame-source", options->frame_source);
-  app.add_flag("--tcp", options->tcp);
-  app.add_flag("--free-stacks", options->free_stacks);
-  app.add_flag_callback("--no-live", [&] { options->live_socket = false; });
-  app.add_flag("--live", options->launch_viewer);
-  app.prefix_command();
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads from the back
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    return RunParse::kHelp;
-  } catch (const CLI::ParseError& e) {
-    *error = e.what();
-    return RunParse::kError;
+  std::vector<CommandOption> table = RecordingOptions(options);
+  table.push_back(Flag("--follow-fork", &options->follow_fork));
+  table.push_back({"--no-follow-exec", "", "", [options](const std::string&) {
+                     options->follow_exec = false;
+                     return std::string();
+                   }});
+  table.push_back(Flag("--tcp", &options->tcp));
+  // Options end at "--" or at PROGRAM, whose own options pass untouched.
+  switch (ParseCommandLine(table, args, &options->command, error, OptionsEnd::kAtFirstPositional)) {
+    case ParsedCommandLine::kHelp: return RunParse::kHelp;
+    case ParsedCommandLine::kError: return RunParse::kError;
+    case ParsedCommandLine::kOk: break;
   }
-  std::vector<std::string> command = app.remaining();
-  // An option CLI11 does not know stops it like PROGRAM does; "--" is left in front.
-  if (!command.empty() && command[0] == "--") {
-    command.erase(command.begin());
-  } else if (!command.empty() && command[0].size() > 1 && command[0][0] == '-') {
-    *error = "unknown option '" + command[0].substr(0, command[0].find('=')) + "'";
-    return RunParse::kError;
-  }
-  if (app.count("--stack-depth")) {
-    char* end = nullptr;
-    long depth = strtol(stack_depth.c_str(), &end, 10);
-    if (stack_depth.empty() || *end != '\0' || depth < 1 || depth > kMaxStackDepth) {
-      *error = "--stack-depth wants a number from 1 to " + std::to_string(kMaxStackDepth) + ", not '" + stack_depth +
-               "'";
-      return RunParse::kError;
-    }
-    options->stack_depth = static_cast<int>(depth);
-  }
-  if (app.count("--time-slice")) {
-    char* end = nullptr;
-    long ms = strtol(time_slice.c_str(), &end, 10);
-    if (time_slice.empty() || *end != '\0' || ms < 0 || ms > 60'000) {
-      *error = "--time-slice wants milliseconds from 0 to 60000, not '" + time_slice + "'";
-      return RunParse::kError;
-    }
-    options->time_slice_ms = static_cast<int>(ms);
-  }
-  if (app.count("--frame-source") && !IsFrameSource(options->frame_source)) {
-    *error = "--frame-source wants auto, slices or one of the presents " + PresentNames() + ", not '" +
-             options->frame_source + "'";
-    return RunParse::kError;
-  }
-  options->command = std::move(command);
   if (options->command.empty()) {
     *error = "no program to run";
     return RunParse::kError;
@@ -448,8 +440,7 @@ int RunCommand(const std::vector<std::string>& args) {
       PrintRunUsage(std::cout);
       return 0;
     case RunParse::kError:
-      std::cerr << "memframe run: " << error << "\n(see memframe run --help)\n";
-      return kExitRunFailed;
+      return UsageError("run", error, kExitRunFailed);
     case RunParse::kRun:
       break;
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "memframe.pb.h"
+#include "memframe/command_line.h"
 
 namespace memframe::wire {
 class CaptureWriter;
@@ -46,6 +47,9 @@ enum class RunParse { kRun, kHelp, kError };
 // rest is the command, passed through untouched.
 RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* options, std::string* error);
 void PrintRunUsage(std::ostream& out);
+// The options `memframe run` and `memframe attach` share (how to record),
+// stored into *options as they are read.
+std::vector<CommandOption> RecordingOptions(RunOptions* options);
 
 // Parses `args` (what follows "run") and runs; returns the exit status.
 int RunCommand(const std::vector<std::string>& args);

@@ -24,6 +24,14 @@ for lib in libc6 libstdc++6 libunwind8 libzstd1 libprotobuf libdw1 libglfw3; do
   [[ "$depends" == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
 done
 
+# The man pages and completion the programs generate are in it, where man
+# and bash-completion look.
+contents="$(dpkg -c "$deb")"
+for f in ./usr/share/man/man1/memframe.1 ./usr/share/man/man1/memframe-run.1 ./usr/share/man/man1/memframe-report.1 \
+         ./usr/share/man/man1/memframe-viewer.1 ./usr/share/bash-completion/completions/memframe; do
+  [[ "$contents" == *" $f"* ]] || fail "dpkg -c lists no $f"
+done
+
 root="$scratch/root"
 dpkg -x "$deb" "$root"
 multiarch="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <cstring>
 
 #include <imgui.h>
@@ -44,7 +45,7 @@ void App::Follow(const std::string& socket_path) {
   follower_ = analysis::LiveFollower::Start(socket_path, &error_);
   if (!follower_) {
     status_ = Status::kFailed;
-    std::fprintf(stderr, "memframe-viewer: %s\n", error_.c_str());
+    std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
     return;
   }
   std::snprintf(open_path_, sizeof open_path_, "%s", follower_->capture_path().c_str());
@@ -92,7 +93,7 @@ void App::PollFollow() {
       if (follow_final_ && !session_) {
         error_ = follow_note_;
         status_ = Status::kFailed;
-        std::fprintf(stderr, "memframe-viewer: %s\n", error_.c_str());
+        std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
       }
     }
     loader_.reset();
@@ -179,6 +180,12 @@ void App::Poll() {
       ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
       session_->SetJudgeAllFrames(options_.all_frames);
       status_ = Status::kReady;
+      error_ = FramePicksProblem(options_, session_->frames());
+      if (!error_.empty()) {
+        status_ = Status::kFailed;
+        ErrorLine(std::cerr, "memframe-viewer") << error_ << '\n';
+        return;
+      }
       ApplyInitialSelection();
       if (!session_->capture().damage.empty())
         std::fprintf(stderr, "memframe-viewer: warning: %s\n", session_->capture().damage.c_str());
@@ -186,7 +193,7 @@ void App::Poll() {
     case SessionLoader::State::kFailed:
       error_ = loader_->error();
       status_ = Status::kFailed;
-      std::fprintf(stderr, "memframe-viewer: %s\n", error_.c_str());
+      std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
       return;
   }
 }

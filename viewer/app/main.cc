@@ -1,5 +1,6 @@
 // memframe-viewer: parse the command line and pick a mode; nothing else.
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -13,7 +14,7 @@ int main(int argc, char** argv) {
   ViewerOptions options;
   std::string error;
   if (!ParseViewerOptions(argc, argv, &options, &error)) {
-    std::fprintf(stderr, "memframe-viewer: %s\n%s", error.c_str(), ViewerUsage().c_str());
+    memframe::ErrorLine(std::cerr, "memframe-viewer") << error << "\n(see memframe-viewer --help)\n";
     return 2;
   }
   if (options.help) {
@@ -24,6 +25,14 @@ int main(int argc, char** argv) {
     std::printf("memframe-viewer %s\n", MEMFRAME_VERSION);
     return 0;
   }
+  if (!options.generate_man.empty()) {
+    std::ofstream page(options.generate_man);
+    WriteViewerManPage(MEMFRAME_VERSION, page);
+    page.close();
+    if (page) return 0;
+    memframe::ErrorLine(std::cerr, "memframe-viewer") << "cannot write " << options.generate_man << '\n';
+    return 2;
+  }
   // --dump-view-data and --measure-fps write their results on stdout: a full
   // disk behind it is a failure, not a silent loss.
   memframe::CheckedStdout checked_stdout;
@@ -33,7 +42,7 @@ int main(int argc, char** argv) {
                                                     : RunInteractive(options);
   std::string problem = checked_stdout.Finish();
   if (!problem.empty()) {
-    std::fprintf(stderr, "memframe-viewer: error: writing the output: %s\n", problem.c_str());
+    memframe::ErrorLine(std::cerr, "memframe-viewer") << "writing the output: " << problem << '\n';
     return 2;
   }
   return status;

@@ -26,7 +26,8 @@ namespace {
 
 bool CheckView(const std::string& name) {
   if (IsViewName(name)) return true;
-  std::fprintf(stderr, "memframe-viewer: unknown view '%s' (views: %s)\n", name.c_str(), ViewNameList().c_str());
+  std::fprintf(stderr, "memframe-viewer: error: unknown view '%s' (views: %s)\n", name.c_str(),
+               ViewNameList().c_str());
   return false;
 }
 
@@ -44,7 +45,7 @@ bool InitOffscreen(const ViewerOptions& options, Backend& backend) {
   config.offscreen = true;
   std::string error;
   if (backend.Init(config, &error)) return true;
-  std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+  std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
   return false;
 }
 
@@ -86,7 +87,7 @@ int RunInteractive(const ViewerOptions& options) {
   config.height = options.height;
   config.title = options.capture_path.empty() ? "memframe" : "memframe \xE2\x80\x94 " + options.capture_path;
   if (!backend.Init(config, &error)) {
-    std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+    std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
     return 1;
   }
   Fonts fonts = SetUpStyle();
@@ -106,11 +107,11 @@ int RunScreenshot(const ViewerOptions& options) {
     std::vector<uint8_t> pixels;
     int width = 0, height = 0;
     if (!backend.ReadPixels(&pixels, &width, &height)) {
-      std::fprintf(stderr, "memframe-viewer: cannot read back the rendered image\n");
+      std::fprintf(stderr, "memframe-viewer: error: cannot read back the rendered image\n");
       return 1;
     }
     if (!WritePng(options.screenshot_path, {options.capture_path}, pixels, width, height, &error)) {
-      std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+      std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
       return 1;
     }
     return 0;
@@ -165,17 +166,22 @@ int RunMeasureFps(const ViewerOptions& options) {
 int RunDumpViewData(const ViewerOptions& options) {
   if (!CheckView(options.dump_view)) return 2;
   if (const char* refusal = analysis::ThreadFilterRefusal(options.dump_view); refusal && !options.threads.empty()) {
-    std::fprintf(stderr, "memframe-viewer: view '%s' cannot honour --thread: %s\n", options.dump_view.c_str(), refusal);
+    std::fprintf(stderr, "memframe-viewer: error: view '%s' cannot honour --thread: %s\n", options.dump_view.c_str(),
+                 refusal);
     return 2;
   }
   SessionLoader loader(options.capture_path, options.threads);
   if (loader.Wait() != SessionLoader::State::kReady) {
-    std::fprintf(stderr, "memframe-viewer: %s\n", loader.error().c_str());
+    std::fprintf(stderr, "memframe-viewer: error: %s\n", loader.error().c_str());
     return loader.bad_threads() ? 2 : 1;
   }
   std::unique_ptr<Session> session = loader.Take();
   ApplyClassOptions(*session, options.module_class_rules, options.classes);
   session->SetJudgeAllFrames(options.all_frames);
+  if (std::string problem = FramePicksProblem(options, session->frames()); !problem.empty()) {
+    ErrorLine(std::cerr, "memframe-viewer") << problem << '\n';
+    return 2;
+  }
   Selection selection;
   selection.Apply(options);
   // A marker that is not in the capture is a usage error, as in the CLI.
@@ -183,7 +189,7 @@ int RunDumpViewData(const ViewerOptions& options) {
     if (marker->empty()) continue;
     std::string error;
     if (!analysis::ResolveCut(session->capture().main, *marker, session->frames(), &error)) {
-      std::fprintf(stderr, "memframe-viewer: %s\n", error.c_str());
+      std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
       return 2;
     }
   }

@@ -184,7 +184,7 @@ TEST_F(ThreadFilterTest, AnUnknownThreadIsAnErrorListingTheThreads) {
   auto missing = Run("leaks", {"--thread"});
   EXPECT_EQ(missing.code, 2);
   EXPECT_EQ(missing.err, "memframe: error: --thread needs a value\n");  // as every option says it
-  EXPECT_EQ(Run("leaks", {"--thread="}).err, "memframe: error: --thread needs a thread name or TID\n");
+  EXPECT_EQ(Run("leaks", {"--thread="}).err, "memframe: error: --thread needs a value\n");
 }
 
 TEST_F(ThreadFilterTest, FragmentationRefusesTheFilter) {

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "fake_agent_client.h"
+#include "memframe_process.h"
 #include "memframe/capture_file.h"
 #include "memframe.pb.h"
 
@@ -96,7 +97,7 @@ TEST(ParseRunArguments, ExplainsBadUsage) {
   };
   EXPECT_EQ(error_of({}), "no program to run");
   EXPECT_EQ(error_of({"--"}), "no program to run");
-  EXPECT_EQ(error_of({"-o"}), "--output: 1 required TEXT missing");
+  EXPECT_EQ(error_of({"-o"}), "--output needs a value");
   EXPECT_EQ(error_of({"--frobnicate=1", "ls"}), "unknown option '--frobnicate'");
   EXPECT_EQ(error_of({"--frobnicate", "--", "ls"}), "unknown option '--frobnicate'");
   EXPECT_EQ(error_of({"--stack-depth", "0", "ls"}), "--stack-depth wants a number from 1 to 64, not '0'");
@@ -113,18 +114,6 @@ TEST(ParseRunArguments, ExplainsBadUsage) {
 
 // ---- `memframe run` end to end, with the fake agent ------------------------------
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 class MemframeRun : public ::testing::Test {
  protected:
   // Runs the memframe binary with TMPDIR in our temporary directory, so the
@@ -133,33 +122,7 @@ class MemframeRun : public ::testing::Test {
   // `file_size_limit` > 0: files memframe writes may not grow past it (a full
   // disk without a mount: writes fail with EFBIG).
   Outcome Memframe(std::vector<std::string> args, const std::string& stdout_path = "", rlim_t file_size_limit = 0) {
-    std::string out = dir_.File("stdout"), err = dir_.File("stderr");
-    pid_t pid = fork();
-    if (pid == 0) {
-      int out_fd = open(stdout_path.empty() ? out.c_str() : stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(out_fd, 1);
-      dup2(err_fd, 2);
-      if (file_size_limit > 0) {
-        signal(SIGXFSZ, SIG_IGN);
-        rlimit limit{file_size_limit, file_size_limit};
-        setrlimit(RLIMIT_FSIZE, &limit);
-      }
-      setenv("TMPDIR", tmp_.path().c_str(), 1);
-      unsetenv("MEMFRAME_AGENT");
-      std::vector<char*> argv{const_cast<char*>(MEMFRAME_TEST_BINARY)};
-      for (auto& arg : args) argv.push_back(arg.data());
-      argv.push_back(nullptr);
-      execv(MEMFRAME_TEST_BINARY, argv.data());
-      _exit(126);
-    }
-    Outcome outcome;
-    int raw = 0;
-    waitpid(pid, &raw, 0);
-    outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + WTERMSIG(raw);
-    outcome.out = Slurp(out);
-    outcome.err = Slurp(err);
-    return outcome;
+    return RunMemframe(args, dir_, tmp_.path(), stdout_path, file_size_limit);
   }
 
   std::vector<std::string> Run(std::vector<std::string> command) {
@@ -254,18 +217,18 @@ TEST_F(MemframeRun, ReportsDeathBySignalAs128PlusSignal) {
 TEST_F(MemframeRun, RefusesWhatItCannotProfileBeforeLaunching) {
   Outcome missing = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", "/nonexistent/game"});
   EXPECT_EQ(missing.status, kExitRunNotFound);
-  EXPECT_EQ(missing.err, "memframe: /nonexistent/game: No such file or directory\n");
+  EXPECT_EQ(missing.err, "memframe: error: /nonexistent/game: No such file or directory\n");
 
   Outcome no_agent = Memframe({"run", "--agent", dir_.File("missing.so"), "--", "/bin/true"});
   EXPECT_EQ(no_agent.status, kExitRunFailed);
-  EXPECT_EQ(no_agent.err, "memframe: agent library " + dir_.File("missing.so") +
+  EXPECT_EQ(no_agent.err, "memframe: error: agent library " + dir_.File("missing.so") +
                               " not found (build the memframe_agent target, or pass --agent PATH)\n");
 
   std::string static_program = MEMFRAME_TEST_STATIC_PROGRAM;
   if (!static_program.empty()) {
     Outcome refused = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", capture(), "--", static_program});
     EXPECT_EQ(refused.status, kExitRunFailed);
-    EXPECT_EQ(refused.err, "memframe: " + static_program +
+    EXPECT_EQ(refused.err, "memframe: error: " + static_program +
                                " is statically linked; LD_PRELOAD cannot load the agent into a static program\n");
   }
   EXPECT_FALSE(std::filesystem::exists(capture()));
@@ -277,15 +240,15 @@ TEST_F(MemframeRun, RefusesWhatItCannotProfileBeforeLaunching) {
 TEST_F(MemframeRun, ItsOwnFailuresExitWith125To127) {
   Outcome missing = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", "memframe-no-such-program"});
   EXPECT_EQ(missing.status, 127);
-  EXPECT_EQ(missing.err, "memframe: memframe-no-such-program: command not found\n");
+  EXPECT_EQ(missing.err, "memframe: error: memframe-no-such-program: command not found\n");
   std::string not_executable = dir_.File("not-executable");
   std::ofstream(not_executable) << "#!/bin/sh\n";
   Outcome denied = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "--", not_executable});
   EXPECT_EQ(denied.status, 126);
-  EXPECT_EQ(denied.err, "memframe: " + not_executable + ": Permission denied\n");
+  EXPECT_EQ(denied.err, "memframe: error: " + not_executable + ": Permission denied\n");
   Outcome usage = Memframe({"run", "--stack-depth=0", "--", "/bin/true"});
   EXPECT_EQ(usage.status, 125);
-  EXPECT_EQ(usage.err, "memframe run: --stack-depth wants a number from 1 to 64, not '0'\n(see memframe run --help)\n");
+  EXPECT_EQ(usage.err, "memframe: error: --stack-depth wants a number from 1 to 64, not '0'\n(see memframe run --help)\n");
 }
 
 TEST_F(MemframeRun, WarnsBeforeLaunchingAProgramWithItsOwnMalloc) {
@@ -310,7 +273,7 @@ TEST_F(MemframeRun, CannotCreateTheCaptureMeansTheProgramNeverRuns) {
   Outcome outcome = Memframe({"run", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", dir_.File("no/such/dir.mfc"), "--",
                               "/bin/sh", "-c", "touch " + marker});
   EXPECT_EQ(outcome.status, kExitRunFailed);
-  EXPECT_EQ(outcome.err, "memframe: cannot create " + dir_.File("no/such/dir.mfc") + ": No such file or directory\n");
+  EXPECT_EQ(outcome.err, "memframe: error: cannot create " + dir_.File("no/such/dir.mfc") + ": No such file or directory\n");
   EXPECT_FALSE(std::filesystem::exists(marker));
   EXPECT_TRUE(SocketDirectoryRemoved());
 }
@@ -334,7 +297,7 @@ TEST_F(MemframeRun, RefusesToReplaceAnExistingCaptureUnlessForced) {
   std::string marker = dir_.File("ran");
   Outcome refused = Memframe(RunShell("touch " + marker));
   EXPECT_EQ(refused.status, kExitRunFailed);
-  EXPECT_EQ(refused.err, "memframe: " + capture() + " holds a memframe capture already (pass --force to replace it)\n");
+  EXPECT_EQ(refused.err, "memframe: error: " + capture() + " holds a memframe capture already (pass --force to replace it)\n");
   EXPECT_EQ(Slurp(capture()), "MEMFRAME an earlier run");
   EXPECT_FALSE(std::filesystem::exists(marker));
   EXPECT_TRUE(SocketDirectoryRemoved());
@@ -354,7 +317,7 @@ TEST_F(MemframeRun, NeverWritesTheCaptureOverItsOwnProgram) {
   std::string before = Slurp(program);
   Outcome outcome = Memframe({"run", "--force", "--agent", MEMFRAME_TEST_FAKE_AGENT, "-o", program, "--", program});
   EXPECT_EQ(outcome.status, kExitRunFailed);
-  EXPECT_EQ(outcome.err, "memframe: refusing to write " + program + ": it is an input of this command\n");
+  EXPECT_EQ(outcome.err, "memframe: error: refusing to write " + program + ": it is an input of this command\n");
   EXPECT_EQ(Slurp(program), before);
 }
 
@@ -397,7 +360,7 @@ TEST_F(MemframeRun, UsageErrorsExitWithTwo) {
   EXPECT_EQ(outcome.err.rfind("memframe: error: unknown command 'frobnicate'\n", 0), 0u) << outcome.err;
   Outcome no_program = Memframe({"run"});
   EXPECT_EQ(no_program.status, kExitRunFailed);
-  EXPECT_EQ(no_program.err, "memframe run: no program to run\n(see memframe run --help)\n");
+  EXPECT_EQ(no_program.err, "memframe: error: no program to run\n(see memframe run --help)\n");
   Outcome version = Memframe({"--version"});
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out.rfind("memframe ", 0), 0u);

@@ -93,5 +93,46 @@ TEST(ViewerOptions, Rejects) {
   EXPECT_FALSE(Parse({"c.mfc", "--size", "99999x2"}, &o5, &error));
 }
 
+// Bad values are refused with what was wrong; repeated options add up.
+TEST(ViewerOptions, SaysWhatIsWrongWithAValue) {
+  auto error_of = [](std::vector<const char*> args) {
+    ViewerOptions o;
+    std::string error;
+    EXPECT_FALSE(Parse(args, &o, &error));
+    return error;
+  };
+  EXPECT_EQ(error_of({"c.mfc", "--frame=12x"}), "--frame needs a frame number, got '12x'");
+  EXPECT_EQ(error_of({"c.mfc", "--live-by", "site"}), "--live-by needs class or filter, got 'site'");
+  EXPECT_EQ(error_of({"c.mfc", "--measure-fps=0", "--view", "timeline"}),
+            "--measure-fps needs a number of seconds from 1 to 3600, got '0'");
+  EXPECT_EQ(error_of({"c.mfc", "--zoom", "2"}), "unknown option '--zoom'");
+  EXPECT_EQ(error_of({"c.mfc", "--view"}), "--view needs a value");
+  EXPECT_EQ(error_of({"a.mfc", "b.mfc"}), "more than one capture given ('a.mfc' and 'b.mfc')");
+  ViewerOptions o;
+  std::string error;
+  ASSERT_TRUE(Parse({"--thread=main", "c.mfc", "--thread", "7"}, &o, &error)) << error;
+  EXPECT_EQ(o.threads, (std::vector<std::string>{"main", "7"}));
+  EXPECT_EQ(o.capture_path, "c.mfc");
+  ViewerOptions help;
+  ASSERT_TRUE(Parse({"c.mfc", "--help"}, &help, &error));
+  EXPECT_TRUE(help.help);
+}
+
+// A frame or range past the capture's frames is an error, not an empty view.
+TEST(ViewerOptions, PicksMustNameFramesOfTheCapture) {
+  analysis::FrameTable frames;
+  for (uint64_t f = 0; f < 10; ++f) frames.frames.push_back(analysis::FrameStats{.frame = f});
+  ViewerOptions o;
+  EXPECT_EQ(FramePicksProblem(o, frames), "");
+  o.frame = 9;
+  o.range = analysis::FrameRange{5, 50};
+  EXPECT_EQ(FramePicksProblem(o, frames), "");
+  o.frame = 10;
+  EXPECT_EQ(FramePicksProblem(o, frames), "frame 10 is not in the capture (frames 0..9)");
+  o.frame.reset();
+  o.range_b = analysis::FrameRange{20, 30};
+  EXPECT_EQ(FramePicksProblem(o, frames), "--range-b 20:30 holds no frame of the capture (frames 0..9)");
+}
+
 }  // namespace
 }  // namespace memframe::viewer

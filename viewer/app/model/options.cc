@@ -2,8 +2,10 @@
 
 #include <charconv>
 #include <cstring>
+#include <sstream>
 
 #include "memframe/analysis/size_histogram.h"
+#include "memframe/man_page.h"
 
 namespace memframe::viewer {
 
@@ -39,144 +41,127 @@ bool ParseSize(std::string_view text, int* width, int* height) {
   return true;
 }
 
+std::string ApplyRange(const std::string& option, const std::string& value,
+                       std::optional<analysis::FrameRange>* out) {
+  analysis::FrameRange r;
+  if (!ParseRange(value, &r)) return option + " needs FROM:TO with FROM <= TO, got '" + value + "'";
+  *out = r;
+  return std::string();
+}
+
 }  // namespace
 
-bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std::string* error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    // --opt=value: the value is what follows '=', and only an option that takes one may have it.
-    std::optional<std::string_view> joined;
-    if (size_t equals = arg.find('='); arg.starts_with("--") && equals != std::string_view::npos) {
-      joined = arg.substr(equals + 1);
-      arg = arg.substr(0, equals);
-    }
-    auto value = [&](std::string_view* out) {
-      if (joined) {
-        *out = *joined;
-        joined.reset();
-        return true;
-      }
-      if (i + 1 >= argc) {
-        *error = std::string(arg) + " needs a value";
-        return false;
-      }
-      *out = argv[++i];
-      return true;
+std::vector<CommandOption> ViewerOptionTable(ViewerOptions* o) {
+  auto store = [](std::string* out, const char* wants) {
+    return [out, wants](const std::string& v) {
+      if (v.empty() && wants) return std::string(wants);
+      *out = v;
+      return std::string();
     };
-    std::string_view v;
-    if (arg == "-h" || arg == "--help") {
+  };
+  return {
+      {"--version", "", "show the version", [o](const std::string&) { return (o->version = true), std::string(); }},
+      {"--follow", "SOCKET", "follow a run being recorded, in place of CAPTURE (the live socket `memframe run` prints)",
+       store(&o->follow_socket, "--follow needs the live socket's path")},
+      {"--screenshot", "FILE", "render --view into a PNG and exit", store(&o->screenshot_path, nullptr)},
+      {"--view", "NAME", "the view to show first (or to render with --screenshot or --measure-fps)",
+       store(&o->view, nullptr)},
+      {"--dump-view-data", "NAME", "print a view's data as JSON and exit, no window", store(&o->dump_view, nullptr)},
+      {"--frame", "N", "select frame N",
+       [o](const std::string& v) {
+         uint64_t f = 0;
+         if (!ParseU64(v, &f)) return "--frame needs a frame number, got '" + v + "'";
+         o->frame = f;
+         return std::string();
+       }},
+      {"--range", "A:B", "select frames A to B", [o](const std::string& v) { return ApplyRange("--range", v, &o->range); }},
+      {"--range-b", "A:B", "the second range (the diff's B)",
+       [o](const std::string& v) { return ApplyRange("--range-b", v, &o->range_b); }},
+      {"--diff-a", "MARKER", "the snapshot diff's A at a named marker", store(&o->diff_a, "--diff-a needs a marker name")},
+      {"--diff-b", "MARKER", "the snapshot diff's B at a named marker", store(&o->diff_b, "--diff-b needs a marker name")},
+      {"--module-class", "PATTERN=CLASS", "class the modules PATTERN matches as CLASS (repeatable, first match wins)",
+       [o](const std::string& v) {
+         analysis::ModuleClassRule rule;
+         std::string error;
+         if (!analysis::ParseModuleClassRule(v, &rule, &error)) return error;
+         o->module_class_rules.push_back(std::move(rule));
+         return std::string();
+       }},
+      {"--only", "CLASSES", "show the sites of these module classes (comma-separated: game, engine, driver, system)",
+       [o](const std::string& v) {
+         std::string error;
+         return analysis::ApplyClassList(v, true, &o->classes, &error) ? std::string() : error;
+       }},
+      {"--hide", "CLASSES", "leave out the sites of these module classes",
+       [o](const std::string& v) {
+         std::string error;
+         return analysis::ApplyClassList(v, false, &o->classes, &error) ? std::string() : error;
+       }},
+      {"--all-frames", "", "Hidden and Lifetimes judge every frame, not steady play alone",
+       [o](const std::string&) { return (o->all_frames = true), std::string(); }},
+      {"--thread", "NAME|TID", "show only this thread's allocations (repeatable)",
+       [o](const std::string& v) {
+         if (v.empty()) return std::string("--thread needs a thread name or TID");
+         o->threads.push_back(v);
+         return std::string();
+       }},
+      {"--search", "TEXT", "the tables' row filter by text", store(&o->search, nullptr)},
+      {"--size-bin", "N", "the tables' row filter by allocation size bin",
+       [o](const std::string& v) {
+         uint32_t bin = 0;
+         if (!ParseU32(v, &bin) || bin >= analysis::kSizeBins)
+           return "--size-bin needs a size bin from 0 to " + std::to_string(analysis::kSizeBins - 1) + ", got '" + v +
+                  "'";
+         o->size_bin = static_cast<int>(bin);
+         return std::string();
+       }},
+      {"--group-functions", "", "group the tables' rows by function",
+       [o](const std::string&) { return (o->group_by_function = true), std::string(); }},
+      {"--flame-metric", "allocations|bytes|live", "the flame graph's metric",
+       [o](const std::string& v) {
+         o->flame_metric = ParseFlameMetric(v);
+         return o->flame_metric ? std::string() : "--flame-metric needs allocations, bytes or live, got '" + v + "'";
+       }},
+      {"--flame-function", "NAME", "the flame graph's function", store(&o->flame_function, nullptr)},
+      {"--live-by", "class|filter",
+       "the live-memory graph stacked by module class, or the sites --search and --size-bin keep against the others",
+       [o](const std::string& v) {
+         if (v != "class" && v != "filter") return "--live-by needs class or filter, got '" + v + "'";
+         o->live_by_filter = v == "filter";
+         return std::string();
+       }},
+      {"--measure-fps", "SECONDS", "render --view for that long and print the frame times",
+       [o](const std::string& v) {
+         uint32_t seconds = 0;
+         if (!ParseU32(v, &seconds) || seconds == 0 || seconds > 3600)
+           return "--measure-fps needs a number of seconds from 1 to 3600, got '" + v + "'";
+         o->measure_fps_seconds = seconds;
+         return std::string();
+       }},
+      {"--size", "WxH", "the window's size (320x240 to 8192x8192)",
+       [o](const std::string& v) {
+         return ParseSize(v, &o->width, &o->height)
+                    ? std::string()
+                    : "--size needs WIDTHxHEIGHT between 320x240 and 8192x8192, got '" + v + "'";
+       }},
+      {"--generate-man", "FILE", "", store(&o->generate_man, nullptr)},
+  };
+}
+
+bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std::string* error) {
+  std::vector<std::string> args(argv + 1, argv + argc), positional;
+  switch (ParseCommandLine(ViewerOptionTable(o), args, &positional, error)) {
+    case ParsedCommandLine::kHelp:
       o->help = true;
-    } else if (arg == "--version") {
-      o->version = true;
-    } else if (arg == "--screenshot") {
-      if (!value(&v)) return false;
-      o->screenshot_path = v;
-    } else if (arg == "--view") {
-      if (!value(&v)) return false;
-      o->view = v;
-    } else if (arg == "--dump-view-data") {
-      if (!value(&v)) return false;
-      o->dump_view = v;
-    } else if (arg == "--module-class") {
-      analysis::ModuleClassRule rule;
-      if (!value(&v) || !analysis::ParseModuleClassRule(std::string(v), &rule, error)) return false;
-      o->module_class_rules.push_back(std::move(rule));
-    } else if (arg == "--only" || arg == "--hide") {
-      if (!value(&v) || !analysis::ApplyClassList(std::string(v), arg == "--only", &o->classes, error)) return false;
-    } else if (arg == "--all-frames") {
-      o->all_frames = true;
-    } else if (arg == "--thread") {
-      if (!value(&v)) return false;
-      if (v.empty()) {
-        *error = "--thread needs a thread name or TID";
-        return false;
-      }
-      o->threads.emplace_back(v);
-    } else if (arg == "--frame") {
-      uint64_t f = 0;
-      if (!value(&v)) return false;
-      if (!ParseU64(v, &f)) {
-        *error = "--frame needs a frame number, got '" + std::string(v) + "'";
-        return false;
-      }
-      o->frame = f;
-    } else if (arg == "--range" || arg == "--range-b") {
-      analysis::FrameRange r;
-      if (!value(&v)) return false;
-      if (!ParseRange(v, &r)) {
-        *error = std::string(arg) + " needs FROM:TO with FROM <= TO, got '" + std::string(v) + "'";
-        return false;
-      }
-      (arg == "--range" ? o->range : o->range_b) = r;
-    } else if (arg == "--diff-a" || arg == "--diff-b") {
-      if (!value(&v)) return false;
-      if (v.empty()) {
-        *error = std::string(arg) + " needs a marker name";
-        return false;
-      }
-      (arg == "--diff-a" ? o->diff_a : o->diff_b) = v;
-    } else if (arg == "--search") {
-      if (!value(&v)) return false;
-      o->search = v;
-    } else if (arg == "--size-bin") {
-      uint32_t bin = 0;
-      if (!value(&v)) return false;
-      if (!ParseU32(v, &bin) || bin >= analysis::kSizeBins) {
-        *error = "--size-bin needs a size bin from 0 to " + std::to_string(analysis::kSizeBins - 1) + ", got '" +
-                 std::string(v) + "'";
-        return false;
-      }
-      o->size_bin = static_cast<int>(bin);
-    } else if (arg == "--group-functions") {
-      o->group_by_function = true;
-    } else if (arg == "--flame-metric") {
-      if (!value(&v)) return false;
-      o->flame_metric = ParseFlameMetric(v);
-      if (!o->flame_metric) {
-        *error = "--flame-metric needs allocations, bytes or live, got '" + std::string(v) + "'";
-        return false;
-      }
-    } else if (arg == "--flame-function") {
-      if (!value(&v)) return false;
-      o->flame_function = v;
-    } else if (arg == "--live-by") {
-      if (!value(&v)) return false;
-      if (v != "class" && v != "filter") {
-        *error = "--live-by needs class or filter, got '" + std::string(v) + "'";
-        return false;
-      }
-      o->live_by_filter = v == "filter";
-    } else if (arg == "--follow") {
-      if (!value(&v)) return false;
-      o->follow_socket = v;
-    } else if (arg == "--measure-fps") {
-      uint32_t seconds = 0;
-      if (!value(&v)) return false;
-      if (!ParseU32(v, &seconds) || seconds == 0 || seconds > 3600) {
-        *error = "--measure-fps needs a number of seconds from 1 to 3600, got '" + std::string(v) + "'";
-        return false;
-      }
-      o->measure_fps_seconds = seconds;
-    } else if (arg == "--size") {
-      if (!value(&v)) return false;
-      if (!ParseSize(v, &o->width, &o->height)) {
-        *error = "--size needs WIDTHxHEIGHT between 320x240 and 8192x8192, got '" + std::string(v) + "'";
-        return false;
-      }
-    } else if (arg.starts_with("-")) {
-      *error = "unknown option " + std::string(arg);
-      return false;
-    } else if (o->capture_path.empty()) {
-      o->capture_path = arg;
-    } else {
-      *error = "more than one capture given ('" + o->capture_path + "' and '" + std::string(arg) + "')";
-      return false;
-    }
-    if (joined) {
-      *error = std::string(arg) + " takes no value";
-      return false;
-    }
+      return true;
+    case ParsedCommandLine::kError: return false;
+    case ParsedCommandLine::kOk: break;
   }
+  if (positional.size() > 1) {
+    *error = "more than one capture given ('" + positional[0] + "' and '" + positional[1] + "')";
+    return false;
+  }
+  if (!positional.empty()) o->capture_path = positional[0];
   if (!o->follow_socket.empty() && (!o->capture_path.empty() || !o->dump_view.empty())) {
     *error = "--follow takes the place of a capture file (and has no --dump-view-data)";
     return false;
@@ -193,24 +178,52 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
   return true;
 }
 
+std::string FramePicksProblem(const ViewerOptions& options, const analysis::FrameTable& frames) {
+  if (options.frame && !frames.Find(*options.frame))
+    return "frame " + std::to_string(*options.frame) + " is not in the capture (" + analysis::DescribeFrames(frames) +
+           ")";
+  for (const auto& [name, range] : {std::pair{"--range", options.range}, std::pair{"--range-b", options.range_b}}) {
+    if (range && frames.CountIn(*range) == 0)
+      return std::string(name) + " " + std::to_string(range->from) + ":" + std::to_string(range->to) +
+             " holds no frame of the capture (" + analysis::DescribeFrames(frames) + ")";
+  }
+  return "";
+}
+
+namespace {
+
+const char* const kViewerSynopsis[] = {
+    "memframe-viewer [CAPTURE] [OPTIONS]",
+    "memframe-viewer --follow SOCKET [OPTIONS]",
+    "memframe-viewer CAPTURE --screenshot FILE.png --view NAME [--frame N | --range A:B] [--size WxH]",
+    "memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]",
+    "memframe-viewer CAPTURE --measure-fps SECONDS --view NAME [--size WxH]",
+};
+
+}  // namespace
+
 std::string ViewerUsage() {
-  return "usage: memframe-viewer [CAPTURE]\n"
-         "       memframe-viewer --version\n"
-         "       memframe-viewer CAPTURE --screenshot FILE.png --view NAME [--frame N | --range A:B]\n"
-         "                       [--range-b A:B] [--size WxH]\n"
-         "       memframe-viewer CAPTURE --dump-view-data NAME [--frame N | --range A:B] [--range-b A:B]\n"
-         "       memframe-viewer --follow SOCKET [--screenshot FILE.png --view NAME]\n"
-         "       memframe-viewer CAPTURE --measure-fps SECONDS --view NAME [--size WxH]\n"
-         "CAPTURE can be --follow SOCKET wherever it appears: the live socket `memframe run` prints.\n"
-         "--diff-a MARKER / --diff-b MARKER (with any mode) set the snapshot diff's A / B to a named marker.\n"
-         "--module-class PATTERN=CLASS (repeatable), --only CLASSES, --hide CLASSES (with any mode): who allocated,\n"
-         "  as in `memframe report` (classes: game, engine, driver, system).\n"
-         "--search TEXT, --size-bin N, --group-functions (with any mode): the tables' row filters.\n"
-         "--flame-metric allocations|bytes|live, --flame-function NAME: the flame graph's metric and function.\n"
-         "--live-by class|filter: the live-memory graph stacked by module class, or the sites --search and\n"
-         "  --size-bin keep against the others.\n"
-         "--all-frames (with any mode): Hidden and Lifetimes judge every frame, not steady play alone.\n"
-         "--thread NAME|TID (repeatable, with any mode): show only those threads' allocations.\n";
+  std::ostringstream out;
+  for (const char* line : kViewerSynopsis) out << (line == kViewerSynopsis[0] ? "usage: " : "       ") << line << '\n';
+  out << "\nThe GUI over a capture: timeline, frame detail, hidden, diff, flame graph, fragmentation, leaks,\n"
+         "lifetimes, mismatches. The filters and picks apply with any mode.\n\noptions:\n";
+  ViewerOptions scratch;
+  WriteHelpOptions(ViewerOptionTable(&scratch), out, 34);
+  out << "  -h, --help" << std::string(22, ' ') << "show this help\n";
+  return out.str();
+}
+
+void WriteViewerManPage(const std::string& version, std::ostream& out) {
+  WriteManHeader("memframe-viewer", "the GUI of memframe, the per-frame memory profiler for games", version, out);
+  out << ".SH SYNOPSIS\n.nf\n";
+  for (const char* line : kViewerSynopsis) out << Troff(line) << '\n';
+  out << ".fi\n.SH DESCRIPTION\nmemframe\\-viewer shows a capture written by memframe run (or a run being recorded, with "
+         "\\-\\-follow): the frame timeline, each frame's allocations, the call sites that allocate every frame, "
+         "diffs between frames or markers, a flame graph, the address map, leaks, lifetimes and mismatched frees. "
+         "With \\-\\-screenshot or \\-\\-dump\\-view\\-data it renders one view and exits.\n";
+  ViewerOptions scratch;
+  WriteManOptions(ViewerOptionTable(&scratch), out);
+  out << ".TP\n.B \\-h, \\-\\-help\nshow the help\n.SH SEE ALSO\nmemframe(1)\n";
 }
 
 }  // namespace memframe::viewer

@@ -3,13 +3,16 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include <vector>
 
 #include "flame.h"
 #include "memframe/analysis/call_sites.h"
+#include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/module_class.h"
+#include "memframe/command_line.h"
 
 namespace memframe::viewer {
 
@@ -40,12 +43,24 @@ struct ViewerOptions {
   int height = 800;
   bool help = false;
   bool version = false;  // --version
+  std::string generate_man;  // --generate-man FILE (hidden): write the man page there (the build does)
 };
 
 // False with *error on a bad option; `help` is set for -h/--help. Values
 // follow their option as `--opt value` or `--opt=value`.
 bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* options, std::string* error);
 
+// The options, each with what it stores into *options: the one definition
+// that parsing, --help and the man page read.
+std::vector<CommandOption> ViewerOptionTable(ViewerOptions* options);
+
+// "" when --frame, --range and --range-b name frames of the capture, else
+// what is wrong ("frame 900 is not in the capture (frames 0..299)"): a pick
+// past the end is an error, not an empty view.
+std::string FramePicksProblem(const ViewerOptions& options, const analysis::FrameTable& frames);
+
 std::string ViewerUsage();
+// memframe-viewer(1).
+void WriteViewerManPage(const std::string& version, std::ostream& out);
 
 }  // namespace memframe::viewer

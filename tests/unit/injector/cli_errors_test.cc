@@ -1,0 +1,116 @@
+// Every `memframe` command reads its options the same way (--opt value and
+// --opt=value, memframe/command_line.h) and says a bad one in one form,
+// "memframe: error: ...", with a non-zero status: each case here is a value
+// a user could type, with the exact message and status it gets.
+#include <gtest/gtest.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "memframe_process.h"
+
+namespace memframe::injector {
+namespace {
+
+class MemframeCli : public ::testing::Test {
+ protected:
+  Outcome Memframe(std::vector<std::string> args) { return RunMemframe(std::move(args), dir_, tmp_.path()); }
+  test::TempDir dir_;
+  test::TempDir tmp_;
+};
+
+struct Case {
+  std::vector<std::string> args;
+  std::string message;  // after "memframe: error: "
+  int status = kExitMemframeError;
+};
+
+std::string HelpHint(const std::string& command) { return "(see memframe " + command + " --help)\n"; }
+
+TEST_F(MemframeCli, BadValuesAreErrorsWithOneMessageForm) {
+  const std::vector<Case> usage_cases = {
+      {{"export", "c.mfc", "--format=svg", "-o", "x"}, "--format wants pprof, folded, chrome-json or perfetto, not 'svg'"},
+      {{"export", "c.mfc", "--format"}, "--format needs a value"},
+      {{"export", "c.mfc", "--format", "pprof", "--output="}, "--output needs a value"},
+      {{"export", "c.mfc", "--force=yes", "--format", "pprof"}, "--force takes no value"},
+      {{"export", "--format", "pprof", "-o", "x"}, "no capture file given"},
+      {{"export", "a.mfc", "b.mfc", "--format", "pprof"}, "one capture file only, not 'b.mfc'"},
+      {{"export", "c.mfc", "--depth", "3"}, "unknown option '--depth'"},
+      {{"check", "c.mfc"}, "no budget given (--budget FILE)"},
+      {{"check", "c.mfc", "--budget"}, "--budget needs a value"},
+      {{"check", "c.mfc", "--junit=out.xml", "--strict"}, "unknown option '--strict'"},
+      {{"compare", "a.mfc", "b.mfc", "--fail-on-regression=-5"},
+       "--fail-on-regression wants a percentage of at least 0, not '-5'"},
+      {{"compare", "a.mfc", "b.mfc", "--fail-on-regression", "ten"},
+       "--fail-on-regression wants a percentage of at least 0, not 'ten'"},
+      {{"compare", "a.mfc"}, "two captures needed: BASE and NEW"},
+      {{"compare", "a.mfc", "b.mfc", "c.mfc"}, "two captures only, not 'c.mfc'"},
+      {{"mark"}, "no socket given"},
+      {{"mark", "s", "name", "more"}, "one socket and one name only, not 'more'"},
+      {{"detach"}, "no process id"},
+      {{"detach", "12x"}, "want one process id, not '12x'"},
+      {{"attach"}, "no process id"},
+      {{"attach", "--duration=0", "1"}, "--duration wants seconds, more than 0, not '0'"},
+      {{"attach", "--stack-depth", "65", "1"}, "--stack-depth wants a number from 1 to 64, not '65'"},
+      {{"attach", "--frame-source=vsync", "1"},
+       "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, eglSwapBuffers, "
+       "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
+       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'vsync'"},
+      {{"attach", "--follow-fork", "1"}, "--follow-fork applies to `memframe run` only"},
+      {{"run", "--time-slice=60001", "--", "/bin/true"}, "--time-slice wants milliseconds from 0 to 60000, not '60001'",
+       kExitRunFailed},
+      {{"run", "--frame-source", "vsync", "/bin/true"},
+       "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, eglSwapBuffers, "
+       "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
+       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'vsync'",
+       kExitRunFailed},
+      {{"report"}, "no capture file given"},
+  };
+  for (const Case& c : usage_cases) {
+    if (!FindCommand(c.args[0])) continue;  // built without the analysis
+    Outcome outcome = Memframe(c.args);
+    EXPECT_EQ(outcome.status, c.status) << c.args[0] << " " << c.message;
+    EXPECT_EQ(outcome.err, "memframe: error: " + c.message + "\n" + HelpHint(c.args[0])) << outcome.err;
+    EXPECT_EQ(outcome.out, "");
+  }
+  // A report's options are read from the registry before the capture is:
+  // these need none.
+  const std::vector<Case> report_cases = {
+      {{"report", "c.mfc", "hidden", "--from=1x"}, "--from wants a frame number, not '1x'"},
+      {{"report", "c.mfc", "hidden", "--min-fraction", "2"}, "--min-fraction wants a number in (0, 1], not '2'"},
+      {{"report", "c.mfc", "hidden", "--all-frames=no"}, "--all-frames takes no value"},
+      {{"report", "c.mfc", "fragmentation", "--color=red"}, "--color wants 'age' or 'site', not 'red'"},
+      {{"report", "c.mfc", "sites", "--thread"}, "--thread needs a value"},
+      {{"report", "c.mfc", "phases", "--from", "3"},
+       "report 'phases' does not take '--from' (memframe report CAPTURE phases --help lists its options)"},
+      {{"report", "c.mfc", "leaks", "--only=gpu"}, "--only: unknown class 'gpu' (classes: game, engine, driver, system)"},
+      {{"report", "c.mfc", "histogram", "--frame=3", "--to=4"},
+       "--frame selects one frame; it cannot be combined with --from or --to"},
+      {{"report", "c.mfc", "frames", "--from=9", "--to=3"}, "--from 9 is after --to 3"},
+  };
+  for (const Case& c : report_cases) {
+    if (!FindCommand("report")) break;
+    Outcome outcome = Memframe(c.args);
+    EXPECT_EQ(outcome.status, c.status) << c.message;
+    EXPECT_EQ(outcome.err, "memframe: error: " + c.message + "\n") << outcome.err;
+  }
+}
+
+// --help on every command and report prints its usage on stdout and exits
+// 0; --version after any command prints the version.
+TEST_F(MemframeCli, HelpAndVersionOnEveryCommand) {
+  for (const Command& command : Commands()) {
+    Outcome help = Memframe({command.name, "--help"});
+    EXPECT_EQ(help.status, 0) << command.name << help.err;
+    EXPECT_EQ(help.out.rfind("usage: memframe " + command.name, 0), 0u) << help.out;
+    Outcome version = Memframe({command.name, "--version"});
+    EXPECT_EQ(version.status, 0) << command.name;
+    EXPECT_EQ(version.out, std::string("memframe ") + kMemframeVersion + "\n");
+  }
+  if (!FindCommand("report")) return;
+  Outcome report_help = Memframe({"report", "c.mfc", "hidden", "-h"});
+  EXPECT_EQ(report_help.status, 0);
+  EXPECT_EQ(report_help.out.rfind("usage: memframe report CAPTURE hidden", 0), 0u) << report_help.out;
+}
+
+}  // namespace
+}  // namespace memframe::injector
