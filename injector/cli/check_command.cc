@@ -4,7 +4,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "memframe/analysis/budget.h"
+#include "memframe/report/check.h"
 
 namespace memframe::injector {
 

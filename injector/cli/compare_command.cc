@@ -4,7 +4,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "memframe/analysis/capture_compare.h"
+#include "memframe/report/compare.h"
 
 namespace memframe::injector {
 

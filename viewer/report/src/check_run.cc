@@ -1,9 +1,9 @@
-// RunCheck (budget.h): load the budget and the capture, check, print the
+// RunCheck (memframe/report/check.h): load the budget and the capture, check, print the
 // table, write the JUnit file.
 #include <fstream>
 #include <sstream>
 
-#include "memframe/analysis/budget.h"
+#include "memframe/report/check.h"
 #include "memframe/report/report.h"
 #include "memframe/output_file.h"
 #include "report_input.h"

@@ -1,8 +1,8 @@
-// The comparison as text and JSON, and RunCompare (capture_compare.h).
+// The comparison as text and JSON, and RunCompare (memframe/report/compare.h).
 #include <cmath>
 #include <cstdio>
 
-#include "memframe/analysis/capture_compare.h"
+#include "memframe/report/compare.h"
 #include "memframe/report/report.h"
 #include "report_input.h"
 #include "report_json_common.h"

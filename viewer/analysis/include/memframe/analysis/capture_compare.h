@@ -74,19 +74,4 @@ double PerFrame(uint64_t value, uint64_t frames);
 // than PCT percent. One line each; empty when there is none.
 std::vector<std::string> FindRegressions(const CaptureComparison& c, double percent);
 
-void WriteComparisonText(const CaptureComparison& c, const std::string& base_path, const std::string& next_path,
-                         std::ostream& out);
-void WriteComparisonJson(const CaptureComparison& c, const std::string& base_path, const std::string& next_path,
-                         const std::vector<std::string>& regressions, std::ostream& out);
-
-struct CompareRequest {
-  std::string base_path, next_path;
-  bool json = false;
-  std::optional<double> fail_on_regression;  // percent
-};
-
-// 0; 1 when --fail-on-regression found a regression; 2 for an unreadable or
-// damaged capture.
-int RunCompare(const CompareRequest& request, std::ostream& out, std::ostream& err);
-
 }  // namespace memframe::analysis
