@@ -1,4 +1,4 @@
-// End to end for issue 17's exports: record memframe_demo_game, export it as
+// End to end for the trace exports: record memframe_demo_game, export it as
 // Trace Event JSON and as a Perfetto trace, and check both against the
 // frames report and the game's ground truth (demo_truth.h).
 #include <gtest/gtest.h>
@@ -130,7 +130,9 @@ TEST_F(DemoGameExports, ChromeJsonHasTheFramesPhasesAndCountersOfTheRun) {
     ASSERT_TRUE(e.contains("name") && e["name"].is_string()) << e.dump();
     ASSERT_TRUE(e.contains("pid") && e["pid"].is_number_integer()) << e.dump();
     const std::string ph = e["ph"];
-    if (ph != "M") ASSERT_TRUE(e.contains("ts") && e["ts"].is_number()) << e.dump();
+    if (ph != "M") {
+      ASSERT_TRUE(e.contains("ts") && e["ts"].is_number()) << e.dump();
+    }
     if (ph == "M" && e["name"] == "process_name") {
       pid = e["pid"];
       EXPECT_NE(e["args"].value("name", "").find("memframe_demo_game"), std::string::npos) << e.dump();

@@ -1,4 +1,4 @@
-// End to end for the reports of issue 4: record memframe_demo_game once,
+// End to end for the analysis reports: record memframe_demo_game once,
 // then check `histogram`, `diff`, `lifetimes`, `mismatches`, `fragmentation`
 // and `export` against the game's ground truth (demo_truth.h).
 #include <gtest/gtest.h>
@@ -103,7 +103,9 @@ TEST_F(DemoGameReports, GraphicsAllocationsAreTheDriversNotTheGames) {
   }
   EXPECT_TRUE(driver_via_game) << hidden.dump(1);
   for (const json& c : Report({}).value("module_classes", json::array())) {
-    if (c.value("module_class", "") == "driver") EXPECT_GT(c.value("allocations", 0), 0);
+    if (c.value("module_class", "") == "driver") {
+      EXPECT_GT(c.value("allocations", 0), 0);
+    }
   }
 }
 

@@ -465,7 +465,9 @@ TEST_F(DriverGameTest, LiveSeriesPerClassInReportAndViewer) {
   json only_driver = Report({"frames", "--only", "driver"});
   EXPECT_EQ(only_driver["module_classes"], json({"driver"}));
   for (const json& f : only_driver["frames"]) {
-    if (f["frame"] < kFrames) EXPECT_EQ(f["live_bytes"], kDriverBytesPerFrame) << f["frame"];
+    if (f["frame"] < kFrames) {
+      EXPECT_EQ(f["live_bytes"], kDriverBytesPerFrame) << f["frame"];
+    }
   }
 }
 
@@ -633,7 +635,9 @@ TEST_F(DriverGameTest, ThreadFilterKeepsOneThreadsFigures) {
   ASSERT_EQ(list["rows"].size(), 2u);
   for (const json& row : list["rows"]) {
     EXPECT_EQ(row["shown"], row["name"] == kWorkerName) << row;
-    if (row["name"] == kWorkerName) EXPECT_EQ(row["allocations"], kFrames * kWorkerBlocks);
+    if (row["name"] == kWorkerName) {
+      EXPECT_EQ(row["allocations"], kFrames * kWorkerBlocks);
+    }
   }
 }
 

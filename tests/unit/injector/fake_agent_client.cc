@@ -69,7 +69,7 @@ std::string StacksPacket(size_t stacks) {
   for (size_t i = 0; i < stacks; ++i) {
     wire::StackDef* stack = packet.mutable_stacks()->add_stacks();
     stack->set_id(static_cast<uint32_t>(i + 1));
-    for (int f = 0; f < wire::kMaxStackDepth; ++f) stack->add_frames(0x400000 + wobble.Next() % (1u << 28));
+    for (uint32_t f = 0; f < wire::kMaxStackDepth; ++f) stack->add_frames(0x400000 + wobble.Next() % (1u << 28));
   }
   return packet.SerializeAsString();
 }

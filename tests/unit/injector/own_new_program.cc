@@ -9,6 +9,7 @@ void* operator new(std::size_t size) {
 }
 
 void operator delete(void* block) noexcept { std::free(block); }
+void operator delete(void* block, std::size_t) noexcept { std::free(block); }
 
 int main() {
   delete new int(1);
