@@ -277,8 +277,8 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
       stack_p = wire::WriteVarint(stack_p, e.stack_id);
     }
     // Within one thread ticks never go backwards (invariant TSC); a glitch
-    // that does is sent as the previous tick, as before. A gap of 0 is
-    // followed by the plain delta in ticks_exact.
+    // that does is sent as the previous tick, since deltas are unsigned. A
+    // gap of 0 is followed by the plain delta in ticks_exact.
     const uint64_t t = e.ticks < previous_ticks ? previous_ticks : e.ticks;
     previous_ticks = e.ticks;
     const wire::UnitTicks units = wire::ToUnits(t, e.duration, kTickShift);

@@ -1,4 +1,4 @@
-// Following a run live (issue 5): record memframe_demo_game with
+// Following a run live: record memframe_demo_game with
 // `memframe run`, follow it through the live socket it prints (with the
 // viewer's own client, analysis::LiveFollower), place snapshot markers while
 // it plays, and check the finished capture against demo_truth.h. Also: a

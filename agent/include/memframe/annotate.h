@@ -110,7 +110,8 @@ MEMFRAME_UNREAD(2) static inline void memframe_allocator_rollback(unsigned alloc
 
 static inline void memframe_allocator_reset(unsigned allocator) { memframe_allocator_rollback(allocator, 0); }
 
-// The same under the names earlier versions of this header gave them.
+// The same in CamelCase, so that games written against those names keep
+// compiling.
 static inline void MemframeFrameMark(void) { memframe_frame_mark(); }
 static inline void MemframeMarker(const char* name) { memframe_marker(name); }
 static inline void MemframeCustomAlloc(const void* block, unsigned long size) { memframe_custom_alloc(block, size); }

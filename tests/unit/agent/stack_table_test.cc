@@ -63,7 +63,7 @@ TEST(StackTable, ConcurrentInterningAgreesOnIds) {
 }
 
 // The hash slots are mapped a level at a time: a program with few stacks
-// keeps only the first level's 2 MiB (the agent's resident memory, issue 18).
+// keeps only the first level's 2 MiB (the agent's resident memory).
 TEST(StackTable, OnlyTheFirstLevelIsMappedWhileItHasRoom) {
   ASSERT_TRUE(InitStackTable());
   uint64_t frame = 0x1234;

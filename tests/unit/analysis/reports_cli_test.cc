@@ -1,4 +1,4 @@
-// The reports of issue 4 through RunReport / RunExport on a synthetic
+// The analysis reports through RunReport / RunExport on a synthetic
 // capture whose user frames point into this binary: JSON numbers, text
 // headers, bad arguments, the grouped hidden sites and both exports.
 #include <gtest/gtest.h>
