@@ -45,6 +45,8 @@ std::atomic<uint32_t> g_frame_source{kNoSourceYet};
 // present), or only time slices do.
 uint32_t g_forced_marker = 0;
 bool g_slices_only = false;
+// Time slices recorded in this stream (each FRAME_END of a slice carries its number).
+uint64_t g_time_slices = 0;
 
 // Advances the frame counter and records FRAME_END on the calling thread.
 void EndFrame(uint32_t marker) {
@@ -77,6 +79,11 @@ void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks) {
 uint64_t CurrentFrame() { return g_frame.load(std::memory_order_relaxed); }
 
 void SetFrameCounterForTesting(uint64_t frame) { g_frame.store(frame, std::memory_order_relaxed); }
+
+void ForgetRecorderCountsAfterFork() {
+  g_unrecorded_in_signal_handlers.store(0, std::memory_order_relaxed);
+  g_time_slices = 0;
+}
 
 void RecordAlloc(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
                  uint64_t duration, const void* hook_frame) {
@@ -125,12 +132,11 @@ void TimeSliceFrame() {
   // Slices do not advance the frame counter: frames stay exactly the
   // game's presents. A reader uses slices only when a capture has no
   // present at all (FORMAT.md).
-  static uint64_t slices = 0;
   bool presents_seen = g_frame_source.load(std::memory_order_relaxed) != kNoSourceYet;
   if ((presents_seen && !g_slices_only) || !Recording()) return;
   RecursionGuard guard;
   const uint64_t ticks = OrderedTicks();
-  Push(ticks, kFrameEnd, CurrentFrame(), kMarkerTimeSlice, slices++, 0, 0);
+  Push(ticks, kFrameEnd, CurrentFrame(), kMarkerTimeSlice, g_time_slices++, 0, 0);
 }
 
 namespace {

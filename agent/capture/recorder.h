@@ -55,4 +55,10 @@ uint64_t CurrentFrame();
 // Tests only: start counting from `frame` (to see frames past 2^32).
 void SetFrameCounterForTesting(uint64_t frame);
 
+// A new stream (agent_runtime.cc ForgetStream): what a stream counts for
+// itself starts from 0 again (the calls made by signal handlers that its
+// EndOfStream reports, the time slices' numbers). The frame counter goes on:
+// a forked child's frames follow its parent's.
+void ForgetRecorderCountsAfterFork();
+
 }  // namespace memframe::agent

@@ -95,12 +95,14 @@ void StartRecording() {
 // a failed exec and a second attach each start a stream the recorder
 // decodes from nothing. Each Forget* resets every per-stream global of its
 // file; StartWriter then resets the event encoder's references (a new
-// connection). Kept across streams, as the program is the same: the stack
-// and marker tables (ids are defined again in the new stream as they are
-// used), the unwinder's cache, the hooks and the configuration.
+// connection). Kept across streams, as the program is the same: the frame
+// counter and what ends frames, the stack and marker tables (ids are
+// defined again in the new stream as they are used), the unwinder's cache,
+// the hooks and the configuration.
 void ForgetStream() {
-  ForgetWriterAfterFork();     // its sink, stop flags, counters, stacks and markers sent, threads seen
-  ForgetModuleMapAfterFork();  // the modules sent
+  ForgetWriterAfterFork();          // its sink, stop flags, counters, stacks and markers sent, threads seen
+  ForgetModuleMapAfterFork();       // the modules sent
+  ForgetRecorderCountsAfterFork();  // the signal handlers' unrecorded calls, the time slices' numbers
 }
 
 // The child of a fork has one thread and no writer, and shares the parent's

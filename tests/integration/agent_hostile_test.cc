@@ -81,11 +81,16 @@ uint64_t UnknownFrees(const AgentStream& s) {
   return unknown;
 }
 
+// The program then forks a child that is followed and exits at once: the
+// count is the stream's, so the child's starts from nothing (ForgetStream).
 TEST(AgentHostile, SignalHandlerAllocationsAreRecordedOrCounted) {
-  AgentRun run = RunWithAgent({Target("signal_alloc")});
+  AgentRun run = RunWithAgent({Target("signal_alloc"), "fork"}, {.environment = {{"MEMFRAME_FOLLOW_FORK", "1"}}});
   EXPECT_EQ(run.exit_code, 0) << run.standard_error;
   EXPECT_EQ(run.standard_output, "signal handlers ran " + std::to_string(kSignals) + " times\n");
-  ASSERT_EQ(run.streams.size(), 1u);
+  ASSERT_EQ(run.streams.size(), 2u);  // accept order: the parent's first
+  const wire::EndOfStream* child_end = EndOf(run.streams[1]);
+  ASSERT_NE(child_end, nullptr);
+  EXPECT_EQ(child_end->unrecorded_in_signal_handlers(), 0u);
   const AgentStream& s = run.streams[0];
   ASSERT_TRUE(s.ended);
   const wire::EndOfStream* end = EndOf(s);

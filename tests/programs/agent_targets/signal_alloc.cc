@@ -4,13 +4,15 @@
 // instructions the agent cannot tell from new's own malloc), so most signals
 // land inside an allocator hook.
 // What the handlers made must be recorded, or counted as not recorded: never
-// lost silently. The handler's size class is kept in glibc's per-thread
+// lost silently. With the argument "fork" it then forks a child that exits
+// at once: a followed child's stream counts only its own handlers' calls. The handler's size class is kept in glibc's per-thread
 // cache (warmed before the first signal), so the handler never needs the
 // arena lock the interrupted malloc may hold.
 #include <pthread.h>
 #include <signal.h>
 #include <sched.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -47,7 +49,7 @@ void* SendSignals(void*) {
 }
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   g_main_tid = static_cast<pid_t>(syscall(SYS_gettid));
   free(malloc(kSignalBlockSize));  // warms the handler's size class
   struct sigaction action {};
@@ -71,6 +73,12 @@ int main() {
     ++rounds;
   }
   pthread_join(sender, nullptr);
+  if (argc > 1 && std::strcmp(argv[1], "fork") == 0) {
+    pid_t child = fork();
+    if (child == 0) exit(0);  // the exit path ends a followed child's stream
+    int status = 0;
+    waitpid(child, &status, 0);
+  }
   std::printf("signal handlers ran %d times\n", g_handled.load());
   return rounds > 0 ? 0 : 1;
 }
