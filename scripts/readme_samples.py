@@ -9,8 +9,13 @@ Each sample in README.md sits in a fenced block right after a line
 the README's "In CI" commands do (`--frames 120 --quiet`, the budget file
 written there), and prints each sample from that capture:
 
-    run     what `memframe run` printed
-    check   what `memframe check` printed for the README's budget file
+    run       what `memframe run` printed
+    check     what `memframe check` printed for the README's budget file
+    compare   `memframe compare` of that capture and one of the demo with
+              --particle-trail: the game's changed sites and the regressions
+    perfetto  the start of the Perfetto export as protoc decodes it: the
+              process, the first phase and frame slices, the first heap
+              profile, each packet on a line or two (ABRIDGED below)
 
 --check compares what only the code decides: every word, function name,
 file:line and column, with the other numbers (counts, sizes, pids, which
@@ -46,19 +51,153 @@ def budget_from_readme(text):
     return m.group(1) + "\n"
 
 
-def record(build, tmp, text):
-    """Records the demo game; returns {sample name: its text}."""
+def record_demo(build, capture, extra_args):
+    """`memframe run` of the demo game into `capture`; returns what it printed on stderr."""
     memframe = os.path.join(build, "bin", "memframe")
     game = os.path.join(build, "bin", "memframe_demo_game")
-    capture = os.path.join(tmp, "demo.mfc")
-    cmd = [memframe, "run", "-o", capture, "--", game] + DEMO_ARGS
+    cmd = [memframe, "run", "-o", capture, "--", game] + DEMO_ARGS + extra_args
     env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1")
     if not env.get("DISPLAY"):
         cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + cmd
     result = run(cmd, env)
     if result.returncode != 0:
         sys.exit("readme_samples: memframe run failed (%d):\n%s" % (result.returncode, result.stderr))
-    samples = {"run": result.stderr}
+    return result.stderr
+
+
+def section(text, title):
+    """The lines of `text` from the one starting with `title` to the next blank line."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(title):
+            end = lines.index("", i) if "" in lines[i:] else len(lines)
+            return lines[i:end]
+    sys.exit("readme_samples: no '%s' in:\n%s" % (title, text))
+
+
+def compare_sample(memframe, base, trail):
+    """The game's changed sites and the regressions: what a driver's own
+    allocations cannot change from one machine to the next."""
+    result = run([memframe, "compare", base, trail, "--fail-on-regression", "10"])
+    if result.returncode != 1:
+        sys.exit("readme_samples: memframe compare should find the trail (exit 1), got %d:\n%s%s"
+                 % (result.returncode, result.stdout, result.stderr))
+    sites = section(result.stdout, "Sites that changed")
+    kept = sites[:2] + [line for line in sites[2:] if line.split()[1:2] == ["game"]]
+    return "\n".join(kept + ["..."] + section(result.stdout, "Regressions past")) + "\n"
+
+
+def parse_text_format(lines):
+    """protoc's text format as nested [key, value-or-children] lists."""
+    root, stack = [], []
+    node = root
+    for line in lines:
+        line = line.strip()
+        if line.endswith("{"):
+            child = [line[:-1].strip(), []]
+            node.append(child)
+            stack.append(node)
+            node = child[1]
+        elif line == "}":
+            node = stack.pop()
+        elif line:
+            key, _, value = line.partition(": ")
+            node.append([key, value])
+    return root
+
+
+# The interning tables of a heap profile: names and addresses that differ
+# from one machine to the next.
+COLLAPSED = {"strings", "mappings", "frames", "callstacks", "function_names", "build_ids", "mapping_paths"}
+
+
+def compact(fields, top=False):
+    """One line for a message: each field once, a repeated field's first value
+    then "...", a table's contents as "...". The top level's own scalars are
+    "..." (the first packet shows them in full)."""
+    out, seen = [], set()
+    for key, value in fields:
+        if key in seen:
+            if out[-1] != "...":
+                out.append("...")
+            continue
+        seen.add(key)
+        if isinstance(value, list):
+            out.append(key + " { " + ("..." if key in COLLAPSED else compact(value)) + " }")
+        elif top:
+            if not out or out[-1] != "...":
+                out.append("...")
+        else:
+            out.append(key + ": " + value)
+    return " ".join(out)
+
+
+def wrapped(text, width=110):
+    """`text` in lines of about `width`, broken where the words alone decide
+    (a number counts as one character), so that --check, which masks the
+    numbers, sees the same lines whatever the numbers are."""
+    lines, line, length = [], "", 0
+    for word in text.split(" "):
+        size = len(re.sub(r"\d[\d,.]*", "#", word))
+        if line and length + 1 + size > width:
+            lines.append(line)
+            line, length = "  " + word, 2 + size
+        else:
+            line, length = (line + " " + word, length + 1 + size) if line else (word, size)
+    return lines + [line]
+
+
+def perfetto_sample(memframe, capture, tmp):
+    trace = os.path.join(tmp, "demo.pftrace")
+    result = run([memframe, "export", capture, "--format", "perfetto", "-o", trace])
+    if result.returncode != 0:
+        sys.exit("readme_samples: memframe export failed (%d):\n%s" % (result.returncode, result.stderr))
+    with open(trace, "rb") as f:
+        decoded = subprocess.run(["protoc", "-I", "proto/perfetto", "--decode", "perfetto.protos.Trace",
+                                  "protos/perfetto/trace/trace.proto"], stdin=f, capture_output=True, cwd=ROOT)
+    if decoded.returncode != 0:
+        sys.exit("readme_samples: protoc --decode failed:\n" + decoded.stderr.decode())
+    # The packets one at a time (each "packet {" ... "}" at the left margin),
+    # up to the first heap profile: the trace holds hundreds of thousands of lines.
+    wanted = {
+        "process": lambda t: "process {" in t,
+        "phase": lambda t: 'categories: "phase"' in t and "TYPE_SLICE_BEGIN" in t,
+        "frame": lambda t: 'categories: "frame"' in t and "TYPE_SLICE_BEGIN" in t,
+        "profile": lambda t: "profile_packet {" in t,
+    }
+    found, packet = {}, []
+    for line in decoded.stdout.decode().split("\n"):
+        packet.append(line)
+        if line != "}":
+            continue
+        body = "\n".join(packet)
+        for name, matches in wanted.items():
+            if name not in found and matches(body):
+                found[name] = parse_text_format(packet)[0][1]
+        packet = []
+        if len(found) == len(wanted):
+            break
+    missing = [name for name in wanted if name not in found]
+    if missing:
+        sys.exit("readme_samples: the Perfetto export has no packet for: " + ", ".join(missing))
+    process, phase, frame, profile = (found[name] for name in wanted)
+    # The program's path as a reader would type it, before the lines are cut.
+    as_typed = lambda line: line.replace(os.path.dirname(memframe) + "/", "build/bin/")
+    lines = wrapped(as_typed("packet { " + compact(process) + " }"))
+    for packet in (phase, frame, profile):
+        lines += wrapped(as_typed("packet { " + compact(packet, top=True) + " }"))
+    return "\n".join(lines) + "\n"
+
+
+def record(build, tmp, text):
+    """Records the demo game; returns {sample name: its text}."""
+    memframe = os.path.join(build, "bin", "memframe")
+    capture = os.path.join(tmp, "demo.mfc")
+    samples = {"run": record_demo(build, capture, [])}
+    trail = os.path.join(tmp, "trail.mfc")
+    record_demo(build, trail, ["--particle-trail"])
+    samples["compare"] = compare_sample(memframe, capture, trail)
+    samples["perfetto"] = perfetto_sample(memframe, capture, tmp)
     budget = os.path.join(tmp, "budget.json")
     with open(budget, "w") as f:
         f.write(budget_from_readme(text))
@@ -68,7 +207,8 @@ def record(build, tmp, text):
     samples["check"] = result.stdout
     # As a reader would type them: the build's binaries under build/, the capture in the current folder.
     for name, sample in samples.items():
-        sample = sample.replace(capture, "demo.mfc").replace(os.path.join(build, "bin") + "/", "build/bin/")
+        sample = sample.replace(capture, "demo.mfc").replace(trail, "trail.mfc")
+        sample = sample.replace(os.path.join(build, "bin") + "/", "build/bin/")
         samples[name] = sample.replace(os.path.join(os.path.relpath(build, ROOT), "bin") + "/", "build/bin/")
     return samples
 
