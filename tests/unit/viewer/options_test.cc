@@ -107,6 +107,8 @@ TEST(ViewerOptions, SaysWhatIsWrongWithAValue) {
             "--measure-fps needs a number of seconds from 1 to 3600, got '0'");
   EXPECT_EQ(error_of({"c.mfc", "--zoom", "2"}), "unknown option '--zoom'");
   EXPECT_EQ(error_of({"c.mfc", "--view"}), "--view needs a value");
+  EXPECT_EQ(error_of({"c.mfc", "--view", "hidden"}),
+            "--view names the view --screenshot or --measure-fps renders; without them it would be ignored");
   EXPECT_EQ(error_of({"a.mfc", "b.mfc"}), "more than one capture given ('a.mfc' and 'b.mfc')");
   ViewerOptions o;
   std::string error;

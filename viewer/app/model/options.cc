@@ -64,7 +64,7 @@ std::vector<CommandOption> ViewerOptionTable(ViewerOptions* o) {
       {"--follow", "SOCKET", "follow a run being recorded, in place of CAPTURE (the live socket `memframe run` prints)",
        store(&o->follow_socket, "--follow needs the live socket's path")},
       {"--screenshot", "FILE", "render --view into a PNG and exit", store(&o->screenshot_path, nullptr)},
-      {"--view", "NAME", "the view to show first (or to render with --screenshot or --measure-fps)",
+      {"--view", "NAME", "the view --screenshot or --measure-fps renders (the window shows them all)",
        store(&o->view, nullptr)},
       {"--dump-view-data", "NAME", "print a view's data as JSON and exit, no window", store(&o->dump_view, nullptr)},
       {"--frame", "N", "select frame N",
@@ -173,6 +173,10 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
   }
   if ((!o->screenshot_path.empty() || o->measure_fps_seconds > 0) && o->view.empty()) {
     *error = "--screenshot and --measure-fps need --view NAME";
+    return false;
+  }
+  if (!o->view.empty() && o->screenshot_path.empty() && o->measure_fps_seconds == 0) {
+    *error = "--view names the view --screenshot or --measure-fps renders; without them it would be ignored";
     return false;
   }
   return true;
