@@ -24,17 +24,6 @@ void Header(const std::string& page, const std::string& summary, std::ostream& o
   WriteManHeader(page, summary, kMemframeVersion, out);
 }
 
-// The options a usage text names ("-o", "--output", ...), in order, once each.
-std::vector<std::string> OptionsIn(const std::string& usage) {
-  std::vector<std::string> options;
-  static const std::regex option(R"((^|[\s,\[])(--?[a-zA-Z][a-zA-Z0-9-]*))");
-  for (auto it = std::sregex_iterator(usage.begin(), usage.end(), option); it != std::sregex_iterator(); ++it) {
-    std::string name = (*it)[2];
-    if (std::find(options.begin(), options.end(), name) == options.end()) options.push_back(name);
-  }
-  return options;
-}
-
 std::string UsageOf(const Command& command) {
   std::ostringstream usage;
   command.usage(usage);
@@ -48,6 +37,23 @@ std::string Words(const std::vector<std::string>& words) {
 }
 
 }  // namespace
+
+std::vector<std::string> OptionsInUsage(const Command& command) {
+  // The "options:" section only, up to its blank line: the prose around it
+  // names options of other commands and programs ("command -v").
+  const std::string usage = UsageOf(command);
+  const size_t start = usage.find("\noptions:\n");
+  if (start == std::string::npos) return {};
+  const size_t end = usage.find("\n\n", start + 1);
+  const std::string section = usage.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  std::vector<std::string> options;
+  static const std::regex option(R"((^|[\s,\[])(--?[a-zA-Z][a-zA-Z0-9-]*))");
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), option); it != std::sregex_iterator(); ++it) {
+    std::string name = (*it)[2];
+    if (std::find(options.begin(), options.end(), name) == options.end()) options.push_back(name);
+  }
+  return options;
+}
 
 bool WriteManPage(const std::string& name, std::ostream& out) {
   if (name.empty()) {
@@ -119,7 +125,7 @@ void WriteBashCompletion(std::ostream& out) {
       continue;
     }
 #endif
-    out << "    " << command.name << ") opts=\"" << Words(OptionsIn(UsageOf(command))) << "\" ;;\n";
+    out << "    " << command.name << ") opts=\"" << Words(OptionsInUsage(command)) << "\" ;;\n";
   }
   out << "  esac\n"
          "  if [[ \"$cur\" == -* ]]; then\n"

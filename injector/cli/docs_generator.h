@@ -7,8 +7,15 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
+
+#include "commands.h"
 
 namespace memframe::injector {
+
+// The options the "options:" section of `command`'s usage names ("-o",
+// "--output", ...), in order, once each: what its completion offers.
+std::vector<std::string> OptionsInUsage(const Command& command);
 
 // memframe(1) without a command, memframe-COMMAND(1) with one; false for an
 // unknown command.

@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "docs_generator.h"
 #include "memframe_process.h"
 
 namespace memframe::injector {
@@ -110,6 +111,21 @@ TEST_F(MemframeCli, HelpAndVersionOnEveryCommand) {
   Outcome report_help = Memframe({"report", "c.mfc", "hidden", "-h"});
   EXPECT_EQ(report_help.status, 0);
   EXPECT_EQ(report_help.out.rfind("usage: memframe report CAPTURE hidden", 0), 0u) << report_help.out;
+}
+
+// Every option a command's --help (and so its man page and completion)
+// names is one its parser takes: the help is written by hand, the parser
+// reads the command's option table.
+TEST_F(MemframeCli, EveryOptionTheHelpNamesIsTaken) {
+  for (const Command& command : Commands()) {
+    for (const std::string& option : OptionsInUsage(command)) {
+      Outcome outcome = Memframe({command.name, option});
+      EXPECT_EQ(outcome.err.find("unknown option"), std::string::npos)
+          << "memframe " << command.name << " " << option << ": " << outcome.err;
+      EXPECT_EQ(outcome.err.find("does not take"), std::string::npos)
+          << "memframe " << command.name << " " << option << ": " << outcome.err;
+    }
+  }
 }
 
 }  // namespace
