@@ -55,6 +55,7 @@ std::atomic<uint64_t> g_sync_done{0};
 uint32_t g_markers_sent = 0;  // marker ids below this were defined
 uint32_t g_allocators_sent = 1;  // allocator ids below this were defined
 uint64_t g_slice_ns = 0;
+void (*g_final_packets)(SocketSink&) = nullptr;
 uint64_t g_dropped_total = 0;
 
 // Stack ids already sent (one bit each): a stack is defined once, right
@@ -267,6 +268,7 @@ void* WriterMain(void*) {
   if (g_sink->connected()) {
     DrainAll(false);
     if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
+    if (g_final_packets) g_final_packets(*g_sink);
     EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
     const char* reason = g_stop_reason.load(std::memory_order_acquire);
     EncodeEndOfStream(*g_sink, g_events_total, g_dropped_total, CurrentFrame(), reason ? reason : "exit",
@@ -282,6 +284,7 @@ void* WriterMain(void*) {
 bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& options) {
   g_sink = sink;
   g_slice_ns = options.time_slice_ns;
+  g_final_packets = options.final_packets;
   if (!g_sent_stacks) g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
   if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
   if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));

@@ -14,6 +14,9 @@ struct WriterOptions {
   // Until the game presents or marks a frame, end a frame every this many
   // ns (0: never). Lets programs without a swap call still be cut in frames.
   uint64_t time_slice_ns = 0;
+  // Packets of the platform's to send after the last drain, before
+  // EndOfStream (the Windows agent's symbol names); null: none.
+  void (*final_packets)(SocketSink& sink) = nullptr;
 };
 
 bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& options);

@@ -154,6 +154,17 @@ TEST_F(DemoGameE2E, DamageLabelsAreAHiddenPerFrameSite) {
   EXPECT_EQ(site.value("size_max", -1), static_cast<int>(kDamageLabelBytes));
 }
 
+#ifdef MEMFRAME_WINDOWS_INJECTOR_PATH
+// The agent's DbgHelp names read the game's DWARF where it ran; the capture
+// carries them (SymbolDefs), so the Linux report gives file:line.
+TEST_F(DemoGameE2E, WindowsSitesHaveTheFileAndLineDbgHelpGave) {
+  const std::vector<json> sites = SitesOf(Report({"sites"}), kSpawnDamageLabelFunction);
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites.front().value("location", "").rfind("entities.cpp:", 0), 0u)
+      << "location: " << sites.front().value("location", "");
+}
+#endif
+
 TEST_F(DemoGameE2E, HudTextIsOneHiddenAllocationPerFrame) {
   const std::vector<json> sites = SitesOf(Report({"hidden"}), kBuildHudTextFunction);
   ASSERT_EQ(sites.size(), 1u) << "the HUD string is built at one place";

@@ -16,6 +16,7 @@
 #include "capture/stack_table.h"
 #include "memframe/format.h"
 #include "platform/windows/iat_patch.h"
+#include "platform/windows/symbols_windows.h"
 #include "platform/windows/windows_agent.h"
 #include "runtime/config.h"
 #include "runtime/diagnostics.h"
@@ -26,6 +27,7 @@ namespace memframe::agent {
 namespace {
 SocketSink g_sink;
 std::atomic<bool> g_started{false};
+std::atomic<bool> g_stopping{false};
 char g_executable[MAX_PATH * 4];
 char g_cmdline[8192];
 
@@ -91,6 +93,7 @@ unsigned long Start(const MemframeStartOptions* start) {
   hello.max_stack_depth = static_cast<uint32_t>(config.stack_depth);
   WriterOptions options;
   options.time_slice_ns = static_cast<uint64_t>(config.time_slice_ms) * 1'000'000;
+  options.final_packets = EncodeStackSymbols;
   if (!StartWriter(&g_sink, hello, options)) {
     g_sink.Close();
     return 1;
@@ -103,8 +106,11 @@ unsigned long Start(const MemframeStartOptions* start) {
 }  // namespace
 
 void StopWindowsAgent(const char* reason) {
-  if (!g_recording.exchange(false)) return;
+  if (!g_recording.load(std::memory_order_acquire) || g_stopping.exchange(true)) return;
   RecursionGuard guard;
+  // The names first, while the game's other threads are still recorded.
+  ResolveStackSymbols();
+  g_recording.store(false, std::memory_order_release);
   StopWriter(reason, 5000);
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "memframe.pb.h"
+#include "platform/windows/analysis_path.h"
 #include "writer/module_map.h"
 
 namespace memframe::agent {
@@ -17,8 +18,6 @@ namespace {
 constexpr int kMaxModules = 1024;
 HMODULE g_modules[kMaxModules];
 uint64_t g_signature = 0;  // of the list last encoded; 0 = none yet
-
-using UnixNameFn = char* (*)(const wchar_t*);
 
 // Lists the modules now; returns how many (at most kMaxModules).
 int ListModules(HMODULE* modules) {
@@ -34,26 +33,14 @@ uint64_t Signature(const HMODULE* modules, int count) {
   return h ? h : 1;
 }
 
-// The module's file as the analysis should open it: Wine's Unix path where
-// Wine says it, else the Windows path in UTF-8.
+// The module's file as the analysis should open it.
 void ModulePath(HMODULE module, char* path, size_t size) {
   wchar_t wide[MAX_PATH * 2];
   DWORD n = GetModuleFileNameW(module, wide, MAX_PATH * 2);
   path[0] = '\0';
   if (n == 0 || n >= MAX_PATH * 2) return;
   wide[n] = L'\0';
-  static UnixNameFn unix_name = reinterpret_cast<UnixNameFn>(
-      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "wine_get_unix_file_name")));
-  if (unix_name) {
-    if (char* name = unix_name(wide)) {
-      size_t len = strlen(name);
-      if (len < size) memcpy(path, name, len + 1);
-      HeapFree(GetProcessHeap(), 0, name);
-      if (path[0]) return;
-    }
-  }
-  int bytes = WideCharToMultiByte(CP_UTF8, 0, wide, -1, path, static_cast<int>(size), nullptr, nullptr);
-  if (bytes <= 0) path[0] = '\0';
+  AnalysisPath(wide, path, size);
 }
 
 uint32_t ImageSize(HMODULE module) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "memframe/analysis/symbolizer.h"
+
 #include "load_test_capture.h"
 #include "test_capture.h"
 
@@ -103,6 +105,43 @@ TEST(CaptureLoader, KeepsEveryModuleOnceAndTheStacksAndMarkers) {
   EXPECT_EQ(c.main.modules[2].load_bias, 0x5000u);
   EXPECT_EQ(c.main.stacks.at(3), (std::vector<uint64_t>{0x1010, 0x1020}));
   EXPECT_EQ(c.main.markers.at(1), "glXSwapBuffers");
+}
+
+// SymbolDefs (the Windows agent's DbgHelp names) go to the module holding
+// each address, and name frames of a module that cannot be read here.
+TEST(CaptureLoader, RecordedSymbolsNameFramesOfUnreadableModules) {
+  TestCapture tc;
+  tc.Module("/nonexistent/game.exe", 0x140000000, 0, 0x10000);
+  tc.Module("/nonexistent/engine.dll", 0x180000000, 0, 0x10000);
+  wire::Packet p;
+  auto add = [&](uint64_t address, const char* function, const char* file, uint32_t line) {
+    wire::SymbolDef* d = p.mutable_symbols()->add_symbols();
+    d->set_address(address);
+    d->set_function(function);
+    if (*file) d->set_file(file);
+    d->set_line(line);
+  };
+  add(0x140001234, "SpawnDamageLabel", "/src/entities.cpp", 57);
+  add(0x180000010, "EngineAlloc", "", 0);
+  add(0x999, "Nowhere", "/src/x.cpp", 1);  // in no module: ignored
+  tc.Add(p);
+  Capture c = LoadTestCapture(tc, "symbols");
+  ASSERT_EQ(c.main.modules.size(), 2u);
+  ASSERT_EQ(c.main.modules[0].recorded_symbols.size(), 1u);
+  EXPECT_EQ(c.main.modules[0].recorded_symbols.at(0x1234).function, "SpawnDamageLabel");
+  ASSERT_EQ(c.main.modules[1].recorded_symbols.size(), 1u);
+
+  Symbolizer symbolizer(c.main.modules);
+  const SourceFrame& game = symbolizer.Symbolize(0x140001234).front();
+  EXPECT_EQ(game.function, "SpawnDamageLabel");
+  EXPECT_EQ(game.file, "/src/entities.cpp");
+  EXPECT_EQ(game.line, 57u);
+  EXPECT_EQ(LineLocation(game), "entities.cpp:57");
+  const SourceFrame& engine = symbolizer.Symbolize(0x180000010).front();
+  EXPECT_EQ(engine.function, "EngineAlloc");
+  EXPECT_EQ(LineLocation(engine), "");
+  // An address nothing named keeps its module+offset.
+  EXPECT_EQ(symbolizer.Symbolize(0x140000100).front().function, "game.exe+0x100");
 }
 
 TEST(CaptureLoader, AnalysesTheStreamWithTheMostEvents) {

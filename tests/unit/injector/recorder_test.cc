@@ -183,6 +183,7 @@ TEST(PeekPacketBody, ReadsOnlyTheFirstTag) {
   EXPECT_EQ(peek(std::string("\x52\x00", 2)), PacketBody::kInvalid);  // field 10: not ours
   EXPECT_EQ(peek(std::string("\x5a\x00", 2)), PacketBody::kInvalid);  // field 11: not ours
   EXPECT_EQ(peek(std::string("\x62\x00", 2)), PacketBody::kOther);    // field 12 (allocators), empty
+  EXPECT_EQ(peek(std::string("\x6a\x00", 2)), PacketBody::kOther);    // field 13 (the Windows agent's symbols)
   EXPECT_EQ(peek(std::string("\x08\x01", 2)), PacketBody::kInvalid);  // field 1 as a varint
   EXPECT_EQ(peek(std::string("\x0a\x05" "ab", 4)), PacketBody::kInvalid);  // body longer than the packet
   EXPECT_EQ(peek(""), PacketBody::kInvalid);

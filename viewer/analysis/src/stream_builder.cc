@@ -46,6 +46,19 @@ void StreamBuilder::AddModules(const wire::ModuleMap& map) {
   }
 }
 
+// Each name goes to the module holding its address (the last one reported
+// there, should a module have been unloaded and another loaded in its place).
+void StreamBuilder::AddSymbols(const wire::SymbolDefs& defs) {
+  for (const wire::SymbolDef& d : defs.symbols()) {
+    for (auto m = stream_.modules.rbegin(); m != stream_.modules.rend(); ++m) {
+      auto [start, end] = m->AddressRange();
+      if (d.address() < start || d.address() >= end) continue;
+      m->recorded_symbols[d.address() - m->load_bias] = {d.function(), d.file(), d.line()};
+      break;
+    }
+  }
+}
+
 CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::string* error) {
   switch (packet.body_case()) {
     case wire::Packet::kHello: {
@@ -151,6 +164,9 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       stream_.end_last_frame = packet.end().last_frame();
       stream_.end_unrecorded_in_signal_handlers = packet.end().unrecorded_in_signal_handlers();
       stream_.end_reason = packet.end().reason();
+      return CaptureBuilder::Status::kOk;
+    case wire::Packet::kSymbols:
+      AddSymbols(packet.symbols());
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere
     case wire::Packet::kSnapshot:

@@ -43,6 +43,7 @@ class StreamBuilder {
  private:
   uint16_t ThreadIndex(uint32_t tid);
   void AddModules(const wire::ModuleMap& map);
+  void AddSymbols(const wire::SymbolDefs& defs);
 
   Stream stream_;
   std::unordered_map<uint32_t, uint16_t> thread_index_;

@@ -237,7 +237,17 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
       debug->pe_loaded = true;
       debug->pe_symbols.Load(debug->module.path);
     }
-    if (const char* name = debug->pe_symbols.Find(base.module_offset - 1)) base.function = Demangle(name);
+    const char* coff_name = debug->pe_symbols.Find(base.module_offset - 1);
+    if (coff_name) base.function = Demangle(coff_name);
+    // What DbgHelp named where the game ran: its file:line, and its name
+    // where the COFF symbols have none (DWARF's names lack namespaces).
+    auto recorded = debug->module.recorded_symbols.find(base.module_offset);
+    if (recorded != debug->module.recorded_symbols.end()) {
+      const RecordedSymbol& r = recorded->second;
+      if (!coff_name && !r.function.empty()) base.function = r.function;
+      base.file = r.file;
+      base.line = r.line;
+    }
     return {base};
   }
 

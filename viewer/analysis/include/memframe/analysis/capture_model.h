@@ -21,11 +21,21 @@ struct Segment {
   uint64_t memsz = 0;
 };
 
+// A return address named where the program ran (SymbolDefs: the Windows
+// agent's DbgHelp), for a module the analysis cannot read as ELF.
+struct RecordedSymbol {
+  std::string function;
+  std::string file;  // "" if unknown
+  uint32_t line = 0;  // 0 if unknown
+};
+
 struct Module {
   std::string path;
   uint64_t load_bias = 0;
   std::vector<Segment> segments;
   std::string build_id;  // raw bytes, empty if unknown
+  // Return address - load_bias -> its name, from the capture.
+  std::unordered_map<uint64_t, RecordedSymbol> recorded_symbols;
 
   // Lowest address of its segments and one past the highest ({0, 0}
   // without segments).
