@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "demo_truth.h"
@@ -155,13 +156,34 @@ TEST_F(DemoGameE2E, DamageLabelsAreAHiddenPerFrameSite) {
 }
 
 #ifdef MEMFRAME_WINDOWS_INJECTOR_PATH
-// The agent's DbgHelp names read the game's DWARF where it ran; the capture
-// carries them (SymbolDefs), so the Linux report gives file:line.
-TEST_F(DemoGameE2E, WindowsSitesHaveTheFileAndLineDbgHelpGave) {
-  const std::vector<json> sites = SitesOf(Report({"sites"}), kSpawnDamageLabelFunction);
-  ASSERT_EQ(sites.size(), 1u);
-  EXPECT_EQ(sites.front().value("location", "").rfind("entities.cpp:", 0), 0u)
-      << "location: " << sites.front().value("location", "");
+// The agent's DbgHelp read the game's DWARF where it ran and the capture
+// carries its names (SymbolDefs): the Linux report gives every frame of the
+// game's sites, from the allocating function up to main, its file:line.
+// Without them a PE module has its COFF names only, and no locations.
+TEST_F(DemoGameE2E, WindowsStacksHaveTheFileAndLineDbgHelpGave) {
+  const json report = Report({"sites"});
+  const std::pair<std::string_view, std::string> sources[] = {{kSpawnDamageLabelFunction, "entities.cpp:"},
+                                                              {kFireProjectileFunction, "entities.cpp:"},
+                                                              {kBuildHudTextFunction, "hud.cpp:"},
+                                                              {kLeakingFunction, "level.cpp:"}};
+  for (const auto& [function, file] : sources) {
+    SCOPED_TRACE(std::string(function));
+    const std::vector<json> sites = SitesOf(report, function);
+    ASSERT_EQ(sites.size(), 1u);
+    EXPECT_EQ(sites.front().value("location", "").rfind(file, 0), 0u) << sites.front().value("location", "");
+    bool reached_main = false;
+    for (const json& frame : sites.front().value("stack", json::array())) {
+      const std::string name = frame.value("function", "");
+      EXPECT_NE(frame.value("file", ""), "") << name;
+      EXPECT_GT(frame.value("line", 0), 0) << name;
+      if (name == "main") {
+        EXPECT_EQ(std::filesystem::path(frame.value("file", "")).filename(), "main_windows.cpp");
+        reached_main = true;
+        break;
+      }
+    }
+    EXPECT_TRUE(reached_main);
+  }
 }
 #endif
 

@@ -123,13 +123,15 @@ TEST(CaptureLoader, RecordedSymbolsNameFramesOfUnreadableModules) {
   };
   add(0x140001234, "SpawnDamageLabel", "/src/entities.cpp", 57);
   add(0x180000010, "EngineAlloc", "", 0);
+  // DbgHelp's file of a Wine DLL, whose source is not on this machine.
+  add(0x180000020, "create_alpha_bitmap", "Z:\\build\\dlls\\user32\\cursoricon.c", 720);
   add(0x999, "Nowhere", "/src/x.cpp", 1);  // in no module: ignored
   tc.Add(p);
   Capture c = LoadTestCapture(tc, "symbols");
   ASSERT_EQ(c.main.modules.size(), 2u);
   ASSERT_EQ(c.main.modules[0].recorded_symbols.size(), 1u);
   EXPECT_EQ(c.main.modules[0].recorded_symbols.at(0x1234).function, "SpawnDamageLabel");
-  ASSERT_EQ(c.main.modules[1].recorded_symbols.size(), 1u);
+  ASSERT_EQ(c.main.modules[1].recorded_symbols.size(), 2u);
 
   Symbolizer symbolizer(c.main.modules);
   const SourceFrame& game = symbolizer.Symbolize(0x140001234).front();
@@ -140,6 +142,7 @@ TEST(CaptureLoader, RecordedSymbolsNameFramesOfUnreadableModules) {
   const SourceFrame& engine = symbolizer.Symbolize(0x180000010).front();
   EXPECT_EQ(engine.function, "EngineAlloc");
   EXPECT_EQ(LineLocation(engine), "");
+  EXPECT_EQ(LineLocation(symbolizer.Symbolize(0x180000020).front()), "cursoricon.c:720");
   // An address nothing named keeps its module+offset.
   EXPECT_EQ(symbolizer.Symbolize(0x140000100).front().function, "game.exe+0x100");
 }

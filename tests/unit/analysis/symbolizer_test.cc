@@ -60,7 +60,7 @@ TEST(Symbolizer, InlinedCallsBecomeFramesInnermostFirst) {
 }
 
 TEST(Symbolizer, MissingFileGivesModulePlusOffset) {
-  Module gone{"/nonexistent/libgone.so", 0x10000, {{0, 0x1000}}, ""};
+  Module gone{"/nonexistent/libgone.so", 0x10000, {{0, 0x1000}}, "", {}};
   Symbolizer symbolizer({gone});
   const auto& frames = symbolizer.Symbolize(0x10123);
   ASSERT_EQ(frames.size(), 1u);
