@@ -185,6 +185,25 @@ TEST_F(DemoGameE2E, WindowsStacksHaveTheFileAndLineDbgHelpGave) {
     EXPECT_TRUE(reached_main);
   }
 }
+
+// Wine's own DLLs (user32 making the window's cursors, imm32 its input
+// context) are Windows' or the graphics driver's, never the game's, though
+// the tests' Wine prefix lies in the game's folder: the game class holds
+// the game's sites alone.
+TEST_F(DemoGameE2E, WinesDllsAreSystemOrDriverNotGame) {
+  int wine_sites = 0;
+  for (const json& site : Report({"sites"}).value("sites", json::array())) {
+    const std::string module = site.value("module", "");
+    const std::string module_class = site.value("module_class", "");
+    if (module == std::filesystem::path(MEMFRAME_DEMO_GAME_PATH).filename()) {
+      EXPECT_EQ(module_class, "game") << site.value("function", "");
+    } else if (module.ends_with(".dll") || module.ends_with(".drv")) {
+      ++wine_sites;
+      EXPECT_TRUE(module_class == "system" || module_class == "driver") << module << ": " << module_class;
+    }
+  }
+  EXPECT_GT(wine_sites, 0) << "the demo's window set-up allocates in Wine's user32";
+}
 #endif
 
 TEST_F(DemoGameE2E, HudTextIsOneHiddenAllocationPerFrame) {

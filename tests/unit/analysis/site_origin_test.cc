@@ -47,6 +47,34 @@ TEST(ModuleClass, DefaultRules) {
   EXPECT_EQ(ModuleClassifier("/opt/game/game.exe").Classify("/opt/game/memframe_agent.dll"), ModuleClass::kSystem);
 }
 
+// Wine's own DLLs are Windows' and its graphics drivers, not the game's,
+// though the prefix may lie below the game's folder (the tests' does); so
+// are Windows' own and the C++ runtimes a game ships beside it.
+TEST(ModuleClass, WindowsModules) {
+  const std::string build = "/work/build/windows/";
+  ModuleClassifier wine(build + "bin/memframe_demo_game.exe");
+  EXPECT_EQ(wine.Classify(build + "bin/memframe_demo_game.exe"), ModuleClass::kGame);
+  EXPECT_EQ(wine.Classify(build + "bin/engine.dll"), ModuleClass::kGame);
+  EXPECT_EQ(wine.Classify(build + "bin/libstdc++-6.dll"), ModuleClass::kSystem);
+  EXPECT_EQ(wine.Classify(build + "bin/libwinpthread-1.dll"), ModuleClass::kSystem);
+  for (const char* dll : {"ntdll.dll", "kernelbase.dll", "ucrtbase.dll", "user32.dll", "imm32.dll"}) {
+    EXPECT_EQ(wine.Classify(build + "wineprefix/dosdevices/c:/windows/system32/" + dll), ModuleClass::kSystem) << dll;
+    EXPECT_EQ(wine.Classify(build + "wineprefix/drive_c/windows/system32/" + dll), ModuleClass::kSystem) << dll;
+    EXPECT_EQ(wine.Classify(std::string("/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/") + dll), ModuleClass::kSystem)
+        << dll;
+  }
+  for (const char* dll : {"opengl32.dll", "winex11.drv", "wined3d.dll", "d3d11.dll", "dxgi.dll", "winevulkan.dll"})
+    EXPECT_EQ(wine.Classify(build + "wineprefix/dosdevices/c:/windows/system32/" + dll), ModuleClass::kDriver) << dll;
+  // On Windows: Windows paths, names in any case.
+  ModuleClassifier windows("C:\\Games\\Shooter\\bin\\shooter.exe");
+  EXPECT_EQ(windows.Classify("C:\\Games\\Shooter\\bin\\shooter.exe"), ModuleClass::kGame);
+  EXPECT_EQ(windows.Classify("C:\\Games\\Shooter\\engine\\physics.dll"), ModuleClass::kGame);
+  EXPECT_EQ(windows.Classify("C:\\WINDOWS\\System32\\KERNEL32.DLL"), ModuleClass::kSystem);
+  EXPECT_EQ(windows.Classify("C:\\Games\\Shooter\\bin\\VCRUNTIME140.dll"), ModuleClass::kSystem);
+  EXPECT_EQ(windows.Classify("C:\\WINDOWS\\System32\\nvoglv64.dll"), ModuleClass::kDriver);
+  EXPECT_EQ(windows.Classify("C:\\Program Files\\Middleware\\fmod.dll"), ModuleClass::kEngine);
+}
+
 TEST(ModuleClass, UserRulesComeFirst) {
   ModuleClassRule rule;
   std::string error;

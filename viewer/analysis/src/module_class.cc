@@ -8,18 +8,35 @@ namespace memframe::analysis {
 
 namespace {
 
-bool Matches(const ModuleClassRule& rule, const std::string& path, const std::string& name) {
+// `path` with '/' for '\\': a Windows capture's paths are Windows paths
+// wherever Wine cannot give a Unix one (every path on Windows itself), and
+// rules are written with '/'.
+std::string SlashPath(std::string path) {
+  for (char& c : path) {
+    if (c == '\\') c = '/';
+  }
+  return path;
+}
+
+// `path` is a SlashPath. `flags`: fnmatch's (FNM_CASEFOLD for the built-in
+// table, whose Windows names have no case).
+bool Matches(const ModuleClassRule& rule, const std::string& path, const std::string& name, int flags) {
   const bool whole_path = rule.pattern.find('/') != std::string::npos;
-  return fnmatch(rule.pattern.c_str(), (whole_path ? path : name).c_str(), 0) == 0;
+  return fnmatch(rule.pattern.c_str(), (whole_path ? path : name).c_str(), flags) == 0;
+}
+
+bool IsAbsolute(const std::string& path) {
+  return (!path.empty() && path[0] == '/') || (path.size() > 2 && path[1] == ':' && path[2] == '/');
 }
 
 // The folder whose files and subfolders ship with the game: the
 // executable's own, or its parent when the executable sits in a "bin"
 // folder (game/bin/game beside game/lib/libengine.so), unless that parent
 // is a system prefix, where "below" would take in every library.
+// `executable` is a SlashPath.
 std::string GameRoot(const std::string& executable) {
   size_t slash = executable.rfind('/');
-  if (executable.empty() || executable[0] != '/' || slash == std::string::npos) return "";
+  if (!IsAbsolute(executable) || slash == std::string::npos) return "";
   std::string dir = executable.substr(0, slash + 1);
   if (dir.size() > 5 && dir.compare(dir.size() - 5, 5, "/bin/") == 0) {
     std::string parent = dir.substr(0, dir.size() - 4);
@@ -88,7 +105,12 @@ const std::vector<ModuleClassRule>& DefaultModuleClassRules() {
     for (const char* p : {"libGL*", "libEGL*", "libOpenGL*", "*_dri.so*", "libvulkan*", "liblvp*", "*lavapipe*",
                           "*radv*", "libnvidia-*", "libcuda*", "libLLVM*", "libgallium*", "libglapi*", "libdrm*",
                           "libgbm*", "libxshmfence*", "libz3*", "libclang-cpp*", "libLLVMSPIRV*", "libSPIRV*", "libwayland-egl*", "libamdgpu*", "libigc*", "libigdgmm*",
-                          "libMesa*", "libVkLayer*"})
+                          "libMesa*", "libVkLayer*",
+                          // Windows: the graphics APIs' DLLs, Wine's drivers (winex11.drv, wined3d,
+                          // winevulkan) and the vendors' user-mode drivers.
+                          "opengl32.dll", "d3d*.dll", "dxgi.dll", "dxcore.dll", "wined3d.dll", "vulkan-1.dll",
+                          "winevulkan.dll", "*.drv", "nvoglv*.dll", "nvwgf2um*.dll", "nvd3dum*.dll", "amdvlk*.dll",
+                          "atio*.dll", "atiu*.dll", "amdxc*.dll", "ig*icd*.dll", "igd*umd*.dll"})
       r.push_back({p, C::kDriver});
     // The C/C++ runtime and the libraries a Linux desktop provides.
     for (const char* p :
@@ -110,13 +132,24 @@ const std::vector<ModuleClassRule>& DefaultModuleClassRules() {
       r.push_back({p, C::kSystem});
     // The Windows agent, wherever it lies (beside the game, often).
     r.push_back({"memframe_agent.dll", C::kSystem});
+    // Windows' C/C++ runtimes, which games ship beside them, and Windows
+    // itself: its folder, Wine's in a prefix (drive_c, or dosdevices/c: as
+    // Wine names the modules' files) and the folders Wine's own DLLs are
+    // installed in. A path is matched with '/' for '\\'.
+    for (const char* p : {"ucrtbase*.dll", "msvcrt*.dll", "msvcp*.dll", "msvcr*.dll", "vcruntime*.dll",
+                          "concrt*.dll", "api-ms-win-*", "libwinpthread*", "libc++.dll", "libunwind.dll",
+                          "?:/windows/*", "*/drive_c/windows/*", "*/dosdevices/?:/windows/*", "*/lib/wine/*",
+                          "*/lib64/wine/*", "*/lib32/wine/*", "*/lib/*-linux-gnu/wine/*"})
+      r.push_back({p, C::kSystem});
     return r;
   }();
   return rules;
 }
 
 ModuleClassifier::ModuleClassifier(std::string executable, std::vector<ModuleClassRule> user_rules)
-    : executable_(std::move(executable)), executable_dir_(GameRoot(executable_)), user_rules_(std::move(user_rules)) {}
+    : executable_(std::move(executable)),
+      executable_dir_(GameRoot(SlashPath(executable_))),
+      user_rules_(std::move(user_rules)) {}
 
 ModuleClassifier ClassifierFor(const Stream& stream, std::vector<ModuleClassRule> user_rules) {
   // The process's own module is the first of its map: that is its path when
@@ -130,15 +163,16 @@ ModuleClassifier ClassifierFor(const Stream& stream, std::vector<ModuleClassRule
 
 ModuleClass ModuleClassifier::Classify(const std::string& module_path) const {
   const std::string name = Basename(module_path);
+  const std::string path = SlashPath(module_path);
   for (const ModuleClassRule& rule : user_rules_) {
-    if (Matches(rule, module_path, name)) return rule.module_class;
+    if (Matches(rule, path, name, 0)) return rule.module_class;
   }
   if (module_path.empty()) return ModuleClass::kEngine;
   if (!executable_.empty() && module_path == executable_) return ModuleClass::kGame;
   for (const ModuleClassRule& rule : DefaultModuleClassRules()) {
-    if (Matches(rule, module_path, name)) return rule.module_class;
+    if (Matches(rule, path, name, FNM_CASEFOLD)) return rule.module_class;
   }
-  if (!executable_dir_.empty() && module_path.compare(0, executable_dir_.size(), executable_dir_) == 0)
+  if (!executable_dir_.empty() && path.compare(0, executable_dir_.size(), executable_dir_) == 0)
     return ModuleClass::kGame;
   return ModuleClass::kEngine;
 }

@@ -26,7 +26,8 @@ bool ParseModuleClass(const std::string& name, ModuleClass* out);
 
 struct ModuleClassRule {
   // A glob (fnmatch: *, ?, [...]) matched against the module's file name,
-  // or against its whole path when the pattern holds a '/'.
+  // or against its whole path when the pattern holds a '/' (a Windows path
+  // is matched with '/' for '\\').
   std::string pattern;
   ModuleClass module_class = ModuleClass::kEngine;
 };
