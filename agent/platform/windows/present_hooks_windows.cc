@@ -1,5 +1,7 @@
 #include "platform/windows/present_hooks_windows.h"
 
+#include <cstring>
+
 #include "capture/marker_table.h"
 #include "capture/recorder.h"
 #include "capture/recursion_guard.h"
@@ -8,7 +10,7 @@
 namespace memframe::agent {
 
 std::atomic<void*> g_swap_buffers, g_wgl_swap_buffers, g_wgl_swap_layer_buffers, g_vk_queue_present,
-    g_d3d11_create_device, g_d3d11_create_device_and_swap_chain, g_create_dxgi_factory, g_create_dxgi_factory1,
+    g_vk_get_instance_proc_addr, g_vk_get_device_proc_addr, g_d3d11_create_device, g_d3d11_create_device_and_swap_chain, g_create_dxgi_factory, g_create_dxgi_factory1,
     g_create_dxgi_factory2;
 
 namespace {
@@ -229,6 +231,53 @@ int32_t __stdcall VkQueuePresentHook(void* queue, const void* info) {
   return Present(kVkQueuePresent, "vkQueuePresentKHR", [&] {
     return Real<int32_t(__stdcall*)(void*, const void*)>(g_vk_queue_present)(queue, info);
   });
+}
+
+// ---- Vulkan's lookups -----------------------------------------------------
+// Engines fetch vkQueuePresentKHR by name (vkGetDeviceProcAddr gives the
+// driver's own, which no import slot holds), and loaders such as volk
+// fetch the lookups themselves by name: each lookup hands out the agent's
+// hook and keeps what it found for it, as InterceptSymbol does on Linux.
+// The fetched present has a slot of its own: the import's is the loader's
+// dispatching one, which a device's function must not replace.
+namespace {
+std::atomic<void*> g_vk_fetched_queue_present;
+
+int32_t __stdcall VkFetchedQueuePresentHook(void* queue, const void* info) {
+  return Present(kVkQueuePresent, "vkQueuePresentKHR", [&] {
+    return Real<int32_t(__stdcall*)(void*, const void*)>(g_vk_fetched_queue_present)(queue, info);
+  });
+}
+
+struct VulkanLookup {
+  const char* name;
+  void* hook;
+  std::atomic<void*>* real;
+};
+const VulkanLookup kVulkanLookups[] = {
+    {"vkQueuePresentKHR", reinterpret_cast<void*>(VkFetchedQueuePresentHook), &g_vk_fetched_queue_present},
+    {"vkGetInstanceProcAddr", reinterpret_cast<void*>(VkGetInstanceProcAddrHook), &g_vk_get_instance_proc_addr},
+    {"vkGetDeviceProcAddr", reinterpret_cast<void*>(VkGetDeviceProcAddrHook), &g_vk_get_device_proc_addr},
+};
+
+void* InterceptVulkan(const char* name, void* found) {
+  if (!found || !name) return found;
+  for (const VulkanLookup& lookup : kVulkanLookups) {
+    if (strcmp(lookup.name, name) != 0) continue;
+    if (found != lookup.hook) lookup.real->store(found, std::memory_order_release);
+    return lookup.hook;
+  }
+  return found;
+}
+}  // namespace
+
+void* __stdcall VkGetInstanceProcAddrHook(void* instance, const char* name) {
+  auto real = Real<void*(__stdcall*)(void*, const char*)>(g_vk_get_instance_proc_addr);
+  return real ? InterceptVulkan(name, real(instance, name)) : nullptr;
+}
+void* __stdcall VkGetDeviceProcAddrHook(void* device, const char* name) {
+  auto real = Real<void*(__stdcall*)(void*, const char*)>(g_vk_get_device_proc_addr);
+  return real ? InterceptVulkan(name, real(device, name)) : nullptr;
 }
 
 HRESULT WINAPI D3D11CreateDeviceHook(IDXGIAdapter* adapter, D3D_DRIVER_TYPE driver_type, HMODULE software,
