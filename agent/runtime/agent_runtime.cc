@@ -39,6 +39,7 @@
 #include "runtime/config.h"
 #include "memframe/format.h"
 #include "runtime/diagnostics.h"
+#include "runtime/stream_start.h"
 #include "writer/module_map.h"
 #include "writer/writer_thread.h"
 
@@ -75,19 +76,11 @@ void StartRecording() {
   hello.executable = executable;
   hello.cmdline = g_cmdline;
   hello.cmdline_size = ReadCmdline();
-  hello.start_ticks = Ticks();
-  hello.start_monotonic_ns = MonotonicNs();
-  hello.start_unix_ns = RealtimeNs();
-  hello.max_stack_depth = static_cast<uint32_t>(g_config.stack_depth);
   hello.attached = g_attached;
-  WriterOptions options;
-  options.time_slice_ns = static_cast<uint64_t>(g_config.time_slice_ms) * 1'000'000;
-  if (!StartWriter(&g_sink, hello, options)) {
+  if (!StartStream(g_sink, hello, g_config)) {
     g_recording.store(false, std::memory_order_release);
-    g_sink.Close();
     return;
   }
-  g_recording.store(true, std::memory_order_release);
   Debug("recording to %s", g_config.socket_path);
 }
 
@@ -138,14 +131,8 @@ void ApplyFrameSource(const char* source) {
 // The capture settings of g_config; false if the stack table cannot be
 // reserved.
 bool ApplyConfig() {
-  ConfigureCapture(g_config.stack_depth, g_config.stacks, g_config.free_stacks);
+  if (!ApplyCaptureConfig(g_config)) return false;
   ApplyFrameSource(g_config.frame_source);
-  InitStackCapture();
-  if (!InitStackTable()) {
-    Warn("cannot reserve memory for the stack table; not recording");
-    return false;
-  }
-  SetDropWhenFull(g_config.drop_when_full);
   return true;
 }
 

@@ -20,6 +20,7 @@
 #include "platform/windows/windows_agent.h"
 #include "runtime/config.h"
 #include "runtime/diagnostics.h"
+#include "runtime/stream_start.h"
 #include "writer/writer_thread.h"
 
 namespace memframe::agent {
@@ -70,14 +71,8 @@ unsigned long Start(const MemframeStartOptions* start) {
     Debug("%s is not set; passive", wire::kEnvTcp);
     return 1;
   }
-  ConfigureCapture(config.stack_depth, config.stacks, config.free_stacks);
+  if (!ApplyCaptureConfig(config)) return 1;
   if (config.frame_source && strcmp(config.frame_source, "slices") == 0) ConfigureFrameSource(0, true);
-  InitStackCapture();
-  if (!InitStackTable()) {
-    Warn("cannot reserve memory for the stack table; not recording");
-    return 1;
-  }
-  SetDropWhenFull(config.drop_when_full);
   if (!g_sink.Connect(address)) return 1;
   ReadExecutable();
   HelloInfo hello{};
@@ -87,18 +82,7 @@ unsigned long Start(const MemframeStartOptions* start) {
   hello.executable = g_executable;
   hello.cmdline = g_cmdline;
   hello.cmdline_size = ReadCmdline();
-  hello.start_ticks = Ticks();
-  hello.start_monotonic_ns = MonotonicNs();
-  hello.start_unix_ns = RealtimeNs();
-  hello.max_stack_depth = static_cast<uint32_t>(config.stack_depth);
-  WriterOptions options;
-  options.time_slice_ns = static_cast<uint64_t>(config.time_slice_ms) * 1'000'000;
-  options.final_packets = EncodeStackSymbols;
-  if (!StartWriter(&g_sink, hello, options)) {
-    g_sink.Close();
-    return 1;
-  }
-  g_recording.store(true, std::memory_order_release);
+  if (!StartStream(g_sink, hello, config, EncodeStackSymbols)) return 1;
   PatchLoadedModules();
   Debug("recording to %s", address);
   return 0;
