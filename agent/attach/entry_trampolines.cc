@@ -30,6 +30,7 @@ struct Trampoline {
   uint64_t patched_word;
   std::atomic<void*>* real;
   bool published;             // given to memframe to write since the last detach
+  bool permanent;             // the agent's alone at launch: never published nor written back (published: written)
 };
 constexpr size_t kMaxTrampolines = 64;
 Trampoline g_trampolines[kMaxTrampolines];
@@ -77,6 +78,19 @@ bool WriteCodeWord(uintptr_t at, uint64_t word) {
   return true;
 }
 
+// Stores `size` bytes at `at` with plain stores, across words and pages if
+// need be: only while no other thread can run them.
+bool WriteCodeBytes(uintptr_t at, const uint8_t* bytes, size_t size) {
+  const size_t page = PageSize();
+  const uintptr_t start = at & ~(page - 1);
+  const size_t length = ((at + size + page - 1) & ~(page - 1)) - start;
+  void* first = reinterpret_cast<void*>(start);
+  if (mprotect(first, length, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return false;
+  memcpy(reinterpret_cast<void*>(at), bytes, size);
+  mprotect(first, length, PROT_READ | PROT_EXEC);
+  return true;
+}
+
 // Lines of EntryTrampolineRefusals(), and the entries they refused (asked
 // again at every pass over new modules, and at every attach, they are
 // refused once); only the attach thread writes.
@@ -98,46 +112,46 @@ void NoteRefusal(const char* name, const char* why) {
   else g_refusals[g_refusals_size] = '\0';  // full: keep the whole lines written so far
 }
 
-bool Refuse(const char* name, uintptr_t entry, const char* why) {
+// With `refusal`, the caller says what the refusal costs: *refusal gets
+// the reason and nothing is printed here.
+bool Refuse(const char* name, uintptr_t entry, const char* why, const char** refusal) {
   if (g_refused_count < sizeof(g_refused) / sizeof(g_refused[0])) g_refused[g_refused_count++] = entry;
   NoteRefusal(name, why);
+  if (refusal) {
+    *refusal = why;
+    return false;
+  }
   Warn("memframe attach: %s is not patched at its entry: %s; frames presented through a pointer fetched before "
        "the attach are not seen",
        name, why);
   return false;
 }
 
-}  // namespace
-
-bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
-  if (RefusedBefore(entry)) return false;
+// The relay and the moved prologue of a new entry, *real set to the latter:
+// what PrepareEntryTrampoline and ArmEntryTrampolineAlone share. `alone`:
+// the jump may span two aligned words (it is not written with one store).
+// The new trampoline's index in *index.
+bool PrepareNew(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real, const char** refusal,
+                bool alone, size_t* index) {
   const size_t count = g_count.load(std::memory_order_acquire);
-  for (size_t i = 0; i < count; ++i) {
-    Trampoline& t = g_trampolines[i];
-    if (t.entry != entry) continue;
-    // Attached again: the moved prologue is still there.
-    const uint64_t now = CodeWord(t);
-    if (now != t.original_word && now != t.patched_word) return Refuse(name, entry, "its code changed since the last attach");
-    real->store(t.page + kPrologueAt, std::memory_order_release);
-    return true;
-  }
-  if (count == kMaxTrampolines) return Refuse(name, entry, "too many entries patched");
-  if ((entry & 7) > 8 - kJumpBytes) return Refuse(name, entry, "the jump would not fit in one aligned 8-byte store");
+  if (count == kMaxTrampolines) return Refuse(name, entry, "too many entries patched", refusal);
+  if (!alone && (entry & 7) > 8 - kJumpBytes)
+    return Refuse(name, entry, "the jump would not fit in one aligned 8-byte store", refusal);
   Dl_info module{};
   if (!dladdr(reinterpret_cast<void*>(entry), &module) || !module.dli_fbase)
-    return Refuse(name, entry, "not in a module");
+    return Refuse(name, entry, "not in a module", refusal);
   uint8_t* page = MapNear(entry);
-  if (!page) return Refuse(name, entry, "no free page within 2 GiB of it");
+  if (!page) return Refuse(name, entry, "no free page within 2 GiB of it", refusal);
   MovedPrologue moved;
   if (!RelocatePrologue(reinterpret_cast<const uint8_t*>(entry), kJumpBytes, page + kPrologueAt,
                         PageSize() - kPrologueAt, &moved)) {
     munmap(page, PageSize());
-    return Refuse(name, entry, moved.refusal);
+    return Refuse(name, entry, moved.refusal, refusal);
   }
   WriteAbsoluteJump(page, reinterpret_cast<uintptr_t>(hook));
   if (mprotect(page, PageSize(), PROT_READ | PROT_EXEC) != 0) {
     munmap(page, PageSize());
-    return Refuse(name, entry, "its relay page cannot be made executable");
+    return Refuse(name, entry, "its relay page cannot be made executable", refusal);
   }
   Trampoline t{};
   t.name = name;
@@ -149,11 +163,13 @@ bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::
   t.original_word = CodeWord(t);
   const size_t shift = entry & 7;
   const auto rel = static_cast<int32_t>(reinterpret_cast<intptr_t>(page) - static_cast<intptr_t>(entry + kJumpBytes));
-  uint8_t bytes[8];
-  memcpy(bytes, &t.original_word, sizeof(bytes));
-  bytes[shift] = 0xe9;
-  memcpy(bytes + shift + 1, &rel, sizeof(rel));
-  memcpy(&t.patched_word, bytes, sizeof(bytes));
+  if (shift <= 8 - kJumpBytes) {
+    uint8_t bytes[8];
+    memcpy(bytes, &t.original_word, sizeof(bytes));
+    bytes[shift] = 0xe9;
+    memcpy(bytes + shift + 1, &rel, sizeof(rel));
+    memcpy(&t.patched_word, bytes, sizeof(bytes));
+  }
   // The hook must find the moved prologue before any call can reach it;
   // until memframe writes the jump, calls through the moved prologue run
   // the function as before.
@@ -161,6 +177,46 @@ bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::
   g_trampolines[count] = t;
   g_count.store(count + 1, std::memory_order_release);
   Debug("%s: entry %#lx prepared; %zu bytes moved", name, static_cast<unsigned long>(entry), moved.taken);
+  *index = count;
+  return true;
+}
+
+}  // namespace
+
+bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
+  if (RefusedBefore(entry)) return false;
+  const size_t count = g_count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) {
+    Trampoline& t = g_trampolines[i];
+    if (t.entry != entry) continue;
+    if (t.permanent) return Refuse(name, entry, "the agent patched it at launch for another hook", nullptr);
+    // Attached again: the moved prologue is still there.
+    const uint64_t now = CodeWord(t);
+    if (now != t.original_word && now != t.patched_word)
+      return Refuse(name, entry, "its code changed since the last attach", nullptr);
+    real->store(t.page + kPrologueAt, std::memory_order_release);
+    return true;
+  }
+  size_t index;
+  return PrepareNew(name, entry, hook, real, nullptr, false, &index);
+}
+
+bool ArmEntryTrampolineAlone(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real,
+                             const char** refusal) {
+  if (RefusedBefore(entry)) {
+    *refusal = "refused before";
+    return false;
+  }
+  size_t index;
+  if (!PrepareNew(name, entry, hook, real, refusal, true, &index)) return false;
+  Trampoline& t = g_trampolines[index];
+  t.permanent = true;
+  uint8_t jump[kJumpBytes] = {0xe9};
+  const auto rel = static_cast<int32_t>(reinterpret_cast<intptr_t>(t.page) - static_cast<intptr_t>(entry + kJumpBytes));
+  memcpy(jump + 1, &rel, sizeof(rel));
+  if (!WriteCodeBytes(entry, jump, sizeof(jump)))
+    return Refuse(name, entry, "its code page cannot be made writable", refusal);
+  t.published = true;
   return true;
 }
 
@@ -171,7 +227,7 @@ size_t PublishEntryPatches(const char* path) {
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     const Trampoline& t = g_trampolines[i];
-    if (t.published || !StillLoaded(t) || CodeWord(t) != t.original_word) continue;
+    if (t.permanent || t.published || !StillLoaded(t) || CodeWord(t) != t.original_word) continue;
     int n = snprintf(text + size, sizeof(text) - size, "%lx %lx %lx %lx %zx %s\n", static_cast<unsigned long>(t.word_at),
                      static_cast<unsigned long>(t.original_word), static_cast<unsigned long>(t.patched_word),
                      static_cast<unsigned long>(t.entry), kJumpBytes, t.name);
@@ -195,7 +251,7 @@ size_t PublishEntryPatches(const char* path) {
   size_t marked = 0;
   for (size_t i = 0; i < count && marked < published; ++i) {
     Trampoline& t = g_trampolines[i];
-    if (t.published || !StillLoaded(t) || CodeWord(t) != t.original_word) continue;
+    if (t.permanent || t.published || !StillLoaded(t) || CodeWord(t) != t.original_word) continue;
     t.published = true;
     ++marked;
   }
@@ -207,6 +263,7 @@ size_t DisarmEntryTrampolines() {
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     Trampoline& t = g_trampolines[i];
+    if (t.permanent) continue;
     t.published = false;  // a later attach publishes it again
     if (!StillLoaded(t) || CodeWord(t) != t.patched_word) continue;  // memframe restored it (or never wrote it)
     if (WriteCodeWord(t.word_at, t.original_word)) ++restored;
@@ -219,7 +276,8 @@ size_t ArmPreparedEntriesInPlaceForTest() {
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     Trampoline& t = g_trampolines[i];
-    if (StillLoaded(t) && CodeWord(t) == t.original_word && WriteCodeWord(t.word_at, t.patched_word)) ++armed;
+    if (!t.permanent && StillLoaded(t) && CodeWord(t) == t.original_word && WriteCodeWord(t.word_at, t.patched_word))
+      ++armed;
   }
   return armed;
 }
@@ -238,7 +296,7 @@ size_t ArmedEntryTrampolines() {
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     const Trampoline& t = g_trampolines[i];
-    armed += StillLoaded(t) && CodeWord(t) == t.patched_word;
+    armed += StillLoaded(t) && (t.permanent ? t.published : CodeWord(t) == t.patched_word);
   }
   return armed;
 }

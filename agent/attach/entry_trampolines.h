@@ -33,6 +33,15 @@ namespace memframe::agent {
 // and the reason, when it cannot be done safely.
 bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real);
 
+// At launch, from the agent's constructor while it is the process's only
+// thread (agent/attach/own_allocator_patch.h): prepares `entry` as above and
+// writes its jump at once with plain stores, so it may span two aligned
+// words (-O1 code is not 8-byte aligned). Such a patch stays: it is never
+// published nor written back. False, with *refusal set to the reason (a
+// static string, nothing printed), when it cannot be done safely.
+bool ArmEntryTrampolineAlone(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real,
+                             const char** refusal);
+
 // Writes the prepared entries not yet published to `path` (aside, then
 // renamed), one line each: "WORD_AT ORIGINAL PATCHED ENTRY LENGTH NAME",
 // hexadecimal but NAME: at the 8-aligned WORD_AT, the 8 bytes ORIGINAL

@@ -13,13 +13,8 @@
 #include "memframe.pb.h"
 
 using namespace memframe::agent;
-using memframe::wire::PackKind;
 
 namespace {
-constexpr uint32_t kMalloc = PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_MALLOC, 0);
-constexpr uint32_t kCalloc =
-    PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_MALLOC, memframe::wire::kFlagCalloc);
-constexpr uint32_t kFree = PackKind(memframe::wire::EVENT_FREE, memframe::wire::FAMILY_MALLOC, 0);
 
 // True when this call must be served by the bootstrap pool: the real
 // functions are being looked up on this very thread.
@@ -46,7 +41,7 @@ void* MoveOutOfBootstrap(void* old, size_t size) {
 
 MEMFRAME_EXPORT void* malloc(size_t size) noexcept {
   if (NeedBootstrap()) return BootstrapAlloc(size);
-  return TrackedAlloc(size, kMalloc, [&] { return g_real.malloc(size); });
+  return TrackedAlloc(size, kMallocKind, [&] { return g_real.malloc(size); });
 }
 
 MEMFRAME_EXPORT void* calloc(size_t count, size_t size) noexcept {
@@ -56,13 +51,13 @@ MEMFRAME_EXPORT void* calloc(size_t count, size_t size) noexcept {
     return nullptr;
   }
   if (NeedBootstrap()) return BootstrapAlloc(total);
-  return TrackedAlloc(total, kCalloc, [&] { return g_real.calloc(count, size); });
+  return TrackedAlloc(total, kCallocKind, [&] { return g_real.calloc(count, size); });
 }
 
 MEMFRAME_EXPORT void free(void* block) noexcept {
   if (!block || IsBootstrapBlock(block)) return;
   EnsureRealFunctions();
-  TrackedFree(block, 0, kFree, [&] { g_real.free(block); });
+  TrackedFree(block, 0, kFreeKind, [&] { g_real.free(block); });
 }
 
 MEMFRAME_EXPORT void* realloc(void* old, size_t size) noexcept {
@@ -88,7 +83,7 @@ MEMFRAME_EXPORT int posix_memalign(void** out, size_t alignment, size_t size) no
   EnsureRealFunctions();
   if (!g_real.posix_memalign) return ENOMEM;
   int result = 0;
-  TrackedAlloc(size, kMalloc, [&]() -> void* {
+  TrackedAlloc(size, kMallocKind, [&]() -> void* {
     result = g_real.posix_memalign(out, alignment, size);
     return result == 0 ? *out : nullptr;
   });
@@ -98,23 +93,23 @@ MEMFRAME_EXPORT int posix_memalign(void** out, size_t alignment, size_t size) no
 MEMFRAME_EXPORT void* aligned_alloc(size_t alignment, size_t size) noexcept {
   EnsureRealFunctions();
   if (!g_real.aligned_alloc) return nullptr;
-  return TrackedAlloc(size, kMalloc, [&] { return g_real.aligned_alloc(alignment, size); });
+  return TrackedAlloc(size, kMallocKind, [&] { return g_real.aligned_alloc(alignment, size); });
 }
 
 MEMFRAME_EXPORT void* memalign(size_t alignment, size_t size) noexcept {
   if (NeedBootstrap()) return BootstrapAlloc(size, alignment);
   if (!g_real.memalign) return nullptr;
-  return TrackedAlloc(size, kMalloc, [&] { return g_real.memalign(alignment, size); });
+  return TrackedAlloc(size, kMallocKind, [&] { return g_real.memalign(alignment, size); });
 }
 
 MEMFRAME_EXPORT void* valloc(size_t size) noexcept {
   EnsureRealFunctions();
   if (!g_real.valloc) return nullptr;
-  return TrackedAlloc(size, kMalloc, [&] { return g_real.valloc(size); });
+  return TrackedAlloc(size, kMallocKind, [&] { return g_real.valloc(size); });
 }
 
 MEMFRAME_EXPORT void* pvalloc(size_t size) noexcept {
   EnsureRealFunctions();
   if (!g_real.pvalloc) return nullptr;
-  return TrackedAlloc(size, kMalloc, [&] { return g_real.pvalloc(size); });
+  return TrackedAlloc(size, kMallocKind, [&] { return g_real.pvalloc(size); });
 }

@@ -9,13 +9,8 @@
 #include "memframe.pb.h"
 
 using namespace memframe::agent;
-using memframe::wire::PackKind;
 
 namespace {
-constexpr uint32_t kNew = PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_NEW, 0);
-constexpr uint32_t kNewArray = PackKind(memframe::wire::EVENT_ALLOC, memframe::wire::FAMILY_NEW_ARRAY, 0);
-constexpr uint32_t kDelete = PackKind(memframe::wire::EVENT_FREE, memframe::wire::FAMILY_NEW, 0);
-constexpr uint32_t kDeleteArray = PackKind(memframe::wire::EVENT_FREE, memframe::wire::FAMILY_NEW_ARRAY, 0);
 
 template <typename Call>
 void* New(size_t size, uint32_t kind, Call call) {
@@ -32,65 +27,65 @@ void Delete(void* block, size_t size, uint32_t kind, Call call) {
 }  // namespace
 
 MEMFRAME_EXPORT_CXX void* operator new(size_t size) {
-  return New(size, kNew, [&] { return g_real.op_new(size); });
+  return New(size, kNewKind, [&] { return g_real.op_new(size); });
 }
 MEMFRAME_EXPORT_CXX void* operator new[](size_t size) {
-  return New(size, kNewArray, [&] { return g_real.op_new_array(size); });
+  return New(size, kNewArrayKind, [&] { return g_real.op_new_array(size); });
 }
 MEMFRAME_EXPORT_CXX void* operator new(size_t size, const std::nothrow_t& tag) noexcept {
-  return New(size, kNew, [&] { return g_real.op_new_nothrow(size, tag); });
+  return New(size, kNewKind, [&] { return g_real.op_new_nothrow(size, tag); });
 }
 MEMFRAME_EXPORT_CXX void* operator new[](size_t size, const std::nothrow_t& tag) noexcept {
-  return New(size, kNewArray, [&] { return g_real.op_new_array_nothrow(size, tag); });
+  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_nothrow(size, tag); });
 }
 MEMFRAME_EXPORT_CXX void* operator new(size_t size, std::align_val_t align) {
-  return New(size, kNew, [&] { return g_real.op_new_aligned(size, align); });
+  return New(size, kNewKind, [&] { return g_real.op_new_aligned(size, align); });
 }
 MEMFRAME_EXPORT_CXX void* operator new[](size_t size, std::align_val_t align) {
-  return New(size, kNewArray, [&] { return g_real.op_new_array_aligned(size, align); });
+  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_aligned(size, align); });
 }
 MEMFRAME_EXPORT_CXX void* operator new(size_t size, std::align_val_t align, const std::nothrow_t& tag) noexcept {
-  return New(size, kNew, [&] { return g_real.op_new_aligned_nothrow(size, align, tag); });
+  return New(size, kNewKind, [&] { return g_real.op_new_aligned_nothrow(size, align, tag); });
 }
 MEMFRAME_EXPORT_CXX void* operator new[](size_t size, std::align_val_t align, const std::nothrow_t& tag) noexcept {
-  return New(size, kNewArray, [&] { return g_real.op_new_array_aligned_nothrow(size, align, tag); });
+  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_aligned_nothrow(size, align, tag); });
 }
 
 MEMFRAME_EXPORT_CXX void operator delete(void* block) noexcept {
-  Delete(block, 0, kDelete, [&] { g_real.op_delete(block); });
+  Delete(block, 0, kDeleteKind, [&] { g_real.op_delete(block); });
 }
 MEMFRAME_EXPORT_CXX void operator delete[](void* block) noexcept {
-  Delete(block, 0, kDeleteArray, [&] { g_real.op_delete_array(block); });
+  Delete(block, 0, kDeleteArrayKind, [&] { g_real.op_delete_array(block); });
 }
 MEMFRAME_EXPORT_CXX void operator delete(void* block, size_t size) noexcept {
-  Delete(block, size, kDelete, [&] { g_real.op_delete_sized(block, size); });
+  Delete(block, size, kDeleteKind, [&] { g_real.op_delete_sized(block, size); });
 }
 MEMFRAME_EXPORT_CXX void operator delete[](void* block, size_t size) noexcept {
-  Delete(block, size, kDeleteArray, [&] { g_real.op_delete_array_sized(block, size); });
+  Delete(block, size, kDeleteArrayKind, [&] { g_real.op_delete_array_sized(block, size); });
 }
 // The nothrow deletes are only called when a nothrow new's constructor
 // throws; libstdc++ implements them as the plain ones.
 MEMFRAME_EXPORT_CXX void operator delete(void* block, const std::nothrow_t&) noexcept {
-  Delete(block, 0, kDelete, [&] { g_real.op_delete(block); });
+  Delete(block, 0, kDeleteKind, [&] { g_real.op_delete(block); });
 }
 MEMFRAME_EXPORT_CXX void operator delete[](void* block, const std::nothrow_t&) noexcept {
-  Delete(block, 0, kDeleteArray, [&] { g_real.op_delete_array(block); });
+  Delete(block, 0, kDeleteArrayKind, [&] { g_real.op_delete_array(block); });
 }
 MEMFRAME_EXPORT_CXX void operator delete(void* block, std::align_val_t align) noexcept {
-  Delete(block, 0, kDelete, [&] { g_real.op_delete_aligned(block, align); });
+  Delete(block, 0, kDeleteKind, [&] { g_real.op_delete_aligned(block, align); });
 }
 MEMFRAME_EXPORT_CXX void operator delete[](void* block, std::align_val_t align) noexcept {
-  Delete(block, 0, kDeleteArray, [&] { g_real.op_delete_array_aligned(block, align); });
+  Delete(block, 0, kDeleteArrayKind, [&] { g_real.op_delete_array_aligned(block, align); });
 }
 MEMFRAME_EXPORT_CXX void operator delete(void* block, size_t size, std::align_val_t align) noexcept {
-  Delete(block, size, kDelete, [&] { g_real.op_delete_sized_aligned(block, size, align); });
+  Delete(block, size, kDeleteKind, [&] { g_real.op_delete_sized_aligned(block, size, align); });
 }
 MEMFRAME_EXPORT_CXX void operator delete[](void* block, size_t size, std::align_val_t align) noexcept {
-  Delete(block, size, kDeleteArray, [&] { g_real.op_delete_array_sized_aligned(block, size, align); });
+  Delete(block, size, kDeleteArrayKind, [&] { g_real.op_delete_array_sized_aligned(block, size, align); });
 }
 MEMFRAME_EXPORT_CXX void operator delete(void* block, std::align_val_t align, const std::nothrow_t&) noexcept {
-  Delete(block, 0, kDelete, [&] { g_real.op_delete_aligned(block, align); });
+  Delete(block, 0, kDeleteKind, [&] { g_real.op_delete_aligned(block, align); });
 }
 MEMFRAME_EXPORT_CXX void operator delete[](void* block, std::align_val_t align, const std::nothrow_t&) noexcept {
-  Delete(block, 0, kDeleteArray, [&] { g_real.op_delete_array_aligned(block, align); });
+  Delete(block, 0, kDeleteArrayKind, [&] { g_real.op_delete_array_aligned(block, align); });
 }

@@ -24,6 +24,15 @@
 
 namespace memframe::agent {
 
+// The kinds the heap hooks record (the family tells a mismatched delete).
+constexpr uint32_t kMallocKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+constexpr uint32_t kCallocKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCalloc);
+constexpr uint32_t kFreeKind = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0);
+constexpr uint32_t kNewKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW, 0);
+constexpr uint32_t kNewArrayKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_NEW_ARRAY, 0);
+constexpr uint32_t kDeleteKind = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_NEW, 0);
+constexpr uint32_t kDeleteArrayKind = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_NEW_ARRAY, 0);
+
 // The next definition of `name` after the agent, remembered once found. The
 // agent's start fills these caches (ResolveProcessFunctions,
 // ResolveInterceptedFunctions), so a hook normally only reads one. The

@@ -32,6 +32,8 @@
 #include "capture/recorder.h"
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
+#include "attach/own_allocator_patch.h"
+#include "hooks/own_allocator_hooks.h"
 #include "hooks/present_hooks.h"
 #include "hooks/process_hooks.h"
 #include "hooks/real_functions.h"
@@ -77,6 +79,7 @@ void StartRecording() {
   hello.cmdline = g_cmdline;
   hello.cmdline_size = ReadCmdline();
   hello.attached = g_attached;
+  if (OwnAllocator().defines_allocator) hello.own_allocator = &OwnAllocator();
   if (!StartStream(g_sink, hello, g_config)) {
     g_recording.store(false, std::memory_order_release);
     return;
@@ -176,6 +179,9 @@ __attribute__((constructor(101))) void StartAgent() {
   // allocator (its first mmap): a lookup that misses allocates its error.
   ResolveProcessFunctions();
   ResolveInterceptedFunctions(InterceptLookup::kAfterAgent);
+  // Before the writer thread exists (and before main): this thread is the
+  // only one that can be inside the executable's malloc.
+  HookExecutableAllocator(nullptr);
   pthread_atfork(nullptr, nullptr, AfterForkInChild);
   StartRecording();
 }
@@ -241,6 +247,10 @@ int StartAttached(const Config& config) {
   g_early_state.store(ok ? 2 : 3, std::memory_order_release);
   if (!ok) return 2;
   g_recording.store(true, std::memory_order_release);
+  // Said in the capture rather than done: the process's threads run.
+  HookExecutableAllocator(
+      "memframe attach does not rewrite the entry of an allocator the running program's threads may be inside "
+      "(only memframe run does, before main); calls reaching it through other libraries' imports are recorded");
   StartRecording();
   return Recording() ? 0 : 2;
 }

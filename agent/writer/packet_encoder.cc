@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "attach/own_allocator_patch.h"
 #include "buffer/page_allocator.h"
 #include "capture/clock.h"
 #include "capture/allocator_table.h"
@@ -19,7 +20,7 @@ using P = wire::Packet;
 
 void EncodeHello(SocketSink& sink, const HelloInfo& h) {
   using H = wire::Hello;
-  ProtoWriter w = sink.BeginPacket(4096 + h.cmdline_size * 2);
+  ProtoWriter w = sink.BeginPacket(4096 + h.cmdline_size * 2 + sizeof(OwnAllocatorReport) * 2);
   size_t body = w.BeginNested(P::kHelloFieldNumber);
   w.Varint(H::kProtocolVersionFieldNumber, wire::kProtocolVersion);
   w.Varint(H::kPidFieldNumber, h.pid);
@@ -37,6 +38,14 @@ void EncodeHello(SocketSink& sink, const HelloInfo& h) {
   w.String(H::kAgentVersionFieldNumber, MEMFRAME_AGENT_VERSION);
   w.Varint(H::kMaxStackDepthFieldNumber, h.max_stack_depth);
   if (h.attached) w.Varint(H::kAttachedFieldNumber, 1);
+  if (const OwnAllocatorReport* own = h.own_allocator) {
+    using O = wire::OwnAllocator;
+    size_t nested = w.BeginNested(H::kOwnAllocatorFieldNumber);
+    w.String(O::kNameFieldNumber, own->name);
+    for (size_t i = 0; i < own->hooked_count; ++i) w.String(O::kHookedFieldNumber, own->hooked[i]);
+    for (size_t i = 0; i < own->refused_count; ++i) w.String(O::kRefusedFieldNumber, own->refused[i]);
+    w.EndNested(nested);
+  }
   w.EndNested(body);
   sink.EndPacket(w);
 }

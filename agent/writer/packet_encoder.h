@@ -9,6 +9,8 @@
 
 namespace memframe::agent {
 
+struct OwnAllocatorReport;
+
 struct HelloInfo {
   uint32_t pid;
   uint32_t ppid;
@@ -20,6 +22,7 @@ struct HelloInfo {
   uint64_t start_unix_ns;
   uint32_t max_stack_depth;
   bool attached;  // memframe attach: the process ran before the agent came
+  const OwnAllocatorReport* own_allocator;  // null unless the executable defines its own
 };
 
 void EncodeHello(SocketSink& sink, const HelloInfo& hello);

@@ -223,7 +223,7 @@ int Run(const RunOptions& options) {
   // --tcp: the program is a Windows loader (wine memframe.exe ...), whose
   // allocator is not the game's.
   std::string own_allocator = options.tcp ? "" : OwnAllocatorWarning(program_path);
-  if (!own_allocator.empty()) std::cerr << "memframe: warning: " << own_allocator << '\n';
+  if (!own_allocator.empty()) std::cerr << "memframe: note: " << own_allocator << '\n';
   if (!options.tcp && !ResolveAgent(options, &agent, &error)) {
     ErrorLine(std::cerr) << error << '\n';
     return kExitRunFailed;

@@ -80,6 +80,13 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
       p.agent_version = h.agent_version();
       p.max_stack_depth = h.max_stack_depth();
       p.attached = h.attached();
+      if (h.has_own_allocator()) {
+        const wire::OwnAllocator& own = h.own_allocator();
+        p.own_allocator.present = true;
+        p.own_allocator.name = own.name();
+        p.own_allocator.hooked.assign(own.hooked().begin(), own.hooked().end());
+        p.own_allocator.refused.assign(own.refused().begin(), own.refused().end());
+      }
       stream_.clock.AddPair(h.start_ticks(), h.start_monotonic_ns());
       return CaptureBuilder::Status::kOk;
     }

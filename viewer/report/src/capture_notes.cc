@@ -11,6 +11,7 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
     notes.push_back("another process was recorded and not analysed: pid " + std::to_string(other.pid) + " " +
                     other.executable + " (" + FormatCount(other.events) + " events)");
   }
+  if (std::string own = DescribeOwnAllocator(capture); !own.empty()) notes.push_back(own);
   uint64_t dropped = 0;
   for (const Thread& t : s.threads) dropped += t.dropped;
   if (dropped) notes.push_back("the agent dropped " + FormatCount(dropped) + " events; figures are lower bounds");
@@ -36,6 +37,29 @@ std::string DescribeAttach(const Capture& capture) {
     text += " (the injection kept a thread from its own code " +
             FormatDuration(capture.recorder.attach_pause_us * 1000ull) + ")";
   return text + "; blocks allocated before it are unknown";
+}
+
+std::string DescribeOwnAllocator(const Capture& capture) {
+  const ProcessInfo::OwnAllocator& own = capture.main.process.own_allocator;
+  if (!own.present) return "";
+  auto defines = [&](const char* symbol) {
+    for (const std::vector<std::string>* list : {&own.hooked, &own.refused})
+      for (const std::string& entry : *list)
+        if (entry == symbol || entry.rfind(std::string(symbol) + ":", 0) == 0) return true;
+    return false;
+  };
+  const char* what = defines("malloc") ? "malloc" : defines("_Znwm") ? "operator new" : "allocator";
+  std::string text = std::string("the executable's own ") + what + " (" +
+                     (own.name.empty() ? "a heap of its own" : own.name) + ")";
+  auto list = [](const std::vector<std::string>& items, const char* separator) {
+    std::string joined;
+    for (const std::string& item : items) joined += (joined.empty() ? "" : separator) + item;
+    return joined;
+  };
+  if (own.refused.empty()) return text + " was hooked by entry patch (" + list(own.hooked, ", ") + ")";
+  text += " was not hooked: " + list(own.refused, "; ") + "; their calls are not recorded";
+  if (!own.hooked.empty()) text += " (hooked by entry patch: " + list(own.hooked, ", ") + ")";
+  return text;
 }
 
 }  // namespace memframe::analysis

@@ -129,6 +129,12 @@ json LiveAtEndJson(const ReportInput& input) {
           {"are_leaks", HowProgramEnded(input.capture).LiveBlocksAreLeaks()}};
 }
 
+// null for a program without an allocator of its own.
+json OwnAllocatorJson(const ProcessInfo::OwnAllocator& own) {
+  if (!own.present) return nullptr;
+  return {{"name", own.name}, {"hooked", own.hooked}, {"refused", own.refused}};
+}
+
 void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   const Capture& c = input.capture;
   const Stream& s = c.main;
@@ -140,6 +146,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
                   {"attached", s.process.attached},
                   {"detached", c.recorder.detached},
                   {"attach_pause_us", c.recorder.attach_pause_us},
+                  {"own_allocator", OwnAllocatorJson(s.process.own_allocator)},
                   {"termination_signal", c.recorder.finished ? json(c.recorder.termination_signal) : json(nullptr)},
                   {"ended", DescribeProgramEnd(HowProgramEnded(c))},
                   {"complete", c.complete()},

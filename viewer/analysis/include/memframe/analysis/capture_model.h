@@ -85,6 +85,14 @@ struct ProcessInfo {
   // memframe attach: the recording starts in a running process, so blocks
   // allocated before are unknown and their frees are expected.
   bool attached = false;
+  // The allocator the executable defines itself (a statically linked
+  // jemalloc, a heap of its own), which the agent hooks at its entry points.
+  struct OwnAllocator {
+    bool present = false;
+    std::string name;                  // "jemalloc", ...; "" for a heap of the program's own
+    std::vector<std::string> hooked;   // "malloc", "_Znwm", ...
+    std::vector<std::string> refused;  // "SYMBOL: why"
+  } own_allocator;
 };
 
 // One agent connection (one process).

@@ -22,4 +22,10 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
 // capture of `memframe run`.
 std::string DescribeAttach(const Capture& capture);
 
+// For a program whose executable defines its own allocator: "the
+// executable's own malloc (jemalloc) was hooked by entry patch (malloc,
+// ...)", or "... was not hooked: SYMBOL: why; ..." naming the functions the
+// agent could not patch (one of CaptureNotes); empty for other programs.
+std::string DescribeOwnAllocator(const Capture& capture);
+
 }  // namespace memframe::analysis

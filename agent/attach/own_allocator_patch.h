@@ -1,0 +1,45 @@
+// A program whose executable defines malloc (a statically linked jemalloc,
+// tcmalloc or mimalloc, or a heap of its own) binds it before the preloaded
+// agent: the program's calls and every library's go there and never reach
+// the agent's hooks. So the agent patches the entry of each allocator
+// function the executable defines (entry_trampolines.h) with a jump to a
+// hook whose real function is the moved original. At launch this runs in
+// the agent's constructor, before main and before the agent starts its
+// writer: the only thread is the one patching, so no thread can be inside
+// the bytes being rewritten. A running process (memframe attach) is not
+// patched: its threads may be anywhere in malloc.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+
+namespace memframe::agent {
+
+struct OwnAllocatorHook {
+  const char* symbol;        // "malloc", "_Znwm", ...
+  void* hook;
+  std::atomic<void*>* real;  // the moved original, set before the entry changes
+};
+
+constexpr size_t kMaxOwnAllocatorHooks = 24;
+
+// What the executable brings and what became of it, for Hello.
+struct OwnAllocatorReport {
+  bool defines_allocator = false;  // it defines at least one of the hooked functions
+  const char* name = "";           // "jemalloc", "tcmalloc", "mimalloc", or "" (a heap of its own)
+  const char* hooked[kMaxOwnAllocatorHooks] = {};
+  size_t hooked_count = 0;
+  char refused[kMaxOwnAllocatorHooks][160] = {};  // "SYMBOL: why"
+  size_t refused_count = 0;
+};
+
+// Patches the entry of each of `hooks` that the executable defines. With
+// `why_not`, patches nothing and reports each one it defines as refused for
+// that reason. Warns on stderr for each refusal. Allocation-free; call it
+// with the recursion guard held.
+void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, const char* why_not);
+
+// The last HookOwnAllocator's findings.
+const OwnAllocatorReport& OwnAllocator();
+
+}  // namespace memframe::agent

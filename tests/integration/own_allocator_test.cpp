@@ -1,0 +1,126 @@
+// Programs whose executable defines its own malloc, recorded by `memframe
+// run`: the agent patches those entries before main (own_allocator_patch.h).
+// Each program's threads make the blocks of own_allocator_workload.h, whose
+// sizes and site are known; the reports must show exactly those, and the
+// capture must say what was hooked. A heap whose entries the relocator
+// refuses must run unharmed, with the refusal said.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "e2e_helpers.h"
+#include "host_truth.h"
+
+namespace memframe {
+namespace {
+
+using nlohmann::json;
+using namespace targets;
+
+constexpr const char kWorkloadFunction[] = "MapAndAllocate";
+constexpr uint64_t kWorkloadBlocks = static_cast<uint64_t>(kOwnAllocatorThreads + 1) * kOwnRegions;
+// Every thread makes one block of 100 + i bytes for i below kOwnRegions.
+constexpr uint64_t kWorkloadBytes = (kOwnAllocatorThreads + 1) * (kOwnRegions * 100 + kOwnRegions * (kOwnRegions - 1) / 2);
+const std::vector<std::string> kFamily = {"malloc", "calloc", "realloc", "free", "posix_memalign",
+                                          "aligned_alloc", "memalign", "valloc", "pvalloc"};
+
+struct Recorded {
+  e2e::ScratchDirectory scratch{"memframe-own-allocator"};
+  std::string capture;
+  json summary;
+  json sites;
+  std::string summary_text;
+};
+
+// Records `program` and reads its summary (JSON and text) and sites.
+void Record(const std::string& program, const std::string& expected_output, Recorded* out) {
+  out->capture = (out->scratch.path() / "own.mfc").string();
+  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", out->capture, "--", program};
+  e2e::CommandResult run = e2e::RunCommand(argv, 60);
+  ASSERT_EQ(run.exit_code, 0) << e2e::ShellCommandLine(argv);
+  ASSERT_EQ(run.standard_output, expected_output);
+  std::string failure;
+  out->summary = e2e::ReportJson(MEMFRAME_CLI_PATH, out->capture, {"summary"}, &failure);
+  ASSERT_FALSE(out->summary.is_discarded()) << failure;
+  out->sites = e2e::ReportJson(MEMFRAME_CLI_PATH, out->capture, {"sites"}, &failure);
+  ASSERT_FALSE(out->sites.is_discarded()) << failure;
+  e2e::CommandResult text = e2e::RunCommand({MEMFRAME_CLI_PATH, "report", out->capture, "summary"}, 60);
+  ASSERT_EQ(text.exit_code, 0);
+  out->summary_text = text.standard_output;
+}
+
+void ExpectTheWorkloadExactly(const Recorded& r) {
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), kWorkloadFunction);
+  e2e::SiteTotals totals = e2e::SumSites(sites);
+  EXPECT_EQ(totals.allocations, kWorkloadBlocks) << r.sites.dump(1);
+  EXPECT_EQ(totals.bytes, kWorkloadBytes);
+  // One line of the workload: the site is that line in every thread.
+  for (const json& site : sites) EXPECT_TRUE(e2e::StackContains(site, kWorkloadFunction));
+}
+
+TEST(OwnAllocator, StaticJemallocIsHookedAndItsBlocksAreRecordedExactly) {
+  std::string program = MEMFRAME_STATIC_JEMALLOC_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libjemalloc.a (libjemalloc-dev) was not found at configure time";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(program, "static jemalloc done\n", &r));
+  const json& own = r.summary["capture"]["own_allocator"];
+  EXPECT_EQ(own["name"], "jemalloc");
+  // Debian's libjemalloc.a: the C family less pvalloc, no operator new.
+  std::vector<std::string> family = kFamily;
+  family.erase(family.end() - 1);
+  EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(), family);
+  EXPECT_TRUE(own["refused"].empty()) << own.dump();
+  ExpectTheWorkloadExactly(r);
+  EXPECT_NE(r.summary_text.find("note: the executable's own malloc (jemalloc) was hooked by entry patch (malloc, "
+                                "calloc, realloc, free, posix_memalign, aligned_alloc, memalign, valloc)\n"),
+            std::string::npos)
+      << r.summary_text;
+}
+
+TEST(OwnAllocator, AHeapOfTheProgramsOwnIsHookedAndItsBlocksAreRecordedExactly) {
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(MEMFRAME_REENTRY_ALLOCATOR_PATH, "reentry allocator done, 1 heap chunks\n", &r));
+  const json& own = r.summary["capture"]["own_allocator"];
+  EXPECT_EQ(own["name"], "");
+  // Built at -O1, its entries are not 8-byte aligned: patched all the same.
+  EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(), kFamily);
+  EXPECT_TRUE(own["refused"].empty()) << own.dump();
+  ExpectTheWorkloadExactly(r);
+  EXPECT_NE(r.summary_text.find("note: the executable's own malloc (a heap of its own) was hooked by entry patch"),
+            std::string::npos)
+      << r.summary_text;
+}
+
+TEST(OwnAllocator, EntriesTheRelocatorRefusesAreSaidAndTheProgramRunsUnharmed) {
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(MEMFRAME_REFUSED_ENTRIES_PATH, "reentry allocator done, 1 heap chunks\n", &r));
+  const json& own = r.summary["capture"]["own_allocator"];
+  const std::string why = "a call (a thread inside the callee would return into the patch)";
+  EXPECT_EQ(own["refused"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"malloc: " + why, "free: " + why}));
+  std::vector<std::string> hooked = kFamily;
+  std::erase(hooked, "malloc");
+  std::erase(hooked, "free");
+  EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(), hooked);
+  // Its malloc and free are not recorded: the workload's blocks are not there.
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), kWorkloadFunction).empty());
+  EXPECT_NE(r.summary_text.find("note: the executable's own malloc (a heap of its own) was not hooked: malloc: " +
+                                why + "; free: " + why + "; their calls are not recorded (hooked by entry patch: "
+                                "calloc, realloc, posix_memalign, aligned_alloc, memalign, valloc, pvalloc)\n"),
+            std::string::npos)
+      << r.summary_text;
+  e2e::CommandResult native = e2e::RunCommand({MEMFRAME_REFUSED_ENTRIES_PATH}, 30);
+  EXPECT_EQ(native.exit_code, 0);
+  EXPECT_EQ(native.standard_output, "reentry allocator done, 1 heap chunks\n");
+}
+
+TEST(OwnAllocator, AnOrdinaryProgramHasNoOwnAllocator) {
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(MEMFRAME_NAMED_WORKER_PATH, "named worker done\n", &r));
+  EXPECT_TRUE(r.summary["capture"]["own_allocator"].is_null());
+  EXPECT_EQ(r.summary_text.find("own malloc"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace memframe
