@@ -45,3 +45,22 @@ if(TARGET memframe-viewer)
   add_dependencies(viewer_timeline_marks_test memframe-viewer)
   gtest_discover_tests(viewer_timeline_marks_test TEST_PREFIX viewer.marks. DISCOVERY_TIMEOUT 30)
 endif()
+
+# The Allocators tab on custom_allocators: its plot drawn (a screenshot) and
+# its thread selection against `memframe report allocators --thread`.
+if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET memframe_agent
+   AND TARGET target_custom_allocators)
+  pkg_check_modules(VIEWER_TEST_STB REQUIRED IMPORTED_TARGET stb)
+  add_executable(viewer_allocators_test viewer_allocators_test.cc)
+  target_include_directories(viewer_allocators_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/programs/agent_targets)
+  target_link_libraries(viewer_allocators_test PRIVATE memframe_e2e_helpers PkgConfig::VIEWER_TEST_STB
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_allocators_test PRIVATE
+    MEMFRAME_CLI_PATH="$<TARGET_FILE:memframe>"
+    MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>"
+    MEMFRAME_CUSTOM_ALLOCATORS_PATH="$<TARGET_FILE:target_custom_allocators>")
+  add_dependencies(viewer_allocators_test memframe memframe-viewer memframe_agent target_custom_allocators)
+  add_test(NAME viewer.allocators
+           COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_allocators_test>)
+  set_tests_properties(viewer.allocators PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 300)
+endif()

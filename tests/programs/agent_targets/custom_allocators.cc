@@ -1,6 +1,9 @@
 // A game with allocators of its own, declared through the annotation header
 // (custom_allocators_truth.h says what it does). Runs the same without
 // memframe.
+#include <pthread.h>
+#include <semaphore.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -74,12 +77,60 @@ struct AudioRing : Region {
   void Pop() { memframe_custom_free(base + (tail++ % kRingSlots) * kRingSlot); }
 };
 
+// The audio thread (kAudioThreadName) feeds the ring: one step a frame,
+// in lock-step with the main thread, so the frames are the same as if the
+// main thread did it.
+struct AudioThread {
+  explicit AudioThread(AudioRing& r) : ring(r) {
+    sem_init(&go, 0, 0);
+    sem_init(&done, 0, 0);
+    pthread_create(&thread, nullptr, Main, this);
+  }
+  // Runs one step on the audio thread and waits for it.
+  void Run(int step) {
+    next = step;
+    sem_post(&go);
+    while (sem_wait(&done) != 0) {
+    }
+  }
+  void Stop() {
+    Run(kStop);
+    pthread_join(thread, nullptr);
+  }
+
+  static constexpr int kDrain = -1, kStop = -2;
+  static void* Main(void* self) {
+    pthread_setname_np(pthread_self(), kAudioThreadName);
+    auto* audio = static_cast<AudioThread*>(self);
+    for (;;) {
+      while (sem_wait(&audio->go) != 0) {
+      }
+      const int step = audio->next;
+      AudioRing& ring = audio->ring;
+      if (step == kDrain) {
+        while (ring.tail < ring.head) ring.Pop();
+      } else if (step >= 0) {
+        if (step >= kRingDelay) ring.Pop();
+        ring.Push();
+      }
+      sem_post(&audio->done);
+      if (step == kStop) return nullptr;
+    }
+  }
+
+  AudioRing& ring;
+  sem_t go, done;
+  int next = 0;
+  pthread_t thread;
+};
+
 }  // namespace
 
 int main() {
   FrameArena arena;
   ParticlePool pool;
   AudioRing ring;
+  AudioThread audio(ring);
   void* particles[kFrames][kParticlesPerFrame] = {};
   void* kept = nullptr;
   volatile char sink = 0;
@@ -102,12 +153,12 @@ int main() {
     }
     if (frame == kPoolClearFrame) pool.Clear();
     for (void*& p : particles[frame]) p = pool.Take();
-    if (frame >= kRingDelay) ring.Pop();
-    ring.Push();
+    audio.Run(frame);
     arena.Reset();
     memframe_frame_mark();
   }
-  while (ring.tail < ring.head) ring.Pop();
+  audio.Run(AudioThread::kDrain);
+  audio.Stop();
   free(arena.slab);
   free(pool.slab);
   free(ring.slab);

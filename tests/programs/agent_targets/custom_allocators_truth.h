@@ -35,7 +35,10 @@ constexpr int kParticleLife = 3;
 constexpr int kPoolClearFrame = 30;
 
 // Audio ring: one 1 KiB command block a frame, freed in order kRingDelay
-// frames later; drained after the last frame.
+// frames later; drained after the last frame. The ring is fed on its own
+// thread, in lock-step with the main thread; the other allocators are the
+// main thread's.
+constexpr const char* kAudioThreadName = "audio-mixer";
 constexpr const char* kRingName = "audio ring";
 constexpr size_t kRingSlot = 1024;
 constexpr size_t kRingSlots = 16;

@@ -94,10 +94,14 @@ void AllocatorsView::DrawSelected(ViewContext& ctx, const analysis::AllocatorUsa
   ImGui::Text("%s: bytes in use at their highest in each frame from frame %llu (%s handed out, %s releases)",
               u.info.name.c_str(), static_cast<unsigned long long>(first), Plural(u.blocks, "block").c_str(),
               FormatCount(u.releases).c_str());
-  const float scale = static_cast<float>(u.info.capacity ? u.info.capacity : u.high_water);
-  const std::string overlay = "capacity " + OrDash(u.info.capacity) + ", high-water " + FormatBytes(u.high_water);
+  // Scaled to the high-water, so that an allocator far below its capacity
+  // still shows its frames' shape (the table gives the occupancy).
+  const float scale = static_cast<float>(u.high_water ? u.high_water : 1);
+  const std::string overlay = "top: high-water " + FormatBytes(u.high_water) + " (capacity " + OrDash(u.info.capacity) + ")";
+  // An explicit width: Debian's Dear ImGui (1.86) takes a negative plot
+  // width as it is, and draws nothing.
   ImGui::PlotHistogram("##in_use", plot_.data(), static_cast<int>(plot_.size()), 0, overlay.c_str(), 0, scale,
-                       ImVec2(-1, 110));
+                       ImVec2(ImGui::GetContentRegionAvail().x, 110));
   if (u.outlived.empty()) return;
   ImGui::TextColored(palette::kError, "Blocks given back after %s had released them (held past the release):",
                      u.info.name.c_str());
