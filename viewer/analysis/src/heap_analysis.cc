@@ -1,5 +1,7 @@
 #include "memframe/analysis/heap_analysis.h"
 
+#include <unordered_set>
+
 #include "memframe/analysis/live_set.h"
 
 namespace memframe::analysis {
@@ -12,6 +14,8 @@ HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress) {
   LiveSetIndex::Builder live_sets;
   const uint64_t total = stream.events.size();
   uint64_t done = 0;
+  // Custom blocks a release freed and no allocation reused since.
+  std::unordered_set<uint64_t> released;
 
   auto note_peak = [&](const Event& e) {
     if (live.live_bytes() > result.peak_live_bytes) {
@@ -42,6 +46,7 @@ HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress) {
           frames.OnFree(e, replaced.size, before, after_free);
           before = after_free;
         }
+        if (e.is_custom() && !released.empty()) released.erase(e.address);
         result.allocations++;
         result.bytes_allocated += e.size;
         frames.OnAlloc(e, before, live.live_bytes());
@@ -54,6 +59,10 @@ HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress) {
         LiveBlock freed;
         if (live.Free(e.address, &freed)) {
           count_free(e, freed, before);
+          if (e.is_released()) released.insert(e.address);
+        } else if (e.is_custom() && released.erase(e.address)) {
+          result.anomalies.freed_after_release++;
+          frames.OnUnknownFree(e);
         } else {
           (stream.process.attached ? result.anomalies.freed_before_attach : result.anomalies.unknown_frees)++;
           frames.OnUnknownFree(e);

@@ -21,6 +21,11 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
   const HeapAnomalies& a = heap.anomalies;
   if (uint64_t n = a.unknown_frees)
     notes.push_back(n == 1 ? "1 free of an unknown block was ignored" : FormatCount(n) + " frees of unknown blocks were ignored");
+  if (uint64_t n = a.freed_after_release)
+    notes.push_back(n == 1 ? "1 free of a block after its allocator's release was ignored (the game held the block "
+                             "past the release; the allocators report lists it)"
+                           : FormatCount(n) + " frees of blocks after their allocator's release were ignored (the "
+                             "game held them past the release; the allocators report lists them)");
   if (uint64_t n = a.freed_before_attach)
     notes.push_back(FormatCount(n) + (n == 1 ? " free of a block" : " frees of blocks") +
                     " allocated before the attach (unknown to memframe) are not counted");

@@ -183,6 +183,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
             {"unknown_frees", h.anomalies.unknown_frees},
             {"freed_before_attach", h.anomalies.freed_before_attach},
+            {"freed_after_release", h.anomalies.freed_after_release},
             {"allocs_over_live", h.anomalies.allocs_over_live},
             {"handoffs_repaired", s.handoffs_repaired},
             {"other_processes", std::move(others)}};

@@ -20,6 +20,10 @@ struct HeapAnomalies {
   // The same in a capture made by memframe attach: blocks allocated before
   // the attach, which memframe never saw (expected, not an error).
   uint64_t freed_before_attach = 0;
+  // A custom FREE (annotate.h) of a block its allocator's release (an arena
+  // reset, a pool cleared) had already freed: the game kept the block past
+  // the release; the Allocators report lists it as outlived.
+  uint64_t freed_after_release = 0;
   uint64_t allocs_over_live = 0;   // ALLOC at an address still live: the old block counts as freed
 };
 
