@@ -96,13 +96,18 @@ bool WriteCodeBytes(uintptr_t at, const uint8_t* bytes, size_t size) {
 // refused once); only the attach thread writes.
 char g_refusals[2048];
 size_t g_refusals_size = 0;
-uintptr_t g_refused[32];
+struct Refused {
+  uintptr_t entry;
+  const char* why;  // a static string
+};
+Refused g_refused[32];
 size_t g_refused_count = 0;
 
-bool RefusedBefore(uintptr_t entry) {
+// The reason `entry` was refused before, or null.
+const char* RefusedBefore(uintptr_t entry) {
   for (size_t i = 0; i < g_refused_count; ++i)
-    if (g_refused[i] == entry) return true;
-  return false;
+    if (g_refused[i].entry == entry) return g_refused[i].why;
+  return nullptr;
 }
 
 void NoteRefusal(const char* name, const char* why) {
@@ -115,7 +120,7 @@ void NoteRefusal(const char* name, const char* why) {
 // With `refusal`, the caller says what the refusal costs: *refusal gets
 // the reason and nothing is printed here.
 bool Refuse(const char* name, uintptr_t entry, const char* why, const char** refusal) {
-  if (g_refused_count < sizeof(g_refused) / sizeof(g_refused[0])) g_refused[g_refused_count++] = entry;
+  if (g_refused_count < sizeof(g_refused) / sizeof(g_refused[0])) g_refused[g_refused_count++] = {entry, why};
   NoteRefusal(name, why);
   if (refusal) {
     *refusal = why;
@@ -183,28 +188,32 @@ bool PrepareNew(const char* name, uintptr_t entry, void* hook, std::atomic<void*
 
 }  // namespace
 
-bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real) {
-  if (RefusedBefore(entry)) return false;
+bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real,
+                            const char** refusal) {
+  if (const char* why = RefusedBefore(entry)) {
+    if (refusal) *refusal = why;
+    return false;
+  }
   const size_t count = g_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < count; ++i) {
     Trampoline& t = g_trampolines[i];
     if (t.entry != entry) continue;
-    if (t.permanent) return Refuse(name, entry, "the agent patched it at launch for another hook", nullptr);
+    if (t.permanent) return Refuse(name, entry, "the agent patched it at launch for another hook", refusal);
     // Attached again: the moved prologue is still there.
     const uint64_t now = CodeWord(t);
     if (now != t.original_word && now != t.patched_word)
-      return Refuse(name, entry, "its code changed since the last attach", nullptr);
+      return Refuse(name, entry, "its code changed since the last attach", refusal);
     real->store(t.page + kPrologueAt, std::memory_order_release);
     return true;
   }
   size_t index;
-  return PrepareNew(name, entry, hook, real, nullptr, false, &index);
+  return PrepareNew(name, entry, hook, real, refusal, false, &index);
 }
 
 bool ArmEntryTrampolineAlone(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real,
                              const char** refusal) {
-  if (RefusedBefore(entry)) {
-    *refusal = "refused before";
+  if (const char* why = RefusedBefore(entry)) {
+    *refusal = why;
     return false;
   }
   size_t index;

@@ -30,8 +30,11 @@ namespace memframe::agent {
 // prologue at once (so that the hook never calls the patched entry), and
 // the jump is published for memframe to write. True when the entry is
 // prepared now (or was already); false, after a warning that names `name`
-// and the reason, when it cannot be done safely.
-bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real);
+// and the reason, when it cannot be done safely. With `refusal`, nothing is
+// printed and *refusal gets the reason (a static string); the refusal is
+// still listed in EntryTrampolineRefusals().
+bool PrepareEntryTrampoline(const char* name, uintptr_t entry, void* hook, std::atomic<void*>* real,
+                            const char** refusal = nullptr);
 
 // At launch, from the agent's constructor while it is the process's only
 // thread (agent/attach/own_allocator_patch.h): prepares `entry` as above and

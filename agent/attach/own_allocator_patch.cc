@@ -22,16 +22,19 @@ int FirstObject(dl_phdr_info* info, size_t, void* out) {
   return 1;  // the first object is the program itself
 }
 
-void AddRefusal(const char* symbol, const char* why) {
+// At an attach the game's stderr is not memframe's: memframe prints the
+// refusals the agent hands it (EntryTrampolineRefusals) instead.
+void AddRefusal(const char* symbol, const char* why, OwnAllocatorPatching when) {
   if (g_report.refused_count == kMaxOwnAllocatorHooks) return;
   char* line = g_report.refused[g_report.refused_count++];
   snprintf(line, sizeof(g_report.refused[0]), "%s: %s", symbol, why);
-  Warn("the executable's own %s is not hooked: %s; its calls are not recorded", symbol, why);
+  if (when == OwnAllocatorPatching::kAtLaunch)
+    Warn("the executable's own %s is not hooked: %s; its calls are not recorded", symbol, why);
 }
 
 }  // namespace
 
-void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, const char* why_not) {
+void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, OwnAllocatorPatching when) {
   g_report = OwnAllocatorReport{};
   if (count > kMaxOwnAllocatorHooks) count = kMaxOwnAllocatorHooks;
   uintptr_t entries[kMaxOwnAllocatorHooks] = {};
@@ -55,12 +58,8 @@ void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, const char* w
     if (!entries[i]) continue;
     g_report.defines_allocator = true;
     const uintptr_t entry = bias + entries[i];
-    if (why_not) {
-      AddRefusal(hooks[i].symbol, why_not);
-      continue;
-    }
     if (indirect[i]) {
-      AddRefusal(hooks[i].symbol, "an indirect function (its value is the resolver, not the allocator)");
+      AddRefusal(hooks[i].symbol, "an indirect function (its value is the resolver, not the allocator)", when);
       continue;
     }
     // An alias of a function patched already (one body under two names):
@@ -68,13 +67,17 @@ void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, const char* w
     bool alias = false;
     for (size_t j = 0; j < i; ++j) alias |= armed[j] && entries[j] == entries[i];
     const char* refusal = nullptr;
-    if (alias || ArmEntryTrampolineAlone(hooks[i].symbol, entry, hooks[i].hook, hooks[i].real, &refusal)) {
+    const bool patched =
+        alias || (when == OwnAllocatorPatching::kAtLaunch
+                      ? ArmEntryTrampolineAlone(hooks[i].symbol, entry, hooks[i].hook, hooks[i].real, &refusal)
+                      : PrepareEntryTrampoline(hooks[i].symbol, entry, hooks[i].hook, hooks[i].real, &refusal));
+    if (patched) {
       armed[i] = true;
       g_report.hooked[g_report.hooked_count++] = hooks[i].symbol;
       Debug("the executable's own %s (%#lx) is hooked at its entry", hooks[i].symbol,
             static_cast<unsigned long>(entry));
     } else {
-      AddRefusal(hooks[i].symbol, refusal);
+      AddRefusal(hooks[i].symbol, refusal, when);
     }
   }
 }

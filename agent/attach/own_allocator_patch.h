@@ -3,11 +3,16 @@
 // agent: the program's calls and every library's go there and never reach
 // the agent's hooks. So the agent patches the entry of each allocator
 // function the executable defines (entry_trampolines.h) with a jump to a
-// hook whose real function is the moved original. At launch this runs in
-// the agent's constructor, before main and before the agent starts its
-// writer: the only thread is the one patching, so no thread can be inside
-// the bytes being rewritten. A running process (memframe attach) is not
-// patched: its threads may be anywhere in malloc.
+// hook whose real function is the moved original.
+//
+// At launch this runs in the agent's constructor, before main and before
+// the agent starts its writer: the only thread is the one patching, so no
+// thread can be inside the bytes being rewritten, and the jumps are written
+// at once. At an attach the program's threads may be anywhere in malloc:
+// the agent only prepares the entries and publishes them, and memframe
+// writes each jump (and the original bytes back before the detach) with
+// every thread stopped and none inside the bytes rewritten, as for the
+// presents (injector/attach/code_patcher.h).
 #pragma once
 
 #include <atomic>
@@ -33,11 +38,14 @@ struct OwnAllocatorReport {
   size_t refused_count = 0;
 };
 
-// Patches the entry of each of `hooks` that the executable defines. With
-// `why_not`, patches nothing and reports each one it defines as refused for
-// that reason. Warns on stderr for each refusal. Allocation-free; call it
-// with the recursion guard held.
-void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, const char* why_not);
+enum class OwnAllocatorPatching {
+  kAtLaunch,  // written at once; each refusal is warned about on stderr
+  kAtAttach,  // prepared and published for memframe; refusals go to memframe (EntryTrampolineRefusals)
+};
+
+// Patches the entry of each of `hooks` that the executable defines.
+// Allocation-free; call it with the recursion guard held.
+void HookOwnAllocator(const OwnAllocatorHook* hooks, size_t count, OwnAllocatorPatching when);
 
 // The last HookOwnAllocator's findings.
 const OwnAllocatorReport& OwnAllocator();

@@ -98,7 +98,7 @@ void* Hook(auto* fn) { return reinterpret_cast<void*>(fn); }
 
 }  // namespace
 
-void HookExecutableAllocator(const char* why_not) {
+void HookExecutableAllocator(OwnAllocatorPatching when) {
   const OwnAllocatorHook hooks[] = {
       {"malloc", Hook(OwnMalloc), &g_own_real[kOwnMalloc]},
       {"calloc", Hook(OwnCalloc), &g_own_real[kOwnCalloc]},
@@ -120,7 +120,7 @@ void HookExecutableAllocator(const char* why_not) {
       {"_ZdaPvm", Hook(OwnDeleteSized<kOwnDeleteArraySized, kDeleteArrayKind>), &g_own_real[kOwnDeleteArraySized]},
   };
   static_assert(sizeof(hooks) / sizeof(hooks[0]) == kOwnCount);
-  HookOwnAllocator(hooks, kOwnCount, why_not);
+  HookOwnAllocator(hooks, kOwnCount, when);
 }
 
 }  // namespace memframe::agent

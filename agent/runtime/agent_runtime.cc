@@ -181,7 +181,7 @@ __attribute__((constructor(101))) void StartAgent() {
   ResolveInterceptedFunctions(InterceptLookup::kAfterAgent);
   // Before the writer thread exists (and before main): this thread is the
   // only one that can be inside the executable's malloc.
-  HookExecutableAllocator(nullptr);
+  HookExecutableAllocator(OwnAllocatorPatching::kAtLaunch);
   pthread_atfork(nullptr, nullptr, AfterForkInChild);
   StartRecording();
 }
@@ -247,10 +247,10 @@ int StartAttached(const Config& config) {
   g_early_state.store(ok ? 2 : 3, std::memory_order_release);
   if (!ok) return 2;
   g_recording.store(true, std::memory_order_release);
-  // Said in the capture rather than done: the process's threads run.
-  HookExecutableAllocator(
-      "memframe attach does not rewrite the entry of an allocator the running program's threads may be inside "
-      "(only memframe run does, before main); calls reaching it through other libraries' imports are recorded");
+  // Prepared here, in the Hello that StartRecording sends; memframe writes
+  // the jumps with every thread stopped once the attach thread publishes
+  // them (attach_entry.cc).
+  HookExecutableAllocator(OwnAllocatorPatching::kAtAttach);
   StartRecording();
   return Recording() ? 0 : 2;
 }

@@ -240,7 +240,7 @@ void Warn(const std::vector<std::string>& lines) {
   for (const std::string& line : lines) std::cerr << "memframe: warning: " << line << '\n';
 }
 
-// `entries` writes the present entries the agent hands over meanwhile (a
+// `entries` writes the entries the agent hands over meanwhile (a present in a
 // module loaded while recorded), and writes them back before the detach.
 Ending Record(Recorder& recorder, pid_t pid, double duration_s, EntryPatchRequests* entries) {
   auto start = Clock::now();
@@ -373,7 +373,7 @@ int Attach(const AttachOptions& options) {
     // The agent handed its entries over before the ready file.
     Warn(entries.Take());
     if (entries.armed() > 0) {
-      snprintf(line, sizeof line, "memframe: patched %zu present entr%s with every thread stopped (%.1f ms)\n",
+      snprintf(line, sizeof line, "memframe: patched %zu function entr%s with every thread stopped (%.1f ms)\n",
                entries.armed(), entries.armed() == 1 ? "y" : "ies", entries.longest_stop_ms());
       std::cerr << line;
     }

@@ -231,26 +231,37 @@ def test_many_attaches_to_busy_threads(cycles):
     w.finish(0)
 
 
-class PresentPointer:
-    """target_present_pointer, driven on its stdin; every answer awaited
-    with a deadline, so that a target stuck in the loader fails the test."""
+class DrivenTarget:
+    """A target driven on its stdin; every answer awaited with a deadline,
+    so that a target stuck in the loader fails the test. `said` keeps its
+    stdout, to compare with a native run."""
 
-    def __init__(self):
-        self.proc = subprocess.Popen([ARGS.present_pointer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def __init__(self, argv, name):
+        self.name = name
+        self.said = ""
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.expect("ready")
 
     def expect(self, answer, seconds=60):
         if not select.select([self.proc.stdout], [], [], seconds)[0]:
             self.proc.kill()
-            fail("target_present_pointer gave no %r within %d s" % (answer, seconds))
-        got = self.proc.stdout.readline().strip()
-        if got != answer:
-            fail("target_present_pointer said %r, not %r" % (got, answer))
+            fail("%s gave no %r within %d s" % (self.name, answer, seconds))
+        got = self.proc.stdout.readline()
+        self.said += got
+        if got.strip() != answer:
+            fail("%s said %r, not %r" % (self.name, got.strip(), answer))
 
     def command(self, line, answer, seconds=60):
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
         self.expect(answer, seconds)
+
+
+class PresentPointer(DrivenTarget):
+    """target_present_pointer, driven on its stdin."""
+
+    def __init__(self):
+        super().__init__([ARGS.present_pointer], "target_present_pointer")
 
 
 def test_present_fetched_before_attach():
@@ -303,6 +314,147 @@ def test_entry_patch_under_spinning_threads(cycles):
     target.command("frames 2", "done")
     target.command("exit 0", "bye")
     expect_equal("target_present_pointer's status", target.proc.wait(timeout=30), 0)
+
+
+# static_jemalloc --wait-for-attach (host_truth.h, own_allocator_workload.h):
+# each run of its workload makes 16 blocks (4 threads x malloc(100 + i) for
+# i below 4) at MapAndAllocate; 7 blocks of 777 bytes come before any attach.
+JEMALLOC_SITE = "MapAndAllocate"
+JEMALLOC_BLOCKS = 16
+JEMALLOC_BYTES = 4 * sum(100 + i for i in range(4))
+JEMALLOC_OLD_BLOCKS = 7
+# Debian's libjemalloc.a defines the C family less pvalloc, no operator new
+# (and its own API, which the agent may hook too: listed after these).
+JEMALLOC_HOOKED = ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "memalign", "valloc"]
+
+
+JEMALLOC_SYMBOLS = {}
+
+
+def code_at(pid, symbols):
+    """The first 8 bytes of each of target_static_jemalloc's `symbols` in process `pid`."""
+    values = JEMALLOC_SYMBOLS
+    if not values:
+        for line in subprocess.run(["nm", "--defined-only", ARGS.jemalloc], capture_output=True, text=True,
+                                   check=True).stdout.splitlines():
+            words = line.split()
+            if len(words) == 3 and words[1] in "Tt":
+                values[words[2]] = int(words[0], 16)
+    with open(ARGS.jemalloc, "rb") as f:
+        f.seek(16)
+        pie = int.from_bytes(f.read(2), "little") == 3  # ET_DYN
+    base = 0
+    if pie:
+        with open("/proc/%d/maps" % pid) as maps:
+            for line in maps:
+                words = line.split()
+                if len(words) >= 6 and words[2] == "00000000" and os.path.realpath(words[5]) == \
+                        os.path.realpath(ARGS.jemalloc):
+                    base = int(words[0].split("-")[0], 16)
+                    break
+    code = {}
+    with open("/proc/%d/mem" % pid, "rb") as mem:
+        for symbol in symbols:
+            if symbol not in values:
+                fail("no %s in %s" % (symbol, ARGS.jemalloc))
+            mem.seek(base + values[symbol])
+            code[symbol] = mem.read(8)
+    return code
+
+
+def test_own_allocator_at_attach():
+    """An executable that links jemalloc statically: its malloc family is
+    patched at its entries with every thread stopped, so the workload run
+    while attached is recorded exactly at its site; the blocks made before
+    the attach and freed while recorded count as from before the attach;
+    the detach writes the original entries back (read from the process's
+    memory) and the program answers and ends as a native run does. Twice,
+    to see that a second attach patches the same entries again."""
+    script = ["work", "free-old", "work", "work", "end"]
+    native = subprocess.run([ARGS.jemalloc, "--wait-for-attach"], input="".join(c + "\n" for c in script),
+                            capture_output=True, text=True, timeout=60)
+    target = DrivenTarget([ARGS.jemalloc, "--wait-for-attach"], "target_static_jemalloc")
+    original = code_at(target.proc.pid, ("malloc", "free"))
+    for attempt, commands in enumerate((script[:2], script[2:3])):
+        capture = os.path.join(TMP, "jemalloc%d.mfc" % attempt)
+        attach = start_attach(target.proc.pid, capture, "--no-summary")
+        said = "".join(wait_recording(attach))
+        if "memframe: patched " not in said or "not patched" in said:
+            fail("attach %d: memframe did not patch the executable's malloc family:\n%s" % (attempt, said))
+        patched = int(said.split("memframe: patched ")[1].split()[0])
+        for name, code in code_at(target.proc.pid, original).items():
+            if code[:1] != b"\xe9" or code == original[name]:
+                fail("attach %d: the entry of %s is not patched while recorded" % (attempt, name))
+        for command in commands:
+            target.command(command, "freed" if command == "free-old" else "done")
+        detach(target.proc.pid, attach)
+        expect_equal("the entries after detach %d" % attempt, code_at(target.proc.pid, original), original)
+        sites = json.loads(report(capture, "sites", "--json").stdout)["sites"]
+        at_site = [x for x in sites if any(JEMALLOC_SITE in f.get("function", "") for f in x.get("stack", []))]
+        expect_equal("attach %d: blocks and bytes at %s" % (attempt, JEMALLOC_SITE),
+                     (sum(x["allocations"] for x in at_site), sum(x["bytes"] for x in at_site)),
+                     (JEMALLOC_BLOCKS, JEMALLOC_BYTES))
+        # The mismatches report reads no symbols: the cheap one to read twice.
+        mismatches = json.loads(report(capture, "mismatches", "--json").stdout)
+        expect_equal("attach %d: (mismatches, frees of blocks from before the attach)" % attempt,
+                     (mismatches["total"], mismatches["freed_before_attach"]),
+                     (0, JEMALLOC_OLD_BLOCKS if attempt == 0 else 0))
+        if attempt > 0:
+            continue  # the summary reads the same for both
+        s = summary(capture)
+        expect_equal("frees of blocks from before the attach", freed_before_attach(s), JEMALLOC_OLD_BLOCKS)
+        own = s["capture"]["own_allocator"]
+        expect_equal("the executable's own allocator",
+                     (own["name"], own["hooked"][:len(JEMALLOC_HOOKED)], own["refused"]),
+                     ("jemalloc", JEMALLOC_HOOKED, []))
+        expect_equal("entries memframe patched", patched, len(own["hooked"]))
+    # After the detach: the original entries run, and the program ends as natively.
+    for command in script[3:-1]:
+        target.command(command, "done")
+    target.command("end", "static jemalloc done")
+    expect_equal("target_static_jemalloc's native run", native.returncode, 0)
+    expect_equal("target_static_jemalloc (status, output) attached and native",
+                 (target.proc.wait(timeout=30), target.said), (native.returncode, native.stdout))
+
+
+def test_own_allocator_refused_at_attach():
+    """A heap of the program's own whose malloc and free start with a call
+    (target_refused_entries): the relocator refuses them at the attach as it
+    does at launch. memframe says so, the capture's note names them, and the
+    program answers and ends as a native run does."""
+    script = ["work", "free-old", "end"]
+    argv = [ARGS.refused_entries, "--wait-for-attach"]
+    native = subprocess.run(argv, input="".join(c + "\n" for c in script), capture_output=True, text=True,
+                            timeout=60)
+    target = DrivenTarget(argv, "target_refused_entries")
+    capture = os.path.join(TMP, "refused_entries.mfc")
+    attach = start_attach(target.proc.pid, capture, "--no-summary")
+    said = "".join(wait_recording(attach))
+    why = "a call (a thread inside the callee would return into the patch)"
+    for name in ("malloc", "free"):
+        if "memframe: warning: %s: not patched at its entry: %s\n" % (name, why) not in said:
+            fail("memframe attach did not say it left %s alone:\n%s" % (name, said))
+    target.command("work", "done")
+    target.command("free-old", "freed")
+    detach(target.proc.pid, attach)
+    target.command("end", "reentry allocator done, 1 heap chunks")
+    expect_equal("target_refused_entries (status, output) attached and native",
+                 (target.proc.wait(timeout=30), target.said), (native.returncode, native.stdout))
+    expect_equal("target_refused_entries' native run", native.returncode, 0)
+    own = summary(capture)["capture"]["own_allocator"]
+    refused = dict(line.split(": ", 1) for line in own["refused"])
+    expect_equal("malloc and free refused", (refused.get("malloc"), refused.get("free")), (why, why))
+    # Its other entries, built at -O1, are patched unless their jump would
+    # straddle two aligned words (an attach writes one).
+    for name, reason in refused.items():
+        if name not in ("malloc", "free") and reason != "the jump would not fit in one aligned 8-byte store":
+            fail("%s refused at the attach: %s" % (name, reason))
+    expect_equal("the family, hooked or refused", sorted(own["hooked"] + list(refused)),
+                 sorted(["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "memalign",
+                         "valloc", "pvalloc"]))
+    text = report(capture).stdout
+    if "note: the executable's own malloc (a heap of its own) was not hooked: malloc: " + why not in text:
+        fail("the summary does not say malloc was left alone:\n" + text)
 
 
 def test_library_loaded_while_attached():
@@ -428,6 +580,8 @@ def main():
     parser.add_argument("--agent", required=True)
     parser.add_argument("--present-pointer", required=True)
     parser.add_argument("--seccomp", required=True)
+    parser.add_argument("--jemalloc", help="target_static_jemalloc (the own-allocator test runs with it only)")
+    parser.add_argument("--refused-entries", help="target_refused_entries (the own-allocator refusal test)")
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--entry-cycles", type=int, default=20)
     parser.add_argument("--only")
@@ -443,9 +597,14 @@ def main():
                  ("entry patch under spinning threads",
                   lambda: test_entry_patch_under_spinning_threads(ARGS.entry_cycles)),
                  ("refusals", test_refusals),
+                 ("own allocator at attach", test_own_allocator_at_attach),
+                 ("own allocator refused at attach", test_own_allocator_refused_at_attach),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
+                continue
+            if (test is test_own_allocator_at_attach and not ARGS.jemalloc) or \
+                    (test is test_own_allocator_refused_at_attach and not ARGS.refused_entries):
                 continue
             start = time.monotonic()
             test()

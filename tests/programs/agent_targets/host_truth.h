@@ -101,6 +101,10 @@ constexpr size_t kFiberBlockSize = 2468;
 constexpr int kOwnAllocatorThreads = 3;
 constexpr int kOwnRegions = 4;
 constexpr size_t kOwnRegionBytes = 3 * 65536 + 4096;
+// static_jemalloc --wait-for-attach: blocks made before the attach, freed
+// after it (attach_test.py knows these numbers too).
+constexpr int kOwnOldBlocks = 7;
+constexpr size_t kOwnOldBlockBytes = 777;
 // reentry_allocator maps its heap in chunks of this size (one MAP each).
 constexpr size_t kOwnHeapChunkBytes = 1 << 20;
 

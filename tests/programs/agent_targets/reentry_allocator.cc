@@ -4,7 +4,8 @@
 // that mmap is in progress on the same thread can only come from the agent's
 // mmap hook, which must never allocate: the allocator aborts on it, so a hook
 // that allocates (pthread_getattr_np, fopen, dlsym, printf...) fails this
-// program at once instead of deadlocking a real one.
+// program at once instead of deadlocking a real one. With --wait-for-attach
+// it waits for `memframe attach` (own_allocator_workload.h).
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -78,10 +79,11 @@ extern "C" __attribute__((visibility("hidden"), used)) void* CarvedMalloc(size_t
 extern "C" __attribute__((visibility("hidden"), used)) void CarvedFree(void* block) {
   if (t_mapping && block) Reentered();
 }
+// Aligned, so that at an attach too the relocator is what refuses them.
 asm(".text\n"
-    ".globl malloc\n.type malloc, @function\nmalloc:\n"
+    ".p2align 4\n.globl malloc\n.type malloc, @function\nmalloc:\n"
     "  call 1f\n1:\n  add $8, %rsp\n  jmp CarvedMalloc\n.size malloc, .-malloc\n"
-    ".globl free\n.type free, @function\nfree:\n"
+    ".p2align 4\n.globl free\n.type free, @function\nfree:\n"
     "  call 2f\n2:\n  add $8, %rsp\n  jmp CarvedFree\n.size free, .-free\n");
 #endif
 
@@ -120,8 +122,8 @@ void* pvalloc(size_t size) { return Carve((size + 4095) & ~size_t{4095}, 4096); 
 size_t malloc_usable_size(void* block) { return SizeOf(block); }
 }
 
-int main() {
-  bool ok = RunOwnAllocatorWorkload();
+int main(int argc, char** argv) {
+  bool ok = WaitsForAttach(argc, argv) ? RunOwnAllocatorWorkloadOnCommand() : RunOwnAllocatorWorkload();
   pthread_mutex_lock(&g_lock);
   int chunks = g_chunks;
   pthread_mutex_unlock(&g_lock);
