@@ -15,6 +15,7 @@ struct BlockInfo {
   uint64_t size = 0;
   uint32_t stack = 0;
   Family family = Family::kMalloc;
+  bool released = false;  // freed by its allocator's release (the loader's FREE, allocator_release.h)
 };
 
 class MismatchPass : public EventPass {
@@ -33,10 +34,13 @@ class MismatchPass : public EventPass {
     if (auto it = live_.find(e.address); it != live_.end()) {
       const BlockInfo block = it->second;
       live_.erase(it);
-      freed_[e.address] = block;
+      BlockInfo gone = block;
+      gone.released = e.is_released();
+      freed_[e.address] = gone;
       if (block.family != e.family()) Note(Mismatch::Kind::kFamily, block, e);
     } else if (auto f = freed_.find(e.address); f != freed_.end()) {
-      Note(Mismatch::Kind::kDoubleFree, f->second, e);
+      const bool after_release = f->second.released && e.is_custom();
+      Note(after_release ? Mismatch::Kind::kFreedAfterRelease : Mismatch::Kind::kDoubleFree, f->second, e);
     } else if (attached_) {
       report_.freed_before_attach++;
     } else {
@@ -96,6 +100,7 @@ const char* MismatchKindName(Mismatch::Kind kind) {
   switch (kind) {
     case Mismatch::Kind::kFamily: return "family";
     case Mismatch::Kind::kDoubleFree: return "double_free";
+    case Mismatch::Kind::kFreedAfterRelease: return "freed_after_release";
     case Mismatch::Kind::kUnknownPointer: return "unknown_pointer";
   }
   return "?";

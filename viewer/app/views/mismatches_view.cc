@@ -22,6 +22,7 @@ const char* KindLabel(analysis::Mismatch::Kind kind) {
   switch (kind) {
     case analysis::Mismatch::Kind::kFamily: return "wrong family";
     case analysis::Mismatch::Kind::kDoubleFree: return "double free";
+    case analysis::Mismatch::Kind::kFreedAfterRelease: return "freed after release";
     case analysis::Mismatch::Kind::kUnknownPointer: return "unknown pointer";
   }
   return "";

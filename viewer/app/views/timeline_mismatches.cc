@@ -46,6 +46,9 @@ void DrawMismatchTooltip(Session& session, int index) {
       ImGui::Text("%s block freed with %s", analysis::AllocName(m.alloc_family), analysis::FreeName(m.free_family));
       break;
     case analysis::Mismatch::Kind::kDoubleFree: ImGui::TextUnformatted("double free"); break;
+    case analysis::Mismatch::Kind::kFreedAfterRelease:
+      ImGui::TextUnformatted("free after its allocator's release");
+      break;
     case analysis::Mismatch::Kind::kUnknownPointer: ImGui::TextUnformatted("free of a pointer never allocated"); break;
   }
   ImGui::Text("%s time%s, first in frame %llu", FormatCount(m.count).c_str(), m.count == 1 ? "" : "s",

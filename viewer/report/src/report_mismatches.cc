@@ -13,6 +13,8 @@ std::string Describe(const Mismatch& m) {
       return std::string(AllocName(m.alloc_family)) + " freed with " + FreeName(m.free_family);
     case Mismatch::Kind::kDoubleFree:
       return std::string("double ") + FreeName(m.free_family) + " of a " + AllocName(m.alloc_family) + " block";
+    case Mismatch::Kind::kFreedAfterRelease:
+      return "free of a custom block after its allocator's release (held past the release)";
     case Mismatch::Kind::kUnknownPointer:
       return std::string(FreeName(m.free_family)) + " of a pointer never allocated";
   }

@@ -12,13 +12,15 @@
 namespace memframe::analysis {
 
 struct Mismatch {
-  enum class Kind { kFamily, kDoubleFree, kUnknownPointer };
+  // kFreedAfterRelease: a custom block (annotate.h) the game freed after its
+  // allocator's release (an arena reset, a pool cleared) had freed it.
+  enum class Kind { kFamily, kDoubleFree, kFreedAfterRelease, kUnknownPointer };
   Kind kind = Kind::kFamily;
-  Family alloc_family = Family::kMalloc;  // kFamily and kDoubleFree: how the block was allocated
+  Family alloc_family = Family::kMalloc;  // all but kUnknownPointer: how the block was allocated
   Family free_family = Family::kMalloc;   // how it was freed
   uint32_t alloc_stack = 0;  // 0 for kUnknownPointer
   // The FREE event's stack: 0 unless the agent recorded free stacks
-  // (FORMAT.md); kDoubleFree: the second free's.
+  // (FORMAT.md); kDoubleFree and kFreedAfterRelease: the second free's.
   uint32_t free_stack = 0;
   uint64_t count = 0;
   uint64_t bytes = 0;  // size of the blocks concerned (0 for kUnknownPointer)
@@ -39,12 +41,14 @@ struct MismatchReport {
 
 // `realloc`'s FREE half is family malloc and so checks like free(). A
 // double free is a FREE of an address whose block was freed and not
-// allocated again since; any other FREE of an address with no live block is
+// allocated again since (a free after release when a release freed it and
+// the second is a custom free); any other FREE of an address with no live block is
 // an unknown pointer, except in a capture made by memframe attach (the
 // stream's process.attached), where it is a block from before the attach.
 MismatchReport FindMismatches(const Stream& stream);
 
-const char* MismatchKindName(Mismatch::Kind kind);  // "family", "double_free", "unknown_pointer"
+// "family", "double_free", "freed_after_release", "unknown_pointer"
+const char* MismatchKindName(Mismatch::Kind kind);
 // How a block of the family is allocated / freed: "malloc", "new", "new[]", "mmap";
 // "free", "delete", "delete[]", "munmap".
 const char* AllocName(Family family);
