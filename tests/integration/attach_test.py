@@ -417,6 +417,33 @@ def test_own_allocator_at_attach():
                  (target.proc.wait(timeout=30), target.said), (native.returncode, native.stdout))
 
 
+def test_own_allocator_under_spinning_threads(cycles):
+    """Threads call the executable's jemalloc malloc and free in a tight loop
+    while memframe attaches and detaches: its entries are written, and
+    written back, with every thread stopped and none inside the bytes
+    rewritten, so no call crashes and each window balances but for the
+    blocks cut by its edges."""
+    target = DrivenTarget([ARGS.jemalloc, "--wait-for-attach"], "target_static_jemalloc")
+    target.command("spin-on", "spinning")
+    capture = os.path.join(TMP, "jemalloc_spin.mfc")
+    for i in range(cycles):
+        attach = start_attach(target.proc.pid, capture, "--no-summary", "--force", "--drop", "--duration", "0.02")
+        said = "".join(wait_recording(attach))
+        if "not patched" in said:
+            fail("cycle %d: an entry of the spinning allocator was not patched:\n%s" % (i, said))
+        attach.communicate(timeout=60)
+        expect_equal("cycle %d's memframe attach" % i, attach.returncode, 0)
+        if target.proc.poll() is not None:
+            fail("cycle %d: the target died (status %d)" % (i, target.proc.returncode))
+    s = summary(capture)
+    if s["allocations"] == 0 or abs(s["allocations"] - s["frees"]) > 3:
+        fail("the last cycle: %d allocations against %d frees" % (s["allocations"], s["frees"]))
+    target.command("spin-off", "still")
+    target.command("work", "done")
+    target.command("end", "static jemalloc done")
+    expect_equal("target_static_jemalloc's status", target.proc.wait(timeout=30), 0)
+
+
 def test_own_allocator_refused_at_attach():
     """A heap of the program's own whose malloc and free start with a call
     (target_refused_entries): the relocator refuses them at the attach as it
@@ -599,11 +626,12 @@ def main():
                  ("refusals", test_refusals),
                  ("own allocator at attach", test_own_allocator_at_attach),
                  ("own allocator refused at attach", test_own_allocator_refused_at_attach),
+                 ("own allocator under spinning threads", lambda: test_own_allocator_under_spinning_threads(5)),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
                 continue
-            if (test is test_own_allocator_at_attach and not ARGS.jemalloc) or \
+            if ("own allocator" in name and "refused" not in name and not ARGS.jemalloc) or \
                     (test is test_own_allocator_refused_at_attach and not ARGS.refused_entries):
                 continue
             start = time.monotonic()

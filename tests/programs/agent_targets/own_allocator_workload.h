@@ -37,11 +37,45 @@ inline bool RunOwnAllocatorWorkload() {
   return true;
 }
 
+// Threads that call malloc and free in a tight loop until told to stop, so
+// that an attach patches (and a detach restores) entries threads are
+// running through.
+struct SpinningAllocators {
+  static constexpr int kThreads = 3;
+  pthread_t threads[kThreads];
+  volatile bool spin = false;
+  bool running = false;
+
+  static void* Loop(void* self) {
+    auto* s = static_cast<SpinningAllocators*>(self);
+    while (__atomic_load_n(&s->spin, __ATOMIC_ACQUIRE)) {
+      void* block = malloc(48);
+      __asm__ volatile("" : : "r"(block) : "memory");
+      free(block);
+    }
+    return nullptr;
+  }
+  bool Start() {
+    __atomic_store_n(&spin, true, __ATOMIC_RELEASE);
+    for (pthread_t& t : threads)
+      if (pthread_create(&t, nullptr, Loop, this) != 0) return false;
+    running = true;
+    return true;
+  }
+  void Stop() {
+    __atomic_store_n(&spin, false, __ATOMIC_RELEASE);
+    if (running)
+      for (pthread_t& t : threads) pthread_join(t, nullptr);
+    running = false;
+  }
+};
+
 // With --wait-for-attach a program runs already, for `memframe attach`,
 // driven line by line from stdin (as attach_workers.cc):
 //   work       the workload once, then "done"
 //   free-old   frees the kOwnOldBlocks blocks of kOwnOldBlockBytes made at
 //              start-up (before any attach), then "freed"
+//   spin-on / spin-off   SpinningAllocators start ("spinning") / stop ("still")
 //   end        returns, and the program ends as its plain run does
 // "ready" is printed once the old blocks are made. True when every run of
 // the workload finished.
@@ -51,6 +85,7 @@ inline bool RunOwnAllocatorWorkloadOnCommand() {
   std::printf("ready\n");
   std::fflush(stdout);
   bool ok = true;
+  SpinningAllocators spinning;
   char line[64];
   while (std::fgets(line, sizeof line, stdin)) {
     if (std::strcmp(line, "work\n") == 0) {
@@ -59,13 +94,21 @@ inline bool RunOwnAllocatorWorkloadOnCommand() {
     } else if (std::strcmp(line, "free-old\n") == 0) {
       for (void* block : old) free(block);
       std::printf("freed\n");
+    } else if (std::strcmp(line, "spin-on\n") == 0) {
+      ok = spinning.Start() && ok;
+      std::printf("spinning\n");
+    } else if (std::strcmp(line, "spin-off\n") == 0) {
+      spinning.Stop();
+      std::printf("still\n");
     } else if (std::strcmp(line, "end\n") == 0) {
+      spinning.Stop();
       return ok;
     } else {
       std::printf("unknown command\n");
     }
     std::fflush(stdout);
   }
+  spinning.Stop();
   return ok;
 }
 
