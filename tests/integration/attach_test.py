@@ -322,7 +322,7 @@ def test_entry_patch_under_spinning_threads(cycles):
 JEMALLOC_SITE = "MapAndAllocate"
 JEMALLOC_BLOCKS = 16
 JEMALLOC_BYTES = 4 * sum(100 + i for i in range(4))
-JEMALLOC_OLD_BLOCKS = 7
+JEMALLOC_OLD_BLOCKS = 7  # kOwnOldBlocks, for every --wait-for-attach target
 # Debian's libjemalloc.a defines the C family less pvalloc, no operator new
 # (and its own API, which the agent may hook too: listed after these).
 JEMALLOC_HOOKED = ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "memalign", "valloc"]
@@ -389,11 +389,8 @@ def test_own_allocator_at_attach():
             target.command(command, "freed" if command == "free-old" else "done")
         detach(target.proc.pid, attach)
         expect_equal("the entries after detach %d" % attempt, code_at(target.proc.pid, original), original)
-        sites = json.loads(report(capture, "sites", "--json").stdout)["sites"]
-        at_site = [x for x in sites if any(JEMALLOC_SITE in f.get("function", "") for f in x.get("stack", []))]
         expect_equal("attach %d: blocks and bytes at %s" % (attempt, JEMALLOC_SITE),
-                     (sum(x["allocations"] for x in at_site), sum(x["bytes"] for x in at_site)),
-                     (JEMALLOC_BLOCKS, JEMALLOC_BYTES))
+                     blocks_at(capture, JEMALLOC_SITE), (JEMALLOC_BLOCKS, JEMALLOC_BYTES))
         # The mismatches report reads no symbols: the cheap one to read twice.
         mismatches = json.loads(report(capture, "mismatches", "--json").stdout)
         expect_equal("attach %d: (mismatches, frees of blocks from before the attach)" % attempt,
@@ -444,30 +441,73 @@ def test_own_allocator_under_spinning_threads(cycles):
     expect_equal("target_static_jemalloc's status", target.proc.wait(timeout=30), 0)
 
 
+DRIVEN_SCRIPT = ["work", "free-old", "end"]
+
+
+def start_driven(argv, name, capture):
+    """Runs a --wait-for-attach target natively on DRIVEN_SCRIPT, then starts
+    it again and attaches; returns the native run, the target, memframe
+    attach and what it said up to "recording"."""
+    native = subprocess.run(argv, input="".join(c + "\n" for c in DRIVEN_SCRIPT), capture_output=True, text=True,
+                            timeout=60)
+    expect_equal("%s's native run" % name, native.returncode, 0)
+    target = DrivenTarget(argv, name)
+    attach = start_attach(target.proc.pid, capture, "--no-summary")
+    return native, target, attach, "".join(wait_recording(attach))
+
+
+def finish_driven(native, target, attach, last_answer):
+    """The workload and the old blocks' frees while recorded, the detach, and
+    the end: output and status must be the native run's."""
+    target.command("work", "done")
+    target.command("free-old", "freed")
+    detach(target.proc.pid, attach)
+    target.command("end", last_answer)
+    expect_equal("%s (status, output) attached and native" % target.name,
+                 (target.proc.wait(timeout=30), target.said), (native.returncode, native.stdout))
+
+
+def blocks_at(capture, function):
+    """(allocations, bytes) of the sites whose stack holds `function`."""
+    sites = json.loads(report(capture, "sites", "--json").stdout)["sites"]
+    at = [x for x in sites if any(function in f.get("function", "") for f in x.get("stack", []))]
+    return sum(x["allocations"] for x in at), sum(x["bytes"] for x in at)
+
+
+def test_own_operator_new_at_attach():
+    """An executable that defines the global operator new and delete over
+    glibc's malloc (target_own_new): its entries are patched at the attach,
+    its arrays are recorded once each as new[] (the malloc inside is not
+    recorded again), and the blocks it made before the attach and deletes
+    while recorded count as from before the attach."""
+    capture = os.path.join(TMP, "own_new.mfc")
+    native, target, attach, said = start_driven([ARGS.own_new, "--wait-for-attach"], "target_own_new", capture)
+    if "memframe: patched 6 function entries" not in said or "not patched" in said:
+        fail("memframe attach did not patch the executable's operator new and delete:\n" + said)
+    finish_driven(native, target, attach, "own new done")
+    # own_new.cc: new char[100 + i] for i below 16, each deleted at once.
+    expect_equal("blocks and bytes at NewAndDelete", blocks_at(capture, "NewAndDelete"), (16, 1600 + 120))
+    mismatches = json.loads(report(capture, "mismatches", "--json").stdout)
+    expect_equal("(mismatches, frees of blocks from before the attach)",
+                 (mismatches["total"], mismatches["freed_before_attach"]), (0, JEMALLOC_OLD_BLOCKS))
+    own = summary(capture)["capture"]["own_allocator"]
+    expect_equal("the executable's own operator new", (own["name"], own["hooked"], own["refused"]),
+                 ("", ["_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"], []))
+
+
 def test_own_allocator_refused_at_attach():
     """A heap of the program's own whose malloc and free start with a call
     (target_refused_entries): the relocator refuses them at the attach as it
     does at launch. memframe says so, the capture's note names them, and the
     program answers and ends as a native run does."""
-    script = ["work", "free-old", "end"]
-    argv = [ARGS.refused_entries, "--wait-for-attach"]
-    native = subprocess.run(argv, input="".join(c + "\n" for c in script), capture_output=True, text=True,
-                            timeout=60)
-    target = DrivenTarget(argv, "target_refused_entries")
     capture = os.path.join(TMP, "refused_entries.mfc")
-    attach = start_attach(target.proc.pid, capture, "--no-summary")
-    said = "".join(wait_recording(attach))
+    native, target, attach, said = start_driven([ARGS.refused_entries, "--wait-for-attach"],
+                                                "target_refused_entries", capture)
     why = "a call (a thread inside the callee would return into the patch)"
     for name in ("malloc", "free"):
         if "memframe: warning: %s: not patched at its entry: %s\n" % (name, why) not in said:
             fail("memframe attach did not say it left %s alone:\n%s" % (name, said))
-    target.command("work", "done")
-    target.command("free-old", "freed")
-    detach(target.proc.pid, attach)
-    target.command("end", "reentry allocator done, 1 heap chunks")
-    expect_equal("target_refused_entries (status, output) attached and native",
-                 (target.proc.wait(timeout=30), target.said), (native.returncode, native.stdout))
-    expect_equal("target_refused_entries' native run", native.returncode, 0)
+    finish_driven(native, target, attach, "reentry allocator done, 1 heap chunks")
     own = summary(capture)["capture"]["own_allocator"]
     refused = dict(line.split(": ", 1) for line in own["refused"])
     expect_equal("malloc and free refused", (refused.get("malloc"), refused.get("free")), (why, why))
@@ -609,6 +649,7 @@ def main():
     parser.add_argument("--seccomp", required=True)
     parser.add_argument("--jemalloc", help="target_static_jemalloc (the own-allocator test runs with it only)")
     parser.add_argument("--refused-entries", help="target_refused_entries (the own-allocator refusal test)")
+    parser.add_argument("--own-new", help="target_own_new (the executable's own operator new at attach)")
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--entry-cycles", type=int, default=20)
     parser.add_argument("--only")
@@ -626,13 +667,18 @@ def main():
                  ("refusals", test_refusals),
                  ("own allocator at attach", test_own_allocator_at_attach),
                  ("own allocator refused at attach", test_own_allocator_refused_at_attach),
+                 ("own allocator: operator new at attach", test_own_operator_new_at_attach),
                  ("own allocator under spinning threads", lambda: test_own_allocator_under_spinning_threads(5)),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
                 continue
-            if ("own allocator" in name and "refused" not in name and not ARGS.jemalloc) or \
-                    (test is test_own_allocator_refused_at_attach and not ARGS.refused_entries):
+            needs = {test_own_allocator_refused_at_attach: ARGS.refused_entries,
+                     test_own_operator_new_at_attach: ARGS.own_new}
+            if test in needs:
+                if not needs[test]:
+                    continue
+            elif "own allocator" in name and not ARGS.jemalloc:
                 continue
             start = time.monotonic()
             test()

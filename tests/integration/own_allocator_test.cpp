@@ -115,6 +115,31 @@ TEST(OwnAllocator, EntriesTheRelocatorRefusesAreSaidAndTheProgramRunsUnharmed) {
   EXPECT_EQ(native.standard_output, "reentry allocator done, 1 heap chunks\n");
 }
 
+// Global operator new and delete of the executable's own, over glibc's
+// malloc (own_new.cc): each array once, as new[], the malloc inside not
+// recorded again, and every delete[] matched.
+TEST(OwnAllocator, TheExecutablesOwnOperatorNewIsHookedAndEachArrayRecordedOnce) {
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(MEMFRAME_OWN_NEW_PATH, "own new done\n", &r));
+  const json& own = r.summary["capture"]["own_allocator"];
+  EXPECT_EQ(own["name"], "");
+  EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"}));
+  EXPECT_TRUE(own["refused"].empty()) << own.dump();
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), "NewAndDelete");
+  e2e::SiteTotals totals = e2e::SumSites(sites);
+  EXPECT_EQ(totals.allocations, static_cast<uint64_t>(kOwnNewBlocks)) << r.sites.dump(1);
+  EXPECT_EQ(totals.bytes, kOwnNewBlocks * 100u + kOwnNewBlocks * (kOwnNewBlocks - 1) / 2);
+  std::string failure;
+  json mismatches = e2e::ReportJson(MEMFRAME_CLI_PATH, r.capture, {"mismatches"}, &failure);
+  ASSERT_FALSE(mismatches.is_discarded()) << failure;
+  EXPECT_EQ(mismatches["total"], 0) << mismatches.dump(1);
+  EXPECT_NE(r.summary_text.find("note: the executable's own operator new (a heap of its own) was hooked by entry "
+                                "patch (_Znwm, _Znam, _ZdlPv, _ZdaPv, _ZdlPvm, _ZdaPvm)\n"),
+            std::string::npos)
+      << r.summary_text;
+}
+
 TEST(OwnAllocator, AnOrdinaryProgramHasNoOwnAllocator) {
   Recorded r;
   ASSERT_NO_FATAL_FAILURE(Record(MEMFRAME_NAMED_WORKER_PATH, "named worker done\n", &r));

@@ -105,6 +105,8 @@ constexpr size_t kOwnRegionBytes = 3 * 65536 + 4096;
 // after it (attach_test.py knows these numbers too).
 constexpr int kOwnOldBlocks = 7;
 constexpr size_t kOwnOldBlockBytes = 777;
+// own_new: new char[100 + i] for i below this, each deleted at once.
+constexpr int kOwnNewBlocks = 16;
 // reentry_allocator maps its heap in chunks of this size (one MAP each).
 constexpr size_t kOwnHeapChunkBytes = 1 << 20;
 

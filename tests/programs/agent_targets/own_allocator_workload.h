@@ -79,9 +79,18 @@ struct SpinningAllocators {
 //   end        returns, and the program ends as its plain run does
 // "ready" is printed once the old blocks are made. True when every run of
 // the workload finished.
-inline bool RunOwnAllocatorWorkloadOnCommand() {
+struct OwnAllocatorCalls {
+  bool (*workload)();
+  void* (*make)(size_t);  // the old blocks'
+  void (*drop)(void*);
+};
+inline void* MallocBlock(size_t size) { return malloc(size); }
+inline void FreeBlock(void* block) { free(block); }
+
+inline bool RunOwnAllocatorWorkloadOnCommand(
+    const OwnAllocatorCalls& calls = {RunOwnAllocatorWorkload, MallocBlock, FreeBlock}) {
   void* old[kOwnOldBlocks];
-  for (void*& block : old) block = malloc(kOwnOldBlockBytes);
+  for (void*& block : old) block = calls.make(kOwnOldBlockBytes);
   std::printf("ready\n");
   std::fflush(stdout);
   bool ok = true;
@@ -89,10 +98,10 @@ inline bool RunOwnAllocatorWorkloadOnCommand() {
   char line[64];
   while (std::fgets(line, sizeof line, stdin)) {
     if (std::strcmp(line, "work\n") == 0) {
-      ok = RunOwnAllocatorWorkload() && ok;
+      ok = calls.workload() && ok;
       std::printf("done\n");
     } else if (std::strcmp(line, "free-old\n") == 0) {
-      for (void* block : old) free(block);
+      for (void* block : old) calls.drop(block);
       std::printf("freed\n");
     } else if (std::strcmp(line, "spin-on\n") == 0) {
       ok = spinning.Start() && ok;
