@@ -290,16 +290,19 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
     // gap of 0 is followed by the plain delta in ticks_exact.
     const uint64_t t = e.ticks < previous_ticks ? previous_ticks : e.ticks;
     previous_ticks = e.ticks;
+    // The allocator time goes on a log scale (protocol 4); the gaps are timed
+    // with the duration its code stands for, as the reader will.
     const wire::UnitTicks units = wire::ToUnits(t, e.duration, kTickShift);
+    const wire::CodedDuration duration = wire::CodeDuration(units.duration, kTickShift);
     uint64_t exact = 0;
-    const uint64_t gap = gaps.Encode(packed, units.ticks, units.duration, &exact);
+    const uint64_t gap = gaps.Encode(packed, units.ticks, duration.units, &exact);
     gap_p = wire::WriteVarint(gap_p, gap);
     if (gap == 0) exact_p = wire::WriteVarint(exact_p, exact);
     // Within one thread frames never go backwards (one global counter).
     const uint64_t frame = e.frame();
     frame_p = wire::WriteVarint(frame_p, frame - previous_frame);
     previous_frame = frame;
-    duration_p = wire::WriteVarint(duration_p, units.duration);
+    duration_p = wire::WriteVarint(duration_p, duration.code);
   }
   uint8_t* end[kColumns] = {kind_p,      free_p,       reuse_p, address_p, size_p,  free_size_p,
                             stack_p,     free_stack_p, gap_p,   exact_p,   frame_p, duration_p};

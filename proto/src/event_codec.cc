@@ -51,6 +51,7 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
   const int n = b.kind_size();
   const bool v1 = version_ < 2;
   const bool v3 = version_ >= 3;
+  const bool v4 = version_ >= 4;
   auto mismatch = [&](const char* column, int have, int want) {
     std::string expected = want == n ? "" : " (" + std::to_string(want) + " expected)";
     *error = BatchError(b, std::to_string(n) + " kinds but " + std::to_string(have) + " " + column + " entries" +
@@ -128,7 +129,17 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
       e.size = b.size(next_sized);
       e.stack_id = b.stack_id(next_sized++);
     }
+    // The duration in ticks (version 1, 2), in units (3), or its units'
+    // log-scale code (4: event_refs.h DurationCode).
     e.duration = b.duration_ticks(i);
+    if (v4) {
+      const uint64_t units = DurationOfCode(e.duration);
+      if (units > UINT32_MAX >> shift) {
+        *error = BatchError(b, "duration code " + std::to_string(e.duration) + " past the clock's range");
+        return false;
+      }
+      e.duration = static_cast<uint32_t>(units);
+    }
     frame += b.frame_delta(i);
     e.frame = frame;
     if (v1) {

@@ -33,6 +33,7 @@ struct Ev {
   uint32_t kind;
   uint64_t address, size, ticks, frame;
   uint32_t stack, duration;
+  uint32_t dur_code = 0;  // what the "dur" column sends: the duration in units, or its log-scale code
 };
 struct Batch {
   uint32_t tid;
@@ -88,7 +89,7 @@ std::vector<Batch> ReadBatches(const char* path, uint64_t* file_bytes, uint64_t*
     if (!decoder || !decoder->Decode(b, &plain, &error)) continue;
     Batch out{b.thread_id(), {}};
     for (const wire::PlainEvent& e : plain)
-      out.events.push_back({e.kind, e.address, e.size, e.ticks, e.frame, e.stack_id, e.duration});
+      out.events.push_back({e.kind, e.address, e.size, e.ticks, e.frame, e.stack_id, e.duration, e.duration});
     plain.clear();
     batches.push_back(std::move(out));
   }
@@ -181,6 +182,7 @@ struct Options {
   bool by_kind = false;       // the tick and duration columns split into ALLOC / FREE / other columns too
   bool size_lohi = false;     // allocation sizes as two columns: the low 7 bits and the rest
   int round_bits = 0;         // time in units of 2^round_bits ticks, both ends rounded down (protocol 3: 4)
+  int dur_bits = -1;          // >= 0: durations on a log scale with this many mantissa bits (protocol 4: 3)
 };
 
 // Stream-wide encoder state (what the agent's writer would keep).
@@ -295,7 +297,7 @@ void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
       prev_ticks = e.ticks;
     }
     c.Put("frame", e.frame - pf);
-    put("dur", e.duration);
+    put("dur", e.dur_code);
     pf = e.frame;
   }
 }
@@ -322,13 +324,21 @@ std::vector<Batch> Merge(const std::vector<Batch>& batches, int merge) {
 
 void Run(const char* name, const Options& o, const std::vector<Batch>& input, uint64_t events, int level) {
   std::vector<Batch> batches = Merge(input, o.merge);
-  if (o.round_bits)
-    for (Batch& b : batches)
-      for (Ev& e : b.events) {
-        const wire::UnitTicks units = wire::ToUnits(e.ticks, e.duration, o.round_bits);
-        e.ticks = units.ticks;
-        e.duration = units.duration;
+  // Time in units: the tick columns see the units, the "dur" column the
+  // duration's units or its log-scale code (and the gaps the units the code
+  // stands for, as both ends of protocol 4 compute them).
+  for (Batch& b : batches)
+    for (Ev& e : b.events) {
+      if (!o.round_bits && o.dur_bits < 0) continue;
+      const wire::UnitTicks units = wire::ToUnits(e.ticks, e.duration, static_cast<uint32_t>(o.round_bits));
+      e.ticks = units.ticks;
+      e.duration = units.duration;
+      e.dur_code = units.duration;
+      if (o.dur_bits >= 0) {  // the units' log-scale code
+        e.dur_code = wire::DurationCode(units.duration, static_cast<uint32_t>(o.dur_bits));
+        e.duration = static_cast<uint32_t>(wire::DurationOfCode(e.dur_code, static_cast<uint32_t>(o.dur_bits)));
       }
+    }
   State st;
   if (o.table_bits) {
     st.cache.assign(size_t(1) << o.table_bits, {0, 0});
@@ -466,6 +476,20 @@ int main(int argc, char** argv) {
   k = v3;
   k.size_lohi = true;
   Run("      + sizes in two columns (7 bits, rest)", k, batches, events, level);
+  // Protocol 4: allocator times on a log scale; coarser time units beside it.
+  for (int bits : {2, 3}) {
+    Options d = v3;
+    d.dur_bits = bits;
+    std::string name = "    + durations' units on a log scale, " + std::to_string(bits) + " bits" + (bits == 3 ? " (v4)" : "");
+    Run(name.c_str(), d, batches, events, level);
+  }
+  for (int bits : {5, 6, 8}) {
+    Options d = v3;
+    d.dur_bits = 3;
+    d.round_bits = bits;
+    std::string name = "      + units of " + std::to_string(1 << bits) + " ticks";
+    Run(name.c_str(), d, batches, events, level);
+  }
   Options all = best;
   all.layout = Layout::kPlanes;
   Run("  + byte planes", all, batches, events, level);

@@ -153,6 +153,46 @@ inline UnitTicks ToUnits(uint64_t t, uint32_t duration, uint32_t shift) {
   return {t >> shift, static_cast<uint32_t>(units < most ? units : most)};
 }
 
+// Protocol 4 sends an allocator time (duration_ticks) on a log scale: its
+// units of 2^tick_shift ticks as a float of kDurationMantissaBits bits after
+// the leading one, exact below 2^(bits + 1) units, above rounded to the
+// nearest of 2^bits steps per doubling (within 1/2^(bits + 1), 6.25%: a
+// 40 us outlier reads 37.5..42.5 us). A duration tells a slow call from a
+// fast one and adds up per frame and per site; the low digits of a long one
+// are the clock's noise, and cost a third of its bytes
+// (tests/bench/README.md, "Bytes an event").
+constexpr uint32_t kDurationMantissaBits = 3;
+inline uint32_t DurationCode(uint64_t units, uint32_t bits = kDurationMantissaBits) {
+  if (units >> (bits + 1) == 0) return static_cast<uint32_t>(units);
+  uint32_t shift = static_cast<uint32_t>(63 - __builtin_clzll(units)) - bits;
+  uint64_t q = (units + (uint64_t{1} << (shift - 1))) >> shift;
+  if (q >> (bits + 1)) {  // rounded up to the next doubling
+    q >>= 1;
+    ++shift;
+  }
+  return (shift + 1) << bits | static_cast<uint32_t>(q & ((1u << bits) - 1));
+}
+// The units a DurationCode stands for; UINT64_MAX for a code of 2^40 units
+// or more (no agent sends one: damage).
+inline uint64_t DurationOfCode(uint32_t code, uint32_t bits = kDurationMantissaBits) {
+  if (code >> (bits + 1) == 0) return code;
+  uint32_t shift = (code >> bits) - 1;
+  if (shift > 40 - bits) return UINT64_MAX;
+  return (uint64_t{1} << bits | (code & ((1u << bits) - 1))) << shift;
+}
+// A duration in units as the agent sends it (code) and as a reader gets it
+// back (units): never more units than fit 32 bits of ticks, which a reader
+// takes for damage.
+struct CodedDuration {
+  uint32_t code;
+  uint32_t units;
+};
+inline CodedDuration CodeDuration(uint32_t units, uint32_t shift) {
+  uint32_t code = DurationCode(units);
+  if (DurationOfCode(code) > (UINT32_MAX >> shift)) --code;  // rounded up past the range
+  return {code, static_cast<uint32_t>(DurationOfCode(code))};
+}
+
 // One batch's time stamps, either end: `ticks` and `end` of the previous
 // event, both the batch's base_ticks before the first.
 struct TickGaps {

@@ -12,7 +12,9 @@ namespace memframe::wire {
 // 2: EventBatch names addresses by reference and time stamps by gap.
 // 3: time stamps in units of 2^tick_shift ticks; a FREE's size and stack in
 //    columns of their own.
-constexpr uint32_t kProtocolVersion = 3;
+// 4: an allocator time (duration_ticks) as a log-scale code (event_refs.h
+//    DurationCode).
+constexpr uint32_t kProtocolVersion = 4;
 constexpr uint32_t kOldestReadableProtocol = 1;
 // The largest EventBatch.tick_shift a reader accepts (units of 64 Ki ticks).
 constexpr uint32_t kMaxTickShift = 16;

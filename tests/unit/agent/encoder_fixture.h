@@ -85,13 +85,12 @@ inline std::vector<wire::PlainEvent> DecodeBatches(const std::vector<wire::Packe
 }
 
 // What a reader gets of an event's time: its tick rounded down to units of
-// 2^kTickShift ticks, its duration to the nearest unit (memframe/event_refs.h,
-// ToUnits).
-inline uint64_t SentTicks(const Event& sent) {
-  return wire::ToUnits(sent.ticks, sent.duration, kTickShift).ticks << kTickShift;
-}
+// 2^kTickShift ticks, its duration to the nearest unit (ToUnits) and then to
+// the nearest step of its log scale (memframe/event_refs.h, CodeDuration).
+inline uint64_t SentTicks(const Event& sent) { return sent.ticks >> kTickShift << kTickShift; }
 inline uint64_t SentDuration(const Event& sent) {
-  return uint64_t{wire::ToUnits(sent.ticks, sent.duration, kTickShift).duration} << kTickShift;
+  const uint32_t units = wire::ToUnits(sent.ticks, sent.duration, kTickShift).duration;
+  return uint64_t{wire::CodeDuration(units, kTickShift).units} << kTickShift;
 }
 
 inline void ExpectSame(const wire::PlainEvent& decoded, const Event& sent, size_t i) {

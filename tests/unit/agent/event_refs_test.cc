@@ -313,24 +313,57 @@ TEST_F(EventRefsTest, Version3ColumnsMustFitTheirKinds) {
   bad.set_tick_shift(wire::kMaxTickShift + 1);
   EXPECT_EQ(refused(bad), "corrupt batch of thread 1: tick_shift 17 (at most 16)");
   bad = good;
+  bad.set_duration_ticks(0, 1000);  // a log-scale code of 2^120 ticks
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: duration code 1000 past the clock's range");
+  // Version 3 read the same column as units of 2^tick_shift ticks.
+  wire::EventBatchDecoder v3(3);
+  std::vector<wire::PlainEvent> out;
+  std::string error;
   bad.set_duration_ticks(0, UINT32_MAX);  // in units: past 2^32 ticks
-  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: a time stamp or duration past the clock's range");
+  EXPECT_FALSE(v3.Decode(bad, &out, &error));
+  EXPECT_EQ(error, "corrupt batch of thread 1: a time stamp or duration past the clock's range");
 }
 
-TEST_F(EventRefsTest, TimeInUnitsRoundsTicksDownAndDurationsToTheNearest) {
-  // Ticks go down to a unit of 16, durations to the nearest unit.
+TEST_F(EventRefsTest, TimeInUnitsRoundsTicksDownAndDurationsOnALogScale) {
+  // Ticks go down to a unit of 16; durations to the nearest unit, then to
+  // the nearest of 8 steps per doubling (exact below 16 units).
   if (kTickShift != 4) GTEST_SKIP() << "the figures are x86-64's units of 16 ticks";
-  std::vector<Event> events = {Alloc(1000, 0x1000, 48, 30), Free(1100, 0x1000, 20)};
-  EncodeEventBatch(sink_, 1, events.data(), 2, 0);
+  std::vector<Event> events = {Alloc(1000, 0x1000, 48, 30), Free(1100, 0x1000, 20), Alloc(50000, 0x1000, 48, 40000),
+                               Free(90000, 0x1000, 1000)};
+  EncodeEventBatch(sink_, 1, events.data(), 4, 0);
   const std::vector<wire::Packet> packets = Receive();
   ASSERT_EQ(packets.size(), 1u);
   EXPECT_EQ(packets[0].events().tick_shift(), 4u);
   std::vector<wire::PlainEvent> out = DecodeBatches(packets);
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(out[0].ticks, 62u * 16);     // 1000
-  EXPECT_EQ(out[0].duration, 2u * 16);   // 30
-  EXPECT_EQ(out[1].ticks, 68u * 16);     // 1100
-  EXPECT_EQ(out[1].duration, 1u * 16);   // 20
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].ticks, 62u * 16);       // 1000
+  EXPECT_EQ(out[0].duration, 2u * 16);     // 30
+  EXPECT_EQ(out[1].ticks, 68u * 16);       // 1100
+  EXPECT_EQ(out[1].duration, 1u * 16);     // 20
+  EXPECT_EQ(out[2].ticks, 3125u * 16);     // 50000
+  EXPECT_EQ(out[2].duration, 2560u * 16);  // 40000 = 2500 units: 10 steps of 256 units, 2.4% over
+  EXPECT_EQ(out[3].duration, 64u * 16);    // 1000 = 63 units: up to the next doubling
+}
+
+TEST(DurationCode, ExactBelow16UnitsThenWithin1In16AndMonotonic) {
+  const uint32_t shift = 4;
+  uint32_t previous_code = 0, previous_units = 0;
+  for (uint64_t d = 0; d <= UINT32_MAX >> shift; d = d < 5000 ? d + 1 : d + d / 997) {
+    const wire::CodedDuration c = wire::CodeDuration(static_cast<uint32_t>(d), shift);
+    if (d < 16) {
+      EXPECT_EQ(c.units, d);
+    }
+    const uint64_t off = c.units > d ? c.units - d : d - c.units;
+    ASSERT_LE(off * 16, d) << d;  // half a step at most
+    ASSERT_GE(c.code, previous_code) << d;
+    ASSERT_GE(c.units, previous_units) << d;
+    ASSERT_LT(c.code, 1u << 14) << d;  // two varint bytes at most
+    previous_code = c.code;
+    previous_units = c.units;
+  }
+  // The longest duration a reader takes, never more.
+  EXPECT_LE(wire::CodeDuration(UINT32_MAX >> shift, shift).units, UINT32_MAX >> shift);
+  EXPECT_GE(wire::CodeDuration(UINT32_MAX >> shift, shift).units * 16ull, (UINT32_MAX >> shift) * 15ull);
 }
 
 }  // namespace

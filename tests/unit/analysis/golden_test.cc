@@ -146,7 +146,8 @@ void Check(const std::string& name, const std::string& decoded) {
 }
 
 TEST(Golden, CheckedInCapturesDecodeToTheirJson) {
-  std::vector<std::string> names = {"agent_game_loop", "agent_game_loop_v2", "agent_game_loop_v3"};
+  std::vector<std::string> names = {"agent_game_loop", "agent_game_loop_v2", "agent_game_loop_v3",
+                                    "agent_game_loop_v4"};
   for (const auto& [name, write] : testing::GoldenCaptures()) names.push_back(name);
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
@@ -168,7 +169,8 @@ TEST(Golden, GeneratorStillMakesTheCheckedInCaptures) {
 // What a reader gets back of `sent`, a thread's events in one batch, from
 // the agent: kind, address, size, stack and frame exactly; a tick below the
 // previous event's (as read) as that tick, then time in units of
-// 2^tick_shift ticks (FORMAT.md, "Addresses and time stamps").
+// 2^tick_shift ticks, a duration in units to the nearest step of its log
+// scale (FORMAT.md, "Addresses and time stamps").
 std::vector<wire::PlainEvent> AsTheAgentSendsThem(std::vector<wire::PlainEvent> sent, uint32_t tick_shift) {
   uint64_t previous = sent.empty() ? 0 : sent.front().ticks;
   for (wire::PlainEvent& e : sent) {
@@ -176,7 +178,7 @@ std::vector<wire::PlainEvent> AsTheAgentSendsThem(std::vector<wire::PlainEvent> 
     previous = e.ticks;
     const wire::UnitTicks units = wire::ToUnits(t, e.duration, tick_shift);
     e.ticks = units.ticks << tick_shift;
-    e.duration = units.duration << tick_shift;
+    e.duration = wire::CodeDuration(units.duration, tick_shift).units << tick_shift;
   }
   return sent;
 }
