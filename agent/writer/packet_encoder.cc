@@ -130,27 +130,6 @@ namespace {
 // kMaxBatchEvents at once; a longer run is split).
 constexpr int kMaxPacketEvents = 1 << 16;
 
-// What the encoder keeps across batches (event_refs.h): the stream's recent
-// allocations and freed blocks.
-struct EventEncoderState {
-  wire::RefEncoder refs;
-};
-EventEncoderState* g_state = nullptr;
-bool g_state_failed = false;
-
-EventEncoderState* State() {
-  if (!g_state && !g_state_failed) {
-    g_state = static_cast<EventEncoderState*>(MapPages(sizeof(EventEncoderState)));
-    g_state_failed = !g_state;
-    if (g_state) g_state->refs.Clear();
-  }
-  return g_state;
-}
-
-// The reference model's slot table (1.5 MB) is larger than the caches: the
-// encoder asks for an event's slot a few events ahead.
-constexpr int kPrefetchAhead = 12;
-
 constexpr size_t VarintBytes(uint64_t v) { return v < 0x80 ? 1 : 1 + VarintBytes(v >> 7); }
 
 // EventBatch's packed columns, in the order they are sent.
@@ -196,44 +175,51 @@ constexpr size_t kMaxEventBytes = SumOver(kMaxEntryBytes);
 static_assert(kMaxEventBytes <= kMaxBytesPerEvent);
 static_assert(ColumnHeadersBytes() + 64 <= 256);
 
-// One EventBatch packet of at most kMaxPacketEvents events whose frame
-// deltas all fit the wire's uint32 column.
-//
-// One pass over the events: each event's references (which change the
-// stream's state, event by event) and its entries of every column, each
-// column stored into a region of its own in the packet's room, sized for its
-// largest entries. The columns then move down behind one another, each after
-// its tag and length. Walking the batch once per column instead re-read it
-// (up to 1.3 MB) from the caches ten times.
-void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
-  using B = wire::EventBatch;
-  // Without the state's pages every address is sent (all references 0).
-  EventEncoderState* state = State();
-  wire::RefEncoder* refs = state ? &state->refs : nullptr;
-  const size_t n = static_cast<size_t>(count);
+// What the encoder keeps across batches (event_refs.h): the stream's recent
+// allocations and freed blocks; and where it writes a batch's columns before
+// they go into the packet. There each column has a region at a fixed place,
+// so only what the largest batches needed is ever resident; regions in the
+// packet's own room (sized for the largest entries, wherever the output
+// buffer then was) made ~2 MiB of that buffer resident over a run
+// (tests/bench/README.md, "Resident memory").
+struct EventEncoderState {
+  wire::RefEncoder refs;
+  uint8_t columns[kMaxEventBytes * kMaxPacketEvents];
+};
+EventEncoderState* g_state = nullptr;
+bool g_state_failed = false;
 
-  ProtoWriter w = sink.BeginPacket(256 + kMaxBytesPerEvent * n);
-  size_t body = w.BeginNested(P::kEventsFieldNumber);
-  w.Varint(B::kThreadIdFieldNumber, tid);
-  const uint64_t base_units = events[0].ticks >> kTickShift;
-  const uint64_t base_frame = events[0].frame();
-  w.Varint(B::kTickShiftFieldNumber, kTickShift);
-  w.Varint(B::kBaseTicksFieldNumber, base_units << kTickShift);
-  w.Varint(B::kBaseFrameFieldNumber, base_frame);
-  if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
-
-  uint8_t* const room = w.Reserve(ColumnHeadersBytes() + kMaxEventBytes * n);
-  if (!room) {  // cannot happen within the reserve; the sink drops the packet
-    sink.EndPacket(w);
-    return;
+EventEncoderState* State() {
+  if (!g_state && !g_state_failed) {
+    g_state = static_cast<EventEncoderState*>(MapPages(sizeof(EventEncoderState)));
+    g_state_failed = !g_state;
+    if (g_state) g_state->refs.Clear();
   }
-  uint8_t* begin[kColumns];
-  uint8_t* at = room;
+  return g_state;
+}
+
+// The reference model's slot table (1 MiB) is larger than the caches: the
+// encoder asks for an event's slot a few events ahead.
+constexpr int kPrefetchAhead = 12;
+
+// Where each column's entries go while a batch of `n` events is encoded:
+// one region each from `at` on, sized for its largest entries, after room
+// for its header when the regions are in the packet itself.
+void LayOutColumns(uint8_t* at, size_t n, bool headers, uint8_t* begin[kColumns]) {
   for (int c = 0; c < kColumns; ++c) {
-    at += ColumnHeaderBytes(c);
+    if (headers) at += ColumnHeaderBytes(c);
     begin[c] = at;
     at += kMaxEntryBytes[c] * n;
   }
+}
+
+// One pass over the events: each event's references (which change the
+// stream's state, event by event) and its entries of every column, each
+// column into its region. Walking the batch once per column instead re-read
+// it (up to 1.3 MB) from the caches ten times. Sets end[c]; a FREE column
+// whose entries are all 0 ends where it begins.
+void EncodeColumns(const Event* events, size_t n, wire::RefEncoder* refs, uint64_t base_units, uint64_t base_frame,
+                   uint8_t* const begin[kColumns], uint8_t* end[kColumns]) {
   uint8_t* kind_p = begin[kKindColumn];
   uint8_t* free_p = begin[kFreeRef];
   uint8_t* reuse_p = begin[kReuseRef];
@@ -291,7 +277,7 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
     const uint64_t t = e.ticks < previous_ticks ? previous_ticks : e.ticks;
     previous_ticks = e.ticks;
     // The allocator time goes on a log scale (protocol 4); the gaps are timed
-    // with the duration its code stands for, as the reader will.
+    // with the units its code stands for, as the reader will.
     const wire::UnitTicks units = wire::ToUnits(t, e.duration, kTickShift);
     const wire::CodedDuration duration = wire::CodeDuration(units.duration, kTickShift);
     uint64_t exact = 0;
@@ -304,25 +290,75 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
     previous_frame = frame;
     duration_p = wire::WriteVarint(duration_p, duration.code);
   }
-  uint8_t* end[kColumns] = {kind_p,      free_p,       reuse_p, address_p, size_p,  free_size_p,
-                            stack_p,     free_stack_p, gap_p,   exact_p,   frame_p, duration_p};
+  uint8_t* const ends[kColumns] = {kind_p,      free_p,       reuse_p, address_p, size_p,  free_size_p,
+                                   stack_p,     free_stack_p, gap_p,   exact_p,   frame_p, duration_p};
+  for (int c = 0; c < kColumns; ++c) end[c] = ends[c];
   if (!free_sizes) end[kFreeSize] = begin[kFreeSize];
   if (!free_stacks) end[kFreeStack] = begin[kFreeStack];
+}
 
-  // An empty column is left out (only columns with entries for some events
-  // can be empty: a batch has an event), as are the FREE columns when all 0;
-  // address_delta is always sent. Each region starts at or after where its
-  // column goes: the columns before it take at most their regions.
-  uint8_t* out = room;
+// An empty column is left out (only columns with entries for some events
+// can be empty: a batch has an event), as are the FREE columns when all 0;
+// address_delta is always sent.
+bool ColumnSent(int c, uint8_t* const begin[kColumns], uint8_t* const end[kColumns]) {
+  return c == kAddressDelta || end[c] != begin[c];
+}
+size_t PackedColumnsBytes(uint8_t* const begin[kColumns], uint8_t* const end[kColumns]) {
+  size_t bytes = 0;
+  for (int c = 0; c < kColumns; ++c)
+    if (ColumnSent(c, begin, end)) bytes += ColumnHeaderBytes(c) + static_cast<size_t>(end[c] - begin[c]);
+  return bytes;
+}
+// The columns behind one another at `out`, each after its tag and length;
+// returns their end. In the packet's own room each region starts at or after
+// where its column goes: the columns before it take at most their regions.
+uint8_t* PackColumns(uint8_t* out, uint8_t* const begin[kColumns], uint8_t* const end[kColumns]) {
   for (int c = 0; c < kColumns; ++c) {
-    if (c != kAddressDelta && end[c] == begin[c]) continue;
+    if (!ColumnSent(c, begin, end)) continue;
     const size_t length = static_cast<size_t>(end[c] - begin[c]);
     out = wire::WriteVarint(out, uint64_t{kColumnField[c]} << 3 | wire::kLengthDelimited);
     out = wire::WritePaddedVarint(out, length, wire::kNestedLengthBytes);
     if (out != begin[c]) memmove(out, begin[c], length);
     out += length;
   }
-  w.Commit(out);
+  return out;
+}
+
+// One EventBatch packet of at most kMaxPacketEvents events whose frame
+// deltas all fit the wire's uint32 column: the columns are encoded into the
+// state's regions, then packed into a packet of their size. Without the
+// state's pages every address is sent (all references 0), and the regions
+// are in the packet's room, sized for every event's largest entries.
+void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped) {
+  using B = wire::EventBatch;
+  EventEncoderState* state = State();
+  const size_t n = static_cast<size_t>(count);
+  const uint64_t base_units = events[0].ticks >> kTickShift;
+  const uint64_t base_frame = events[0].frame();
+  uint8_t* begin[kColumns];
+  uint8_t* end[kColumns];
+  if (state) {
+    LayOutColumns(state->columns, kMaxPacketEvents, false, begin);
+    EncodeColumns(events, n, &state->refs, base_units, base_frame, begin, end);
+  }
+  ProtoWriter w = sink.BeginPacket(256 + (state ? PackedColumnsBytes(begin, end) : kMaxBytesPerEvent * n));
+  size_t body = w.BeginNested(P::kEventsFieldNumber);
+  w.Varint(B::kThreadIdFieldNumber, tid);
+  w.Varint(B::kTickShiftFieldNumber, kTickShift);
+  w.Varint(B::kBaseTicksFieldNumber, base_units << kTickShift);
+  w.Varint(B::kBaseFrameFieldNumber, base_frame);
+  if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
+
+  uint8_t* const room = w.Reserve(state ? PackedColumnsBytes(begin, end) : ColumnHeadersBytes() + kMaxEventBytes * n);
+  if (!room) {  // cannot happen within the reserve; the sink drops the packet
+    sink.EndPacket(w);
+    return;
+  }
+  if (!state) {
+    LayOutColumns(room, n, true, begin);
+    EncodeColumns(events, n, nullptr, base_units, base_frame, begin, end);
+  }
+  w.Commit(PackColumns(room, begin, end));
   w.EndNested(body);
   sink.EndPacket(w);
 }

@@ -44,8 +44,8 @@ inline uint32_t SizeClassOf(uint64_t size) {
 class RecentlyFreed {
  public:
   void Clear() { memset(count_, 0, sizeof(count_)); }
-  void Push(uint64_t size, uint64_t address) {
-    uint32_t c = SizeClassOf(size);
+  void Push(uint64_t size, uint64_t address) { PushOfClass(SizeClassOf(size), address); }
+  void PushOfClass(uint32_t c, uint64_t address) {
     uint64_t* blocks = blocks_[c];
     if (count_[c] == kFreedPerClass) {
       // Plain loops, not memmove: at most 15 words, and a call to memmove
@@ -100,10 +100,11 @@ class RefEncoder {
   // The free_ref of a FREE of `address` (0: send the address).
   uint32_t FreeRef(uint64_t address) {
     Slot& slot = slots_[SlotOf(address)];
-    if (address == 0 || slot.address != address || serial_ - slot.serial >= kFreeRefWindow) return 0;
-    freed_.Push(slot.size, address);
+    const uint64_t serial = slot.serial_class >> kClassBits;
+    if (address == 0 || slot.address != address || serial_ - serial >= kFreeRefWindow) return 0;
+    freed_.PushOfClass(static_cast<uint32_t>(slot.serial_class & kClassMask), address);
     slot.address = 0;
-    return static_cast<uint32_t>(serial_ - slot.serial + 1);
+    return static_cast<uint32_t>(serial_ - serial + 1);
   }
   // A hint: FreeRef or Alloc of `address` comes soon (changes nothing).
   void Prefetch(uint64_t address) const { __builtin_prefetch(&slots_[SlotOf(address)], 1); }
@@ -111,14 +112,21 @@ class RefEncoder {
   uint32_t Alloc(uint64_t address, uint64_t size) {
     uint32_t ref = freed_.Find(size, address);
     ++serial_;
-    slots_[SlotOf(address)] = {address, serial_, size};
+    slots_[SlotOf(address)] = {address, serial_ << kClassBits | SizeClassOf(size)};
     return ref;
   }
 
  private:
   static constexpr int kSlotBits = 16;
+  // 16 bytes a slot (1 MiB in all, resident in the game's process): the
+  // allocation's serial beside its size class, which is all a free needs of
+  // its size. Past 2^54 allocations (six years at 100 M a second) a stored
+  // serial loses its top bits, and every free is then sent by address.
+  static constexpr int kClassBits = 10;
+  static constexpr uint64_t kClassMask = (uint64_t{1} << kClassBits) - 1;
+  static_assert(kSizeClasses <= (1u << kClassBits));
   struct Slot {
-    uint64_t address, serial, size;
+    uint64_t address, serial_class;
   };
   static uint32_t SlotOf(uint64_t address) {
     return static_cast<uint32_t>((address * 0x9E3779B97F4A7C15ull) >> (64 - kSlotBits));
