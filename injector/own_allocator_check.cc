@@ -41,9 +41,11 @@ Findings Scan(const std::string& path) {
 std::string OwnAllocatorWarning(const std::string& path) {
   Findings found = Scan(path);
   std::string linked = found.allocator.empty() ? "" : "statically linked " + std::string(found.allocator);
-  std::string own_api = found.allocator.empty() ? "" : "; calls to its own API (" +
-                                                           std::string(found.allocator_symbol) +
-                                                           ", ...) are not recorded";
+  const bool api_hooked = wire::IsHookedAllocatorApi(found.allocator_symbol);
+  const std::string api = "its own API (" + std::string(found.allocator_symbol) + ", ...)";
+  std::string own_api = found.allocator.empty() ? ""
+                        : api_hooked          ? "; " + api + " is patched too"
+                                              : "; calls to " + api + " are not recorded";
   if (found.defines_malloc || found.defines_new) {
     return path + " defines its own " + (found.defines_malloc ? "malloc" : "operator new") +
            (linked.empty() ? "" : " (" + linked + ")") +
@@ -52,8 +54,10 @@ std::string OwnAllocatorWarning(const std::string& path) {
            own_api;
   }
   if (!found.allocator.empty()) {
-    return path + " contains a " + linked + " (" + std::string(found.allocator_symbol) +
-           "): allocations through its own API are not recorded, only those through malloc and new";
+    return path + " contains a " + linked + " (" + std::string(found.allocator_symbol) + "): " +
+           (api_hooked ? "the agent patches the entry points of its own API before main, and the capture's notes "
+                         "say which it could not"
+                       : "allocations through its own API are not recorded, only those through malloc and new");
   }
   return "";
 }

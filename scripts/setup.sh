@@ -23,7 +23,8 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers libx11-dev   # Vulkan target program (lavapipe, software)
   heaptrack                # benchmark comparison
   gdb                      # benchmark only: heaptrack --pid injects through gdb (tests/bench/attach_pause.py); memframe needs no debugger
-  libjemalloc-dev          # tests: a host program that links jemalloc statically (libjemalloc.a)
+  libjemalloc-dev          # tests: host programs that link jemalloc statically (libjemalloc.a) or not, and call mallocx
+  libmimalloc-dev          # tests: a host program that calls mimalloc's mi_* API (libmimalloc.so; Debian ships no .a)
   neverball chromium-bsu extremetuxracer   # tests: real games nobody here wrote (SDL2, SDL2, SFML/GLX)
   clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)
   libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)

@@ -12,6 +12,7 @@
 
 #include "attach/entry_trampolines.h"
 #include "attach/x86_prologue.h"
+#include "hooks/allocator_api_hooks.h"
 #include "hooks/elf_symbols.h"
 #include "hooks/present_hooks.h"
 #include "hooks/real_functions.h"
@@ -40,7 +41,12 @@ const char* const kHookedNames[] = {
     "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
 };
 constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
-void* g_hooks[kHookCount];
+// Then the allocators' own API (mi_malloc, mallocx, ...), from its list:
+// hook i >= kHookCount is API name i - kHookCount.
+constexpr size_t kMaxHooks = kHookCount + kMaxAllocatorApiFunctions;
+void* g_hooks[kMaxHooks];
+
+const char* HookName(size_t i) { return i < kHookCount ? kHookedNames[i] : AllocatorApiExportedName(i - kHookCount); }
 uintptr_t g_agent_base = 0;
 
 struct PatchedSlot {
@@ -57,13 +63,16 @@ int HookIndex(const char* name) {
   // Cheap pre-filter: most imports are none of these.
   switch (name[0]) {
     case 'm': case 'c': case 'r': case 'f': case 'p': case 'a': case 'v': case '_': case 'd': case 'e': case 'g':
-    case 'S':
+    case 'S': case 'x': case 's':
       break;
     default:
       return -1;
   }
-  for (size_t i = 0; i < kHookCount; ++i)
-    if (strcmp(kHookedNames[i], name) == 0) return static_cast<int>(i);
+  for (size_t i = 0; i < kMaxHooks; ++i) {
+    const char* hooked = HookName(i);
+    if (!hooked) break;
+    if (strcmp(hooked, name) == 0) return static_cast<int>(i);
+  }
   return -1;
 }
 
@@ -314,7 +323,7 @@ bool PrepareGotPatching() {
   // The agent's own definitions: its handle's lookup starts with the agent.
   void* agent = dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD);
   if (!agent) return false;
-  for (size_t i = 0; i < kHookCount; ++i) g_hooks[i] = RealDlsym()(agent, kHookedNames[i]);
+  for (size_t i = 0; i < kMaxHooks && HookName(i); ++i) g_hooks[i] = RealDlsym()(agent, HookName(i));
   dlclose(agent);  // only the reference just taken; the agent is NODELETE
   return g_hooks[0] != nullptr;
 }

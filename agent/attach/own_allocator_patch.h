@@ -21,12 +21,13 @@
 namespace memframe::agent {
 
 struct OwnAllocatorHook {
-  const char* symbol;        // "malloc", "_Znwm", ...
+  const char* symbol;        // "malloc", "_Znwm", "mallocx", ...
   void* hook;
   std::atomic<void*>* real;  // the moved original, set before the entry changes
 };
 
-constexpr size_t kMaxOwnAllocatorHooks = 24;
+// The malloc family and operator new (17), then an allocator's own API.
+constexpr size_t kMaxOwnAllocatorHooks = 64;
 
 // What the executable brings and what became of it, for Hello.
 struct OwnAllocatorReport {

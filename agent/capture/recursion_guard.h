@@ -47,7 +47,10 @@ extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exe
 extern std::atomic<uint64_t> g_unrecorded_in_signal_handlers;
 
 // Which family of hook takes the guard (realloc counts as an allocation).
-enum class HookKind : uint8_t { kHeapAlloc, kHeapFree, kRegion };
+// kAllocatorApi: an allocator's own API (mi_malloc, mallocx, ...), which
+// that allocator's malloc may call itself: recorded only from outside, like
+// a region hook, so that such a call is not recorded a second time.
+enum class HookKind : uint8_t { kHeapAlloc, kHeapFree, kRegion, kAllocatorApi };
 
 class RecursionGuard {
  public:
@@ -60,7 +63,7 @@ class RecursionGuard {
   // for a heap hook from a signal handler that interrupted a real allocation.
   explicit RecursionGuard(HookKind kind) : previous_(t_thread_state) {
     acquired_ = previous_ == ThreadState::kOutside ||
-                (kind != HookKind::kRegion && previous_ == ThreadState::kInRealAlloc) ||
+                (IsHeap(kind) && previous_ == ThreadState::kInRealAlloc) ||
                 (kind == HookKind::kHeapFree && previous_ == ThreadState::kInRealFree);
     if (acquired_) {
       t_thread_state = ThreadState::kHook;
@@ -72,6 +75,8 @@ class RecursionGuard {
   ~RecursionGuard() { t_thread_state = previous_; }
   RecursionGuard(const RecursionGuard&) = delete;
   RecursionGuard& operator=(const RecursionGuard&) = delete;
+
+  static constexpr bool IsHeap(HookKind kind) { return kind == HookKind::kHeapAlloc || kind == HookKind::kHeapFree; }
 
   // False when the call must pass straight through unrecorded.
   bool acquired() const { return acquired_; }

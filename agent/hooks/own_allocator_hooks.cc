@@ -3,13 +3,15 @@
 // one's real function is the moved original of the executable's entry, not
 // the next definition after the agent (which would be glibc's, another heap).
 // Reached only through a patched entry. Not hooked: malloc_usable_size and
-// the like (they neither allocate nor free), the aligned operator new and
-// delete, and an allocator's own API (mallocx, mi_malloc, ...).
+// the like (they neither allocate nor free) and the aligned operator new and
+// delete. An allocator's own API (mallocx, mi_malloc, ...) has its hooks in
+// allocator_api_hooks.cc, patched here with these.
 #include <errno.h>
 
 #include <new>
 
 #include "attach/own_allocator_patch.h"
+#include "hooks/allocator_api_hooks.h"
 #include "hooks/own_allocator_hooks.h"
 #include "hooks/tracked_call.h"
 
@@ -99,7 +101,7 @@ void* Hook(auto* fn) { return reinterpret_cast<void*>(fn); }
 }  // namespace
 
 void HookExecutableAllocator(OwnAllocatorPatching when) {
-  const OwnAllocatorHook hooks[] = {
+  OwnAllocatorHook hooks[kMaxOwnAllocatorHooks] = {
       {"malloc", Hook(OwnMalloc), &g_own_real[kOwnMalloc]},
       {"calloc", Hook(OwnCalloc), &g_own_real[kOwnCalloc]},
       {"realloc", Hook(OwnRealloc), &g_own_real[kOwnRealloc]},
@@ -119,8 +121,9 @@ void HookExecutableAllocator(OwnAllocatorPatching when) {
       {"_ZdlPvm", Hook(OwnDeleteSized<kOwnDeleteSized, kDeleteKind>), &g_own_real[kOwnDeleteSized]},
       {"_ZdaPvm", Hook(OwnDeleteSized<kOwnDeleteArraySized, kDeleteArrayKind>), &g_own_real[kOwnDeleteArraySized]},
   };
-  static_assert(sizeof(hooks) / sizeof(hooks[0]) == kOwnCount);
-  HookOwnAllocator(hooks, kOwnCount, when);
+  // Then the allocator's own API (mi_malloc, mallocx, ...), if it is there.
+  const size_t count = kOwnCount + AllocatorApiEntryHooks(hooks + kOwnCount, kMaxOwnAllocatorHooks - kOwnCount);
+  HookOwnAllocator(hooks, count, when);
 }
 
 }  // namespace memframe::agent

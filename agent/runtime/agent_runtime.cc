@@ -33,6 +33,7 @@
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
 #include "attach/own_allocator_patch.h"
+#include "hooks/allocator_api_hooks.h"
 #include "hooks/own_allocator_hooks.h"
 #include "hooks/present_hooks.h"
 #include "hooks/process_hooks.h"
@@ -80,6 +81,7 @@ void StartRecording() {
   hello.cmdline_size = ReadCmdline();
   hello.attached = g_attached;
   if (OwnAllocator().defines_allocator) hello.own_allocator = &OwnAllocator();
+  hello.allocator_apis = AllocatorApis(&hello.allocator_api_count);
   if (!StartStream(g_sink, hello, g_config)) {
     g_recording.store(false, std::memory_order_release);
     return;
@@ -179,6 +181,7 @@ __attribute__((constructor(101))) void StartAgent() {
   // allocator (its first mmap): a lookup that misses allocates its error.
   ResolveProcessFunctions();
   ResolveInterceptedFunctions(InterceptLookup::kAfterAgent);
+  ResolveAllocatorApis();
   // Before the writer thread exists (and before main): this thread is the
   // only one that can be inside the executable's malloc.
   HookExecutableAllocator(OwnAllocatorPatching::kAtLaunch);
@@ -236,6 +239,7 @@ int StartAttached(const Config& config) {
     InitDiagnostics();
     ResolveRealFunctionsGlobalFirst();
     ResolveProcessFunctions();  // the presents: the GOT patcher, in the global scope
+    ResolveAllocatorApis();     // mi_malloc, mallocx, ...: the GOT patcher's too
     pthread_atfork(nullptr, nullptr, AfterForkInChild);
   } else {
     ForgetStream();  // an earlier attach's, ended at its detach

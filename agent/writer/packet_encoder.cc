@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "attach/own_allocator_patch.h"
+#include "hooks/allocator_api_hooks.h"
 #include "buffer/page_allocator.h"
 #include "capture/clock.h"
 #include "capture/allocator_table.h"
@@ -20,7 +21,8 @@ using P = wire::Packet;
 
 void EncodeHello(SocketSink& sink, const HelloInfo& h) {
   using H = wire::Hello;
-  ProtoWriter w = sink.BeginPacket(4096 + h.cmdline_size * 2 + sizeof(OwnAllocatorReport) * 2);
+  ProtoWriter w = sink.BeginPacket(4096 + h.cmdline_size * 2 + sizeof(OwnAllocatorReport) * 2 +
+                                 sizeof(AllocatorApiReport) * 2 * h.allocator_api_count);
   size_t body = w.BeginNested(P::kHelloFieldNumber);
   w.Varint(H::kProtocolVersionFieldNumber, wire::kProtocolVersion);
   w.Varint(H::kPidFieldNumber, h.pid);
@@ -44,6 +46,15 @@ void EncodeHello(SocketSink& sink, const HelloInfo& h) {
     w.String(O::kNameFieldNumber, own->name);
     for (size_t i = 0; i < own->hooked_count; ++i) w.String(O::kHookedFieldNumber, own->hooked[i]);
     for (size_t i = 0; i < own->refused_count; ++i) w.String(O::kRefusedFieldNumber, own->refused[i]);
+    w.EndNested(nested);
+  }
+  for (size_t a = 0; a < h.allocator_api_count; ++a) {
+    using A = wire::AllocatorApi;
+    const AllocatorApiReport& api = h.allocator_apis[a];
+    size_t nested = w.BeginNested(H::kAllocatorApisFieldNumber);
+    w.String(A::kNameFieldNumber, api.name);
+    w.String(A::kLibraryFieldNumber, api.library);
+    for (size_t i = 0; i < api.hooked_count; ++i) w.String(A::kHookedFieldNumber, api.hooked[i]);
     w.EndNested(nested);
   }
   w.EndNested(body);

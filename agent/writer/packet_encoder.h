@@ -10,6 +10,7 @@
 namespace memframe::agent {
 
 struct OwnAllocatorReport;
+struct AllocatorApiReport;
 
 struct HelloInfo {
   uint32_t pid;
@@ -23,6 +24,8 @@ struct HelloInfo {
   uint32_t max_stack_depth;
   bool attached;  // memframe attach: the process ran before the agent came
   const OwnAllocatorReport* own_allocator;  // null unless the executable defines its own
+  const AllocatorApiReport* allocator_apis;  // the libraries whose own API is hooked
+  size_t allocator_api_count;
 };
 
 void EncodeHello(SocketSink& sink, const HelloInfo& hello);

@@ -6,6 +6,7 @@
 // refuses must run unharmed, with the refusal said.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,79 @@ void ExpectTheWorkloadExactly(const Recorded& r) {
   for (const json& site : sites) EXPECT_TRUE(e2e::StackContains(site, kWorkloadFunction));
 }
 
+// The rounds of UseAllocatorApi (host_truth.h), every block freed.
+void ExpectTheApiCallsExactly(const Recorded& r, int blocks_per_round, uint64_t bytes_per_round) {
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), "UseAllocatorApi");
+  e2e::SiteTotals totals = e2e::SumSites(sites);
+  EXPECT_EQ(totals.allocations, static_cast<uint64_t>(kApiRounds * blocks_per_round)) << r.sites.dump(1);
+  EXPECT_EQ(totals.bytes, kApiRounds * bytes_per_round);
+  // Every free was of a block seen allocated, and no block was recorded
+  // twice (a second record of one allocation lands on a live block).
+  EXPECT_EQ(r.summary["unknown_frees"], 0) << r.summary_text;
+  EXPECT_EQ(r.summary["allocs_over_live"], 0) << r.summary_text;
+}
+
+void ExpectNativeOutput(const std::string& program, const std::string& output) {
+  e2e::CommandResult native = e2e::RunCommand({program}, 30);
+  EXPECT_EQ(native.exit_code, 0);
+  EXPECT_EQ(native.standard_output, output);
+}
+
+TEST(OwnAllocator, MimallocsOwnApiFromItsLibraryIsRecordedOnceExactly) {
+  std::string program = MEMFRAME_MIMALLOC_API_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libmimalloc.so (libmimalloc-dev) was not found at configure time";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(program, "mimalloc api done\n", &r));
+  ExpectTheApiCallsExactly(r, kMimallocApiBlocksPerRound, kMimallocApiBytesPerRound);
+  const json& apis = r.summary["capture"]["allocator_apis"];
+  ASSERT_EQ(apis.size(), 1u) << apis.dump();
+  EXPECT_EQ(apis[0]["name"], "mimalloc");
+  EXPECT_NE(apis[0]["library"].get<std::string>().find("libmimalloc.so"), std::string::npos);
+  std::vector<std::string> hooked = apis[0]["hooked"];
+  for (const char* name : {"mi_malloc", "mi_calloc", "mi_zalloc", "mi_malloc_aligned", "mi_new", "mi_realloc",
+                           "mi_posix_memalign", "mi_free", "mi_free_size"})
+    EXPECT_NE(std::find(hooked.begin(), hooked.end(), name), hooked.end()) << name;
+  EXPECT_NE(r.summary_text.find("note: calls to mimalloc's own API in libmimalloc.so.2 are recorded (mi_malloc, "
+                                "mi_zalloc, mi_malloc_small, mi_zalloc_small, mi_valloc and " +
+                                std::to_string(hooked.size() - 5) + " more)\n"),
+            std::string::npos)
+      << r.summary_text;
+  EXPECT_TRUE(r.summary["capture"]["own_allocator"].is_null());
+  ExpectNativeOutput(program, "mimalloc api done\n");
+}
+
+TEST(OwnAllocator, JemallocsAllocxApiFromItsLibraryIsRecordedExactly) {
+  std::string program = MEMFRAME_JEMALLOC_API_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libjemalloc.so (libjemalloc-dev) was not found at configure time";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(program, "jemalloc api done\n", &r));
+  ExpectTheApiCallsExactly(r, kJemallocApiBlocksPerRound, kJemallocApiBytesPerRound);
+  const json& apis = r.summary["capture"]["allocator_apis"];
+  ASSERT_EQ(apis.size(), 1u) << apis.dump();
+  EXPECT_EQ(apis[0]["hooked"].get<std::vector<std::string>>(),
+            (std::vector<std::string>{"mallocx", "rallocx", "xallocx", "sdallocx", "dallocx"}));
+  EXPECT_NE(r.summary_text.find("note: calls to jemalloc's own API in libjemalloc.so.2 are recorded (mallocx, "
+                                "rallocx, xallocx, sdallocx, dallocx)\n"),
+            std::string::npos)
+      << r.summary_text;
+  ExpectNativeOutput(program, "jemalloc api done\n");
+}
+
+TEST(OwnAllocator, StaticJemallocsAllocxApiIsPatchedAtItsEntriesAndRecordedExactly) {
+  std::string program = MEMFRAME_JEMALLOC_API_STATIC_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libjemalloc.a (libjemalloc-dev) was not found at configure time";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(program, "jemalloc api done\n", &r));
+  ExpectTheApiCallsExactly(r, kJemallocApiBlocksPerRound, kJemallocApiBytesPerRound);
+  const json& own = r.summary["capture"]["own_allocator"];
+  std::vector<std::string> hooked = own["hooked"];
+  EXPECT_EQ(std::vector<std::string>(hooked.end() - 5, hooked.end()),
+            (std::vector<std::string>{"mallocx", "rallocx", "xallocx", "sdallocx", "dallocx"}));
+  EXPECT_TRUE(own["refused"].empty()) << own.dump();
+  EXPECT_TRUE(r.summary["capture"]["allocator_apis"].empty());
+  ExpectNativeOutput(program, "jemalloc api done\n");
+}
+
 TEST(OwnAllocator, StaticJemallocIsHookedAndItsBlocksAreRecordedExactly) {
   std::string program = MEMFRAME_STATIC_JEMALLOC_PATH;
   if (program.empty()) GTEST_SKIP() << "Debian's libjemalloc.a (libjemalloc-dev) was not found at configure time";
@@ -66,14 +140,17 @@ TEST(OwnAllocator, StaticJemallocIsHookedAndItsBlocksAreRecordedExactly) {
   ASSERT_NO_FATAL_FAILURE(Record(program, "static jemalloc done\n", &r));
   const json& own = r.summary["capture"]["own_allocator"];
   EXPECT_EQ(own["name"], "jemalloc");
-  // Debian's libjemalloc.a: the C family less pvalloc, no operator new.
+  // Debian's libjemalloc.a: the C family less pvalloc, no operator new, and
+  // its own *allocx API.
   std::vector<std::string> family = kFamily;
   family.erase(family.end() - 1);
+  family.insert(family.end(), {"mallocx", "rallocx", "xallocx", "sdallocx", "dallocx"});
   EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(), family);
   EXPECT_TRUE(own["refused"].empty()) << own.dump();
   ExpectTheWorkloadExactly(r);
   EXPECT_NE(r.summary_text.find("note: the executable's own malloc (jemalloc) was hooked by entry patch (malloc, "
-                                "calloc, realloc, free, posix_memalign, aligned_alloc, memalign, valloc)\n"),
+                                "calloc, realloc, free, posix_memalign, aligned_alloc, memalign, valloc, mallocx, "
+                                "rallocx, xallocx, sdallocx, dallocx)\n"),
             std::string::npos)
       << r.summary_text;
 }

@@ -31,6 +31,35 @@ inline constexpr AllocatorSignature kAllocatorSignatures[] = {
     {"tc_malloc", "tcmalloc"}, {"mi_malloc", "mimalloc"},
 };
 
+// The functions of an allocator's own API whose calls the agent records
+// (agent/hooks/allocator_api_hooks.h, in its order): a library's through
+// hooks of the same names, an executable's own by entry patch. Not
+// tcmalloc's tc_*, nor mimalloc's heaps (mi_heap_*).
+inline constexpr AllocatorSignature kHookedAllocatorApi[] = {
+    {"mi_malloc", "mimalloc"}, {"mi_zalloc", "mimalloc"}, {"mi_malloc_small", "mimalloc"},
+    {"mi_zalloc_small", "mimalloc"}, {"mi_valloc", "mimalloc"}, {"mi_pvalloc", "mimalloc"}, {"mi_new", "mimalloc"},
+    {"mi_new_nothrow", "mimalloc"}, {"mi_calloc", "mimalloc"}, {"mi_mallocn", "mimalloc"}, {"mi_new_n", "mimalloc"},
+    {"mi_malloc_aligned", "mimalloc"}, {"mi_zalloc_aligned", "mimalloc"}, {"mi_new_aligned", "mimalloc"},
+    {"mi_new_aligned_nothrow", "mimalloc"}, {"mi_aligned_alloc", "mimalloc"}, {"mi_memalign", "mimalloc"},
+    {"mi_calloc_aligned", "mimalloc"}, {"mi_posix_memalign", "mimalloc"}, {"mi_realloc", "mimalloc"},
+    {"mi_new_realloc", "mimalloc"}, {"mi_reallocn", "mimalloc"}, {"mi_reallocarray", "mimalloc"},
+    {"mi_new_reallocn", "mimalloc"}, {"mi_realloc_aligned", "mimalloc"}, {"mi_free", "mimalloc"},
+    {"mi_cfree", "mimalloc"}, {"mi_free_size", "mimalloc"}, {"mi_free_aligned", "mimalloc"},
+    {"mi_free_size_aligned", "mimalloc"},
+    {"mallocx", "jemalloc"}, {"rallocx", "jemalloc"}, {"xallocx", "jemalloc"}, {"sdallocx", "jemalloc"},
+    {"dallocx", "jemalloc"},
+    // A jemalloc built with the je_ prefix (not Debian's): only an
+    // executable's own definitions are patched.
+    {"je_mallocx", "jemalloc"}, {"je_rallocx", "jemalloc"}, {"je_xallocx", "jemalloc"},
+    {"je_sdallocx", "jemalloc"}, {"je_dallocx", "jemalloc"},
+};
+
+inline bool IsHookedAllocatorApi(std::string_view symbol) {
+  for (const AllocatorSignature& s : kHookedAllocatorApi)
+    if (s.symbol == symbol) return true;
+  return false;
+}
+
 // The signature `symbol` is (names kept in the table's own storage), or null.
 inline const AllocatorSignature* FindAllocatorSignature(std::string_view symbol) {
   for (const AllocatorSignature& s : kAllocatorSignatures)

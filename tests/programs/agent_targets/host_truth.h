@@ -110,6 +110,22 @@ constexpr int kOwnNewBlocks = 16;
 // reentry_allocator maps its heap in chunks of this size (one MAP each).
 constexpr size_t kOwnHeapChunkBytes = 1 << 20;
 
+// mimalloc_api and jemalloc_api: kApiRounds rounds of calls to an
+// allocator's own API in UseAllocatorApi (the programs list each call and
+// its bytes); every block is freed in its round.
+constexpr int kApiRounds = 5;
+// Per round, mimalloc_api: mi_malloc 100, mi_calloc 4 x 25, mi_zalloc 50,
+// mi_malloc_aligned 64, mi_new 80, mi_realloc to 200, and through the
+// malloc family (mimalloc's own, which forwards to its mi_* exports)
+// posix_memalign 96 and malloc 30.
+constexpr int kMimallocApiBlocksPerRound = 8;
+constexpr size_t kMimallocApiBytesPerRound = 100 + 100 + 50 + 64 + 80 + 200 + 96 + 30;
+// Per round, jemalloc_api: mallocx 100, mallocx 64 zeroed, rallocx to 200,
+// xallocx to 210 (in place: 200 bytes sit in the 224-byte size class),
+// mallocx 48 aligned to 64.
+constexpr int kJemallocApiBlocksPerRound = 5;
+constexpr size_t kJemallocApiBytesPerRound = 100 + 64 + 200 + 210 + 48;
+
 // signal_alloc: a thread sends the main thread kSignals signals one at a
 // time while it allocates in a loop; each handler run allocates one block of
 // kSignalBlockSize bytes and frees it.

@@ -259,8 +259,8 @@ TEST_F(MemframeRun, SaysBeforeLaunchingAProgramWithItsOwnMalloc) {
   EXPECT_EQ(outcome.err.rfind("memframe: note: " + program +
                                   " defines its own malloc (statically linked jemalloc), which the loader binds "
                                   "before any preloaded library: the agent patches its entry points before main, "
-                                  "and the capture's notes say which it could not; calls to its own API (mallocx, "
-                                  "...) are not recorded\n",
+                                  "and the capture's notes say which it could not; its own API (mallocx, ...) is "
+                                  "patched too\n",
                               0),
             0u)
       << outcome.err;

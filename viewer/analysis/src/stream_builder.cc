@@ -87,6 +87,8 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
         p.own_allocator.hooked.assign(own.hooked().begin(), own.hooked().end());
         p.own_allocator.refused.assign(own.refused().begin(), own.refused().end());
       }
+      for (const wire::AllocatorApi& api : h.allocator_apis())
+        p.allocator_apis.push_back({api.name(), api.library(), {api.hooked().begin(), api.hooked().end()}});
       stream_.clock.AddPair(h.start_ticks(), h.start_monotonic_ns());
       return CaptureBuilder::Status::kOk;
     }

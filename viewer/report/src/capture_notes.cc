@@ -1,5 +1,8 @@
 #include "memframe/report/capture_notes.h"
 
+#include <algorithm>
+
+#include "memframe/paths.h"
 #include "memframe/report/units.h"
 
 namespace memframe::analysis {
@@ -12,6 +15,7 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
                     other.executable + " (" + FormatCount(other.events) + " events)");
   }
   if (std::string own = DescribeOwnAllocator(capture); !own.empty()) notes.push_back(own);
+  for (std::string& api : DescribeAllocatorApis(capture)) notes.push_back(std::move(api));
   uint64_t dropped = 0;
   for (const Thread& t : s.threads) dropped += t.dropped;
   if (dropped) notes.push_back("the agent dropped " + FormatCount(dropped) + " events; figures are lower bounds");
@@ -44,6 +48,28 @@ std::string DescribeAttach(const Capture& capture) {
   return text + "; blocks allocated before it are unknown";
 }
 
+namespace {
+
+std::string Joined(const std::vector<std::string>& items, const char* separator) {
+  std::string joined;
+  for (const std::string& item : items) joined += (joined.empty() ? "" : separator) + item;
+  return joined;
+}
+
+}  // namespace
+
+std::vector<std::string> DescribeAllocatorApis(const Capture& capture) {
+  std::vector<std::string> notes;
+  constexpr size_t kNamed = 5;  // the rest are in `report summary --json`
+  for (const ProcessInfo::AllocatorApi& api : capture.main.process.allocator_apis) {
+    std::vector<std::string> named(api.hooked.begin(), api.hooked.begin() + std::min(kNamed, api.hooked.size()));
+    std::string more = api.hooked.size() > kNamed ? " and " + std::to_string(api.hooked.size() - kNamed) + " more" : "";
+    notes.push_back("calls to " + api.name + "'s own API in " + Basename(api.library) + " are recorded (" +
+                    Joined(named, ", ") + more + ")");
+  }
+  return notes;
+}
+
 std::string DescribeOwnAllocator(const Capture& capture) {
   const ProcessInfo::OwnAllocator& own = capture.main.process.own_allocator;
   if (!own.present) return "";
@@ -56,11 +82,7 @@ std::string DescribeOwnAllocator(const Capture& capture) {
   const char* what = defines("malloc") ? "malloc" : defines("_Znwm") ? "operator new" : "allocator";
   std::string text = std::string("the executable's own ") + what + " (" +
                      (own.name.empty() ? "a heap of its own" : own.name) + ")";
-  auto list = [](const std::vector<std::string>& items, const char* separator) {
-    std::string joined;
-    for (const std::string& item : items) joined += (joined.empty() ? "" : separator) + item;
-    return joined;
-  };
+  const auto list = Joined;
   if (own.refused.empty()) return text + " was hooked by entry patch (" + list(own.hooked, ", ") + ")";
   text += " was not hooked: " + list(own.refused, "; ") + "; their calls are not recorded";
   if (!own.hooked.empty()) text += " (hooked by entry patch: " + list(own.hooked, ", ") + ")";

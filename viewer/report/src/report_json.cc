@@ -135,6 +135,13 @@ json OwnAllocatorJson(const ProcessInfo::OwnAllocator& own) {
   return {{"name", own.name}, {"hooked", own.hooked}, {"refused", own.refused}};
 }
 
+json AllocatorApisJson(const std::vector<ProcessInfo::AllocatorApi>& apis) {
+  json out = json::array();
+  for (const ProcessInfo::AllocatorApi& api : apis)
+    out.push_back({{"name", api.name}, {"library", api.library}, {"hooked", api.hooked}});
+  return out;
+}
+
 void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   const Capture& c = input.capture;
   const Stream& s = c.main;
@@ -147,6 +154,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
                   {"detached", c.recorder.detached},
                   {"attach_pause_us", c.recorder.attach_pause_us},
                   {"own_allocator", OwnAllocatorJson(s.process.own_allocator)},
+                  {"allocator_apis", AllocatorApisJson(s.process.allocator_apis)},
                   {"termination_signal", c.recorder.finished ? json(c.recorder.termination_signal) : json(nullptr)},
                   {"ended", DescribeProgramEnd(HowProgramEnded(c))},
                   {"complete", c.complete()},

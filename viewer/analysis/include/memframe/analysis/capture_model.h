@@ -93,6 +93,14 @@ struct ProcessInfo {
     std::vector<std::string> hooked;   // "malloc", "_Znwm", ...
     std::vector<std::string> refused;  // "SYMBOL: why"
   } own_allocator;
+  // The allocator libraries whose own API (mi_malloc, mallocx, ...) the
+  // agent hooked: their calls are in the stream as malloc / free events.
+  struct AllocatorApi {
+    std::string name;                 // "mimalloc", "jemalloc"
+    std::string library;              // the module that defines it
+    std::vector<std::string> hooked;  // "mi_malloc", ...
+  };
+  std::vector<AllocatorApi> allocator_apis;
 };
 
 // One agent connection (one process).

@@ -28,4 +28,9 @@ std::string DescribeAttach(const Capture& capture);
 // agent could not patch (one of CaptureNotes); empty for other programs.
 std::string DescribeOwnAllocator(const Capture& capture);
 
+// For each allocator library whose own API the agent hooked: "calls to
+// mimalloc's own API in libmimalloc.so.2 are recorded (mi_malloc, ...)"
+// (among CaptureNotes, after the executable's own allocator).
+std::vector<std::string> DescribeAllocatorApis(const Capture& capture);
+
 }  // namespace memframe::analysis

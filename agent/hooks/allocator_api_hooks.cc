@@ -1,0 +1,404 @@
+// The hooks of allocator_api_hooks.h. Each shape of call (allocate a size,
+// a count of a size, an aligned size; reallocate; free) is one template,
+// instantiated once per function and per source of its real function: the
+// next definition (the exported hooks) or the executable's moved entry.
+// Every hook runs its real call in the outer window (tracked_call.h): a
+// mimalloc calls its own exports and free through its imports, which lead
+// back into the agent's hooks.
+#include "hooks/allocator_api_hooks.h"
+
+#include <errno.h>
+#include <link.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "attach/own_allocator_patch.h"
+#include "hooks/elf_symbols.h"
+#include "hooks/tracked_call.h"
+#include "memframe/elf_functions.h"
+#include "runtime/diagnostics.h"
+
+namespace memframe::agent {
+
+namespace {
+
+enum Api {
+  kMiMalloc, kMiZalloc, kMiMallocSmall, kMiZallocSmall, kMiValloc, kMiPvalloc, kMiNew, kMiNewNothrow,
+  kMiCalloc, kMiMallocn, kMiNewN,
+  kMiMallocAligned, kMiZallocAligned, kMiNewAligned, kMiNewAlignedNothrow, kMiAlignedAlloc, kMiMemalign,
+  kMiCallocAligned, kMiPosixMemalign,
+  kMiRealloc, kMiNewRealloc, kMiReallocn, kMiReallocarray, kMiNewReallocn, kMiReallocAligned,
+  kMiFree, kMiCfree, kMiFreeSize, kMiFreeAligned, kMiFreeSizeAligned,
+  kMallocx, kRallocx, kXallocx, kSdallocx, kDallocx,
+  kExportedCount,
+  // A jemalloc built with the je_ prefix: only an executable's own (static)
+  // definitions are patched; no Debian library exports these.
+  kJeMallocx = kExportedCount, kJeRallocx, kJeXallocx, kJeSdallocx, kJeDallocx,
+  kApiCount
+};
+static_assert(kApiCount <= kMaxAllocatorApiFunctions);
+
+// The names, in this order.
+constexpr const wire::AllocatorSignature (&kNames)[kApiCount] = wire::kHookedAllocatorApi;
+static_assert(sizeof(wire::kHookedAllocatorApi) / sizeof(wire::kHookedAllocatorApi[0]) == kApiCount);
+static_assert(wire::kHookedAllocatorApi[kMallocx].symbol == "mallocx" &&
+              wire::kHookedAllocatorApi[kJeMallocx].symbol == "je_mallocx");
+
+// The real functions: the next definition in load order (for the exported
+// hooks) and the executable's moved entry (for its entry patches).
+std::atomic<void*> g_next_real[kApiCount];
+std::atomic<void*> g_own_real[kApiCount];
+struct Search {
+  const char* symbol;
+  void* found = nullptr;
+  const char* module = nullptr;  // "" for the executable
+};
+
+// Whether `info` is the agent itself (whose definitions are the hooks).
+bool IsAgent(const dl_phdr_info* info);
+
+int FindDefinition(dl_phdr_info* info, size_t, void* data) {
+  auto* search = static_cast<Search*>(data);
+  void* at = LookUpDefinedSymbol(info, search->symbol);
+  if (!at || IsAgent(info)) return 0;
+  search->found = at;
+  search->module = info->dlpi_name ? info->dlpi_name : "";
+  return 1;
+}
+
+bool IsAgent(const dl_phdr_info* info) {
+  const auto self = reinterpret_cast<uintptr_t>(&FindDefinition);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    const uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_LOAD && self >= start && self - start < ph.p_memsz) return true;
+  }
+  return false;
+}
+
+Search Find(Api which) {
+  Search search{kNames[which].symbol.data()};  // the table's literals end with a NUL
+  dl_iterate_phdr(FindDefinition, &search);
+  return search;
+}
+
+template <bool kOwn, Api kWhich, typename Fn>
+Fn Real() {
+  std::atomic<void*>& slot = kOwn ? g_own_real[kWhich] : g_next_real[kWhich];
+  void* fn = slot.load(std::memory_order_acquire);
+  if (!kOwn && !fn) {
+    // A library loaded since the start (a plugin that links mimalloc, even
+    // with RTLD_LOCAL: its calls bind to the agent first). Allocation-free;
+    // a miss is not remembered.
+    fn = Find(kWhich).found;
+    if (fn) slot.store(fn, std::memory_order_release);
+  }
+  return reinterpret_cast<Fn>(fn);
+}
+
+// What a hook returns when its allocator is not loaded at all (a weak
+// reference or a lookup by name found the agent's export).
+void* NoAllocator() {
+  errno = ENOMEM;
+  return nullptr;
+}
+
+constexpr uint32_t kZeroed = wire::kFlagCalloc;
+constexpr int kJemallocZero = 0x40;  // MALLOCX_ZERO
+
+size_t Total(size_t count, size_t size) {
+  size_t total;
+  return __builtin_mul_overflow(count, size, &total) ? SIZE_MAX : total;  // the real call fails it
+}
+
+template <uint32_t kKind, typename Call>
+void* Alloc(size_t size, Call call) {
+  return TrackedAlloc<false, HookKind::kAllocatorApi, true>(size, kKind, call);
+}
+template <typename Call>
+void* Realloc(void* old, size_t size, Call call) {
+  return TrackedRealloc<HookKind::kAllocatorApi, true>(old, size, call);
+}
+template <typename Call>
+void Free(void* block, size_t size, Call call) {
+  if (!block) return call();
+  TrackedFree<false, HookKind::kAllocatorApi, true>(block, size, kFreeKind, call);
+}
+
+// The shapes: F is the function's type; each returns what it does.
+template <bool kOwn, Api kWhich, uint32_t kKind = kMallocKind>
+void* AllocSize(size_t size) {
+  auto real = Real<kOwn, kWhich, void* (*)(size_t)>();
+  if (!real) return NoAllocator();
+  return Alloc<kKind>(size, [&] { return real(size); });
+}
+template <bool kOwn, Api kWhich, uint32_t kKind = kMallocKind>
+void* AllocCount(size_t count, size_t size) {
+  auto real = Real<kOwn, kWhich, void* (*)(size_t, size_t)>();
+  if (!real) return NoAllocator();
+  return Alloc<kKind>(Total(count, size), [&] { return real(count, size); });
+}
+// (size, alignment) and, with kAlignFirst, (alignment, size).
+template <bool kOwn, Api kWhich, uint32_t kKind = kMallocKind, bool kAlignFirst = false>
+void* AllocAligned(size_t a, size_t b) {
+  auto real = Real<kOwn, kWhich, void* (*)(size_t, size_t)>();
+  if (!real) return NoAllocator();
+  return Alloc<kKind>(kAlignFirst ? b : a, [&] { return real(a, b); });
+}
+template <bool kOwn, Api kWhich>
+void* CallocAligned(size_t count, size_t size, size_t alignment) {
+  auto real = Real<kOwn, kWhich, void* (*)(size_t, size_t, size_t)>();
+  if (!real) return NoAllocator();
+  return Alloc<kCallocKind>(Total(count, size), [&] { return real(count, size, alignment); });
+}
+template <bool kOwn, Api kWhich>
+int PosixMemalign(void** out, size_t alignment, size_t size) {
+  auto real = Real<kOwn, kWhich, int (*)(void**, size_t, size_t)>();
+  if (!real) return ENOMEM;
+  int result = 0;
+  Alloc<kMallocKind>(size, [&]() -> void* {
+    result = real(out, alignment, size);
+    return result == 0 ? *out : nullptr;
+  });
+  return result;
+}
+template <bool kOwn, Api kWhich>
+void* ReallocSize(void* old, size_t size) {
+  auto real = Real<kOwn, kWhich, void* (*)(void*, size_t)>();
+  if (!real) return NoAllocator();
+  return Realloc(old, size, [&] { return real(old, size); });
+}
+template <bool kOwn, Api kWhich>
+void* ReallocCount(void* old, size_t count, size_t size) {
+  auto real = Real<kOwn, kWhich, void* (*)(void*, size_t, size_t)>();
+  if (!real) return NoAllocator();
+  return Realloc(old, Total(count, size), [&] { return real(old, count, size); });
+}
+template <bool kOwn, Api kWhich>
+void* ReallocAligned(void* old, size_t size, size_t alignment) {
+  auto real = Real<kOwn, kWhich, void* (*)(void*, size_t, size_t)>();
+  if (!real) return NoAllocator();
+  return Realloc(old, size, [&] { return real(old, size, alignment); });
+}
+template <bool kOwn, Api kWhich>
+void FreeBlock(void* block) {
+  auto real = Real<kOwn, kWhich, void (*)(void*)>();
+  if (real) Free(block, 0, [&] { real(block); });
+}
+// (block, size), (block, alignment): kSized says which.
+template <bool kOwn, Api kWhich, bool kSized>
+void FreeWith(void* block, size_t value) {
+  auto real = Real<kOwn, kWhich, void (*)(void*, size_t)>();
+  if (real) Free(block, kSized ? value : 0, [&] { real(block, value); });
+}
+template <bool kOwn, Api kWhich>
+void FreeSizedAligned(void* block, size_t size, size_t alignment) {
+  auto real = Real<kOwn, kWhich, void (*)(void*, size_t, size_t)>();
+  if (real) Free(block, size, [&] { real(block, size, alignment); });
+}
+
+template <bool kOwn, Api kWhich>
+void* Mallocx(size_t size, int flags) {
+  auto real = Real<kOwn, kWhich, void* (*)(size_t, int)>();
+  if (!real) return NoAllocator();
+  if (flags & kJemallocZero) return Alloc<kCallocKind>(size, [&] { return real(size, flags); });
+  return Alloc<kMallocKind>(size, [&] { return real(size, flags); });
+}
+template <bool kOwn, Api kWhich>
+void* Rallocx(void* old, size_t size, int flags) {
+  auto real = Real<kOwn, kWhich, void* (*)(void*, size_t, int)>();
+  if (!real) return NoAllocator();
+  return Realloc(old, size, [&] { return real(old, size, flags); });
+}
+// Resizes in place: recorded as a realloc to the size asked for when the
+// block now holds it (the result is its usable size), else not at all.
+template <bool kOwn, Api kWhich>
+size_t Xallocx(void* block, size_t size, size_t extra, int flags) {
+  auto real = Real<kOwn, kWhich, size_t (*)(void*, size_t, size_t, int)>();
+  if (!real) return 0;
+  size_t usable = 0;
+  Realloc(block, size, [&]() -> void* {
+    usable = real(block, size, extra, flags);
+    return usable >= size ? block : nullptr;
+  });
+  return usable;
+}
+template <bool kOwn, Api kWhich>
+void Sdallocx(void* block, size_t size, int flags) {
+  auto real = Real<kOwn, kWhich, void (*)(void*, size_t, int)>();
+  if (real) Free(block, size, [&] { real(block, size, flags); });
+}
+template <bool kOwn, Api kWhich>
+void Dallocx(void* block, int flags) {
+  auto real = Real<kOwn, kWhich, void (*)(void*, int)>();
+  if (real) Free(block, 0, [&] { real(block, flags); });
+}
+
+// Each function's entry-patch hook (its real function the moved entry).
+struct OwnHooks {
+  static constexpr bool kOwn = true;
+  static constexpr uint32_t kZ = kCallocKind;
+  static void* Of(Api which) {
+    auto hook = [](auto* fn) { return reinterpret_cast<void*>(fn); };
+    switch (which) {
+      case kMiMalloc: return hook(AllocSize<kOwn, kMiMalloc>);
+      case kMiZalloc: return hook(AllocSize<kOwn, kMiZalloc, kZ>);
+      case kMiMallocSmall: return hook(AllocSize<kOwn, kMiMallocSmall>);
+      case kMiZallocSmall: return hook(AllocSize<kOwn, kMiZallocSmall, kZ>);
+      case kMiValloc: return hook(AllocSize<kOwn, kMiValloc>);
+      case kMiPvalloc: return hook(AllocSize<kOwn, kMiPvalloc>);
+      case kMiNew: return hook(AllocSize<kOwn, kMiNew>);
+      case kMiNewNothrow: return hook(AllocSize<kOwn, kMiNewNothrow>);
+      case kMiCalloc: return hook(AllocCount<kOwn, kMiCalloc, kZ>);
+      case kMiMallocn: return hook(AllocCount<kOwn, kMiMallocn>);
+      case kMiNewN: return hook(AllocCount<kOwn, kMiNewN>);
+      case kMiMallocAligned: return hook(AllocAligned<kOwn, kMiMallocAligned>);
+      case kMiZallocAligned: return hook(AllocAligned<kOwn, kMiZallocAligned, kZ>);
+      case kMiNewAligned: return hook(AllocAligned<kOwn, kMiNewAligned>);
+      case kMiNewAlignedNothrow: return hook(AllocAligned<kOwn, kMiNewAlignedNothrow>);
+      case kMiAlignedAlloc: return hook(AllocAligned<kOwn, kMiAlignedAlloc, kMallocKind, true>);
+      case kMiMemalign: return hook(AllocAligned<kOwn, kMiMemalign, kMallocKind, true>);
+      case kMiCallocAligned: return hook(CallocAligned<kOwn, kMiCallocAligned>);
+      case kMiPosixMemalign: return hook(PosixMemalign<kOwn, kMiPosixMemalign>);
+      case kMiRealloc: return hook(ReallocSize<kOwn, kMiRealloc>);
+      case kMiNewRealloc: return hook(ReallocSize<kOwn, kMiNewRealloc>);
+      case kMiReallocn: return hook(ReallocCount<kOwn, kMiReallocn>);
+      case kMiReallocarray: return hook(ReallocCount<kOwn, kMiReallocarray>);
+      case kMiNewReallocn: return hook(ReallocCount<kOwn, kMiNewReallocn>);
+      case kMiReallocAligned: return hook(ReallocAligned<kOwn, kMiReallocAligned>);
+      case kMiFree: return hook(FreeBlock<kOwn, kMiFree>);
+      case kMiCfree: return hook(FreeBlock<kOwn, kMiCfree>);
+      case kMiFreeSize: return hook(FreeWith<kOwn, kMiFreeSize, true>);
+      case kMiFreeAligned: return hook(FreeWith<kOwn, kMiFreeAligned, false>);
+      case kMiFreeSizeAligned: return hook(FreeSizedAligned<kOwn, kMiFreeSizeAligned>);
+      case kMallocx: return hook(Mallocx<kOwn, kMallocx>);
+      case kRallocx: return hook(Rallocx<kOwn, kRallocx>);
+      case kXallocx: return hook(Xallocx<kOwn, kXallocx>);
+      case kSdallocx: return hook(Sdallocx<kOwn, kSdallocx>);
+      case kDallocx: return hook(Dallocx<kOwn, kDallocx>);
+      case kJeMallocx: return hook(Mallocx<kOwn, kJeMallocx>);
+      case kJeRallocx: return hook(Rallocx<kOwn, kJeRallocx>);
+      case kJeXallocx: return hook(Xallocx<kOwn, kJeXallocx>);
+      case kJeSdallocx: return hook(Sdallocx<kOwn, kJeSdallocx>);
+      case kJeDallocx: return hook(Dallocx<kOwn, kJeDallocx>);
+      case kApiCount: break;
+    }
+    return nullptr;
+  }
+};
+
+AllocatorApiReport g_reports[kMaxAllocatorApis];
+size_t g_report_count = 0;
+
+AllocatorApiReport* ReportFor(const char* allocator, const char* module) {
+  for (size_t i = 0; i < g_report_count; ++i)
+    if (strcmp(g_reports[i].name, allocator) == 0 && strcmp(g_reports[i].library, module) == 0) return &g_reports[i];
+  if (g_report_count == kMaxAllocatorApis) return nullptr;
+  AllocatorApiReport* report = &g_reports[g_report_count++];
+  report->name = allocator;
+  strncpy(report->library, module, sizeof(report->library) - 1);
+  return report;
+}
+
+}  // namespace
+
+void ResolveAllocatorApis() {
+  g_report_count = 0;
+  for (AllocatorApiReport& r : g_reports) r = AllocatorApiReport{};
+  for (int i = 0; i < kExportedCount; ++i) {
+    Search found = Find(static_cast<Api>(i));
+    g_next_real[i].store(found.found, std::memory_order_release);
+    // The executable's own definitions are its own allocator's.
+    if (!found.found || !*found.module) continue;
+    if (AllocatorApiReport* report = ReportFor(kNames[i].allocator.data(), found.module))
+      report->hooked[report->hooked_count++] = kNames[i].symbol.data();
+    Debug("%s is hooked; its real function is in %s", kNames[i].symbol.data(), found.module);
+  }
+}
+
+const AllocatorApiReport* AllocatorApis(size_t* count) {
+  *count = g_report_count;
+  return g_reports;
+}
+
+size_t AllocatorApiEntryHooks(OwnAllocatorHook* out, size_t room) {
+  size_t n = 0;
+  for (int i = 0; i < kApiCount && n < room; ++i)
+    out[n++] = {kNames[i].symbol.data(), OwnHooks::Of(static_cast<Api>(i)), &g_own_real[i]};
+  return n;
+}
+
+const char* AllocatorApiExportedName(size_t i) { return i < kExportedCount ? kNames[i].symbol.data() : nullptr; }
+
+}  // namespace memframe::agent
+
+// The exported hooks: the next definition's callers, by the API's own names.
+using namespace memframe::agent;
+
+MEMFRAME_EXPORT void* mi_malloc(size_t size) { return AllocSize<false, kMiMalloc>(size); }
+MEMFRAME_EXPORT void* mi_zalloc(size_t size) { return AllocSize<false, kMiZalloc, kCallocKind>(size); }
+MEMFRAME_EXPORT void* mi_malloc_small(size_t size) { return AllocSize<false, kMiMallocSmall>(size); }
+MEMFRAME_EXPORT void* mi_zalloc_small(size_t size) { return AllocSize<false, kMiZallocSmall, kCallocKind>(size); }
+MEMFRAME_EXPORT void* mi_valloc(size_t size) { return AllocSize<false, kMiValloc>(size); }
+MEMFRAME_EXPORT void* mi_pvalloc(size_t size) { return AllocSize<false, kMiPvalloc>(size); }
+MEMFRAME_EXPORT void* mi_new(size_t size) { return AllocSize<false, kMiNew>(size); }
+MEMFRAME_EXPORT void* mi_new_nothrow(size_t size) { return AllocSize<false, kMiNewNothrow>(size); }
+MEMFRAME_EXPORT void* mi_calloc(size_t count, size_t size) { return AllocCount<false, kMiCalloc, kCallocKind>(count, size); }
+MEMFRAME_EXPORT void* mi_mallocn(size_t count, size_t size) { return AllocCount<false, kMiMallocn>(count, size); }
+MEMFRAME_EXPORT void* mi_new_n(size_t count, size_t size) { return AllocCount<false, kMiNewN>(count, size); }
+MEMFRAME_EXPORT void* mi_malloc_aligned(size_t size, size_t alignment) {
+  return AllocAligned<false, kMiMallocAligned>(size, alignment);
+}
+MEMFRAME_EXPORT void* mi_zalloc_aligned(size_t size, size_t alignment) {
+  return AllocAligned<false, kMiZallocAligned, kCallocKind>(size, alignment);
+}
+MEMFRAME_EXPORT void* mi_new_aligned(size_t size, size_t alignment) {
+  return AllocAligned<false, kMiNewAligned>(size, alignment);
+}
+MEMFRAME_EXPORT void* mi_new_aligned_nothrow(size_t size, size_t alignment) {
+  return AllocAligned<false, kMiNewAlignedNothrow>(size, alignment);
+}
+MEMFRAME_EXPORT void* mi_aligned_alloc(size_t alignment, size_t size) {
+  return AllocAligned<false, kMiAlignedAlloc, kMallocKind, true>(alignment, size);
+}
+MEMFRAME_EXPORT void* mi_memalign(size_t alignment, size_t size) {
+  return AllocAligned<false, kMiMemalign, kMallocKind, true>(alignment, size);
+}
+MEMFRAME_EXPORT void* mi_calloc_aligned(size_t count, size_t size, size_t alignment) {
+  return CallocAligned<false, kMiCallocAligned>(count, size, alignment);
+}
+MEMFRAME_EXPORT int mi_posix_memalign(void** out, size_t alignment, size_t size) {
+  return PosixMemalign<false, kMiPosixMemalign>(out, alignment, size);
+}
+MEMFRAME_EXPORT void* mi_realloc(void* old, size_t size) { return ReallocSize<false, kMiRealloc>(old, size); }
+MEMFRAME_EXPORT void* mi_new_realloc(void* old, size_t size) { return ReallocSize<false, kMiNewRealloc>(old, size); }
+MEMFRAME_EXPORT void* mi_reallocn(void* old, size_t count, size_t size) {
+  return ReallocCount<false, kMiReallocn>(old, count, size);
+}
+MEMFRAME_EXPORT void* mi_reallocarray(void* old, size_t count, size_t size) {
+  return ReallocCount<false, kMiReallocarray>(old, count, size);
+}
+MEMFRAME_EXPORT void* mi_new_reallocn(void* old, size_t count, size_t size) {
+  return ReallocCount<false, kMiNewReallocn>(old, count, size);
+}
+MEMFRAME_EXPORT void* mi_realloc_aligned(void* old, size_t size, size_t alignment) {
+  return ReallocAligned<false, kMiReallocAligned>(old, size, alignment);
+}
+MEMFRAME_EXPORT void mi_free(void* block) { FreeBlock<false, kMiFree>(block); }
+MEMFRAME_EXPORT void mi_cfree(void* block) { FreeBlock<false, kMiCfree>(block); }
+MEMFRAME_EXPORT void mi_free_size(void* block, size_t size) { FreeWith<false, kMiFreeSize, true>(block, size); }
+MEMFRAME_EXPORT void mi_free_aligned(void* block, size_t alignment) {
+  FreeWith<false, kMiFreeAligned, false>(block, alignment);
+}
+MEMFRAME_EXPORT void mi_free_size_aligned(void* block, size_t size, size_t alignment) {
+  FreeSizedAligned<false, kMiFreeSizeAligned>(block, size, alignment);
+}
+MEMFRAME_EXPORT void* mallocx(size_t size, int flags) { return Mallocx<false, kMallocx>(size, flags); }
+MEMFRAME_EXPORT void* rallocx(void* old, size_t size, int flags) { return Rallocx<false, kRallocx>(old, size, flags); }
+MEMFRAME_EXPORT size_t xallocx(void* block, size_t size, size_t extra, int flags) {
+  return Xallocx<false, kXallocx>(block, size, extra, flags);
+}
+MEMFRAME_EXPORT void sdallocx(void* block, size_t size, int flags) { Sdallocx<false, kSdallocx>(block, size, flags); }
+MEMFRAME_EXPORT void dallocx(void* block, int flags) { Dallocx<false, kDallocx>(block, flags); }
