@@ -23,6 +23,9 @@
 
 #include "demo_truth.h"
 #include "e2e_helpers.h"
+#ifdef MEMFRAME_SUMMARY_BOTH_WAYS
+#include "summary_both_ways.h"
+#endif
 
 #ifndef MEMFRAME_CLI_PATH
 #error "MEMFRAME_CLI_PATH must name the memframe executable"
@@ -135,6 +138,10 @@ TEST_F(DemoGameE2E, SummaryCountsEveryRenderedFrame) {
   EXPECT_EQ(capture.value("exit_status", -1), 0);
   EXPECT_TRUE(capture.value("complete", false));
 }
+
+#ifdef MEMFRAME_SUMMARY_BOTH_WAYS
+TEST_F(DemoGameE2E, TheSummaryInOnePassIsTheWholeLoadsSummary) { e2e::ExpectTheSummaryTheSameBothWays(capture_path_); }
+#endif
 
 TEST_F(DemoGameE2E, DamageLabelsAreAHiddenPerFrameSite) {
   const std::vector<json> sites = SitesOf(Report({"hidden"}), kSpawnDamageLabelFunction);

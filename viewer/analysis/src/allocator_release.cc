@@ -1,8 +1,5 @@
 #include "allocator_release.h"
 
-#include <map>
-#include <set>
-
 #include "memframe/analysis/allocators.h"
 #include "memframe/format.h"
 
@@ -14,45 +11,50 @@ constexpr auto kReleasedFree = static_cast<uint8_t>(wire::PackKind(
     wire::kFlagCustom | wire::kFlagReleased));
 }  // namespace
 
+void ReleaseExpander::Push(const Event& e) {
+  out_->Push(e);
+  const bool custom = e.is_custom() && (e.kind() == EventKind::kAlloc || e.kind() == EventKind::kFree);
+  if (!custom && e.kind() != EventKind::kAllocatorRelease) return;
+  used_table_ = true;
+  if (allocators_->empty()) return;
+  if (custom) {
+    const AllocatorInfo* a = AllocatorHolding(*allocators_, e.address);
+    if (!a) return;
+    if (e.kind() == EventKind::kAlloc)
+      live_[a->id].insert(e.address);
+    else
+      live_[a->id].erase(e.address);
+  } else {
+    auto it = live_.find(static_cast<uint32_t>(e.size));
+    if (it == live_.end()) return;
+    std::set<uint64_t>& blocks = it->second;
+    for (auto b = blocks.lower_bound(e.address); b != blocks.end(); b = blocks.erase(b)) {
+      Event free = e;
+      free.address = *b;
+      free.size = 0;
+      free.stack_id = 0;
+      free.duration_ticks = 0;
+      free.packed_kind = kReleasedFree;
+      out_->Push(free);
+    }
+  }
+}
+
 void ExpandAllocatorReleases(Stream* stream) {
   if (stream->allocators.empty()) return;
   bool any = false;
   for (const Event& e : stream->events) any = any || e.kind() == EventKind::kAllocatorRelease;
   if (!any) return;
 
-  // The live custom blocks of each allocator, by address (a release frees
-  // those at its mark and above).
-  std::map<uint32_t, std::set<uint64_t>> live;
   EventStore in = std::move(stream->events);
   EventStore out;
+  StoreSink sink(&out);
+  ReleaseExpander expander(&stream->allocators, &sink);
   std::vector<Event> chunk;
   for (size_t c = 0; c < in.chunk_count(); ++c) {
     in.DecodeChunk(c, &chunk);
     in.ReleaseChunksBefore(c + 1);
-    for (const Event& e : chunk) {
-      out.push_back(e);
-      if (e.is_custom() && (e.kind() == EventKind::kAlloc || e.kind() == EventKind::kFree)) {
-        const AllocatorInfo* a = AllocatorHolding(stream->allocators, e.address);
-        if (!a) continue;
-        if (e.kind() == EventKind::kAlloc)
-          live[a->id].insert(e.address);
-        else
-          live[a->id].erase(e.address);
-      } else if (e.kind() == EventKind::kAllocatorRelease) {
-        auto it = live.find(static_cast<uint32_t>(e.size));
-        if (it == live.end()) continue;
-        std::set<uint64_t>& blocks = it->second;
-        for (auto b = blocks.lower_bound(e.address); b != blocks.end(); b = blocks.erase(b)) {
-          Event free = e;
-          free.address = *b;
-          free.size = 0;
-          free.stack_id = 0;
-          free.duration_ticks = 0;
-          free.packed_kind = kReleasedFree;
-          out.push_back(free);
-        }
-      }
-    }
+    for (const Event& e : chunk) expander.Push(e);
   }
   stream->events = std::move(out);
 }

@@ -81,7 +81,10 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
     return Status::kOk;
   }
   auto& builder = streams_[stream];
-  if (!builder) builder = std::make_unique<StreamBuilder>(stream);
+  if (!builder) {
+    builder = std::make_unique<StreamBuilder>(stream);
+    if (sink_for_) builder->StreamEventsTo(sink_for_(stream));
+  }
   return builder->Add(packet, error);
 }
 
@@ -108,6 +111,7 @@ Capture CaptureBuilder::Finish(std::string damage, const LoadProgressFn& progres
     main->AddSnapshotMarkers(recorder_.snapshots);
     capture.main = main->Finish(merged);
     capture.has_main = true;
+    main_streamed_in_order_ = sink_for_ && main->streamed_in_order();
   }
   streams_.clear();
   return capture;
@@ -115,9 +119,8 @@ Capture CaptureBuilder::Finish(std::string damage, const LoadProgressFn& progres
 
 namespace {
 
-bool Load(PacketSource& source, const std::string& path, Capture* capture, std::string* error,
-          const LoadProgressFn& progress) {
-  CaptureBuilder builder(path);
+bool Load(PacketSource& source, CaptureBuilder& builder, const std::string& path, Capture* capture,
+          std::string* error, const LoadProgressFn& progress) {
   uint32_t stream = 0;
   std::vector<uint8_t> packet;
   std::string damage;
@@ -147,11 +150,11 @@ std::string OutOfMemoryError(const std::string& what) {
   return "out of memory while reading " + what + " (the capture needs more memory than this machine gives)";
 }
 
-bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
-                 const LoadProgressFn& progress) {
+bool LoadCapture(PacketSource& source, CaptureBuilder& builder, const std::string& name, Capture* capture,
+                 std::string* error, const LoadProgressFn& progress) {
   bool ok = false;
   try {
-    ok = Load(source, name, capture, error, progress);
+    ok = Load(source, builder, name, capture, error, progress);
   } catch (const std::bad_alloc&) {
     *capture = Capture();
     *error = OutOfMemoryError(name);
@@ -160,13 +163,25 @@ bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture
   return ok;
 }
 
-bool LoadCapture(const std::string& path, Capture* capture, std::string* error, const LoadProgressFn& progress) {
+bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
+                 const LoadProgressFn& progress) {
+  CaptureBuilder builder(name);
+  return LoadCapture(source, builder, name, capture, error, progress);
+}
+
+bool LoadCapture(const std::string& path, CaptureBuilder& builder, Capture* capture, std::string* error,
+                 const LoadProgressFn& progress) {
   auto source = OpenCaptureFile(path, error);
   if (!source) {
     if (progress) progress({LoadProgress::Phase::kDone, 0, 0});
     return false;
   }
-  return LoadCapture(*source, path, capture, error, progress);
+  return LoadCapture(*source, builder, path, capture, error, progress);
+}
+
+bool LoadCapture(const std::string& path, Capture* capture, std::string* error, const LoadProgressFn& progress) {
+  CaptureBuilder builder(path);
+  return LoadCapture(path, builder, capture, error, progress);
 }
 
 }  // namespace memframe::analysis

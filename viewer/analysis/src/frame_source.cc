@@ -1,18 +1,13 @@
 #include "memframe/analysis/frame_source.h"
 
-#include <map>
-
 namespace memframe::analysis {
 
-std::string ResolveFrameSource(Stream& stream) {
-  // FRAME_ENDs per entry point (marker id in the event's address).
-  std::map<uint64_t, uint64_t> ends;
-  for (const Event& e : stream.events)
-    if (e.kind() == EventKind::kFrameEnd) ++ends[e.address];
-  if (ends.empty()) return "";
+FrameSourceChoice ChooseFrameSource(const std::map<uint64_t, uint64_t>& ends,
+                                    const std::unordered_map<uint32_t, std::string>& markers) {
+  if (ends.empty()) return {};
   auto name_of = [&](uint64_t id) {
-    auto it = stream.markers.find(static_cast<uint32_t>(id));
-    return it == stream.markers.end() ? std::string() : it->second;
+    auto it = markers.find(static_cast<uint32_t>(id));
+    return it == markers.end() ? std::string() : it->second;
   };
   // The driver: the present with most frame ends; the slices only if the
   // program never presented. Ties go to the lower id (a fixed order).
@@ -27,23 +22,22 @@ std::string ResolveFrameSource(Stream& stream) {
     }
   }
   if (!found) driver = ends.begin()->first;  // only slices
-
   // One entry point that advanced the agent's counter: its numbers stand.
-  if (ends.size() == 1 && found) return name_of(driver);
+  return {name_of(driver), driver, !(ends.size() == 1 && found)};
+}
 
+std::string ResolveFrameSource(Stream& stream) {
+  // FRAME_ENDs per entry point (marker id in the event's address).
+  std::map<uint64_t, uint64_t> ends;
+  for (const Event& e : stream.events)
+    if (e.kind() == EventKind::kFrameEnd) ++ends[e.address];
+  const FrameSourceChoice choice = ChooseFrameSource(ends, stream.markers);
+  if (!choice.renumber) return choice.name;
   // One pass over the (compressed) events: drop the other FRAME_ENDs and
   // renumber the frames.
-  uint64_t frame = 0;
-  stream.events.Rewrite([&](Event& e) {
-    if (e.kind() == EventKind::kFrameEnd && e.address != driver) return false;
-    e.frame = frame;
-    if (e.kind() == EventKind::kFrameEnd) {
-      e.size = frame;
-      ++frame;
-    }
-    return true;
-  });
-  return name_of(driver);
+  FrameRenumber renumber(choice.driver);
+  stream.events.Rewrite([&](Event& e) { return renumber.Apply(e); });
+  return choice.name;
 }
 
 }  // namespace memframe::analysis

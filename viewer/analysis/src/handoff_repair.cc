@@ -44,7 +44,7 @@ void HandoffRepair::Push(const Event& e) {
       open_.push_back({e.address, window_start_ + window_.size(), e.ticks, e.thread, e.kind() == EventKind::kAlloc});
   }
   if (open_.empty() && window_.empty()) {
-    out_->push_back(e);
+    out_->Push(e);
     ++window_start_;
     return;
   }
@@ -88,14 +88,14 @@ void HandoffRepair::Settle(uint64_t now) {
   uint64_t keep_from = window_start_ + window_.size();
   for (const Contradiction& c : open_) keep_from = std::min(keep_from, c.position);
   while (window_start_ < keep_from) {
-    out_->push_back(window_.front());
+    out_->Push(window_.front());
     window_.pop_front();
     ++window_start_;
   }
 }
 
 void HandoffRepair::Finish() {
-  for (const Event& e : window_) out_->push_back(e);
+  for (const Event& e : window_) out_->Push(e);
   window_start_ += window_.size();
   window_.clear();
   open_.clear();

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "address_set.h"
+#include "memframe/analysis/event_sink.h"
 #include "memframe/analysis/event_store.h"
 
 namespace memframe::analysis {
@@ -31,13 +32,15 @@ namespace memframe::analysis {
 // threads' events must be held back before they are final.
 constexpr uint64_t kHandoffWindowTicks = uint64_t{1} << 16;
 
-class HandoffRepair {
+class HandoffRepair final : public EventSink {
  public:
-  explicit HandoffRepair(EventStore* out, uint64_t window_ticks = kHandoffWindowTicks)
+  explicit HandoffRepair(EventSink* out, uint64_t window_ticks = kHandoffWindowTicks)
       : out_(out), window_ticks_(window_ticks) {}
+  explicit HandoffRepair(EventStore* out, uint64_t window_ticks = kHandoffWindowTicks)
+      : store_sink_(out), out_(&store_sink_), window_ticks_(window_ticks) {}
 
   // Events in merged order (ticks never decreasing).
-  void Push(const Event& e);
+  void Push(const Event& e) override;
   // Writes out what the window still holds.
   void Finish();
 
@@ -58,7 +61,8 @@ class HandoffRepair {
   void MoveThreadBefore(uint64_t position, uint16_t thread);
   void Settle(uint64_t now);
 
-  EventStore* out_;
+  StoreSink store_sink_{nullptr};
+  EventSink* out_;
   uint64_t window_ticks_;
   // Events from the oldest open contradiction on: only they may still move.
   // Empty, and every event written straight out, while none is open.

@@ -20,6 +20,8 @@ constexpr size_t kMaxAllocators = 1u << 16;
 
 StreamBuilder::StreamBuilder(uint32_t stream_id) { stream_.stream_id = stream_id; }
 
+void StreamBuilder::StreamEventsTo(EventSink* sink) { streaming_ = std::make_unique<EventStreaming>(&stream_, sink); }
+
 uint16_t StreamBuilder::ThreadIndex(uint32_t tid) {
   auto it = thread_index_.find(tid);
   if (it != thread_index_.end()) return it->second;
@@ -133,6 +135,7 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
         else
           stream_.allocators.insert(at, std::move(a));
       }
+      if (streaming_) streaming_->AllocatorsChanged();
       return CaptureBuilder::Status::kOk;
     case wire::Packet::kThread: {
       const wire::ThreadInfo& info = packet.thread();
@@ -157,9 +160,13 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
         *error = "stream " + std::to_string(stream_.stream_id) + ": " + *error;
         return CaptureBuilder::Status::kDamaged;
       }
-      if (!decoded_.empty()) run.batches.push_back({run.events.size(), batches_});
+      if (streaming_) {
+        streaming_->AddBatch(thread, decoded_, batches_);
+      } else {
+        if (!decoded_.empty()) run.batches.push_back({run.events.size(), batches_});
+        for (const Event& e : decoded_) run.events.push_back(e);
+      }
       ++batches_;
-      for (const Event& e : decoded_) run.events.push_back(e);
       event_count_ += decoded_.size();
       Thread& t = stream_.threads[thread];
       t.events += decoded_.size();
@@ -192,6 +199,7 @@ void StreamBuilder::AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snap
   // markers are a run of their own, merged like a thread's (run index is
   // not thread index), arriving after every batch for equal ticks.
   if (snapshots.empty() || stream_.threads.empty()) return;
+  if (streaming_) return streaming_->RecorderSnapshots();
   uint32_t id = 0xffff0000u;  // agents number markers from 1 upwards
   ThreadRun run;
   uint64_t last_ticks = 0;
@@ -213,6 +221,11 @@ void StreamBuilder::AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snap
 }
 
 Stream StreamBuilder::Finish(const MergeProgress& progress) {
+  if (streaming_) {
+    streamed_in_order_ = streaming_->Finish(&stream_.handoffs_repaired, &stream_.streamed_events);
+    streaming_.reset();
+    return std::move(stream_);
+  }
   MergeStats merge;
   stream_.events = MergeThreadRuns(runs_, progress, &merge);
   stream_.handoffs_repaired = merge.handoffs_repaired;

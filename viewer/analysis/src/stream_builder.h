@@ -16,6 +16,7 @@
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/event_codec.h"
+#include "event_streaming.h"
 #include "thread_merge.h"
 
 namespace memframe::analysis {
@@ -31,6 +32,14 @@ class StreamBuilder {
   // time among this stream's events (its clock maps CLOCK_MONOTONIC to
   // ticks) and counted in the frame they fall in. Call before Finish.
   void AddSnapshotMarkers(const std::vector<RecorderSnapshot>& snapshots);
+
+  // Passes the events to `sink` in global order as they are read instead
+  // of keeping them (event_streaming.h); Finish leaves Stream::events
+  // empty. Call before the first packet.
+  void StreamEventsTo(EventSink* sink);
+  // After Finish: whether `sink` got the events in the loader's order; if
+  // not, what it got is of no use and the capture must be loaded whole.
+  bool streamed_in_order() const { return streamed_in_order_; }
 
   uint64_t event_count() const { return event_count_; }
   // Puts the events in global order and hands the stream over. `progress`
@@ -55,6 +64,8 @@ class StreamBuilder {
   uint64_t event_count_ = 0;
   std::set<std::pair<std::string, uint64_t>> module_keys_;
   std::vector<uint32_t> snapshot_marker_ids_;  // AddSnapshotMarkers' ids, ascending
+  std::unique_ptr<EventStreaming> streaming_;
+  bool streamed_in_order_ = false;
 };
 
 }  // namespace memframe::analysis

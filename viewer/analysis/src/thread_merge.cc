@@ -1,5 +1,6 @@
 #include "thread_merge.h"
 
+#include <limits>
 #include <queue>
 
 #include "handoff_repair.h"
@@ -99,6 +100,64 @@ EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& pr
   for (ThreadRun& run : runs) run = ThreadRun();
   if (progress) progress(done, total);
   return out;
+}
+
+void StreamingMerge::AddBatch(uint16_t thread, const std::vector<Event>& events, uint64_t arrival) {
+  if (failed_ || events.empty()) return;
+  if (thread >= threads_.size()) threads_.resize(thread + 1u);
+  ThreadQueue& q = threads_[thread];
+  // Equal ticks are fine: this batch arrived after every event let out.
+  if (events.front().ticks < latest_let_out_) return Fail();
+  for (const Event& e : events) q.events.push_back({e, arrival});
+  newest_read_ = std::max(newest_read_, events.back().ticks);
+  pending_ += events.size();
+  if (pending_ > max_pending_) return Fail();
+  if (newest_read_ > margin_ticks_) LetOutBelow(newest_read_ - margin_ticks_);
+}
+
+void StreamingMerge::Finish() {
+  if (!failed_) LetOutBelow(std::numeric_limits<uint64_t>::max());
+}
+
+void StreamingMerge::Fail() {
+  failed_ = true;
+  threads_.clear();
+  threads_.shrink_to_fit();
+  pending_ = 0;
+}
+
+void StreamingMerge::LetOutBelow(uint64_t limit) {
+  // Few threads wait at once: a scan finds the earliest head and the
+  // runner-up, and the earliest thread's events go out while they stay
+  // ahead of it (one scan per switch of thread, as MergeThreadRuns).
+  auto before = [](const Pending& a, const Pending& b) {
+    return a.event.ticks != b.event.ticks ? a.event.ticks < b.event.ticks : a.arrival < b.arrival;
+  };
+  const bool all = limit == std::numeric_limits<uint64_t>::max();
+  for (;;) {
+    ThreadQueue* first = nullptr;
+    const Pending* second = nullptr;
+    for (ThreadQueue& t : threads_) {
+      if (t.events.empty()) continue;
+      const Pending& head = t.events.front();
+      if (!first || before(head, first->events.front())) {
+        if (first) second = &first->events.front();
+        first = &t;
+      } else if (!second || before(head, *second)) {
+        second = &head;
+      }
+    }
+    if (!first) return;
+    std::deque<Pending>& q = first->events;
+    if (!all && q.front().event.ticks >= limit) return;
+    const Pending bound = second ? *second : Pending{};
+    while (!q.empty() && (all || q.front().event.ticks < limit) && (!second || before(q.front(), bound))) {
+      latest_let_out_ = q.front().event.ticks;
+      out_->Push(q.front().event);
+      q.pop_front();
+      --pending_;
+    }
+  }
 }
 
 }  // namespace memframe::analysis

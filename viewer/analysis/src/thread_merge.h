@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <vector>
 
+#include "memframe/analysis/event_sink.h"
 #include "memframe/analysis/event_store.h"
 
 namespace memframe::analysis {
@@ -41,5 +43,50 @@ struct MergeStats {
 // their chunks are freed as the merge passes them, so the peak memory is one
 // copy of the events plus one decoded chunk per thread.
 EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& progress, MergeStats* stats = nullptr);
+
+// The same order while the batches are still arriving, for a reader that
+// never holds the whole stream (summary_load.h): an event is let out into
+// `out` once it is `margin_ticks` older than the newest event read. The
+// agent's writer drains every thread's ring every 0.2-2 ms, so by then each
+// thread has sent its events of that time, and the order is final. Should a
+// batch still hold an event older than one already let out (a thread kept
+// from its ring for longer than the margin), the order could no longer be
+// the merge's: failed() says so, as it does when more than `max_pending`
+// events wait. The reader then loads the stream whole; never another order.
+class StreamingMerge {
+ public:
+  StreamingMerge(EventSink* out, uint64_t max_pending, uint64_t margin_ticks)
+      : out_(out), max_pending_(max_pending), margin_ticks_(margin_ticks) {}
+
+  // One batch of `thread` (its events in its own order) that arrived
+  // `arrival`-th among the stream's batches.
+  void AddBatch(uint16_t thread, const std::vector<Event>& events, uint64_t arrival);
+  // Lets out every event still waiting.
+  void Finish();
+
+  bool failed() const { return failed_; }
+
+ private:
+  struct Pending {
+    Event event;
+    uint64_t arrival;
+  };
+  struct ThreadQueue {
+    std::deque<Pending> events;
+  };
+
+  // Lets out, in (ticks, arrival) order, every waiting event below `limit`.
+  void LetOutBelow(uint64_t limit);
+  void Fail();
+
+  EventSink* out_;
+  uint64_t max_pending_;
+  uint64_t margin_ticks_;
+  std::vector<ThreadQueue> threads_;
+  uint64_t pending_ = 0;
+  uint64_t latest_let_out_ = 0;  // ticks of the last event let out
+  uint64_t newest_read_ = 0;     // the highest ticks of any batch
+  bool failed_ = false;
+};
 
 }  // namespace memframe::analysis

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "memframe/analysis/capture_loader.h"
+#include "memframe/analysis/summary_load.h"
 #include "memframe/report/report_registry.h"
 #include "memframe/report/units.h"
 #include "report_input.h"
@@ -17,15 +18,8 @@ constexpr int kExitOk = 0;
 constexpr int kExitDamaged = 1;
 constexpr int kExitUsage = 2;
 
-}  // namespace
-
-int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream& err,
-                         const LoadProgressFn& progress) {
-  std::string error;
-  if (!LoadCapture(path, capture, &error, progress)) {
-    err << "memframe: error: " << error << '\n';
-    return kExitUsage;
-  }
+// A loaded capture with nothing to report is a usage error.
+int CheckHasMain(const std::string& path, const Capture* capture, std::ostream& err) {
   if (!capture->has_main) {
     // Damage before the first event says nothing about the agent.
     if (capture->damage.empty())
@@ -35,6 +29,29 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
     return kExitUsage;
   }
   return -1;
+}
+
+// The summary's model in one pass (summary_load.h); -1 when loaded.
+int LoadSummaryForReport(const std::string& path, Capture* capture, HeapAnalysis* heap, std::ostream& err,
+                         const LoadProgressFn& progress = {}) {
+  std::string error;
+  if (!LoadSummary(path, capture, heap, &error, progress)) {
+    err << "memframe: error: " << error << '\n';
+    return kExitUsage;
+  }
+  return CheckHasMain(path, capture, err);
+}
+
+}  // namespace
+
+int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream& err,
+                         const LoadProgressFn& progress) {
+  std::string error;
+  if (!LoadCapture(path, capture, &error, progress)) {
+    err << "memframe: error: " << error << '\n';
+    return kExitUsage;
+  }
+  return CheckHasMain(path, capture, err);
 }
 
 // A stream without its EndOfStream stopped early: the program ended without
@@ -59,7 +76,7 @@ int FinishWithDamage(const Capture& capture, std::ostream& err, const std::strin
                      const HeapAnalysis* heap) {
   WarnIfStreamUnended(capture, err, heap);
   if (capture.damage.empty()) return kExitOk;
-  err << program << ": warning: " << capture.damage << " — reporting the " << capture.main.events.size()
+  err << program << ": warning: " << capture.damage << " — reporting the " << EventCount(capture.main)
       << " events read before it\n";
   return kExitDamaged;
 }
@@ -80,20 +97,26 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   for (const std::string& arg : request.args) json = json || arg == "--json";
 
   Capture capture;
+  HeapAnalysis heap;
   // Progress hook (reading that scales): the bar erases itself when loading
   // and analysing end, before anything else is written to `err`.
   ProgressBar bar(err);
   LoadProgressFn progress = request.progress ? bar.Callback() : LoadProgressFn();
-  if (int code = LoadCaptureForReport(request.capture_path, &capture, err, progress); code >= 0) return code;
-  // --thread: the one place the other threads' events leave the stream, so
-  // every analysis below sees the same selection.
   ThreadSelection threads;
-  if (!ResolveThreads(capture.main, options.threads, &threads, &error)) {
-    err << "memframe: error: " << error << '\n';
-    return kExitUsage;
+  if (report->name == "summary" && options.threads.empty() && !request.whole_load) {
+    // The summary needs no event kept (summary_load.h): one pass.
+    if (int code = LoadSummaryForReport(request.capture_path, &capture, &heap, err, progress); code >= 0) return code;
+  } else {
+    if (int code = LoadCaptureForReport(request.capture_path, &capture, err, progress); code >= 0) return code;
+    // --thread: the one place the other threads' events leave the stream, so
+    // every analysis below sees the same selection.
+    if (!ResolveThreads(capture.main, options.threads, &threads, &error)) {
+      err << "memframe: error: " << error << '\n';
+      return kExitUsage;
+    }
+    FilterThreads(&capture.main, threads);
+    heap = AnalyzeHeap(capture.main, progress);
   }
-  FilterThreads(&capture.main, threads);
-  HeapAnalysis heap = AnalyzeHeap(capture.main, progress);
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main, options.class_rules));
   ReportInput input{capture, heap, symbolizer, options, std::nullopt, {}, std::move(threads), std::nullopt};
   // Rendered aside first: a report that finds a problem half-way prints
@@ -111,8 +134,8 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
 
 int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err) {
   Capture capture;
-  if (int code = LoadCaptureForReport(capture_path, &capture, err); code >= 0) return code;
-  HeapAnalysis heap = AnalyzeHeap(capture.main);
+  HeapAnalysis heap;
+  if (int code = LoadSummaryForReport(capture_path, &capture, &heap, err); code >= 0) return code;
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
   ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt, {}, {}, std::nullopt};
   WriteSummaryText(input, 5, out);

@@ -186,7 +186,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"module_classes_shown", ClassesShownJson(input)},
             {"hidden_sites", ViewsJson(HiddenSiteViews(input, judged, 10))},
             {"hidden_sites_judged_frames", JudgedFramesJson(judged)},
-            {"events", s.events.size()},
+            {"events", EventCount(s)},
             {"dropped_events", dropped},
             {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
             {"unknown_frees", h.anomalies.unknown_frees},

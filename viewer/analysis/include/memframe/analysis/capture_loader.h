@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/event_sink.h"
 #include "memframe/analysis/load_progress.h"
 
 namespace memframe::analysis {
@@ -58,8 +60,18 @@ class CaptureBuilder {
   // empty) hears the ordering phase.
   Capture Finish(std::string damage, const LoadProgressFn& progress = {});
 
+  // Each stream's events go to the sink `sink_for(stream id)` gives, in
+  // global order as they are read, instead of into Stream::events
+  // (summary_load.h). Call before the first Add.
+  void StreamEventsTo(std::function<EventSink*(uint32_t stream)> sink_for) { sink_for_ = std::move(sink_for); }
+  // After Finish: whether the main stream's sink got exactly the events, in
+  // the order, that a whole load gives (else load the capture whole).
+  bool main_streamed_in_order() const { return main_streamed_in_order_; }
+
  private:
   std::string path_;
+  std::function<EventSink*(uint32_t)> sink_for_;
+  bool main_streamed_in_order_ = false;
   RecorderInfo recorder_;
   std::map<uint32_t, std::unique_ptr<StreamBuilder>> streams_;
 };
@@ -74,6 +86,11 @@ bool LoadCapture(const std::string& path, Capture* capture, std::string* error,
 // The same from an open source; `name` becomes Capture::path.
 bool LoadCapture(PacketSource& source, const std::string& name, Capture* capture, std::string* error,
                  const LoadProgressFn& progress = {});
+// The same through a builder set up by the caller (CaptureBuilder::StreamEventsTo).
+bool LoadCapture(const std::string& path, CaptureBuilder& builder, Capture* capture, std::string* error,
+                 const LoadProgressFn& progress = {});
+bool LoadCapture(PacketSource& source, CaptureBuilder& builder, const std::string& name, Capture* capture,
+                 std::string* error, const LoadProgressFn& progress = {});
 
 // What to say when memory ran out (std::bad_alloc) while `what` was read or
 // analysed: a capture can be larger than the machine, and a damaged or

@@ -118,6 +118,9 @@ struct Stream {
   // order the batches arrived in; clock races on a block handed between
   // threads undone. Compressed in memory (event_store.h).
   EventStore events;
+  // Events read in that order but passed to an analysis instead of kept in
+  // `events` (summary_load.h); EventCount says how many the stream holds.
+  uint64_t streamed_events = 0;
 
   bool has_end = false;  // EndOfStream seen
   uint64_t end_events = 0;
@@ -130,6 +133,8 @@ struct Stream {
   // and reused on another stamped in the wrong order; handoff_repair.h).
   uint64_t handoffs_repaired = 0;
 };
+
+inline uint64_t EventCount(const Stream& s) { return s.events.size() + s.streamed_events; }
 
 // Short description of a stream that was not analysed.
 struct StreamSummary {

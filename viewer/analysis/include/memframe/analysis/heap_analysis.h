@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_set>
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/event_sink.h"
 #include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/leaks.h"
+#include "memframe/analysis/live_set.h"
 #include "memframe/analysis/live_set_index.h"
 #include "memframe/analysis/load_progress.h"
 
@@ -43,7 +46,37 @@ struct HeapAnalysis {
   LiveSetIndex live_sets;
 };
 
-// `progress` (may be empty) hears the kAnalysing phase.
-HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress = {});
+// `progress` (may be empty) hears the kAnalysing phase. Without
+// `live_set_index`, HeapAnalysis::live_sets stays empty (what the summary
+// needs, at less cost).
+HeapAnalysis AnalyzeHeap(const Stream& stream, const LoadProgressFn& progress = {}, bool live_set_index = true);
+
+// The heap analysis fed one event at a time in global order: AnalyzeHeap is
+// this over a stream's events; the summary feeds it while reading, without
+// holding the events (summary_load.h). Without `live_set_index`, Finish
+// leaves HeapAnalysis::live_sets empty (no live set at an earlier frame).
+class HeapAccumulator final : public EventSink {
+ public:
+  explicit HeapAccumulator(bool live_set_index);
+  void Push(const Event& e) override;
+  uint64_t events() const { return events_; }
+  // `stream` gives the clock, the markers and whether the capture starts at
+  // an attach; its events are not read.
+  HeapAnalysis Finish(const Stream& stream);
+
+ private:
+  void CountFree(const Event& e, const LiveBlock& block, uint64_t before);
+
+  HeapAnalysis result_;
+  LiveSet live_;
+  FrameStatsBuilder frames_;
+  CallSiteBuilder sites_;
+  bool index_live_sets_;
+  LiveSetIndex::Builder live_sets_;
+  // Custom blocks a release freed and no allocation reused since.
+  std::unordered_set<uint64_t> released_;
+  uint64_t frees_of_unknown_blocks_ = 0;
+  uint64_t events_ = 0;
+};
 
 }  // namespace memframe::analysis

@@ -18,6 +18,10 @@ struct ReportRequest {
   // Draw a progress bar on `err` while the capture loads and is analysed
   // (the CLI sets it when stderr is a terminal, or for --progress).
   bool progress = false;
+  // The summary reads the events once without keeping them
+  // (analysis/summary_load.h); this loads them whole as every other report
+  // does, for tests that check both give the same text.
+  bool whole_load = false;
 };
 
 // Loads the capture, runs one report, writes it to `out`. Problems (bad file,

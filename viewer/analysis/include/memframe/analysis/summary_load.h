@@ -1,0 +1,29 @@
+// What the summary prints, read in one pass without holding the events.
+//
+// The summary (`memframe run`'s, `memframe report [summary]`) renders a
+// Capture's description and a HeapAnalysis; it never reads Stream::events
+// nor the live set at an earlier frame. So the events go from the file
+// through the loader's ordering steps (event_streaming.h) straight into a
+// HeapAccumulator, and the capture holds its streams' metadata only
+// (Stream::streamed_events counts what went by). The result is the same
+// Capture (less its events) and HeapAnalysis (less live_sets) as
+// LoadCapture + AnalyzeHeap, whichever way it was made: when the events
+// cannot be ordered as they come (event_streaming.h says when), the capture
+// is loaded whole instead.
+#pragma once
+
+#include <string>
+
+#include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/load_progress.h"
+
+namespace memframe::analysis {
+
+// As LoadCapture (same errors, same damage handling), plus the heap
+// analysis of the main stream. *streamed (may be null) says whether one
+// pass did it, or the whole load was needed.
+bool LoadSummary(const std::string& path, Capture* capture, HeapAnalysis* heap, std::string* error,
+                 const LoadProgressFn& progress = {}, bool* streamed = nullptr);
+
+}  // namespace memframe::analysis
