@@ -28,6 +28,7 @@
 #include "tcp_listener.h"
 
 #ifdef MEMFRAME_WITH_ANALYSIS
+#include "live_summary.h"
 #include "memframe/report/report.h"
 #endif
 
@@ -110,7 +111,7 @@ void DiscardCapture(wire::CaptureWriter& capture) {
 // live viewers, and prints the summary or what went wrong. False if the
 // capture is incomplete.
 bool FinishCapture(wire::CaptureWriter& capture, Recorder& recorder, LiveServer* live, wire::RecorderInfo info,
-                   FinishCaptureSummary summary) {
+                   FinishCaptureSummary summary, LiveSummary* kept) {
   const std::string& output = capture.path();
   info.set_finished(true);
   // After a failed write the writer has cut the file back to its last
@@ -119,6 +120,7 @@ bool FinishCapture(wire::CaptureWriter& capture, Recorder& recorder, LiveServer*
   if (recorder.capture_failed()) info.set_recording_error(capture.error());
   bool closed = AppendRecorderInfo(&capture, info);
   closed = capture.Close() && closed;
+  capture.SetRecordTap(nullptr);
   if (live) {
     // The closing record too, then the viewers see the end of the stream.
     wire::Packet closing;
@@ -136,7 +138,12 @@ bool FinishCapture(wire::CaptureWriter& capture, Recorder& recorder, LiveServer*
     return false;
   }
 #ifdef MEMFRAME_WITH_ANALYSIS
-  if (summary == FinishCaptureSummary::kPrint) analysis::PrintRunSummary(output, std::cerr, std::cerr);
+  if (summary == FinishCaptureSummary::kPrint) {
+    if (kept)
+      kept->Print(std::cerr, std::cerr);
+    else
+      analysis::PrintRunSummary(output, std::cerr, std::cerr);
+  }
 #endif
   std::cerr << "memframe: capture written to " << output << " (" << capture.bytes_written() << " bytes)\n";
   return true;
@@ -288,6 +295,20 @@ int Run(const RunOptions& options) {
     policy.force_hint = "pass --force to replace it";
   }
   std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
+#ifdef MEMFRAME_WITH_ANALYSIS
+  // The summary is kept as the capture is written: at exit only the tail
+  // is left (live_summary.h).
+  std::unique_ptr<LiveSummary> kept_summary;
+  if (capture && options.summary) {
+    kept_summary = std::make_unique<LiveSummary>(output);
+    capture->SetRecordTap([summary = kept_summary.get()](uint32_t stream, const void* packet, size_t size) {
+      summary->Add(stream, packet, size);
+    });
+  }
+  LiveSummary* kept = kept_summary.get();
+#else
+  LiveSummary* kept = nullptr;
+#endif
   wire::RecorderInfo info;
   info.set_command_line(JoinCommand(options.command));
   info.set_start_unix_ns(UnixNanoseconds());
@@ -323,7 +344,8 @@ int Run(const RunOptions& options) {
 
   info.set_exit_status(status);
   info.set_termination_signal(child->termination_signal());
-  FinishCapture(*capture, recorder, live.get(), info, options.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone);
+  FinishCapture(*capture, recorder, live.get(), info, options.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone,
+                kept);
   return status;
 }
 

@@ -70,7 +70,9 @@ enum class FinishCaptureSummary { kNone, kPrint };
 // Writes the closing record (`info`, marked finished), closes the capture,
 // ends the live stream and prints the summary; false if the capture is
 // incomplete (said on stderr).
+// `kept` (may be null): the summary kept while recording (live_summary.h).
+class LiveSummary;
 bool FinishCapture(wire::CaptureWriter& capture, Recorder& recorder, LiveServer* live, wire::RecorderInfo info,
-                   FinishCaptureSummary summary);
+                   FinishCaptureSummary summary, LiveSummary* kept = nullptr);
 
 }  // namespace memframe::injector

@@ -178,6 +178,7 @@ bool CaptureWriter::Compress(const void* data, size_t size, int mode) {
 }
 
 bool CaptureWriter::Append(uint32_t stream, const void* packet, size_t size) {
+  if (tap_) tap_(stream, packet, size);
   uint8_t prefix[2 * kMaxVarintBytes];
   uint8_t* p = WriteVarint(prefix, stream);
   p = WriteVarint(p, size);

@@ -31,7 +31,7 @@ def main():
     program = [a for a in args.program if a != "--"]
     if program and not os.path.sep in program[0]:
         program[0] = os.path.join(args.build, "bin", program[0])
-    cmd = [os.path.join(args.build, "bin", "memframe"), "run", "-o", args.output, "--"] + program
+    cmd = [os.path.join(args.build, "bin", "memframe"), "run", "--force", "-o", args.output, "--"] + program
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     exit_at = None

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ class CaptureWriter {
   // complete capture; a later Append starts again from there (and may fail
   // again, if the disk is still full).
   bool Append(uint32_t stream, const void* packet, size_t size);
+  // Hears every record Append is given, before it is written (`memframe
+  // run` keeps its summary as it records: injector/live_summary.h).
+  using RecordTap = std::function<void(uint32_t stream, const void* packet, size_t size)>;
+  void SetRecordTap(RecordTap tap) { tap_ = std::move(tap); }
   // Ends the zstd frame and pushes it to the file, so that a crash of the
   // recorder or a later failed write loses nothing appended before the flush.
   bool Flush();
@@ -63,6 +68,7 @@ class CaptureWriter {
   std::vector<uint8_t> out_;
   uint64_t bytes_written_ = 0;
   uint64_t records_ = 0;
+  RecordTap tap_;
   std::string error_;
 };
 

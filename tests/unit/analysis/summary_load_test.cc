@@ -48,14 +48,16 @@ bool ExpectSameSummaryBothWays(const TestCapture& tc) {
   std::string error;
   bool streamed = false;
   EXPECT_TRUE(LoadSummary(file.path(), &capture, &heap, &error, {}, &streamed)) << error;
-  if (streamed) EXPECT_EQ(capture.main.events.size(), 0u);
+  if (streamed) {
+    EXPECT_EQ(capture.main.events.size(), 0u);
+  }
   return streamed;
 }
 
 // Two threads whose batches overlap in time; a block allocated on one is
 // freed on the other, and one handoff is stamped in the wrong order (the
 // merge repairs it, handoff_repair.h).
-TestCapture TwoThreads(uint32_t first_marker_name_slices) {
+TestCapture TwoThreads(int rounds_of_slices) {
   TestCapture tc;
   tc.Marker(1, "glfwSwapBuffers");
   tc.Marker(2, "time slice");
@@ -77,10 +79,10 @@ TestCapture TwoThreads(uint32_t first_marker_name_slices) {
     main.push_back(Alloc(tick + 70, frame, 0x500000 + round * 16, 200, 7));
     worker.push_back(Free(tick + 69, frame, 0x500000 + round * 16));
     worker.push_back(Alloc(tick + 75, frame, 0x500000 + round * 16, 100, 8));
-    if (round < first_marker_name_slices) {
+    if (round < rounds_of_slices) {
       main.push_back(FrameEnd(tick + 80, frame, 2));  // slices do not advance the agent's count
     } else {
-      if (round == first_marker_name_slices) main.push_back(FrameEnd(tick + 79, frame, 3));
+      if (round == rounds_of_slices) main.push_back(FrameEnd(tick + 79, frame, 3));
       main.push_back(FrameEnd(tick + 80, frame, 1));
       ++frame;
     }

@@ -1,38 +1,42 @@
 #include "memframe/analysis/summary_load.h"
 
-#include <map>
-#include <memory>
 #include <new>
 
-#include "memframe/analysis/capture_loader.h"
-
 namespace memframe::analysis {
+
+SummaryBuilder::SummaryBuilder(const std::string& path) : builder_(path) {
+  builder_.StreamEventsTo([this](uint32_t stream) {
+    auto& h = heaps_[stream];
+    h = std::make_unique<HeapAccumulator>(/*live_set_index=*/false);
+    return h.get();
+  });
+}
+
+bool SummaryBuilder::TakeHeap(const Capture& capture, HeapAnalysis* heap) {
+  if (!capture.has_main || !builder_.main_streamed_in_order()) return false;
+  auto it = heaps_.find(capture.main.stream_id);
+  if (it == heaps_.end()) return false;
+  *heap = it->second->Finish(capture.main);
+  heaps_.clear();
+  return true;
+}
 
 bool LoadSummary(const std::string& path, Capture* capture, HeapAnalysis* heap, std::string* error,
                  const LoadProgressFn& progress, bool* streamed) {
   if (streamed) *streamed = false;
   {
-    // One accumulator a stream: which one is the main stream (the most
-    // events) is known only at the end.
-    std::map<uint32_t, std::unique_ptr<HeapAccumulator>> heaps;
-    CaptureBuilder builder(path);
-    builder.StreamEventsTo([&heaps](uint32_t stream) {
-      auto& h = heaps[stream];
-      h = std::make_unique<HeapAccumulator>(/*live_set_index=*/false);
-      return h.get();
-    });
-    if (!LoadCapture(path, builder, capture, error, progress)) return false;
+    SummaryBuilder summary(path);
+    if (!LoadCapture(path, summary.builder(), capture, error, progress)) return false;
     if (!capture->has_main) return true;
-    if (builder.main_streamed_in_order()) {
-      try {
-        *heap = heaps.at(capture->main.stream_id)->Finish(capture->main);
-      } catch (const std::bad_alloc&) {
-        *capture = Capture();
-        *error = OutOfMemoryError(path);
-        return false;
+    try {
+      if (summary.TakeHeap(*capture, heap)) {
+        if (streamed) *streamed = true;
+        return true;
       }
-      if (streamed) *streamed = true;
-      return true;
+    } catch (const std::bad_alloc&) {
+      *capture = Capture();
+      *error = OutOfMemoryError(path);
+      return false;
     }
   }
   *capture = Capture();

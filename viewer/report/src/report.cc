@@ -136,6 +136,11 @@ int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ost
   Capture capture;
   HeapAnalysis heap;
   if (int code = LoadSummaryForReport(capture_path, &capture, &heap, err); code >= 0) return code;
+  return PrintRunSummary(capture, heap, out, err);
+}
+
+int PrintRunSummary(const Capture& capture, const HeapAnalysis& heap, std::ostream& out, std::ostream& err) {
+  if (int code = CheckHasMain(capture.path, &capture, err); code >= 0) return code;
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
   ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt, {}, {}, std::nullopt};
   WriteSummaryText(input, 5, out);

@@ -12,8 +12,11 @@
 // is loaded whole instead.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 
+#include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/load_progress.h"
@@ -25,5 +28,24 @@ namespace memframe::analysis {
 // pass did it, or the whole load was needed.
 bool LoadSummary(const std::string& path, Capture* capture, HeapAnalysis* heap, std::string* error,
                  const LoadProgressFn& progress = {}, bool* streamed = nullptr);
+
+// LoadSummary's one pass fed a record at a time by whoever has the records:
+// LoadSummary from the file, `memframe run` as it writes them
+// (injector/live_summary.h). Feed builder().Add, then builder().Finish.
+class SummaryBuilder {
+ public:
+  explicit SummaryBuilder(const std::string& path);
+  CaptureBuilder& builder() { return builder_; }
+  // After builder().Finish: the heap analysis of `capture`'s main stream;
+  // false when its events could not be put in the loader's order as they
+  // came (then only the whole load gives the summary).
+  bool TakeHeap(const Capture& capture, HeapAnalysis* heap);
+
+ private:
+  // One accumulator a stream: which one is the main stream (the most
+  // events) is known only at the end.
+  std::map<uint32_t, std::unique_ptr<HeapAccumulator>> heaps_;
+  CaptureBuilder builder_;
+};
 
 }  // namespace memframe::analysis

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/heap_analysis.h"
 
 namespace memframe::analysis {
 
@@ -34,6 +35,9 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
 // allocations, peak live bytes, leaks, and the call sites that allocate in
 // most frames, with function names.
 int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ostream& err);
+// The same from the summary's model already read (analysis/summary_load.h:
+// memframe run keeps it while it records).
+int PrintRunSummary(const Capture& capture, const HeapAnalysis& heap, std::ostream& out, std::ostream& err);
 
 // After the output of a capture: 0 for an undamaged one; else writes
 // "<program>: warning: <damage> — reporting the N events read before it" and
