@@ -3,14 +3,13 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 
 #include "attach/entry_trampolines.h"
+#include "attach/import_slots.h"
 #include "attach/x86_prologue.h"
 #include "hooks/allocator_api_hooks.h"
 #include "hooks/elf_symbols.h"
@@ -23,7 +22,8 @@ namespace memframe::agent {
 namespace {
 
 // Every import the agent takes over, by symbol name (C++ ones mangled). The
-// hooks are the agent's exported definitions of the same names.
+// hooks are the agent's exported definitions of the same names (the
+// allocators' own API's are internal: AllocatorApiImportHook).
 const char* const kHookedNames[] = {
     "malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign", "aligned_alloc", "memalign", "valloc",
     "pvalloc",
@@ -46,7 +46,7 @@ constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
 constexpr size_t kMaxHooks = kHookCount + kMaxAllocatorApiFunctions;
 void* g_hooks[kMaxHooks];
 
-const char* HookName(size_t i) { return i < kHookCount ? kHookedNames[i] : AllocatorApiExportedName(i - kHookCount); }
+const char* HookName(size_t i) { return i < kHookCount ? kHookedNames[i] : AllocatorApiImportName(i - kHookCount); }
 uintptr_t g_agent_base = 0;
 
 struct PatchedSlot {
@@ -83,27 +83,7 @@ bool AlreadyPatched(void** slot) {
   return false;
 }
 
-// Writes `value` into a slot that may sit in a read-only (RELRO) page.
-bool WriteSlot(void** slot, void* value, bool read_only) {
-  if (!read_only) {
-    __atomic_store_n(slot, value, __ATOMIC_RELEASE);
-    return true;
-  }
-  long page_size = sysconf(_SC_PAGESIZE);
-  auto page = reinterpret_cast<uintptr_t>(slot) & ~static_cast<uintptr_t>(page_size - 1);
-  if (mprotect(reinterpret_cast<void*>(page), static_cast<size_t>(page_size), PROT_READ | PROT_WRITE) != 0)
-    return false;
-  __atomic_store_n(slot, value, __ATOMIC_RELEASE);
-  mprotect(reinterpret_cast<void*>(page), static_cast<size_t>(page_size), PROT_READ);
-  return true;
-}
-
-bool IsSkipped(const dl_phdr_info* info) {
-  if (info->dlpi_addr == g_agent_base) return true;
-  const char* name = info->dlpi_name ? info->dlpi_name : "";
-  return strstr(name, "/ld-linux") != nullptr || strstr(name, "linux-vdso") != nullptr ||
-         strstr(name, "linux-gate") != nullptr;
-}
+bool IsSkipped(const dl_phdr_info* info) { return info->dlpi_addr == g_agent_base || IsLoaderOrVdso(info); }
 
 // A present or lookup hook must know the real function before any call
 // reaches it: from a dlopen'ed agent, RTLD_NEXT cannot see the game's GL.
@@ -132,85 +112,33 @@ bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintp
 // first (in a library constructor that unwinds an exception, say): both
 // would wait forever.
 
-struct ModuleTables {
-  const Elf64_Sym* symbols = nullptr;
-  const char* strings = nullptr;
-  const Elf64_Rela* relocations[2] = {nullptr, nullptr};
-  size_t sizes[2] = {0, 0};
-  uintptr_t relro_start = 0, relro_end = 0;
-  uintptr_t start = UINTPTR_MAX, end = 0;
-};
-
-bool ReadTables(const dl_phdr_info* info, ModuleTables* t) {
-  const Elf64_Dyn* dynamic = nullptr;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const Elf64_Phdr& ph = info->dlpi_phdr[i];
-    uintptr_t at = info->dlpi_addr + ph.p_vaddr;
-    if (ph.p_type == PT_DYNAMIC) dynamic = reinterpret_cast<const Elf64_Dyn*>(at);
-    if (ph.p_type == PT_GNU_RELRO) {
-      t->relro_start = at;
-      t->relro_end = at + ph.p_memsz;
-    }
-    if (ph.p_type == PT_LOAD) {
-      if (at < t->start) t->start = at;
-      if (at + ph.p_memsz > t->end) t->end = at + ph.p_memsz;
-    }
-  }
-  if (!dynamic) return false;
-  // The loader relocated these addresses in place, except in a read-only
-  // dynamic section.
-  auto address = [&](uint64_t value) { return value < info->dlpi_addr ? info->dlpi_addr + value : value; };
-  for (const Elf64_Dyn* d = dynamic; d->d_tag != DT_NULL; ++d) {
-    switch (d->d_tag) {
-      case DT_SYMTAB: t->symbols = reinterpret_cast<const Elf64_Sym*>(address(d->d_un.d_ptr)); break;
-      case DT_STRTAB: t->strings = reinterpret_cast<const char*>(address(d->d_un.d_ptr)); break;
-      case DT_JMPREL: t->relocations[0] = reinterpret_cast<const Elf64_Rela*>(address(d->d_un.d_ptr)); break;
-      case DT_PLTRELSZ: t->sizes[0] = d->d_un.d_val; break;
-      case DT_RELA: t->relocations[1] = reinterpret_cast<const Elf64_Rela*>(address(d->d_un.d_ptr)); break;
-      case DT_RELASZ: t->sizes[1] = d->d_un.d_val; break;
-      default: break;
-    }
-  }
-  return t->symbols && t->strings;
-}
-
 int PatchModule(dl_phdr_info* info, size_t, void* data) {
   if (IsSkipped(info)) return 0;
   ModuleTables t;
   if (!ReadTables(info, &t)) return 0;
   size_t* patched = static_cast<size_t*>(data);
-  for (int table = 0; table < 2; ++table) {
-    if (!t.relocations[table]) continue;
-    size_t count = t.sizes[table] / sizeof(Elf64_Rela);
-    for (size_t i = 0; i < count; ++i) {
-      const Elf64_Rela& r = t.relocations[table][i];
-      uint32_t type = ELF64_R_TYPE(r.r_info);
-      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
-      uint32_t symbol = ELF64_R_SYM(r.r_info);
-      if (symbol == 0) continue;
-      const Elf64_Sym& s = t.symbols[symbol];
-      const char* name = t.strings + s.st_name;
-      int hook = HookIndex(name);
-      if (hook < 0 || !g_hooks[hook]) continue;
-      auto** slot = reinterpret_cast<void**>(info->dlpi_addr + r.r_offset);
-      void* value = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-      if (value == g_hooks[hook] || AlreadyPatched(slot)) continue;
-      if (!KnowsReal(name, value, t.start, t.end)) continue;
-      size_t n = g_slot_count.load(std::memory_order_relaxed);
-      if (n == kMaxSlots) {
-        if (!g_slots_full_warned) Warn("more than %zu imports to patch; the rest are not hooked", kMaxSlots);
-        g_slots_full_warned = true;
-        return 1;
-      }
-      auto at = reinterpret_cast<uintptr_t>(slot);
-      bool read_only = at >= t.relro_start && at < t.relro_end;
-      if (!WriteSlot(slot, g_hooks[hook], read_only)) continue;
-      g_slots[n] = {slot, value};
-      g_slot_count.store(n + 1, std::memory_order_release);
-      ++*patched;
+  int stop = 0;
+  ForEachImportSlot(info, t, [&](const char* name, void** slot) {
+    int hook = HookIndex(name);
+    if (hook < 0 || !g_hooks[hook]) return true;
+    void* value = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    // Null: a weak import nothing defines (`if (&mi_malloc)` must stay false).
+    if (!value || value == g_hooks[hook] || AlreadyPatched(slot)) return true;
+    if (!KnowsReal(name, value, t.start, t.end)) return true;
+    size_t n = g_slot_count.load(std::memory_order_relaxed);
+    if (n == kMaxSlots) {
+      if (!g_slots_full_warned) Warn("more than %zu imports to patch; the rest are not hooked", kMaxSlots);
+      g_slots_full_warned = true;
+      stop = 1;
+      return false;
     }
-  }
-  return 0;
+    if (!WriteSlot(slot, g_hooks[hook], InReadOnlyPage(t, reinterpret_cast<uintptr_t>(slot)))) return true;
+    g_slots[n] = {slot, value};
+    g_slot_count.store(n + 1, std::memory_order_release);
+    ++*patched;
+    return true;
+  });
+  return stop;
 }
 
 // Keeps, in g_slots[0..*kept), only slots that lie in `info`'s module;
@@ -224,21 +152,13 @@ struct SlotSweep {
 int SweepModule(dl_phdr_info* info, size_t, void* data) {
   auto* sweep = static_cast<SlotSweep*>(data);
   ModuleTables t;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const Elf64_Phdr& ph = info->dlpi_phdr[i];
-    uintptr_t at = info->dlpi_addr + ph.p_vaddr;
-    if (ph.p_type == PT_GNU_RELRO) t.relro_start = at, t.relro_end = at + ph.p_memsz;
-    if (ph.p_type == PT_LOAD) {
-      if (at < t.start) t.start = at;
-      if (at + ph.p_memsz > t.end) t.end = at + ph.p_memsz;
-    }
-  }
+  ReadLayout(info, &t);
   size_t n = g_slot_count.load(std::memory_order_acquire);
   for (size_t i = 0; i < n; ++i) {
     auto at = reinterpret_cast<uintptr_t>(g_slots[i].slot);
     if (at < t.start || at >= t.end) continue;
     sweep->in_loaded_module[i] = true;
-    if (sweep->restore) WriteSlot(g_slots[i].slot, g_slots[i].original, at >= t.relro_start && at < t.relro_end);
+    if (sweep->restore) WriteSlot(g_slots[i].slot, g_slots[i].original, InReadOnlyPage(t, at));
   }
   return 0;
 }
@@ -323,7 +243,8 @@ bool PrepareGotPatching() {
   // The agent's own definitions: its handle's lookup starts with the agent.
   void* agent = dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD);
   if (!agent) return false;
-  for (size_t i = 0; i < kMaxHooks && HookName(i); ++i) g_hooks[i] = RealDlsym()(agent, HookName(i));
+  for (size_t i = 0; i < kHookCount; ++i) g_hooks[i] = RealDlsym()(agent, HookName(i));
+  for (size_t i = kHookCount; i < kMaxHooks && HookName(i); ++i) g_hooks[i] = AllocatorApiImportHook(i - kHookCount);
   dlclose(agent);  // only the reference just taken; the agent is NODELETE
   return g_hooks[0] != nullptr;
 }

@@ -1,10 +1,11 @@
 // The hooks of allocator_api_hooks.h. Each shape of call (allocate a size,
 // a count of a size, an aligned size; reallocate; free) is one template,
 // instantiated once per function and per source of its real function: the
-// next definition (the exported hooks) or the executable's moved entry.
+// definition found in the loaded modules (the import-slot hooks) or the
+// executable's moved entry.
 // Every hook runs its real call in the outer window (tracked_call.h): a
-// mimalloc calls its own exports and free through its imports, which lead
-// back into the agent's hooks.
+// mimalloc calls free (and, at attach, its own API) through its imports,
+// which lead back into the agent's hooks.
 #include "hooks/allocator_api_hooks.h"
 
 #include <errno.h>
@@ -32,10 +33,10 @@ enum Api {
   kMiRealloc, kMiNewRealloc, kMiReallocn, kMiReallocarray, kMiNewReallocn, kMiReallocAligned,
   kMiFree, kMiCfree, kMiFreeSize, kMiFreeAligned, kMiFreeSizeAligned,
   kMallocx, kRallocx, kXallocx, kSdallocx, kDallocx,
-  kExportedCount,
+  kLibraryCount,  // the ones hooked in a shared library, through import slots
   // A jemalloc built with the je_ prefix: only an executable's own (static)
   // definitions are patched; no Debian library exports these.
-  kJeMallocx = kExportedCount, kJeRallocx, kJeXallocx, kJeSdallocx, kJeDallocx,
+  kJeMallocx = kLibraryCount, kJeRallocx, kJeXallocx, kJeSdallocx, kJeDallocx,
   kApiCount
 };
 static_assert(kApiCount <= kMaxAllocatorApiFunctions);
@@ -46,8 +47,9 @@ static_assert(sizeof(wire::kHookedAllocatorApi) / sizeof(wire::kHookedAllocatorA
 static_assert(wire::kHookedAllocatorApi[kMallocx].symbol == "mallocx" &&
               wire::kHookedAllocatorApi[kJeMallocx].symbol == "je_mallocx");
 
-// The real functions: the next definition in load order (for the exported
-// hooks) and the executable's moved entry (for its entry patches).
+// The real functions: the first definition in load order (for the
+// import-slot hooks) and the executable's moved entry (for its entry
+// patches).
 std::atomic<void*> g_next_real[kApiCount];
 std::atomic<void*> g_own_real[kApiCount];
 struct Search {
@@ -89,17 +91,17 @@ Fn Real() {
   std::atomic<void*>& slot = kOwn ? g_own_real[kWhich] : g_next_real[kWhich];
   void* fn = slot.load(std::memory_order_acquire);
   if (!kOwn && !fn) {
-    // A library loaded since the start (a plugin that links mimalloc, even
-    // with RTLD_LOCAL: its calls bind to the agent first). Allocation-free;
-    // a miss is not remembered.
+    // A library loaded since ResolveAllocatorApis (memframe attach patches
+    // imports of names it did not find). Allocation-free; a miss is not
+    // remembered.
     fn = Find(kWhich).found;
     if (fn) slot.store(fn, std::memory_order_release);
   }
   return reinterpret_cast<Fn>(fn);
 }
 
-// What a hook returns when its allocator is not loaded at all (a weak
-// reference or a lookup by name found the agent's export).
+// What a hook returns if its allocator is not loaded at all (never, as
+// only an import bound to a definition is pointed at a hook).
 void* NoAllocator() {
   errno = ENOMEM;
   return nullptr;
@@ -236,9 +238,10 @@ void Dallocx(void* block, int flags) {
   if (real) Free(block, 0, [&] { real(block, flags); });
 }
 
-// Each function's entry-patch hook (its real function the moved entry).
-struct OwnHooks {
-  static constexpr bool kOwn = true;
+// Each function's hook: with kOwn the entry-patch one (its real function
+// the moved entry), else the import-slot one (the definition found).
+template <bool kOwn>
+struct Hooks {
   static constexpr uint32_t kZ = kCallocKind;
   static void* Of(Api which) {
     auto hook = [](auto* fn) { return reinterpret_cast<void*>(fn); };
@@ -290,6 +293,7 @@ struct OwnHooks {
 };
 
 AllocatorApiReport g_reports[kMaxAllocatorApis];
+bool g_in_library[kLibraryCount];  // the definition found is a shared library's
 size_t g_report_count = 0;
 
 AllocatorApiReport* ReportFor(const char* allocator, const char* module) {
@@ -307,11 +311,12 @@ AllocatorApiReport* ReportFor(const char* allocator, const char* module) {
 void ResolveAllocatorApis() {
   g_report_count = 0;
   for (AllocatorApiReport& r : g_reports) r = AllocatorApiReport{};
-  for (int i = 0; i < kExportedCount; ++i) {
+  for (int i = 0; i < kLibraryCount; ++i) {
     Search found = Find(static_cast<Api>(i));
     g_next_real[i].store(found.found, std::memory_order_release);
     // The executable's own definitions are its own allocator's.
-    if (!found.found || !*found.module) continue;
+    g_in_library[i] = found.found && *found.module;
+    if (!g_in_library[i]) continue;
     if (AllocatorApiReport* report = ReportFor(kNames[i].allocator.data(), found.module))
       report->hooked[report->hooked_count++] = kNames[i].symbol.data();
     Debug("%s is hooked; its real function is in %s", kNames[i].symbol.data(), found.module);
@@ -326,79 +331,16 @@ const AllocatorApiReport* AllocatorApis(size_t* count) {
 size_t AllocatorApiEntryHooks(OwnAllocatorHook* out, size_t room) {
   size_t n = 0;
   for (int i = 0; i < kApiCount && n < room; ++i)
-    out[n++] = {kNames[i].symbol.data(), OwnHooks::Of(static_cast<Api>(i)), &g_own_real[i]};
+    out[n++] = {kNames[i].symbol.data(), Hooks<true>::Of(static_cast<Api>(i)), &g_own_real[i]};
   return n;
 }
 
-const char* AllocatorApiExportedName(size_t i) { return i < kExportedCount ? kNames[i].symbol.data() : nullptr; }
+const char* AllocatorApiImportName(size_t i) { return i < kLibraryCount ? kNames[i].symbol.data() : nullptr; }
+
+void* AllocatorApiImportHook(size_t i) { return i < kLibraryCount ? Hooks<false>::Of(static_cast<Api>(i)) : nullptr; }
+
+void* AllocatorApiDefinition(size_t i) {
+  return i < kLibraryCount && g_in_library[i] ? g_next_real[i].load(std::memory_order_acquire) : nullptr;
+}
 
 }  // namespace memframe::agent
-
-// The exported hooks: the next definition's callers, by the API's own names.
-using namespace memframe::agent;
-
-MEMFRAME_EXPORT void* mi_malloc(size_t size) { return AllocSize<false, kMiMalloc>(size); }
-MEMFRAME_EXPORT void* mi_zalloc(size_t size) { return AllocSize<false, kMiZalloc, kCallocKind>(size); }
-MEMFRAME_EXPORT void* mi_malloc_small(size_t size) { return AllocSize<false, kMiMallocSmall>(size); }
-MEMFRAME_EXPORT void* mi_zalloc_small(size_t size) { return AllocSize<false, kMiZallocSmall, kCallocKind>(size); }
-MEMFRAME_EXPORT void* mi_valloc(size_t size) { return AllocSize<false, kMiValloc>(size); }
-MEMFRAME_EXPORT void* mi_pvalloc(size_t size) { return AllocSize<false, kMiPvalloc>(size); }
-MEMFRAME_EXPORT void* mi_new(size_t size) { return AllocSize<false, kMiNew>(size); }
-MEMFRAME_EXPORT void* mi_new_nothrow(size_t size) { return AllocSize<false, kMiNewNothrow>(size); }
-MEMFRAME_EXPORT void* mi_calloc(size_t count, size_t size) { return AllocCount<false, kMiCalloc, kCallocKind>(count, size); }
-MEMFRAME_EXPORT void* mi_mallocn(size_t count, size_t size) { return AllocCount<false, kMiMallocn>(count, size); }
-MEMFRAME_EXPORT void* mi_new_n(size_t count, size_t size) { return AllocCount<false, kMiNewN>(count, size); }
-MEMFRAME_EXPORT void* mi_malloc_aligned(size_t size, size_t alignment) {
-  return AllocAligned<false, kMiMallocAligned>(size, alignment);
-}
-MEMFRAME_EXPORT void* mi_zalloc_aligned(size_t size, size_t alignment) {
-  return AllocAligned<false, kMiZallocAligned, kCallocKind>(size, alignment);
-}
-MEMFRAME_EXPORT void* mi_new_aligned(size_t size, size_t alignment) {
-  return AllocAligned<false, kMiNewAligned>(size, alignment);
-}
-MEMFRAME_EXPORT void* mi_new_aligned_nothrow(size_t size, size_t alignment) {
-  return AllocAligned<false, kMiNewAlignedNothrow>(size, alignment);
-}
-MEMFRAME_EXPORT void* mi_aligned_alloc(size_t alignment, size_t size) {
-  return AllocAligned<false, kMiAlignedAlloc, kMallocKind, true>(alignment, size);
-}
-MEMFRAME_EXPORT void* mi_memalign(size_t alignment, size_t size) {
-  return AllocAligned<false, kMiMemalign, kMallocKind, true>(alignment, size);
-}
-MEMFRAME_EXPORT void* mi_calloc_aligned(size_t count, size_t size, size_t alignment) {
-  return CallocAligned<false, kMiCallocAligned>(count, size, alignment);
-}
-MEMFRAME_EXPORT int mi_posix_memalign(void** out, size_t alignment, size_t size) {
-  return PosixMemalign<false, kMiPosixMemalign>(out, alignment, size);
-}
-MEMFRAME_EXPORT void* mi_realloc(void* old, size_t size) { return ReallocSize<false, kMiRealloc>(old, size); }
-MEMFRAME_EXPORT void* mi_new_realloc(void* old, size_t size) { return ReallocSize<false, kMiNewRealloc>(old, size); }
-MEMFRAME_EXPORT void* mi_reallocn(void* old, size_t count, size_t size) {
-  return ReallocCount<false, kMiReallocn>(old, count, size);
-}
-MEMFRAME_EXPORT void* mi_reallocarray(void* old, size_t count, size_t size) {
-  return ReallocCount<false, kMiReallocarray>(old, count, size);
-}
-MEMFRAME_EXPORT void* mi_new_reallocn(void* old, size_t count, size_t size) {
-  return ReallocCount<false, kMiNewReallocn>(old, count, size);
-}
-MEMFRAME_EXPORT void* mi_realloc_aligned(void* old, size_t size, size_t alignment) {
-  return ReallocAligned<false, kMiReallocAligned>(old, size, alignment);
-}
-MEMFRAME_EXPORT void mi_free(void* block) { FreeBlock<false, kMiFree>(block); }
-MEMFRAME_EXPORT void mi_cfree(void* block) { FreeBlock<false, kMiCfree>(block); }
-MEMFRAME_EXPORT void mi_free_size(void* block, size_t size) { FreeWith<false, kMiFreeSize, true>(block, size); }
-MEMFRAME_EXPORT void mi_free_aligned(void* block, size_t alignment) {
-  FreeWith<false, kMiFreeAligned, false>(block, alignment);
-}
-MEMFRAME_EXPORT void mi_free_size_aligned(void* block, size_t size, size_t alignment) {
-  FreeSizedAligned<false, kMiFreeSizeAligned>(block, size, alignment);
-}
-MEMFRAME_EXPORT void* mallocx(size_t size, int flags) { return Mallocx<false, kMallocx>(size, flags); }
-MEMFRAME_EXPORT void* rallocx(void* old, size_t size, int flags) { return Rallocx<false, kRallocx>(old, size, flags); }
-MEMFRAME_EXPORT size_t xallocx(void* block, size_t size, size_t extra, int flags) {
-  return Xallocx<false, kXallocx>(block, size, extra, flags);
-}
-MEMFRAME_EXPORT void sdallocx(void* block, size_t size, int flags) { Sdallocx<false, kSdallocx>(block, size, flags); }
-MEMFRAME_EXPORT void dallocx(void* block, int flags) { Dallocx<false, kDallocx>(block, flags); }

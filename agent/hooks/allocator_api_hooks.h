@@ -1,16 +1,25 @@
 // An allocator's own API, which a game may call past malloc: mimalloc's
 // mi_* (mi_malloc, mi_free, mi_new, ...) and jemalloc's *allocx (mallocx,
-// rallocx, xallocx, sdallocx, dallocx). Hooked two ways, as malloc is:
+// rallocx, xallocx, sdallocx, dallocx). The agent defines none of these
+// names: a program that checks for the allocator (a weak reference,
+// dlsym(RTLD_DEFAULT, "mallocx")) must find it exactly as without memframe.
+// Hooked two ways instead:
 // - a shared library defines them (libmimalloc.so, libjemalloc.so): the
-//   agent exports hooks of the same names, which the preload puts before
-//   the library (memframe attach patches the imports to them instead,
-//   got_patcher.h); each calls the next definition in load order;
+//   import slots (import_slots.h) of the other modules loaded at the
+//   agent's start, the executable's and libraries', are pointed at the
+//   hooks (memframe attach patches them with the rest, got_patcher.h); the
+//   allocator library's own slots are left, so it calls its own functions;
 // - the executable defines them (a static link): their entries are patched
 //   at launch like its own malloc (own_allocator_patch.h).
+// Not recorded: the calls of a library loaded later by dlopen (the agent's
+// dlopen must tail-call glibc's, which takes the caller's search path and
+// namespace from its return address, so nothing runs after it), and calls
+// through a pointer from dlsym(handle, name) or dlsym(RTLD_DEFAULT, name).
 // Not hooked: mimalloc's heaps (mi_heap_*, whose mi_heap_destroy frees every
 // block at once), mi_reallocf / mi_rezalloc / mi_recalloc / mi_expand /
-// mi_strdup and the like (the ones that call mi_malloc or mi_realloc through
-// the library's imports are recorded there), tcmalloc's tc_*.
+// mi_strdup and the like (at attach, the ones that call mi_malloc or
+// mi_realloc through the library's imports are recorded there), tcmalloc's
+// tc_*.
 //
 // A hook records only a call from the program: one reached inside a real
 // allocator call (malloc of a mimalloc that forwards to mi_malloc, mi_new
@@ -48,8 +57,19 @@ const AllocatorApiReport* AllocatorApis(size_t* count);
 // `room`), for the executable's own definitions; returns how many.
 size_t AllocatorApiEntryHooks(OwnAllocatorHook* out, size_t room);
 
-// The i-th API name the agent exports a hook for (memframe attach patches
-// the imports of these), or null past the last.
-const char* AllocatorApiExportedName(size_t i);
+// The i-th API name hooked through import slots, or null past the last.
+const char* AllocatorApiImportName(size_t i);
+// Its hook (internal to the agent), for an import slot.
+void* AllocatorApiImportHook(size_t i);
+// Its definition that ResolveAllocatorApis found in a shared library
+// (null: none, or the executable's own).
+void* AllocatorApiDefinition(size_t i);
+
+// Points the import slots of the API names in every loaded module but the
+// agent, the loader and the module that defines the name at the hooks,
+// where the slot is bound to that definition (or not bound yet). At the
+// agent's start, after ResolveAllocatorApis, on one thread; allocation-free.
+// Returns the slots patched.
+size_t PatchAllocatorApiImports();
 
 }  // namespace memframe::agent

@@ -182,6 +182,7 @@ __attribute__((constructor(101))) void StartAgent() {
   ResolveProcessFunctions();
   ResolveInterceptedFunctions(InterceptLookup::kAfterAgent);
   ResolveAllocatorApis();
+  PatchAllocatorApiImports();  // one thread yet: no loader callback is under way
   // Before the writer thread exists (and before main): this thread is the
   // only one that can be inside the executable's malloc.
   HookExecutableAllocator(OwnAllocatorPatching::kAtLaunch);

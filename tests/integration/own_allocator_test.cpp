@@ -118,6 +118,19 @@ TEST(OwnAllocator, JemallocsAllocxApiFromItsLibraryIsRecordedExactly) {
   ExpectNativeOutput(program, "jemalloc api done\n");
 }
 
+// The agent hooks these APIs without defining their names: a program that
+// checks for the library finds it absent under memframe too.
+TEST(OwnAllocator, AnAllocatorsApiThatIsNotLoadedStaysAbsent) {
+  const std::string absent =
+      "mallocx: weak absent, dlsym absent\n"
+      "mi_malloc: weak absent, dlsym absent\n"
+      "mi_free: weak absent, dlsym absent\n";
+  ExpectNativeOutput(MEMFRAME_ALLOCATOR_API_ABSENT_PATH, absent);
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(MEMFRAME_ALLOCATOR_API_ABSENT_PATH, absent, &r));
+  EXPECT_TRUE(r.summary["capture"]["allocator_apis"].empty());
+}
+
 TEST(OwnAllocator, StaticJemallocsAllocxApiIsPatchedAtItsEntriesAndRecordedExactly) {
   std::string program = MEMFRAME_JEMALLOC_API_STATIC_PATH;
   if (program.empty()) GTEST_SKIP() << "Debian's libjemalloc.a (libjemalloc-dev) was not found at configure time";
