@@ -66,8 +66,9 @@ pid_t PickSafeThread(const TracedThreads& traced) {
     return nullptr;
   };
   pid_t sleeping = 0, running = 0, waiting_on_futex = 0;
-  for (const auto& [tid, t] : traced.threads()) {
-    if (t.pending_signal) continue;
+  for (const auto& entry : traced.threads()) {
+    const pid_t tid = entry.first;  // a plain name: lambdas capture it (clang 14 rejects a structured binding)
+    if (entry.second.pending_signal) continue;
     user_regs_struct regs{};
     if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) continue;
     const MappedRange* where = module_of(regs.rip);
