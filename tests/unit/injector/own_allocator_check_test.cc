@@ -33,7 +33,7 @@ TEST(OwnAllocatorWarning, NamesAnExecutableThatDefinesOperatorNew) {
 
 TEST(OwnAllocatorWarning, SaysNothingForOrdinaryPrograms) {
   EXPECT_EQ(OwnAllocatorWarning(MEMFRAME_TEST_EXIT_PROGRAM), "");  // C
-  EXPECT_EQ(OwnAllocatorWarning(MEMFRAME_TEST_BINARY), "");        // C++, uses new
+  EXPECT_EQ(OwnAllocatorWarning(MEMFRAME_TEST_ORDINARY_CXX_PROGRAM), "");  // C++, uses new
   EXPECT_EQ(OwnAllocatorWarning("/bin/sh"), "");
 }
 

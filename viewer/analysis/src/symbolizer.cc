@@ -114,12 +114,63 @@ class SortedSymbols {
   std::vector<Entry> entries_;
 };
 
+// A module's compilation units by address range, for the modules whose
+// DWARF has no .debug_aranges: clang writes none unless told to
+// (-gdwarf-aranges), and libdw's own lookup (dwfl_module_addrdie, and
+// dwfl_module_getsrc through it) then finds no unit, so a game built with
+// clang had names but no file:line. Built once, from each unit's ranges.
+class UnitRanges {
+ public:
+  // The unit containing pc (a module address), or null.
+  Dwarf_Die* Find(Dwfl_Module* m, Dwarf_Addr pc, Dwarf_Addr* bias) {
+    if (!built_) Build(m);
+    *bias = bias_;
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), pc - bias_,
+                               [](Dwarf_Addr value, const Range& r) { return value < r.start; });
+    // Ranges of different units do not overlap; a short look back covers
+    // units whose ranges nest in odd compilers' output.
+    for (int back = 0; back < 4 && it != ranges_.begin(); ++back) {
+      --it;
+      if (pc - bias_ >= it->start && pc - bias_ < it->end) return &units_[it->unit];
+    }
+    return nullptr;
+  }
+
+ private:
+  struct Range {
+    Dwarf_Addr start, end;
+    size_t unit;
+  };
+
+  void Build(Dwfl_Module* m) {
+    built_ = true;
+    Dwarf_Die* cu = nullptr;
+    Dwarf_Addr bias = 0;
+    while ((cu = dwfl_module_nextcu(m, cu, &bias)) != nullptr) {
+      bias_ = bias;
+      Dwarf_Addr base = 0, start = 0, end = 0;
+      ptrdiff_t offset = 0;
+      while ((offset = dwarf_ranges(cu, offset, &base, &start, &end)) > 0) {
+        if (end > start) ranges_.push_back({start, end, units_.size()});
+      }
+      units_.push_back(*cu);
+    }
+    std::sort(ranges_.begin(), ranges_.end(), [](const Range& a, const Range& b) { return a.start < b.start; });
+  }
+
+  bool built_ = false;
+  Dwarf_Addr bias_ = 0;
+  std::vector<Dwarf_Die> units_;
+  std::vector<Range> ranges_;
+};
+
 struct Symbolizer::ModuleDebug {
   Module module;
   bool opened = false;
   Dwfl* dwfl = nullptr;
   Dwfl_Module* dwfl_module = nullptr;  // null when the file is gone or differs
   SortedSymbols symbols;
+  UnitRanges units;  // only read where libdw finds no unit by itself
   // Not ELF: a Windows module's COFF symbols (pe_symbols.h), read once.
   bool pe_loaded = false;
   PeSymbols pe_symbols;
@@ -256,9 +307,19 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   // the call is the last instruction of a noreturn path).
   const Dwarf_Addr pc = return_address - 1;
   if (const char* name = debug->symbols.Find(pc)) base.function = Demangle(name);
-  if (Dwfl_Line* line = dwfl_module_getsrc(m, pc)) {
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu = dwfl_module_addrdie(m, pc, &bias);
+  if (Dwfl_Line* line = cu ? dwfl_module_getsrc(m, pc) : nullptr) {
     int lineno = 0;
     if (const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
+      base.file = file;
+      base.line = static_cast<uint32_t>(lineno > 0 ? lineno : 0);
+    }
+  } else if ((cu = debug->units.Find(m, pc, &bias)) != nullptr) {
+    int lineno = 0;
+    Dwarf_Line* line = dwarf_getsrc_die(cu, pc - bias);
+    const char* file = line ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
+    if (file && dwarf_lineno(line, &lineno) == 0) {
       base.file = file;
       base.line = static_cast<uint32_t>(lineno > 0 ? lineno : 0);
     }
@@ -271,8 +332,6 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
   // whose location is the line table's (innermost) or the call site of the
   // inlined call inside it.
   std::vector<SourceFrame> frames;
-  Dwarf_Addr bias = 0;
-  Dwarf_Die* cu = dwfl_module_addrdie(m, pc, &bias);
   Dwarf_Die* scopes = nullptr;
   int count = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
   if (count > 0) {
