@@ -79,8 +79,9 @@ bool ReadConfigFile() {
 
 // Until a detach: a byte from the recorder, the recorder gone, or the
 // writer stopped (an exec, a write error).
-void ServeUntilDetach(const char* entries) {
-  LoaderCounts seen = ReadLoaderCounts();
+// `seen`: the loader's counts read before the last pass over the modules;
+// `unrelocated`: that pass left a module that was still being loaded.
+void ServeUntilDetach(const char* entries, LoaderCounts seen, bool unrelocated) {
   for (;;) {
     int fd = RecorderFd();
     if (fd < 0 || !Recording()) return;
@@ -93,8 +94,8 @@ void ServeUntilDetach(const char* entries) {
       return;
     }
     LoaderCounts now = ReadLoaderCounts();
-    if (now.adds != seen.adds) {
-      size_t patched = PatchLoadedModules();
+    if (now.adds != seen.adds || unrelocated) {
+      size_t patched = PatchLoadedModules(&unrelocated);
       if (patched) Debug("patched %zu imports of newly loaded modules", patched);
       seen = now;
     }
@@ -122,7 +123,9 @@ void* AttachMain(void*) {
     g_attach_running.store(false);
     return nullptr;
   }
-  size_t patched = PatchLoadedModules();
+  bool unrelocated = false;
+  LoaderCounts seen = ReadLoaderCounts();  // before the pass: a module loaded during it is patched later
+  size_t patched = PatchLoadedModules(&unrelocated);
   Debug("attached: %zu imports patched", patched);
   const char* entries = LookUpSetting(memframe::wire::kSettingAttachEntries, nullptr);
   // Before the ready file: memframe patches them before it says it records.
@@ -145,7 +148,7 @@ void* AttachMain(void*) {
       }
     }
   }
-  ServeUntilDetach(entries);
+  ServeUntilDetach(entries, seen, unrelocated);
   size_t restored = UnpatchAll();
   StopAttached();
   Debug("detached: %zu imports restored", restored);

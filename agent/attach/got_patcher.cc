@@ -85,6 +85,21 @@ bool AlreadyPatched(void** slot) {
 
 bool IsSkipped(const dl_phdr_info* info) { return info->dlpi_addr == g_agent_base || IsLoaderOrVdso(info); }
 
+// A module still being loaded (IsRelocated) was passed over by the last
+// pass: the attach thread comes back for it.
+bool g_unrelocated_seen = false;
+
+// Whether the slot of allocator API function `api` may lead to its hook:
+// only when the hook's real function is known, and the slot is bound to
+// that very definition or not bound yet (a lazy slot points into its own
+// module's PLT). One bound to another copy (a local scope's) stays.
+bool TakesApiHook(size_t api, void* slot_value, uintptr_t module_start, uintptr_t module_end) {
+  void* definition = AllocatorApiDefinition(api);
+  if (!definition) return false;
+  auto value = reinterpret_cast<uintptr_t>(slot_value);
+  return slot_value == definition || (value >= module_start && value < module_end);
+}
+
 // A present or lookup hook must know the real function before any call
 // reaches it: from a dlopen'ed agent, RTLD_NEXT cannot see the game's GL.
 // Runs inside dl_iterate_phdr, so it must not ask the loader anything (see
@@ -102,7 +117,7 @@ bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintp
     functions[i].real->store(slot_value, std::memory_order_release);
     return true;
   }
-  return true;  // not a present: the allocator's real functions come from real_functions.cc
+  return true;  // not a present: malloc's real functions come from real_functions.cc
 }
 
 // The real functions of the presents and lookups not known yet are looked
@@ -114,6 +129,10 @@ bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintp
 
 int PatchModule(dl_phdr_info* info, size_t, void* data) {
   if (IsSkipped(info)) return 0;
+  if (!IsRelocated(info)) {
+    g_unrelocated_seen = true;
+    return 0;
+  }
   ModuleTables t;
   if (!ReadTables(info, &t)) return 0;
   size_t* patched = static_cast<size_t*>(data);
@@ -124,7 +143,9 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
     void* value = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     // Null: a weak import nothing defines (`if (&mi_malloc)` must stay false).
     if (!value || value == g_hooks[hook] || AlreadyPatched(slot)) return true;
-    if (!KnowsReal(name, value, t.start, t.end)) return true;
+    if (static_cast<size_t>(hook) >= kHookCount ? !TakesApiHook(hook - kHookCount, value, t.start, t.end)
+                                                : !KnowsReal(name, value, t.start, t.end))
+      return true;
     size_t n = g_slot_count.load(std::memory_order_relaxed);
     if (n == kMaxSlots) {
       if (!g_slots_full_warned) Warn("more than %zu imports to patch; the rest are not hooked", kMaxSlots);
@@ -195,7 +216,7 @@ constexpr int kMaxIntercepted = 32;
 uintptr_t g_entry_of[kMaxIntercepted];
 
 int FindPresentDefinitions(dl_phdr_info* info, size_t, void* data) {
-  if (IsSkipped(info)) return 0;
+  if (IsSkipped(info) || !IsRelocated(info)) return 0;
   auto* scan = static_cast<DefinitionScan*>(data);
   int count = 0;
   const InterceptedFunction* functions = InterceptedFunctions(&count);
@@ -249,13 +270,18 @@ bool PrepareGotPatching() {
   return g_hooks[0] != nullptr;
 }
 
-size_t PatchLoadedModules() {
+size_t PatchLoadedModules(bool* unrelocated) {
   Sweep(false);  // a module unloaded since may have left its slots' addresses to a new one
+  g_unrelocated_seen = false;
   // Entries first: they set the presents' real functions, which the GOT
   // hooks then call.
   size_t patched = PreparePresentEntries();
   ResolveInterceptedFunctions(InterceptLookup::kGlobal);
+  // The allocator APIs' definitions in libraries loaded since, before any
+  // of their slots is pointed at a hook.
+  ResolveAllocatorApis();
   dl_iterate_phdr(PatchModule, &patched);
+  if (unrelocated) *unrelocated = g_unrelocated_seen;
   return patched;
 }
 

@@ -20,9 +20,11 @@ bool PrepareGotPatching();
 
 // Patches every loaded module not patched yet (all but the agent, the
 // dynamic loader and the vDSO), and prepares the entries of the presents
-// they define (entry_trampolines.h; memframe writes those). Returns the
-// number of slots patched and entries prepared now.
-size_t PatchLoadedModules();
+// they define (entry_trampolines.h; memframe writes those). A module that
+// dlopen has not finished relocating is left for a later call, and
+// *unrelocated (if given) says so. Returns the number of slots patched and
+// entries prepared now.
+size_t PatchLoadedModules(bool* unrelocated = nullptr);
 
 // Writes every patched slot's original value back, and every entry's that
 // memframe left patched (DisarmEntryTrampolines). Returns how many.

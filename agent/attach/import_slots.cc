@@ -1,9 +1,13 @@
 #include "attach/import_slots.h"
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstring>
+
+// Weak: glibc 2.35 added it, and the agent must still load on an older one.
+#pragma weak _dl_find_object
 
 namespace memframe::agent {
 
@@ -11,6 +15,17 @@ bool IsLoaderOrVdso(const dl_phdr_info* info) {
   const char* name = info->dlpi_name ? info->dlpi_name : "";
   return strstr(name, "/ld-linux") != nullptr || strstr(name, "linux-vdso") != nullptr ||
          strstr(name, "linux-gate") != nullptr;
+}
+
+bool IsRelocated(const dl_phdr_info* info) {
+  if (!&_dl_find_object) return true;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const Elf64_Phdr& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    dl_find_object found;
+    return _dl_find_object(reinterpret_cast<void*>(info->dlpi_addr + ph.p_vaddr), &found) == 0;
+  }
+  return false;
 }
 
 const Elf64_Dyn* ReadLayout(const dl_phdr_info* info, ModuleTables* t) {

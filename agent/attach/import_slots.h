@@ -29,6 +29,16 @@ struct ModuleTables {
 // The dynamic loader and the vDSO, whose slots are never patched.
 bool IsLoaderOrVdso(const dl_phdr_info* info);
 
+// Whether dlopen has finished relocating the module. dl_iterate_phdr lists
+// a module as soon as it is mapped, before the loader fills its slots: a
+// slot written then would be overwritten (or, lazily bound, offset by the
+// load address) by the loader, and a RELRO page made read-only under it
+// would fault the loader's next write. glibc 2.35 and later answer this
+// from _dl_find_object, which lists a module once relocated, before its
+// constructors run; an older glibc cannot say, and every module counts as
+// relocated. Lock-free: usable inside dl_iterate_phdr.
+bool IsRelocated(const dl_phdr_info* info);
+
 // The module's extent and RELRO range from its program headers; returns
 // its dynamic section (null if none).
 const Elf64_Dyn* ReadLayout(const dl_phdr_info* info, ModuleTables* t);

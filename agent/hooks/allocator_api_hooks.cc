@@ -8,6 +8,7 @@
 // which lead back into the agent's hooks.
 #include "hooks/allocator_api_hooks.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "attach/import_slots.h"
 #include "attach/own_allocator_patch.h"
 #include "hooks/elf_symbols.h"
 #include "hooks/tracked_call.h"
@@ -47,10 +49,16 @@ static_assert(sizeof(wire::kHookedAllocatorApi) / sizeof(wire::kHookedAllocatorA
 static_assert(wire::kHookedAllocatorApi[kMallocx].symbol == "mallocx" &&
               wire::kHookedAllocatorApi[kJeMallocx].symbol == "je_mallocx");
 
-// The real functions: the first definition in load order (for the
-// import-slot hooks) and the executable's moved entry (for its entry
-// patches).
+// The real functions: a shared library's definition (for the import-slot
+// hooks: the first in load order) and the
+// executable's moved entry (for its entry patches). g_next_real is set
+// once, from null, before any slot leads to its hook, and
+// never changed while hooks run: a hook only reads it. g_library_real is
+// the same definition when it is a shared library's (the executable's own
+// are its own allocator's), set after g_next_real: what the patchers
+// compare with.
 std::atomic<void*> g_next_real[kApiCount];
+std::atomic<void*> g_library_real[kApiCount];
 std::atomic<void*> g_own_real[kApiCount];
 struct Search {
   const char* symbol;
@@ -63,6 +71,8 @@ bool IsAgent(const dl_phdr_info* info);
 
 int FindDefinition(dl_phdr_info* info, size_t, void* data) {
   auto* search = static_cast<Search*>(data);
+  // A module still being loaded is found at a later pass, once relocated.
+  if (!IsRelocated(info)) return 0;
   void* at = LookUpDefinedSymbol(info, search->symbol);
   if (!at || IsAgent(info)) return 0;
   search->found = at;
@@ -86,22 +96,26 @@ Search Find(Api which) {
   return search;
 }
 
+// Makes `definition` the real function of `which` if none is known yet;
+// false if one is (it stays).
+bool Learn(Api which, void* definition, bool in_library) {
+  void* unknown = nullptr;
+  if (!g_next_real[which].compare_exchange_strong(unknown, definition, std::memory_order_acq_rel)) return false;
+  if (in_library) g_library_real[which].store(definition, std::memory_order_release);
+  return true;
+}
+
+// Never a lookup here: a hook may not take the loader's lock (a host thread
+// inside a dl_iterate_phdr callback may be waiting for this one). A slot
+// leads to a hook only once its real function is known.
 template <bool kOwn, Api kWhich, typename Fn>
 Fn Real() {
   std::atomic<void*>& slot = kOwn ? g_own_real[kWhich] : g_next_real[kWhich];
-  void* fn = slot.load(std::memory_order_acquire);
-  if (!kOwn && !fn) {
-    // A library loaded since ResolveAllocatorApis (memframe attach patches
-    // imports of names it did not find). Allocation-free; a miss is not
-    // remembered.
-    fn = Find(kWhich).found;
-    if (fn) slot.store(fn, std::memory_order_release);
-  }
-  return reinterpret_cast<Fn>(fn);
+  return reinterpret_cast<Fn>(slot.load(std::memory_order_acquire));
 }
 
-// What a hook returns if its allocator is not loaded at all (never, as
-// only an import bound to a definition is pointed at a hook).
+// What a hook returns if its real function is unknown (never: only an
+// import bound to a known definition is pointed at a hook).
 void* NoAllocator() {
   errno = ENOMEM;
   return nullptr;
@@ -293,7 +307,7 @@ struct Hooks {
 };
 
 AllocatorApiReport g_reports[kMaxAllocatorApis];
-bool g_in_library[kLibraryCount];  // the definition found is a shared library's
+bool g_reported[kLibraryCount];
 size_t g_report_count = 0;
 
 AllocatorApiReport* ReportFor(const char* allocator, const char* module) {
@@ -306,21 +320,35 @@ AllocatorApiReport* ReportFor(const char* allocator, const char* module) {
   return report;
 }
 
+// The module that defines `definition`, for the report.
+const char* ModuleOf(Api which, void* definition) {
+  Search first = Find(which);
+  if (first.found == definition) return first.module;
+  Dl_info where{};  // a second copy
+  return dladdr(definition, &where) && where.dli_fname ? where.dli_fname : "";
+}
+
 }  // namespace
 
-void ResolveAllocatorApis() {
-  g_report_count = 0;
-  for (AllocatorApiReport& r : g_reports) r = AllocatorApiReport{};
+size_t ResolveAllocatorApis() {
+  size_t learnt = 0;
   for (int i = 0; i < kLibraryCount; ++i) {
-    Search found = Find(static_cast<Api>(i));
-    g_next_real[i].store(found.found, std::memory_order_release);
-    // The executable's own definitions are its own allocator's.
-    g_in_library[i] = found.found && *found.module;
-    if (!g_in_library[i]) continue;
-    if (AllocatorApiReport* report = ReportFor(kNames[i].allocator.data(), found.module))
+    auto which = static_cast<Api>(i);
+    if (!g_next_real[i].load(std::memory_order_acquire)) {
+      Search found = Find(which);
+      // The executable's own definitions are its own allocator's.
+      if (found.found && Learn(which, found.found, *found.module)) ++learnt;
+    }
+    void* definition = g_library_real[i].load(std::memory_order_acquire);
+    if (!definition || g_reported[i]) continue;
+    const char* module = ModuleOf(which, definition);
+    if (AllocatorApiReport* report = ReportFor(kNames[i].allocator.data(), module)) {
       report->hooked[report->hooked_count++] = kNames[i].symbol.data();
-    Debug("%s is hooked; its real function is in %s", kNames[i].symbol.data(), found.module);
+      g_reported[i] = true;
+    }
+    Debug("%s is hooked; its real function is in %s", kNames[i].symbol.data(), module);
   }
+  return learnt;
 }
 
 const AllocatorApiReport* AllocatorApis(size_t* count) {
@@ -340,7 +368,7 @@ const char* AllocatorApiImportName(size_t i) { return i < kLibraryCount ? kNames
 void* AllocatorApiImportHook(size_t i) { return i < kLibraryCount ? Hooks<false>::Of(static_cast<Api>(i)) : nullptr; }
 
 void* AllocatorApiDefinition(size_t i) {
-  return i < kLibraryCount && g_in_library[i] ? g_next_real[i].load(std::memory_order_acquire) : nullptr;
+  return i < kLibraryCount ? g_library_real[i].load(std::memory_order_acquire) : nullptr;
 }
 
 }  // namespace memframe::agent

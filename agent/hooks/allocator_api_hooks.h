@@ -7,14 +7,18 @@
 // - a shared library defines them (libmimalloc.so, libjemalloc.so): the
 //   import slots (import_slots.h) of the other modules loaded at the
 //   agent's start, the executable's and libraries', are pointed at the
-//   hooks (memframe attach patches them with the rest, got_patcher.h); the
-//   allocator library's own slots are left, so it calls its own functions;
+//   hooks (memframe attach patches them with the rest, got_patcher.h, also
+//   in the libraries loaded while attached); the allocator library's own
+//   slots are left, so it calls its own functions;
 // - the executable defines them (a static link): their entries are patched
 //   at launch like its own malloc (own_allocator_patch.h).
 // Not recorded: the calls of a library loaded later by dlopen (the agent's
 // dlopen must tail-call glibc's, which takes the caller's search path and
 // namespace from its return address, so nothing runs after it), and calls
 // through a pointer from dlsym(handle, name) or dlsym(RTLD_DEFAULT, name).
+// Nor the calls of a library unloaded and loaded again: a known real
+// function is never changed while hooks may run, and the new copy's
+// slots, bound elsewhere, stay.
 // Not hooked: mimalloc's heaps (mi_heap_*, whose mi_heap_destroy frees every
 // block at once), mi_reallocf / mi_rezalloc / mi_recalloc / mi_expand /
 // mi_strdup and the like (at attach, the ones that call mi_malloc or
@@ -43,12 +47,13 @@ struct AllocatorApiReport {
   size_t hooked_count = 0;
 };
 
-// Finds each API function's definition in the loaded modules (the first in
-// load order, the agent's own hooks excepted), at the agent's start: a
-// library loaded later is found by its first call. Allocation-free; call it
-// with the recursion guard held, outside any loader callback.
-void ResolveAllocatorApis();
-
+// Learns the definition of each API function whose real function is not
+// known yet: the first in load order in the relocated modules, the agent's
+// own hooks excepted. Never changes one already known (hooks may be
+// running). Allocation-free; on an agent thread (the constructor, the
+// attach thread), one at a time, outside any loader callback.
+// Returns how many it learnt.
+size_t ResolveAllocatorApis();
 // The libraries found by ResolveAllocatorApis (not the executable, whose
 // definitions are its own allocator's: Hello.own_allocator).
 const AllocatorApiReport* AllocatorApis(size_t* count);
@@ -61,15 +66,15 @@ size_t AllocatorApiEntryHooks(OwnAllocatorHook* out, size_t room);
 const char* AllocatorApiImportName(size_t i);
 // Its hook (internal to the agent), for an import slot.
 void* AllocatorApiImportHook(size_t i);
-// Its definition that ResolveAllocatorApis found in a shared library
-// (null: none, or the executable's own).
+// Its definition in a shared library, whose hook calls it (null: none
+// known, or the executable's own). A slot bound to anything else stays.
 void* AllocatorApiDefinition(size_t i);
 
-// Points the import slots of the API names in every loaded module but the
-// agent, the loader and the module that defines the name at the hooks,
-// where the slot is bound to that definition (or not bound yet). At the
-// agent's start, after ResolveAllocatorApis, on one thread; allocation-free.
-// Returns the slots patched.
+// Points the import slots of the API names in every relocated module but
+// the agent, the loader and the module that defines the name at the hooks,
+// where the slot is bound to the known definition (or not bound yet). At
+// the agent's start, after ResolveAllocatorApis, on one thread;
+// allocation-free. Returns the slots patched.
 size_t PatchAllocatorApiImports();
 
 }  // namespace memframe::agent

@@ -32,7 +32,7 @@ int ApiIndex(const ApiImports& api, const char* name) {
 
 int PatchModule(dl_phdr_info* info, size_t, void* data) {
   auto* api = static_cast<ApiImports*>(data);
-  if (IsLoaderOrVdso(info)) return 0;
+  if (IsLoaderOrVdso(info) || !IsRelocated(info)) return 0;
   ModuleTables t;
   if (!ReadTables(info, &t)) return 0;
   if (api->agent >= t.start && api->agent < t.end) return 0;
@@ -72,7 +72,7 @@ size_t PatchAllocatorApiImports() {
   }
   if (!any) return 0;  // neither allocator's library is loaded: nothing imports it bound
   dl_iterate_phdr(PatchModule, &api);
-  Debug("%zu imports of an allocator's own API point at the hooks", api.patched);
+  if (api.patched) Debug("%zu imports of an allocator's own API point at the hooks", api.patched);
   return api.patched;
 }
 

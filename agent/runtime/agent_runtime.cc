@@ -240,11 +240,13 @@ int StartAttached(const Config& config) {
     InitDiagnostics();
     ResolveRealFunctionsGlobalFirst();
     ResolveProcessFunctions();  // the presents: the GOT patcher, in the global scope
-    ResolveAllocatorApis();     // mi_malloc, mallocx, ...: the GOT patcher's too
     pthread_atfork(nullptr, nullptr, AfterForkInChild);
   } else {
     ForgetStream();  // an earlier attach's, ended at its detach
   }
+  // mi_malloc, mallocx, ...: the GOT patcher's too; at every attach, for a
+  // library loaded since the last (the Hello names them).
+  ResolveAllocatorApis();
   g_config = config;
   g_attached = true;
   SetDebug(g_config.debug);

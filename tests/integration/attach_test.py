@@ -540,6 +540,60 @@ def test_library_loaded_while_attached():
     expect_equal("frames after the slow library", summary(capture)["frames"], 2)
 
 
+# host_truth.h: kApiRounds rounds of the plugin's UsePluginApi, 5 blocks and
+# 600 bytes each.
+PLUGIN_BLOCKS, PLUGIN_BYTES = 5 * 5, 5 * 600
+
+
+def plugin_calls_recorded(target, capture, attach):
+    """The plugin's imports are hooked (the target waits for it), its calls
+    recorded while attached; after the detach they lead to libmimalloc
+    again. Then the capture holds exactly those calls, each free matched."""
+    target.command("hooked?", "hooked", seconds=30)
+    target.command("work", "done")
+    detach(target.proc.pid, attach)
+    target.command("unhooked?", "unhooked", seconds=30)
+    expect_equal("blocks and bytes at UsePluginApi", blocks_at(capture, "UsePluginApi"), (PLUGIN_BLOCKS, PLUGIN_BYTES))
+    s = summary(capture)
+    expect_equal("(unknown frees, allocations over live blocks)", (s["unknown_frees"], s["allocs_over_live"]), (0, 0))
+
+
+def test_allocator_api_loaded_while_attached():
+    """mimalloc's API in a plugin (target_mimalloc_plugin, which links
+    libmimalloc) that target_late_mimalloc dlopens while attached: the
+    attach thread learns the definitions and then hooks the plugin's
+    imports. The same with the plugin whose relocation takes 300 ms
+    (target_slow_mimalloc_plugin): the attach thread sees it listed
+    meanwhile and must leave it alone until the loader is done (the loader
+    faults on a slot page made read-only under it). Then attach, detach,
+    load, attach again: the second attach learns what the first could not.
+    All exact, and the program ends as it would."""
+    def load_while_attached(plugin, capture):
+        target = DrivenTarget([ARGS.late_mimalloc, "--wait-for-attach", plugin], "target_late_mimalloc")
+        attach = start_attach(target.proc.pid, capture, "--no-summary")
+        wait_recording(attach)
+        target.command("load", "loaded")
+        plugin_calls_recorded(target, capture, attach)
+        target.command("end", "late mimalloc done")
+        expect_equal("target_late_mimalloc's status", target.proc.wait(timeout=30), 0)
+
+    load_while_attached(ARGS.mimalloc_plugin, os.path.join(TMP, "late_mimalloc.mfc"))
+    load_while_attached(ARGS.slow_mimalloc_plugin, os.path.join(TMP, "slow_plugin.mfc"))
+
+    argv = [ARGS.late_mimalloc, "--wait-for-attach", ARGS.mimalloc_plugin]
+    target = DrivenTarget(argv, "target_late_mimalloc")
+    attach = start_attach(target.proc.pid, os.path.join(TMP, "before_load.mfc"), "--no-summary")
+    wait_recording(attach)
+    detach(target.proc.pid, attach)
+    target.command("load", "loaded")
+    capture = os.path.join(TMP, "late_mimalloc_again.mfc")
+    attach = start_attach(target.proc.pid, capture, "--no-summary")
+    wait_recording(attach)
+    plugin_calls_recorded(target, capture, attach)
+    target.command("end", "late mimalloc done")
+    expect_equal("target_late_mimalloc's status", target.proc.wait(timeout=30), 0)
+
+
 def parent_of(pid):
     try:
         with open("/proc/%d/stat" % pid) as f:
@@ -650,6 +704,9 @@ def main():
     parser.add_argument("--jemalloc", help="target_static_jemalloc (the own-allocator test runs with it only)")
     parser.add_argument("--refused-entries", help="target_refused_entries (the own-allocator refusal test)")
     parser.add_argument("--own-new", help="target_own_new (the executable's own operator new at attach)")
+    parser.add_argument("--late-mimalloc", help="target_late_mimalloc (an allocator API loaded while attached)")
+    parser.add_argument("--mimalloc-plugin", help="target_mimalloc_plugin, which target_late_mimalloc loads")
+    parser.add_argument("--slow-mimalloc-plugin", help="target_slow_mimalloc_plugin, the same relocated in 300 ms")
     parser.add_argument("--cycles", type=int, default=100)
     parser.add_argument("--entry-cycles", type=int, default=20)
     parser.add_argument("--only")
@@ -668,13 +725,15 @@ def main():
                  ("own allocator at attach", test_own_allocator_at_attach),
                  ("own allocator refused at attach", test_own_allocator_refused_at_attach),
                  ("own allocator: operator new at attach", test_own_operator_new_at_attach),
+                 ("own allocator: mimalloc's API loaded while attached", test_allocator_api_loaded_while_attached),
                  ("own allocator under spinning threads", lambda: test_own_allocator_under_spinning_threads(5)),
                  ("attach/detach cycles on busy threads", lambda: test_many_attaches_to_busy_threads(ARGS.cycles))]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
                 continue
             needs = {test_own_allocator_refused_at_attach: ARGS.refused_entries,
-                     test_own_operator_new_at_attach: ARGS.own_new}
+                     test_own_operator_new_at_attach: ARGS.own_new,
+                     test_allocator_api_loaded_while_attached: ARGS.late_mimalloc}
             if test in needs:
                 if not needs[test]:
                     continue

@@ -125,6 +125,15 @@ constexpr size_t kMimallocApiBytesPerRound = 100 + 100 + 50 + 64 + 80 + 200 + 96
 // mallocx 48 aligned to 64.
 constexpr int kJemallocApiBlocksPerRound = 5;
 constexpr size_t kJemallocApiBytesPerRound = 100 + 64 + 200 + 210 + 48;
+// late_mimalloc, mimalloc's API from a library dlopen'ed late. Per round,
+// the plugin's UsePluginApi: mi_malloc 100, mi_calloc 4 x 25, mi_zalloc
+// 40, mi_realloc to 300, mi_new 60 (attach_test.py knows these too).
+constexpr int kPluginApiBlocksPerRound = 5;
+constexpr size_t kPluginApiBytesPerRound = 100 + 100 + 40 + 300 + 60;
+// Per round, UseDlsymApi: mi_malloc 100 and mi_calloc 3 x 30 through
+// pointers from dlsym.
+constexpr int kDlsymApiBlocksPerRound = 2;
+constexpr size_t kDlsymApiBytesPerRound = 100 + 90;
 
 // signal_alloc: a thread sends the main thread kSignals signals one at a
 // time while it allocates in a loop; each handler run allocates one block of
