@@ -23,6 +23,8 @@
 #include "memframe/elf_functions.h"
 #include "runtime/diagnostics.h"
 
+#pragma weak _dl_find_object  // glibc 2.35 and later
+
 namespace memframe::agent {
 
 namespace {
@@ -50,13 +52,13 @@ static_assert(wire::kHookedAllocatorApi[kMallocx].symbol == "mallocx" &&
               wire::kHookedAllocatorApi[kJeMallocx].symbol == "je_mallocx");
 
 // The real functions: a shared library's definition (for the import-slot
-// hooks: the first in load order) and the
+// hooks: the first in load order, or the one a dlsym handed out) and the
 // executable's moved entry (for its entry patches). g_next_real is set
-// once, from null, before any slot leads to its hook, and
+// once, from null, before any slot or dlsym result leads to its hook, and
 // never changed while hooks run: a hook only reads it. g_library_real is
 // the same definition when it is a shared library's (the executable's own
-// are its own allocator's), set after g_next_real: what the patchers
-// compare with.
+// are its own allocator's), set after g_next_real: what the patchers and
+// dlsym compare with.
 std::atomic<void*> g_next_real[kApiCount];
 std::atomic<void*> g_library_real[kApiCount];
 std::atomic<void*> g_own_real[kApiCount];
@@ -324,8 +326,15 @@ AllocatorApiReport* ReportFor(const char* allocator, const char* module) {
 const char* ModuleOf(Api which, void* definition) {
   Search first = Find(which);
   if (first.found == definition) return first.module;
-  Dl_info where{};  // a second copy
+  Dl_info where{};  // a second copy, which a dlsym handed out
   return dladdr(definition, &where) && where.dli_fname ? where.dli_fname : "";
+}
+
+// Which API function `name` is (import-slot ones only), or -1.
+int LibraryApiIndex(const char* name) {
+  for (int i = 0; i < kLibraryCount; ++i)
+    if (strcmp(kNames[i].symbol.data(), name) == 0) return i;
+  return -1;
 }
 
 }  // namespace
@@ -369,6 +378,29 @@ void* AllocatorApiImportHook(size_t i) { return i < kLibraryCount ? Hooks<false>
 
 void* AllocatorApiDefinition(size_t i) {
   return i < kLibraryCount ? g_library_real[i].load(std::memory_order_acquire) : nullptr;
+}
+
+void* InterceptAllocatorApi(const char* name, void* found) {
+  // Passive (no recorder, a fork child not followed): the library's own.
+  if (!found || !Recording()) return found;
+  int i = LibraryApiIndex(name);
+  if (i < 0) return found;
+  auto which = static_cast<Api>(i);
+  void* known = g_library_real[i].load(std::memory_order_acquire);
+  if (known == found) return Hooks<false>::Of(which);
+  if (known || g_next_real[i].load(std::memory_order_acquire)) return found;  // another copy, or the executable's
+  // A library loaded since the last pass (dlopen then dlsym at once): what
+  // dlsym found is that name's definition, in the module that holds it,
+  // which _dl_find_object names without a lock (the executable's own
+  // definitions are its own allocator's, patched at their entries).
+  if (!&_dl_find_object) return found;
+  dl_find_object where;
+  if (_dl_find_object(found, &where) != 0 || !where.dlfo_link_map || !where.dlfo_link_map->l_name ||
+      !*where.dlfo_link_map->l_name)
+    return found;
+  Learn(which, found, true);
+  // Another thread may have learnt a different copy first.
+  return g_library_real[i].load(std::memory_order_acquire) == found ? Hooks<false>::Of(which) : found;
 }
 
 }  // namespace memframe::agent

@@ -1,6 +1,7 @@
 // PatchAllocatorApiImports (allocator_api_hooks.h): the modules' imports of
-// an allocator's own API, pointed at the agent's internal hooks at launch.
-// Preloading already hooks malloc and the rest; only these names are here.
+// an allocator's own API, pointed at the agent's internal hooks at launch
+// and when modules are loaded later. Preloading already hooks malloc and
+// the rest; only these names are here.
 #include <link.h>
 
 #include <cstdint>
@@ -57,6 +58,12 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
   return 0;
 }
 
+int NoteUnrelocated(dl_phdr_info* info, size_t, void* data) {
+  if (IsLoaderOrVdso(info) || IsRelocated(info)) return 0;
+  *static_cast<bool*>(data) = true;
+  return 1;
+}
+
 }  // namespace
 
 size_t PatchAllocatorApiImports() {
@@ -74,6 +81,16 @@ size_t PatchAllocatorApiImports() {
   dl_iterate_phdr(PatchModule, &api);
   if (api.patched) Debug("%zu imports of an allocator's own API point at the hooks", api.patched);
   return api.patched;
+}
+
+bool HookAllocatorApisOfNewModules() {
+  // Looked at first: a module mapped after this look changes the loader's
+  // count again, and the writer comes back for it anyway.
+  bool loading = false;
+  dl_iterate_phdr(NoteUnrelocated, &loading);
+  ResolveAllocatorApis();
+  PatchAllocatorApiImports();
+  return loading;
 }
 
 }  // namespace memframe::agent

@@ -82,7 +82,9 @@ void StartRecording() {
   hello.attached = g_attached;
   if (OwnAllocator().defines_allocator) hello.own_allocator = &OwnAllocator();
   hello.allocator_apis = AllocatorApis(&hello.allocator_api_count);
-  if (!StartStream(g_sink, hello, g_config)) {
+  // At launch the writer hooks the allocator APIs of libraries loaded later;
+  // once attached, the attach thread does (attach_entry.cc).
+  if (!StartStream(g_sink, hello, g_config, nullptr, g_attached ? nullptr : HookAllocatorApisOfNewModules)) {
     g_recording.store(false, std::memory_order_release);
     return;
   }

@@ -21,7 +21,8 @@ bool ApplyCaptureConfig(const Config& config) {
   return true;
 }
 
-bool StartStream(SocketSink& sink, HelloInfo hello, const Config& config, void (*final_packets)(SocketSink& sink)) {
+bool StartStream(SocketSink& sink, HelloInfo hello, const Config& config, void (*final_packets)(SocketSink& sink),
+                 bool (*modules_loaded)()) {
   hello.start_ticks = Ticks();
   hello.start_monotonic_ns = MonotonicNs();
   hello.start_unix_ns = RealtimeNs();
@@ -29,6 +30,7 @@ bool StartStream(SocketSink& sink, HelloInfo hello, const Config& config, void (
   WriterOptions options;
   options.time_slice_ns = static_cast<uint64_t>(config.time_slice_ms) * 1'000'000;
   options.final_packets = final_packets;
+  options.modules_loaded = modules_loaded;
   if (!StartWriter(&sink, hello, options)) {
     sink.Close();
     return false;

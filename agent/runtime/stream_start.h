@@ -21,8 +21,10 @@ bool ApplyCaptureConfig(const Config& config);
 // command line, attached) with the start and the configured stack depth,
 // and starts the writer on the connected `sink`: recording from then on.
 // False, with the sink closed, when the writer cannot start.
-// `final_packets`: the platform's packets before EndOfStream (WriterOptions).
+// `final_packets`: the platform's packets before EndOfStream;
+// `modules_loaded`: what the writer does when modules were loaded
+// (WriterOptions).
 bool StartStream(SocketSink& sink, HelloInfo hello, const Config& config,
-                 void (*final_packets)(SocketSink& sink) = nullptr);
+                 void (*final_packets)(SocketSink& sink) = nullptr, bool (*modules_loaded)() = nullptr);
 
 }  // namespace memframe::agent

@@ -56,6 +56,8 @@ uint32_t g_markers_sent = 0;  // marker ids below this were defined
 uint32_t g_allocators_sent = 1;  // allocator ids below this were defined
 uint64_t g_slice_ns = 0;
 void (*g_final_packets)(SocketSink&) = nullptr;
+bool (*g_modules_loaded)() = nullptr;
+bool g_modules_pending = false;  // g_modules_loaded asked to be called again
 uint64_t g_dropped_total = 0;
 
 // Stack ids already sent (one bit each): a stack is defined once, right
@@ -239,10 +241,12 @@ void* WriterMain(void*) {
       // libc (iconv and NSS modules, the dependencies of a failed dlopen)
       // pass by it and are caught here, within kModuleCheckNs.
       bool unloaded = false;
-      if (LoadedObjectsChanged(&unloaded)) {
+      bool changed = LoadedObjectsChanged(&unloaded);
+      if (changed) {
         if (unloaded) ModulesUnloaded();
         EncodeModuleMap(*g_sink, Ticks());
       }
+      if (g_modules_loaded && (changed || g_modules_pending)) g_modules_pending = g_modules_loaded();
       next_module_check = now + kModuleCheckNs;
     }
     if (now >= next_slow_work) {
@@ -285,6 +289,8 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   g_sink = sink;
   g_slice_ns = options.time_slice_ns;
   g_final_packets = options.final_packets;
+  g_modules_loaded = options.modules_loaded;
+  g_modules_pending = false;
   if (!g_sent_stacks) g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
   if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
   if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));

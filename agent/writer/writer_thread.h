@@ -17,6 +17,10 @@ struct WriterOptions {
   // Packets of the platform's to send after the last drain, before
   // EndOfStream (the Windows agent's symbol names); null: none.
   void (*final_packets)(SocketSink& sink) = nullptr;
+  // Called on the writer thread when the loader's objects changed (checked
+  // every 100 ms), and again at the next check while it returns true (a
+  // module was still being loaded); null: nothing.
+  bool (*modules_loaded)() = nullptr;
 };
 
 bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& options);

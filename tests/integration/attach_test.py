@@ -10,7 +10,9 @@ the attach are freed as "allocated before attach", and after the detach
 the program goes on and exits with its own status. Then: attach again into
 a new capture, --duration, Ctrl+C, a process that exits while recorded, a
 present fetched before the attach (target_present_pointer), a library
-whose initialiser holds the loader's lock loaded while recorded,
+whose initialiser holds the loader's lock loaded while recorded, a
+plugin that links libmimalloc loaded while recorded (also one whose
+relocation takes 300 ms, and one loaded between two attaches),
 100 attach/detach cycles on threads allocating in a tight loop, and every
 refusal this machine can show.
 """

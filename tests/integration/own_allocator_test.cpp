@@ -34,10 +34,13 @@ struct Recorded {
   std::string summary_text;
 };
 
-// Records `program` and reads its summary (JSON and text) and sites.
-void Record(const std::string& program, const std::string& expected_output, Recorded* out) {
+// Records `program` (with `arguments`) and reads its summary (JSON and
+// text) and sites.
+void Record(const std::string& program, const std::string& expected_output, Recorded* out,
+            const std::vector<std::string>& arguments = {}) {
   out->capture = (out->scratch.path() / "own.mfc").string();
   std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", out->capture, "--", program};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
   e2e::CommandResult run = e2e::RunCommand(argv, 60);
   ASSERT_EQ(run.exit_code, 0) << e2e::ShellCommandLine(argv);
   ASSERT_EQ(run.standard_output, expected_output);
@@ -60,9 +63,11 @@ void ExpectTheWorkloadExactly(const Recorded& r) {
   for (const json& site : sites) EXPECT_TRUE(e2e::StackContains(site, kWorkloadFunction));
 }
 
-// The rounds of UseAllocatorApi (host_truth.h), every block freed.
-void ExpectTheApiCallsExactly(const Recorded& r, int blocks_per_round, uint64_t bytes_per_round) {
-  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), "UseAllocatorApi");
+// The rounds of UseAllocatorApi (or `function`; host_truth.h), every block
+// freed.
+void ExpectTheApiCallsExactly(const Recorded& r, int blocks_per_round, uint64_t bytes_per_round,
+                              const char* function = "UseAllocatorApi") {
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), function);
   e2e::SiteTotals totals = e2e::SumSites(sites);
   EXPECT_EQ(totals.allocations, static_cast<uint64_t>(kApiRounds * blocks_per_round)) << r.sites.dump(1);
   EXPECT_EQ(totals.bytes, kApiRounds * bytes_per_round);
@@ -72,8 +77,11 @@ void ExpectTheApiCallsExactly(const Recorded& r, int blocks_per_round, uint64_t 
   EXPECT_EQ(r.summary["allocs_over_live"], 0) << r.summary_text;
 }
 
-void ExpectNativeOutput(const std::string& program, const std::string& output) {
-  e2e::CommandResult native = e2e::RunCommand({program}, 30);
+void ExpectNativeOutput(const std::string& program, const std::string& output,
+                        const std::vector<std::string>& arguments = {}) {
+  std::vector<std::string> argv = {program};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  e2e::CommandResult native = e2e::RunCommand(argv, 30);
   EXPECT_EQ(native.exit_code, 0);
   EXPECT_EQ(native.standard_output, output);
 }
@@ -116,6 +124,45 @@ TEST(OwnAllocator, JemallocsAllocxApiFromItsLibraryIsRecordedExactly) {
             std::string::npos)
       << r.summary_text;
   ExpectNativeOutput(program, "jemalloc api done\n");
+}
+
+// A plugin that links libmimalloc, dlopen'ed by a program that does not:
+// the writer thread sees the new modules and hooks the plugin's imports.
+// The program waits for that (--wait-for-hooks), so every call is recorded.
+TEST(OwnAllocator, MimallocsApiInAPluginDlopenedLaterIsRecordedExactly) {
+  std::string program = MEMFRAME_LATE_MIMALLOC_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libmimalloc.so (libmimalloc-dev) was not found at configure time";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(
+      Record(program, "plugin api done\n", &r, {"plugin", MEMFRAME_MIMALLOC_PLUGIN_PATH, "--wait-for-hooks"}));
+  ExpectTheApiCallsExactly(r, kPluginApiBlocksPerRound, kPluginApiBytesPerRound, "UsePluginApi");
+  ExpectNativeOutput(program, "plugin api done\n", {"plugin", MEMFRAME_MIMALLOC_PLUGIN_PATH});
+}
+
+// The same plugin, whose relocation takes 300 ms (an IFUNC resolver that
+// sleeps, mimalloc_plugin.cc): the writer sees it listed before the loader
+// is done with it, and must wait (the loader faults on a slot page made
+// read-only under it).
+TEST(OwnAllocator, APluginSeenWhileItIsRelocatedIsHookedOnlyAfter) {
+  std::string program = MEMFRAME_LATE_MIMALLOC_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libmimalloc.so (libmimalloc-dev) was not found at configure time";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(
+      Record(program, "plugin api done\n", &r, {"plugin", MEMFRAME_SLOW_MIMALLOC_PLUGIN_PATH, "--wait-for-hooks"}));
+  ExpectTheApiCallsExactly(r, kPluginApiBlocksPerRound, kPluginApiBytesPerRound, "UsePluginApi");
+}
+
+// Pointers from dlsym on the handle of a libmimalloc dlopen'ed at once
+// before (no pass of the writer's between): the hooks, recorded exactly.
+// RTLD_DEFAULT still does not find the locally loaded library.
+TEST(OwnAllocator, MimallocsApiFromDlsymOnAHandleIsRecordedExactly) {
+  std::string program = MEMFRAME_LATE_MIMALLOC_PATH;
+  if (program.empty()) GTEST_SKIP() << "Debian's libmimalloc.so (libmimalloc-dev) was not found at configure time";
+  const std::string output = "RTLD_DEFAULT mi_malloc: absent\ndlsym api done\n";
+  Recorded r;
+  ASSERT_NO_FATAL_FAILURE(Record(program, output, &r, {"dlsym"}));
+  ExpectTheApiCallsExactly(r, kDlsymApiBlocksPerRound, kDlsymApiBytesPerRound, "UseDlsymApi");
+  ExpectNativeOutput(program, output, {"dlsym"});
 }
 
 // The agent hooks these APIs without defining their names: a program that
