@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the capture fuzzer with clang in a build directory of its own and
-# runs it over the checked-in corpus for a while.
+# Builds the capture fuzzer in a clang ASan+UBSan build (MEMFRAME_SANITIZE,
+# the one tests/sanitize/ makes) and runs it over the checked-in corpus for
+# a while.
 #
 #   tests/fuzz/run_fuzz.sh [--build-dir DIR] [--seconds N] [--build-only | --no-build] [-- LIBFUZZER_ARGS...]
 #   tests/fuzz/run_fuzz.sh --help
@@ -10,6 +11,8 @@
 # fuzzer finds go to DIR/corpus-new (the repository's corpus/ is only read);
 # a crash leaves its input in DIR/crashes/ and this script exits 1. Replay
 # one with: DIR/bin/capture_fuzzer DIR/crashes/crash-...
+# With --no-build, DIR is an existing such build (ctest's fuzz.capture_short
+# uses the main build's sanitize-asan).
 # Exit status: 0 no crash, 1 crash, 2 bad usage or build failure, 77 clang or
 # libFuzzer is not installed (ctest counts that as skipped).
 set -euo pipefail
@@ -53,7 +56,7 @@ fi
 
 if [ "$build" = 1 ]; then
   if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-    CC="$cc" CXX="$cxx" cmake -S "$source_dir" -B "$build_dir" -DMEMFRAME_FUZZ=ON \
+    CC="$cc" CXX="$cxx" cmake -S "$source_dir" -B "$build_dir" -DMEMFRAME_SANITIZE=ON \
       -DMEMFRAME_BUILD_VIEWER=OFF -DMEMFRAME_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" >/dev/null ||
       { echo "run_fuzz.sh: configuring $build_dir failed" >&2; exit 2; }
@@ -64,7 +67,14 @@ fi
 [ "$run" = 1 ] || exit 0
 
 fuzzer="$build_dir/bin/capture_fuzzer"
-[ -x "$fuzzer" ] || { echo "run_fuzz.sh: $fuzzer is not built" >&2; exit 2; }
+if [ ! -x "$fuzzer" ]; then
+  if [ "$build" = 0 ] && grep -q '^MEMFRAME_HAS_LIBFUZZER:INTERNAL=$' "$build_dir/CMakeCache.txt" 2>/dev/null; then
+    echo "run_fuzz.sh: skipped: $build_dir was built without libFuzzer (not with clang)" >&2
+    exit 77
+  fi
+  echo "run_fuzz.sh: $fuzzer is not built" >&2
+  exit 2
+fi
 mkdir -p "$build_dir/corpus-new" "$build_dir/crashes"
 # -rss_limit_mb: tables follow the events and frames present (no frame
 # number sizes anything) and a reader decompresses at most 256 times the

@@ -13,7 +13,13 @@ if [ $# -lt 3 ]; then
 fi
 source_dir="$1" build_dir="$2" option="$3"
 shift 3
-if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+# Configured again from scratch when its arguments change (a compiler that
+# changed, say, which CMake will not take in an existing cache).
+arguments="-D$option=ON $*"
+stamp="$build_dir/memframe-configured-with"
+if [ ! -f "$build_dir/CMakeCache.txt" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$arguments" ]; then
+  rm -rf "$build_dir"
   cmake -S "$source_dir" -B "$build_dir" -D"$option"=ON "$@" >/dev/null
+  printf '%s' "$arguments" >"$stamp"
 fi
 cmake --build "$build_dir" -j"$(nproc)"
