@@ -42,15 +42,20 @@ inline uint64_t OrderedTicks() {
 #endif
 }
 
-// The wire sends time in units of 2^kTickShift ticks (EventBatch.tick_shift,
-// event_refs.h ToUnits): 16 TSC ticks are 3-16 ns at 1-5 GHz, 8 ns
-// elsewhere. Finer digits are what an unfenced rdtsc cannot tell apart (it
-// may run tens of cycles early), and they cost about a byte an event in a
-// capture of a real game (tests/bench/README.md).
+// The wire sends time stamps in units of 2^kTickShift ticks
+// (EventBatch.tick_shift): 1024 TSC ticks are 0.2-1 us at 1-5 GHz, 1 us
+// elsewhere, what a frame's timeline shows; finer digits cost a capture
+// 0.3-0.5 bytes an event (tests/bench/README.md, "wire protocol 5"). Allocator
+// times go in units of 2^kDurationShift ticks (EventBatch.duration_shift):
+// 16 TSC ticks are 3-16 ns, 8 ns elsewhere, so a fast malloc of 20-30 ticks
+// keeps its time; finer digits are what an unfenced rdtsc cannot tell apart
+// (it may run tens of cycles early).
 #if defined(__x86_64__)
-constexpr uint32_t kTickShift = 4;
+constexpr uint32_t kTickShift = 10;
+constexpr uint32_t kDurationShift = 4;
 #else
-constexpr uint32_t kTickShift = 3;
+constexpr uint32_t kTickShift = 10;
+constexpr uint32_t kDurationShift = 3;
 #endif
 
 inline uint64_t MonotonicNs() {

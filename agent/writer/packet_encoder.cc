@@ -287,12 +287,14 @@ void EncodeColumns(const Event* events, size_t n, wire::RefEncoder* refs, uint64
     // gap of 0 is followed by the plain delta in ticks_exact.
     const uint64_t t = e.ticks < previous_ticks ? previous_ticks : e.ticks;
     previous_ticks = e.ticks;
-    // The allocator time goes on a log scale (protocol 4); the gaps are timed
-    // with the units its code stands for, as the reader will.
-    const wire::UnitTicks units = wire::ToUnits(t, e.duration, kTickShift);
-    const wire::CodedDuration duration = wire::CodeDuration(units.duration, kTickShift);
+    // The allocator time goes on a log scale (protocol 4) in units of its
+    // own (5); the gaps are timed with the ticks its code stands for, in
+    // time-stamp units, as the reader will.
+    const wire::CodedDuration duration =
+        wire::CodeDuration(wire::DurationUnits(e.duration, kDurationShift), kDurationShift);
     uint64_t exact = 0;
-    const uint64_t gap = gaps.Encode(packed, units.ticks, duration.units, &exact);
+    const uint64_t gap = gaps.Encode(packed, t >> kTickShift,
+                                     wire::DurationInTickUnits(duration.units, kDurationShift, kTickShift), &exact);
     gap_p = wire::WriteVarint(gap_p, gap);
     if (gap == 0) exact_p = wire::WriteVarint(exact_p, exact);
     // Within one thread frames never go backwards (one global counter).
@@ -356,6 +358,7 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const Event* events, int cou
   size_t body = w.BeginNested(P::kEventsFieldNumber);
   w.Varint(B::kThreadIdFieldNumber, tid);
   w.Varint(B::kTickShiftFieldNumber, kTickShift);
+  w.Varint(B::kDurationShiftFieldNumber, kDurationShift);
   w.Varint(B::kBaseTicksFieldNumber, base_units << kTickShift);
   w.Varint(B::kBaseFrameFieldNumber, base_frame);
   if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);

@@ -52,6 +52,7 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
   const bool v1 = version_ < 2;
   const bool v3 = version_ >= 3;
   const bool v4 = version_ >= 4;
+  const bool v5 = version_ >= 5;
   auto mismatch = [&](const char* column, int have, int want) {
     std::string expected = want == n ? "" : " (" + std::to_string(want) + " expected)";
     *error = BatchError(b, std::to_string(n) + " kinds but " + std::to_string(have) + " " + column + " entries" +
@@ -87,8 +88,10 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
       return mismatch("free_size", b.free_size_size(), want.frees);
     if (b.free_stack_size() != 0 && b.free_stack_size() != want.frees)
       return mismatch("free_stack", b.free_stack_size(), want.frees);
-    if (b.tick_shift() > kMaxTickShift) {
-      *error = BatchError(b, "tick_shift " + std::to_string(b.tick_shift()) + " (at most " +
+    if (b.tick_shift() > kMaxTickShift || b.duration_shift() > kMaxTickShift) {
+      const bool ticks = b.tick_shift() > kMaxTickShift;
+      *error = BatchError(b, std::string(ticks ? "tick_shift " : "duration_shift ") +
+                                 std::to_string(ticks ? b.tick_shift() : b.duration_shift()) + " (at most " +
                                  std::to_string(kMaxTickShift) + ")");
       return false;
     }
@@ -115,7 +118,10 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
   // Addresses restart from 0 in every batch; ticks and frames from the
   // batch's bases.
   uint64_t address = 0, frame = b.base_frame();
+  // Time stamps in units of 2^shift ticks (version 3 on), durations in units
+  // of 2^duration_shift (version 5; before, the time stamps' unit).
   const uint32_t shift = v3 ? b.tick_shift() : 0;
+  const uint32_t duration_shift = v5 ? b.duration_shift() : shift;
   TickGaps gaps(b.base_ticks() >> shift);
   int next_address = 0, next_free = 0, next_alloc = 0, next_exact = 0, next_sized = 0;
   for (int i = 0; i < n; ++i) {
@@ -130,15 +136,18 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
       e.stack_id = b.stack_id(next_sized++);
     }
     // The duration in ticks (version 1, 2), in units (3), or its units'
-    // log-scale code (4: event_refs.h DurationCode).
+    // log-scale code (4 on: event_refs.h DurationCode).
     e.duration = b.duration_ticks(i);
     if (v4) {
       const uint64_t units = DurationOfCode(e.duration);
-      if (units > UINT32_MAX >> shift) {
+      if (units > UINT32_MAX >> duration_shift) {
         *error = BatchError(b, "duration code " + std::to_string(e.duration) + " past the clock's range");
         return false;
       }
       e.duration = static_cast<uint32_t>(units);
+    } else if (v3 && e.duration > UINT32_MAX >> duration_shift) {
+      *error = BatchError(b, "a duration past the clock's range");
+      return false;
     }
     frame += b.frame_delta(i);
     e.frame = frame;
@@ -151,15 +160,14 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
       continue;
     }
     uint64_t gap = b.ticks_gap(i);
-    e.ticks = gaps.Decode(e.kind, e.duration, gap, gap == 0 ? b.ticks_exact(next_exact++) : 0);
-    if (shift) {
-      if (e.ticks > UINT64_MAX >> shift || e.duration > UINT32_MAX >> shift) {
-        *error = BatchError(b, "a time stamp or duration past the clock's range");
-        return false;
-      }
-      e.ticks <<= shift;
-      e.duration <<= shift;
+    const uint32_t gap_duration = v5 ? DurationInTickUnits(e.duration, duration_shift, shift) : e.duration;
+    e.ticks = gaps.Decode(e.kind, gap_duration, gap, gap == 0 ? b.ticks_exact(next_exact++) : 0);
+    if (e.ticks > UINT64_MAX >> shift) {
+      *error = BatchError(b, "a time stamp past the clock's range");
+      return false;
     }
+    e.ticks <<= shift;
+    e.duration <<= duration_shift;
     const uint32_t kind = KindOf(e.kind);
     uint64_t ref = kind == EVENT_FREE ? b.free_ref(next_free++) : kind == EVENT_ALLOC ? b.reuse_ref(next_alloc++) : 0;
     if (ref == 0) {

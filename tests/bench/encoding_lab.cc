@@ -183,6 +183,10 @@ struct Options {
   bool size_lohi = false;     // allocation sizes as two columns: the low 7 bits and the rest
   int round_bits = 0;         // time in units of 2^round_bits ticks, both ends rounded down (protocol 3: 4)
   int dur_bits = -1;          // >= 0: durations on a log scale with this many mantissa bits (protocol 4: 3)
+  bool addr_bump = false;     // an ALLOC's address without reference: from the end of the batch's previous
+                              // allocation's glibc chunk (the top of the heap growing), not the previous address
+  int dur_round_bits = -1;    // >= 0: durations in units of 2^dur_round_bits ticks of their own, the tick
+                              // gaps timed with them in tick units, rounded down (protocol 5: 4)
 };
 
 // Stream-wide encoder state (what the agent's writer would keep).
@@ -200,6 +204,7 @@ uint64_t ClassOf(uint64_t size) { return size <= 24 ? 0 : (size + 8 + 15) / 16; 
 
 void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
   uint64_t prev_addr = 0, prev_end = b.events[0].ticks, prev_ticks = b.events[0].ticks, pf = b.events[0].frame;
+  uint64_t bump = 0;  // where the batch's previous allocation's chunk ended
   for (const Ev& e : b.events) {
     c.Put("kind", e.kind);
     const int kind = Kind(e.kind);
@@ -264,9 +269,11 @@ void EncodeBatch(const Options& o, State& st, const Batch& b, Columns& c) {
       }
     }
     if (!addr_done) {
-      c.Put("addr", Zig(int64_t(e.address - prev_addr)));
+      const bool from_bump = o.addr_bump && kind == wire::EVENT_ALLOC && bump;
+      c.Put(from_bump ? "addrA" : "addr", Zig(int64_t(e.address - (from_bump ? bump : prev_addr))));
       prev_addr = e.address;
     }
+    if (kind == wire::EVENT_ALLOC) bump = e.address + std::max<uint64_t>(32, (e.size + 8 + 15) & ~uint64_t{15});
     if (o.size_pred && kind == wire::EVENT_ALLOC) {
       auto it = st.size_of_stack.find(e.stack);
       bool same = it != st.size_of_stack.end() && it->second == e.size;
@@ -330,14 +337,17 @@ void Run(const char* name, const Options& o, const std::vector<Batch>& input, ui
   for (Batch& b : batches)
     for (Ev& e : b.events) {
       if (!o.round_bits && o.dur_bits < 0) continue;
-      const wire::UnitTicks units = wire::ToUnits(e.ticks, e.duration, static_cast<uint32_t>(o.round_bits));
-      e.ticks = units.ticks;
+      const uint32_t dur_shift = static_cast<uint32_t>(o.dur_round_bits >= 0 ? o.dur_round_bits : o.round_bits);
+      const wire::UnitTicks units = wire::ToUnits(e.ticks, e.duration, dur_shift);
+      e.ticks >>= o.round_bits;
       e.duration = units.duration;
       e.dur_code = units.duration;
       if (o.dur_bits >= 0) {  // the units' log-scale code
         e.dur_code = wire::DurationCode(units.duration, static_cast<uint32_t>(o.dur_bits));
         e.duration = static_cast<uint32_t>(wire::DurationOfCode(e.dur_code, static_cast<uint32_t>(o.dur_bits)));
       }
+      // The gaps see the duration in tick units, rounded down.
+      if (o.dur_round_bits >= 0) e.duration = static_cast<uint32_t>((uint64_t{e.duration} << dur_shift) >> o.round_bits);
     }
   State st;
   if (o.table_bits) {
@@ -504,6 +514,24 @@ int main(int argc, char** argv) {
     d.round_bits = bits;
     std::string name = "      + units of " + std::to_string(1 << bits) + " ticks";
     Run(name.c_str(), d, batches, events, level);
+  }
+  // Protocol 5: the tick unit coarser than the duration's, which stays 16
+  // ticks on its log scale.
+  for (int bits : {6, 8, 10, 12}) {
+    Options d = v3;
+    d.dur_bits = 3;
+    d.dur_round_bits = 4;
+    d.round_bits = bits;
+    std::string name = "    + ticks in units of " + std::to_string(1 << bits) + ", durations of 16";
+    Run(name.c_str(), d, batches, events, level);
+  }
+  {
+    Options d = v3;
+    d.dur_bits = 3;
+    d.dur_round_bits = 4;
+    d.round_bits = 10;
+    d.addr_bump = true;
+    Run("      + allocations' addresses from the previous chunk's end", d, batches, events, level);
   }
   Options all = best;
   all.layout = Layout::kPlanes;

@@ -36,8 +36,9 @@ class AgentStreamEncoder {
 
   // The EventBatch packets the agent sends for these events of one thread:
   // one, or more where a frame steps by 2^32 or more. Time goes in the
-  // agent's units (2^kTickShift ticks, event_refs.h ToUnits), and a tick
-  // below the previous event's is sent as that tick, as the agent does.
+  // agent's units (time stamps in 2^kTickShift ticks, durations in
+  // 2^kDurationShift, event_refs.h), and a tick below the previous event's
+  // is sent as that tick, as the agent does.
   std::vector<wire::EventBatch> Encode(uint32_t thread_id, const wire::PlainEvent* events, size_t count,
                                        uint64_t dropped = 0);
 

@@ -16,7 +16,8 @@ inline uint64_t OrderedTicks() {
   return __rdtsc();
 }
 
-constexpr uint32_t kTickShift = 4;
+constexpr uint32_t kTickShift = 10;
+constexpr uint32_t kDurationShift = 4;
 
 inline uint64_t MonotonicNs() {
   static LARGE_INTEGER frequency = [] {

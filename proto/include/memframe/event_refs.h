@@ -154,11 +154,24 @@ struct UnitTicks {
   uint64_t ticks;
   uint32_t duration;
 };
-inline UnitTicks ToUnits(uint64_t t, uint32_t duration, uint32_t shift) {
-  if (shift == 0) return {t, duration};
+inline uint32_t DurationUnits(uint32_t duration, uint32_t shift) {
+  if (shift == 0) return duration;
   const uint64_t units = (uint64_t{duration} + (uint64_t{1} << (shift - 1))) >> shift;
   const uint64_t most = UINT32_MAX >> shift;
-  return {t >> shift, static_cast<uint32_t>(units < most ? units : most)};
+  return static_cast<uint32_t>(units < most ? units : most);
+}
+inline UnitTicks ToUnits(uint64_t t, uint32_t duration, uint32_t shift) {
+  return {t >> shift, DurationUnits(duration, shift)};
+}
+
+// Protocol 5 gives the time stamps a unit of their own (tick_shift), coarser
+// than the durations' (duration_shift): a timeline needs a microsecond, an
+// allocator time must tell a 20-tick malloc from none. The gaps between time
+// stamps (TickGaps) then take a duration in time-stamp units, rounded down:
+// the duration's ticks (its units, as its code stands for them) over the
+// time stamps' unit. Both ends compute it from what is sent.
+inline uint32_t DurationInTickUnits(uint32_t duration_units, uint32_t duration_shift, uint32_t tick_shift) {
+  return static_cast<uint32_t>((uint64_t{duration_units} << duration_shift) >> tick_shift);
 }
 
 // Protocol 4 sends an allocator time (duration_ticks) on a log scale: its

@@ -14,9 +14,12 @@ namespace memframe::wire {
 //    columns of their own.
 // 4: an allocator time (duration_ticks) as a log-scale code (event_refs.h
 //    DurationCode).
-constexpr uint32_t kProtocolVersion = 4;
+// 5: allocator times in a unit of their own (EventBatch.duration_shift),
+//    finer than the time stamps' (tick_shift).
+constexpr uint32_t kProtocolVersion = 5;
 constexpr uint32_t kOldestReadableProtocol = 1;
-// The largest EventBatch.tick_shift a reader accepts (units of 64 Ki ticks).
+// The largest EventBatch.tick_shift (and duration_shift) a reader accepts
+// (units of 64 Ki ticks).
 constexpr uint32_t kMaxTickShift = 16;
 
 // A capture file starts with these 8 bytes, then a little-endian uint32

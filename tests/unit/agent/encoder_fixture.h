@@ -85,12 +85,13 @@ inline std::vector<wire::PlainEvent> DecodeBatches(const std::vector<wire::Packe
 }
 
 // What a reader gets of an event's time: its tick rounded down to units of
-// 2^kTickShift ticks, its duration to the nearest unit (ToUnits) and then to
-// the nearest step of its log scale (memframe/event_refs.h, CodeDuration).
+// 2^kTickShift ticks, its duration to the nearest unit of 2^kDurationShift
+// ticks (DurationUnits) and then to the nearest step of its log scale
+// (memframe/event_refs.h, CodeDuration).
 inline uint64_t SentTicks(const Event& sent) { return sent.ticks >> kTickShift << kTickShift; }
 inline uint64_t SentDuration(const Event& sent) {
-  const uint32_t units = wire::ToUnits(sent.ticks, sent.duration, kTickShift).duration;
-  return uint64_t{wire::CodeDuration(units, kTickShift).units} << kTickShift;
+  const uint32_t units = wire::DurationUnits(sent.duration, kDurationShift);
+  return uint64_t{wire::CodeDuration(units, kDurationShift).units} << kDurationShift;
 }
 
 inline void ExpectSame(const wire::PlainEvent& decoded, const Event& sent, size_t i) {

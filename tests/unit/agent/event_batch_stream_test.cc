@@ -354,7 +354,9 @@ TEST_F(EventBatchStreamTest, EdgesDecodeToTheEvents) {
   Encode(1, {ev(200, 0x1000, 0, EVENT_FREE, 5, 10), ev(300, 0x1000, 32, EVENT_ALLOC, 5, 10)}, 0);  // all by reference
   Encode(1, {ev(400, 0, 7, EVENT_MARKER, 5, 0)}, 0);                                             // no frees, no allocs
   Encode(1, {ev(500, 0x2000, 0, EVENT_FREE, 6, 1)}, 9);                                           // frees only
-  Encode(1, {ev(48, 0x3000, 16, EVENT_ALLOC, 6, 160), ev(32, 0x3000, 0, EVENT_FREE, 6, 10)}, 0);  // escapes, backwards
+  const uint64_t u = uint64_t{1} << kTickShift;  // a time-stamp unit
+  Encode(1, {ev(3 * u, 0x3000, 16, EVENT_ALLOC, 6, 10 * u), ev(2 * u, 0x3000, 0, EVENT_FREE, 6, 10)},
+         0);  // escapes, backwards
   Encode(1,
          {ev(600, 0x4000, 16, EVENT_ALLOC, 6, 1), ev(700, 0, 6, EVENT_FRAME_END, (uint64_t{1} << 32) + 6, 0),
           ev(800, 0x4000, 0, EVENT_FREE, (uint64_t{1} << 32) + 6, 1),

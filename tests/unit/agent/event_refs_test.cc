@@ -167,17 +167,19 @@ TEST_F(EventRefsTest, ReallocPairsRoundTrip) {
 }
 
 TEST_F(EventRefsTest, TicksThatCannotBeGapsAreSentExactly) {
+  // In time-stamp units (2^kTickShift ticks), the durations too.
+  const uint32_t u = 1u << kTickShift;
   auto packets = RoundTrip({{
-      Alloc(1000, 0x1000, 8, 30),
-      Alloc(1010, 0x2000, 8, 50),     // started before the previous event ended (early rdtsc)
-      Free(1100, 0x1000, 20),
-      Alloc(1110, 0x3000, 8, 4000),  // a duration longer than its tick (and than the gap)
-      Free(2000, 0x3000, 0),
+      Alloc(1000 * u, 0x1000, 8, 30 * u),
+      Alloc(1010 * u, 0x2000, 8, 50 * u),  // started before the previous event ended (early rdtsc)
+      Free(1100 * u, 0x1000, 20 * u),
+      Alloc(1110 * u, 0x3000, 8, 4000 * u),  // a duration longer than its tick (and than the gap)
+      Free(2000 * u, 0x3000, 0),
   }});
   const wire::EventBatch& b = packets[0].events();
   EXPECT_EQ(b.ticks_gap(0), 0u);  // the first event's start precedes base_ticks, its own tick
   EXPECT_EQ(b.ticks_gap(1), 0u);
-  EXPECT_EQ(b.ticks_gap(2), (1100u >> kTickShift) - (1010u >> kTickShift) + 1);  // in units
+  EXPECT_EQ(b.ticks_gap(2), 1100u - 1010u + 1);  // in units
   EXPECT_EQ(b.ticks_gap(3), 0u);
   EXPECT_EQ(b.ticks_exact_size(), 3);
 }
@@ -320,29 +322,41 @@ TEST_F(EventRefsTest, Version3ColumnsMustFitTheirKinds) {
   std::vector<wire::PlainEvent> out;
   std::string error;
   bad.set_duration_ticks(0, UINT32_MAX);  // in units: past 2^32 ticks
+  bad.set_tick_shift(4);
   EXPECT_FALSE(v3.Decode(bad, &out, &error));
-  EXPECT_EQ(error, "corrupt batch of thread 1: a time stamp or duration past the clock's range");
+  EXPECT_EQ(error, "corrupt batch of thread 1: a duration past the clock's range");
+  // Version 5's unit of durations is bounded as the time stamps' is.
+  bad = good;
+  bad.set_duration_shift(wire::kMaxTickShift + 1);
+  EXPECT_EQ(refused(bad), "corrupt batch of thread 1: duration_shift 17 (at most 16)");
 }
 
 TEST_F(EventRefsTest, TimeInUnitsRoundsTicksDownAndDurationsOnALogScale) {
-  // Ticks go down to a unit of 16; durations to the nearest unit, then to
-  // the nearest of 8 steps per doubling (exact below 16 units).
-  if (kTickShift != 4) GTEST_SKIP() << "the figures are x86-64's units of 16 ticks";
+  // Ticks go down to a unit of 1024; durations to the nearest unit of 16,
+  // then to the nearest of 8 steps per doubling (exact below 16 units).
+  if (kTickShift != 10 || kDurationShift != 4) GTEST_SKIP() << "the figures are x86-64's units";
   std::vector<Event> events = {Alloc(1000, 0x1000, 48, 30), Free(1100, 0x1000, 20), Alloc(50000, 0x1000, 48, 40000),
-                               Free(90000, 0x1000, 1000)};
-  EncodeEventBatch(sink_, 1, events.data(), 4, 0);
+                               Free(90000, 0x1000, 1000), Alloc(95000, 0x2000, 48, 12)};
+  EncodeEventBatch(sink_, 1, events.data(), 5, 0);
   const std::vector<wire::Packet> packets = Receive();
   ASSERT_EQ(packets.size(), 1u);
-  EXPECT_EQ(packets[0].events().tick_shift(), 4u);
+  EXPECT_EQ(packets[0].events().tick_shift(), 10u);
+  EXPECT_EQ(packets[0].events().duration_shift(), 4u);
   std::vector<wire::PlainEvent> out = DecodeBatches(packets);
-  ASSERT_EQ(out.size(), 4u);
-  EXPECT_EQ(out[0].ticks, 62u * 16);       // 1000
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0].ticks, 0u);             // 1000
   EXPECT_EQ(out[0].duration, 2u * 16);     // 30
-  EXPECT_EQ(out[1].ticks, 68u * 16);       // 1100
+  EXPECT_EQ(out[1].ticks, 1u * 1024);      // 1100
   EXPECT_EQ(out[1].duration, 1u * 16);     // 20
-  EXPECT_EQ(out[2].ticks, 3125u * 16);     // 50000
+  EXPECT_EQ(out[2].ticks, 48u * 1024);     // 50000
   EXPECT_EQ(out[2].duration, 2560u * 16);  // 40000 = 2500 units: 10 steps of 256 units, 2.4% over
+  EXPECT_EQ(out[3].ticks, 87u * 1024);     // 90000
   EXPECT_EQ(out[3].duration, 64u * 16);    // 1000 = 63 units: up to the next doubling
+  EXPECT_EQ(out[4].ticks, 92u * 1024);     // 95000
+  EXPECT_EQ(out[4].duration, 1u * 16);     // 12: a fast malloc keeps its unit
+  // The ALLOC at 50000 started 40960 ticks (its coded duration) earlier: 40
+  // time-stamp units before unit 48, 7 units after the FREE at unit 1.
+  EXPECT_EQ(packets[0].events().ticks_gap(2), 48u - 40 - 1 + 1);
 }
 
 TEST(DurationCode, ExactBelow16UnitsThenWithin1In16AndMonotonic) {

@@ -147,7 +147,7 @@ void Check(const std::string& name, const std::string& decoded) {
 
 TEST(Golden, CheckedInCapturesDecodeToTheirJson) {
   std::vector<std::string> names = {"agent_game_loop", "agent_game_loop_v2", "agent_game_loop_v3",
-                                    "agent_game_loop_v4"};
+                                    "agent_game_loop_v4", "agent_game_loop_v5"};
   for (const auto& [name, write] : testing::GoldenCaptures()) names.push_back(name);
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
@@ -168,17 +168,18 @@ TEST(Golden, GeneratorStillMakesTheCheckedInCaptures) {
 
 // What a reader gets back of `sent`, a thread's events in one batch, from
 // the agent: kind, address, size, stack and frame exactly; a tick below the
-// previous event's (as read) as that tick, then time in units of
-// 2^tick_shift ticks, a duration in units to the nearest step of its log
-// scale (FORMAT.md, "Addresses and time stamps").
-std::vector<wire::PlainEvent> AsTheAgentSendsThem(std::vector<wire::PlainEvent> sent, uint32_t tick_shift) {
+// previous event's (as read) as that tick, then time stamps in units of
+// 2^tick_shift ticks, a duration in units of 2^duration_shift to the
+// nearest step of its log scale (FORMAT.md, "Addresses and time stamps").
+std::vector<wire::PlainEvent> AsTheAgentSendsThem(std::vector<wire::PlainEvent> sent, uint32_t tick_shift,
+                                                  uint32_t duration_shift) {
   uint64_t previous = sent.empty() ? 0 : sent.front().ticks;
   for (wire::PlainEvent& e : sent) {
     const uint64_t t = e.ticks < previous ? previous : e.ticks;
     previous = e.ticks;
-    const wire::UnitTicks units = wire::ToUnits(t, e.duration, tick_shift);
-    e.ticks = units.ticks << tick_shift;
-    e.duration = wire::CodeDuration(units.duration, tick_shift).units << tick_shift;
+    e.ticks = t >> tick_shift << tick_shift;
+    e.duration = wire::CodeDuration(wire::DurationUnits(e.duration, duration_shift), duration_shift).units
+                 << duration_shift;
   }
   return sent;
 }
@@ -234,7 +235,7 @@ TEST(Golden, TheAgentsEncoderCarriesARealCaptureIntoTheCurrentProtocol) {
           agent->Encode(packet.events().thread_id(), sent.data(), sent.size(), packet.events().dropped());
       ASSERT_EQ(encoded.size(), 1u);
       ASSERT_TRUE(current.Decode(encoded.front(), &got, &error)) << error;
-      ExpectSameEvents(AsTheAgentSendsThem(sent, encoded.front().tick_shift()), got);
+      ExpectSameEvents(AsTheAgentSendsThem(sent, encoded.front().tick_shift(), encoded.front().duration_shift()), got);
       *packet.mutable_events() = std::move(encoded.front());
       ++batches;
     }
