@@ -157,6 +157,7 @@ ThreadBuffer* CurrentThreadBuffer() {
   b->exiting.store(false, std::memory_order_relaxed);
   b->exit_name[0] = '\0';
   b->cached_head = b->head.load(std::memory_order_acquire);
+  b->packer = RecordPacker{};  // the new thread's first records say its frame and epoch
   // tid last: the writer treats a changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
   t_buffer = b;
@@ -164,16 +165,23 @@ ThreadBuffer* CurrentThreadBuffer() {
   return b;
 }
 
-void PushEvent(const Event& event) {
+namespace {
+// PushEvent's rare cases: a thread without its buffer yet, a ring without
+// room, an event that takes more than its own record. Apart, so that the
+// hook's usual path saves no register (the same arguments: a tail call).
+__attribute__((noinline)) void PushEventSlow(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_id,
+                                             uint32_t duration, uint64_t frame, uint32_t kind) {
+  const Event event{ticks, address, size, stack_id, duration, PackFrameKind(frame, kind)};
   ThreadBuffer* b = CurrentThreadBuffer();
   if (!b) return;
   uint64_t tail = b->tail.load(std::memory_order_relaxed);
-  if (tail - b->cached_head >= kRingEvents) {
+  uint32_t records = b->packer.Count(event);
+  if (tail + records - b->cached_head > kRingRecords) {
     b->cached_head = b->head.load(std::memory_order_acquire);
     // Lossless: wait for the writer, as long as there is one (and it is
     // this process's: the check is a system call, made once a wait).
     bool checked = false;
-    while (tail - b->cached_head >= kRingEvents) {
+    while (tail + records - b->cached_head > kRingRecords) {
       bool wait = !g_drop_when_full && g_consumer_alive.load(std::memory_order_acquire);
       if (wait && !checked) {
         wait = WorthWaiting();
@@ -188,13 +196,29 @@ void PushEvent(const Event& event) {
         RingWaitWindow window(kind == wire::EVENT_FREE || kind == wire::EVENT_UNMAP);
         SleepMicros(50);
       }
-      // A signal handler that ran meanwhile may have pushed its own events.
+      // A signal handler that ran meanwhile may have pushed its own events,
+      // and with them a frame or an epoch of its own.
       tail = b->tail.load(std::memory_order_relaxed);
       b->cached_head = b->head.load(std::memory_order_acquire);
+      records = b->packer.Count(event);
     }
   }
-  b->ring[tail & (kRingEvents - 1)] = event;
-  b->tail.store(tail + 1, std::memory_order_release);
+  b->packer.Write(event, b->ring, tail, kRingRecords - 1);
+  b->tail.store(tail + records, std::memory_order_release);
+}
+}  // namespace
+
+void PushEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_id, uint32_t duration, uint64_t frame,
+               uint32_t kind) {
+  if (ThreadBuffer* b = t_buffer) {
+    const uint64_t tail = b->tail.load(std::memory_order_relaxed);
+    if (__builtin_expect(b->packer.Plain(ticks, address, size, frame) && tail - b->cached_head < kRingRecords, 1)) {
+      b->ring[tail & (kRingRecords - 1)] = RecordPacker::PlainRecord(ticks, address, size, stack_id, duration, kind);
+      b->tail.store(tail + 1, std::memory_order_release);
+      return;
+    }
+  }
+  PushEventSlow(ticks, address, size, stack_id, duration, frame, kind);
 }
 
 void MarkCurrentThreadExiting() {

@@ -16,21 +16,27 @@
 #include <atomic>
 #include <cstdint>
 
+#include "buffer/ring_record.h"
 #include "capture/event.h"
 #include "capture/recent_stacks.h"
 
 namespace memframe::agent {
 
-constexpr uint32_t kRingEvents = 1u << 16;  // 2.5 MiB a thread; ~10 ms of a very busy thread
+// Records a ring holds: one an event, and now and then one of the ring's own
+// (ring_record.h). 1.5 MiB a thread; ~10 ms of a very busy thread. Smaller
+// rings fill and stall busy games (tests/bench/README.md, "Resident memory").
+constexpr uint32_t kRingRecords = 1u << 16;
 
 enum class BufferState : uint32_t { kFree = 0, kActive = 1 };
 
 struct alignas(64) ThreadBuffer {
   // Consumer side.
   alignas(64) std::atomic<uint64_t> head{0};
+  RecordReader reader;          // the writer's: where its reading of the records stands
   // Producer side.
   alignas(64) std::atomic<uint64_t> tail{0};
   uint64_t cached_head = 0;     // producer's last look at head
+  RecordPacker packer;          // producer's: the frame and tick epoch its last records said
   std::atomic<uint64_t> dropped{0};
   RecentStacks recent_stacks;   // producer's: stacks it interned last (ids are global, so they
                                 // stay right for a thread that reuses the buffer)
@@ -42,7 +48,7 @@ struct alignas(64) ThreadBuffer {
   uint32_t generation = 0;      // bumped on every reuse, so the writer sees a new thread
   ThreadBuffer* next = nullptr; // registry link, immutable once published
 
-  Event ring[kRingEvents];
+  RingRecord ring[kRingRecords];
 };
 
 // What to do when a ring is full: wait for the writer (lossless, the
@@ -53,8 +59,14 @@ void SetDropWhenFull(bool drop);
 // memory could be had (the event is then dropped).
 ThreadBuffer* CurrentThreadBuffer();
 
-// Appends one event to the calling thread's buffer.
-void PushEvent(const Event& event);
+// Appends one event to the calling thread's buffer (its records:
+// ring_record.h). Its fields one by one: the hook's values go straight from
+// registers into the record.
+void PushEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_id, uint32_t duration, uint64_t frame,
+               uint32_t kind);
+inline void PushEvent(const Event& e) {
+  PushEvent(e.ticks, e.address, e.size, e.stack_id, e.duration, e.frame(), e.kind());
+}
 
 // Called from the thread-exit path: asks the writer to look for the
 // thread's end soon.

@@ -1,7 +1,6 @@
-// The plain record a hook writes into its thread's buffer. Kept POD and
-// small: protobuf is only built from these later, on the writer thread.
-//
-// 40 bytes, one ring slot:
+// The plain event a hook fills, and the writer's encoder reads back. Kept
+// POD: protobuf is only built from these later, on the writer thread. The
+// ring keeps each in a smaller record (buffer/ring_record.h).
 //
 //   ticks    u64   event clock (see clock.h)
 //   address  u64

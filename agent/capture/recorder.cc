@@ -19,13 +19,13 @@ std::atomic<bool> g_recording{false};
 namespace {
 uint32_t ClampDuration(uint64_t d) { return d > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(d); }
 
-// The one place an Event is built. Callers read the clock, capture the stack
+// The one place an event is pushed. Callers read the clock, capture the stack
 // and read the frame counter first, in that order: a stack's unwinding must
 // not count in the event's time, and the frame is the one the event
 // happened in.
 void Push(uint64_t ticks, uint32_t packed_kind, uint64_t frame, uint64_t address, uint64_t size, uint32_t stack_id,
           uint64_t duration) {
-  PushEvent(Event{ticks, address, size, stack_id, ClampDuration(duration), PackFrameKind(frame, packed_kind)});
+  PushEvent(ticks, address, size, stack_id, ClampDuration(duration), frame, packed_kind);
 }
 
 constexpr uint32_t kFrameEnd = wire::PackKind(wire::EVENT_FRAME_END, 0, 0);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "buffer/ring_record.h"
 #include "capture/event.h"
 #include "writer/socket_sink.h"
 
@@ -37,12 +38,16 @@ void EncodeAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end);
 void EncodeThreadInfo(SocketSink& sink, uint32_t tid, const char* name, uint64_t first_ticks, bool exited);
 // Defines the stacks with the given ids.
 void EncodeStackDefs(SocketSink& sink, const uint32_t* ids, int count);
-// One thread's events, columnar and delta-coded: one EventBatch packet, or
-// several when a frame delta would not fit the wire's uint32 column. Frees
-// and allocations may name blocks of earlier batches of the stream
-// (memframe/event_refs.h): call ResetEventEncoder before a new stream's
-// first batch.
-void EncodeEventBatch(SocketSink& sink, uint32_t tid, const Event* events, int count, uint64_t dropped);
+// One thread's events, read from its ring's records by `reader` (which
+// goes on from where the thread's last batch left it), columnar and
+// delta-coded: one EventBatch packet, or several when a frame delta would
+// not fit the wire's uint32 column; none when the records hold no event (the
+// drop count is then not sent). Frees and allocations may name blocks of
+// earlier batches of the stream (memframe/event_refs.h): call
+// ResetEventEncoder before a new stream's first batch. Returns the events
+// sent.
+uint64_t EncodeEventBatch(SocketSink& sink, uint32_t tid, const RingRecord* records, int count, uint64_t dropped,
+                          RecordReader* reader);
 // Forgets every block earlier batches named: a new connection (a followed
 // child's, after fork) starts a stream the recorder decodes from nothing.
 void ResetEventEncoder();

@@ -30,14 +30,14 @@
 namespace memframe::agent {
 
 namespace {
-// Events per EventBatch at most (a ring's wrap-around also ends one). Large
+// Ring records per EventBatch at most (a ring's wrap-around also ends one). Large
 // batches compress better and cost the recorder less: each large column ends
 // a zstd block there (capture_file.cc). On the benchmark workload 32 Ki took
 // 13% less recorder CPU and 2% fewer capture bytes than 8 Ki.
-constexpr int kMaxBatchEvents = 32768;
+constexpr int kMaxBatchRecords = 32768;
 constexpr uint64_t kModuleCheckNs = 100'000'000;
 constexpr uint64_t kSlowWorkNs = 1'000'000'000;  // clock sync, thread names
-constexpr uint64_t kBurstEvents = kRingEvents / 4;  // in one pass: come back soon
+constexpr uint64_t kBurstRecords = kRingRecords / 4;  // in one pass: come back soon
 constexpr uint64_t kPrefaultChunkBytes = 4ull << 20;
 constexpr size_t kWriterStackBytes = 512u << 10;
 
@@ -112,11 +112,12 @@ BufferView* ViewOf(ThreadBuffer* b) {
   return v;
 }
 
-// Sends the stack definitions these events need, then the events.
-void SendBatch(uint32_t tid, const Event* events, int count, uint64_t dropped) {
+// Sends the stack definitions these records' events need, then the events
+// (the ring's own records carry stack id 0). Returns the events sent.
+uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t dropped, RecordReader* reader) {
   int pending = 0;
   for (int i = 0; i < count; ++i) {
-    uint32_t id = events[i].stack_id;
+    uint32_t id = records[i].stack_id;
     if (id && !StackSent(id)) {
       MarkStackSent(id);
       g_pending_ids[pending++] = id;
@@ -133,12 +134,13 @@ void SendBatch(uint32_t tid, const Event* events, int count, uint64_t dropped) {
     EncodeAllocatorDefs(*g_sink, g_allocators_sent, allocator_end);
     g_allocators_sent = allocator_end;
   }
-  EncodeEventBatch(*g_sink, tid, events, count, dropped);
-  g_events_total += static_cast<uint64_t>(count);
-  g_dropped_total += dropped;
+  const uint64_t events = EncodeEventBatch(*g_sink, tid, records, count, dropped, reader);
+  g_events_total += events;
+  if (events) g_dropped_total += dropped;
+  return events;
 }
 
-// Drains one buffer; returns the number of events taken.
+// Drains one buffer; returns the number of records taken.
 uint64_t DrainBuffer(ThreadBuffer* b) {
   BufferView* view = ViewOf(b);
   uint32_t tid = b->tid.load(std::memory_order_acquire);
@@ -153,12 +155,15 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
   uint64_t taken = 0;
   while (head < tail) {
     // A batch is a contiguous run of the ring: stop at the wrap-around.
-    uint64_t start = head & (kRingEvents - 1);
+    uint64_t start = head & (kRingRecords - 1);
     uint64_t run = tail - head;
-    if (run > kRingEvents - start) run = kRingEvents - start;
-    if (run > kMaxBatchEvents) run = kMaxBatchEvents;
+    if (run > kRingRecords - start) run = kRingRecords - start;
+    if (run > kMaxBatchRecords) run = kMaxBatchRecords;
     uint64_t dropped = b->dropped.exchange(0, std::memory_order_relaxed);
-    SendBatch(tid, &b->ring[start], static_cast<int>(run), dropped);
+    // A run of the ring's own records only (the rest of an event's records
+    // are past the wrap-around) sends nothing: its drops go with the next.
+    if (!SendBatch(tid, &b->ring[start], static_cast<int>(run), dropped, &b->reader) && dropped)
+      b->dropped.fetch_add(dropped, std::memory_order_relaxed);
     head += run;
     taken += run;
     b->head.store(head, std::memory_order_release);
@@ -267,7 +272,7 @@ void* WriterMain(void*) {
     // millions a second. Come back sooner only for a burst that filled a
     // good part of a ring, or for someone waiting in SyncWithWriter.
     bool waited_on = g_sync_requested.load(std::memory_order_relaxed) != sync;
-    SleepNs(waited_on || taken >= kBurstEvents ? 200'000 : 2'000'000);
+    SleepNs(waited_on || taken >= kBurstRecords ? 200'000 : 2'000'000);
   }
   if (g_sink->connected()) {
     DrainAll(false);
@@ -292,7 +297,7 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   g_modules_loaded = options.modules_loaded;
   g_modules_pending = false;
   if (!g_sent_stacks) g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
-  if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchEvents));
+  if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchRecords));
   if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
   if (!g_sent_stacks || !g_pending_ids || !g_views) return false;
   ResetEventEncoder();  // a new connection: the recorder knows no block of an earlier one

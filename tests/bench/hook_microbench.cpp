@@ -24,6 +24,7 @@
 #include <random>
 #include <vector>
 
+#include "agent_ring_records.h"
 #include "buffer/thread_buffer.h"
 #include "call_depth.h"
 #include "capture/clock.h"
@@ -233,10 +234,14 @@ std::vector<agent::Event> GameShapedEvents(size_t count) {
 void BM_EncodeBatch(benchmark::State& state) {
   constexpr int kBatch = 32768;
   static const std::vector<agent::Event> events = GameShapedEvents(kBatch);
+  static const std::vector<agent::RingRecord> records = memframe::test_support::ToRingRecords(events.data(), kBatch);
   agent::SocketSink sink;
   if (!sink.Adopt(-1)) abort();  // no peer: every flush discards
   agent::ResetEventEncoder();
-  for (auto _ : state) agent::EncodeEventBatch(sink, 1, events.data(), kBatch, 0);
+  for (auto _ : state) {
+    agent::RecordReader reader;
+    agent::EncodeEventBatch(sink, 1, records.data(), static_cast<int>(records.size()), 0, &reader);
+  }
   state.SetItemsProcessed(state.iterations() * kBatch);
   state.counters["time_per_event"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * kBatch,

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "agent_ring_records.h"
 #include "capture/event.h"
 #include "memframe/varint.h"
 #include "writer/packet_encoder.h"
@@ -76,7 +77,7 @@ std::vector<wire::EventBatch> AgentStreamEncoder::Encode(uint32_t thread_id, con
   }
   std::vector<wire::EventBatch> batches;
   if (count == 0) return batches;
-  agent::EncodeEventBatch(socket_->sink, thread_id, agent_events.data(), static_cast<int>(count), dropped);
+  EncodeEvents(socket_->sink, thread_id, agent_events.data(), static_cast<int>(count), dropped);
   bool sent = false;
   const std::vector<uint8_t> bytes = FlushAndReceive(socket_->sink, socket_->fds[1], &sent);
   if (!sent) Fail("the agent's sink did not send");

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "agent_ring_records.h"
 #include "agent_stream_encoder.h"
 #include "capture/clock.h"
 #include "capture/event.h"

@@ -225,7 +225,7 @@ class EventBatchStreamTest : public ::testing::Test {
     stream_starts_.push_back(sent_.size());
   }
   void Encode(uint32_t tid, const std::vector<Event>& events, uint64_t dropped) {
-    EncodeEventBatch(sink_, tid, events.data(), static_cast<int>(events.size()), dropped);
+    test_support::EncodeEvents(sink_, tid, events.data(), static_cast<int>(events.size()), dropped);
     sent_.insert(sent_.end(), events.begin(), events.end());
   }
   // Everything the encoder sent.

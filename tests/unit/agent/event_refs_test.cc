@@ -37,7 +37,7 @@ class EventRefsTest : public EncoderTest {
     std::vector<Event> all;
     uint32_t tid = 1;
     for (const auto& batch : batches) {
-      EncodeEventBatch(sink_, tid++, batch.data(), static_cast<int>(batch.size()), 0);
+      test_support::EncodeEvents(sink_, tid++, batch.data(), static_cast<int>(batch.size()), 0);
       all.insert(all.end(), batch.begin(), batch.end());
     }
     std::vector<wire::Packet> packets = Receive();
@@ -186,7 +186,7 @@ TEST_F(EventRefsTest, TicksThatCannotBeGapsAreSentExactly) {
 
 TEST_F(EventRefsTest, TicksGoingBackwardsAreSentAsThePreviousTickAsBefore) {
   std::vector<Event> events = {Alloc(1000, 0x1000, 8), Alloc(900, 0x2000, 8, 10), Free(1200, 0x1000)};
-  EncodeEventBatch(sink_, 1, events.data(), 3, 0);
+  test_support::EncodeEvents(sink_, 1, events.data(), 3, 0);
   std::vector<wire::PlainEvent> decoded = DecodeBatches(Receive());
   ASSERT_EQ(decoded.size(), 3u);
   EXPECT_EQ(decoded[1].ticks, 1000u >> kTickShift << kTickShift);
@@ -214,8 +214,8 @@ TEST_F(EventRefsTest, DroppedEventsAreCountedAndLeaveTheReferencesInStep) {
   // references only ever name what was sent.
   std::vector<Event> first = {Alloc(100, 0x1000, 48), Alloc(110, 0x2000, 48)};
   std::vector<Event> second = {Free(300, 0x2000), Free(310, 0x1000)};
-  EncodeEventBatch(sink_, 1, first.data(), 2, 0);
-  EncodeEventBatch(sink_, 1, second.data(), 2, 17);
+  test_support::EncodeEvents(sink_, 1, first.data(), 2, 0);
+  test_support::EncodeEvents(sink_, 1, second.data(), 2, 17);
   auto packets = Receive();
   ASSERT_EQ(packets.size(), 2u);
   EXPECT_EQ(packets[1].events().dropped(), 17u);
@@ -244,11 +244,11 @@ TEST_F(EventRefsTest, ANewStreamNamesNothingOfTheOldOne) {
   // After fork the child's writer starts a new connection: its recorder
   // knows no block of the parent's stream.
   std::vector<Event> parent = {Alloc(100, 0x1000, 48)};
-  EncodeEventBatch(sink_, 1, parent.data(), 1, 0);
+  test_support::EncodeEvents(sink_, 1, parent.data(), 1, 0);
   Receive();
   ResetEventEncoder();
   std::vector<Event> child = {Free(200, 0x1000), Alloc(210, 0x1000, 48)};
-  EncodeEventBatch(sink_, 2, child.data(), 2, 0);
+  test_support::EncodeEvents(sink_, 2, child.data(), 2, 0);
   auto packets = Receive();
   ASSERT_EQ(packets.size(), 1u);
   EXPECT_EQ(packets[0].events().free_ref(0), 0u);
@@ -261,8 +261,8 @@ TEST_F(EventRefsTest, ANewStreamNamesNothingOfTheOldOne) {
 
 TEST_F(EventRefsTest, AReferenceToNothingIsDamageAndStopsTheStream) {
   std::vector<Event> events = {Alloc(100, 0x1000, 48), Free(200, 0x1000)};
-  EncodeEventBatch(sink_, 1, events.data(), 2, 0);
-  EncodeEventBatch(sink_, 1, events.data(), 2, 0);
+  test_support::EncodeEvents(sink_, 1, events.data(), 2, 0);
+  test_support::EncodeEvents(sink_, 1, events.data(), 2, 0);
   auto packets = Receive();
   ASSERT_EQ(packets.size(), 2u);
   wire::EventBatch bad = packets[0].events();
@@ -286,7 +286,7 @@ TEST_F(EventRefsTest, Version3ColumnsMustFitTheirKinds) {
   // A sized free (its size in free_size) and an allocation.
   std::vector<Event> events = {Alloc(100, 0x1000, 48), Free(200, 0x1000)};
   events[1].size = 48;
-  EncodeEventBatch(sink_, 1, events.data(), 2, 0);
+  test_support::EncodeEvents(sink_, 1, events.data(), 2, 0);
   auto packets = Receive();
   ASSERT_EQ(packets.size(), 1u);
   const wire::EventBatch& good = packets[0].events();
@@ -337,7 +337,7 @@ TEST_F(EventRefsTest, TimeInUnitsRoundsTicksDownAndDurationsOnALogScale) {
   if (kTickShift != 10 || kDurationShift != 4) GTEST_SKIP() << "the figures are x86-64's units";
   std::vector<Event> events = {Alloc(1000, 0x1000, 48, 30), Free(1100, 0x1000, 20), Alloc(50000, 0x1000, 48, 40000),
                                Free(90000, 0x1000, 1000), Alloc(95000, 0x2000, 48, 12)};
-  EncodeEventBatch(sink_, 1, events.data(), 5, 0);
+  test_support::EncodeEvents(sink_, 1, events.data(), 5, 0);
   const std::vector<wire::Packet> packets = Receive();
   ASSERT_EQ(packets.size(), 1u);
   EXPECT_EQ(packets[0].events().tick_shift(), 10u);

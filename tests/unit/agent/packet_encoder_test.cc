@@ -60,7 +60,7 @@ TEST_F(EncoderTest, EventBatchColumnsDecodeToTheEvents) {
        PackFrameKind(11, wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCalloc))},
       {1301, 1, 11, 0, 0, PackFrameKind(12, wire::PackKind(wire::EVENT_FRAME_END, 0, 0))},
   };
-  EncodeEventBatch(sink_, 777, events.data(), static_cast<int>(events.size()), 5);
+  test_support::EncodeEvents(sink_, 777, events.data(), static_cast<int>(events.size()), 5);
   auto packets = Receive();
   ASSERT_EQ(packets.size(), 1u);
   const wire::EventBatch& b = packets[0].events();
@@ -98,7 +98,7 @@ TEST_F(EncoderTest, FramesPast32BitsRoundTrip) {
   };
   EXPECT_EQ(events[4].frame(), (1ull << 56) - 1);
   EXPECT_EQ(events[4].kind(), alloc);
-  EncodeEventBatch(sink_, 9, events.data(), static_cast<int>(events.size()), 4);
+  test_support::EncodeEvents(sink_, 9, events.data(), static_cast<int>(events.size()), 4);
   auto packets = Receive();
   // The uint32 frame_delta column cannot carry the jumps: three packets.
   ASSERT_EQ(packets.size(), 3u);
@@ -137,15 +137,21 @@ TEST_F(EncoderTest, RecorderFrameCounterPast32Bits) {
   g_recording.store(false);
   EXPECT_EQ(CurrentFrame(), start + 2);
   const uint64_t tail = buffer->tail.load();
-  ASSERT_EQ(tail - head, 3u);
-  std::vector<Event> events;
-  for (uint64_t i = head; i < tail; ++i) events.push_back(buffer->ring[i & (kRingEvents - 1)]);
+  std::vector<RingRecord> records;
+  for (uint64_t i = head; i < tail; ++i) records.push_back(buffer->ring[i & (kRingRecords - 1)]);
   buffer->head.store(tail);
+  // The frame record before each event (the ring's own: ring_record.h).
+  RecordReader reader = buffer->reader;
+  std::vector<Event> events;
+  for (const RingRecord& r : records)
+    if (Event e; reader.Read(r, &e)) events.push_back(e);
+  ASSERT_EQ(events.size(), 3u);
   EXPECT_EQ(events[0].frame(), start);
   EXPECT_EQ(events[1].frame(), start + 1);
   EXPECT_EQ(events[2].frame(), start + 2);
 
-  EncodeEventBatch(sink_, 1, events.data(), static_cast<int>(events.size()), 0);
+  RecordReader writers = buffer->reader;
+  EXPECT_EQ(EncodeEventBatch(sink_, 1, records.data(), static_cast<int>(records.size()), 0, &writers), 3u);
   auto decoded = DecodeBatches(Receive());
   ASSERT_EQ(decoded.size(), 3u);
   EXPECT_EQ(decoded[0].kind, wire::PackKind(wire::EVENT_FRAME_END, 0, 0));

@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kThreads = 4;
 // Twice a ring and more: the producers fill their rings and wait for the writer.
-constexpr uint64_t kEventsPerThread = 2 * kRingEvents + 123;
+constexpr uint64_t kEventsPerThread = 2 * kRingRecords + 123;
 constexpr uint64_t kStacks = 300;  // shared by all threads, interned by whichever comes first
 
 // The stack of event `i` of thread `t`: threads reach the same stacks in
