@@ -10,17 +10,19 @@ namespace memframe::agent {
 
 namespace {
 // The hash slots come in levels, each a table of its own four or two times
-// the one before: 2 MiB (196 Ki stacks), 8 MiB, 16 MiB (3/4 load keeps
-// probes short). Games see 10^4..10^6 distinct stacks; most never need more
-// than the first level, and only what is mapped is ever resident (the writer
-// commits a level whole, ahead of use: page_allocator.h says why). A new
+// the one before: 512 KiB (48 Ki stacks), 2 MiB, 8 MiB, 16 MiB (3/4 load
+// keeps probes short). Games see 10^4..10^6 distinct stacks; only what is
+// mapped is ever resident (the writer commits a level whole, ahead of use:
+// page_allocator.h says why), and a program with few stacks keeps only the
+// first level (the agent's resident memory, tests/bench/README.md). A new
 // stack goes to the first level that is not full; a lookup probes the full
-// levels in order on the way. Beyond all of them (2.4 M stacks) a new stack
-// gets id 0 and is counted (StacksOverflowed; the agent says so at exit).
-constexpr int kLevels = 3;
-constexpr uint64_t kLevelSlots[kLevels] = {1ull << 18, 1ull << 20, 1ull << 21};
+// levels in order on the way (the thread's recent stacks answer most hooks
+// before the table). Beyond all of them (2.5 M stacks) a new stack gets id 0
+// and is counted (StacksOverflowed; the agent says so at exit).
+constexpr int kLevels = 4;
+constexpr uint64_t kLevelSlots[kLevels] = {1ull << 16, 1ull << 18, 1ull << 20, 1ull << 21};
 constexpr uint64_t MaxIn(int level) { return kLevelSlots[level] / 4 * 3; }
-constexpr uint64_t kMaxStacks = MaxIn(0) + MaxIn(1) + MaxIn(2);
+constexpr uint64_t kMaxStacks = MaxIn(0) + MaxIn(1) + MaxIn(2) + MaxIn(3);
 // The writer maps and commits the next level once this share of a level is
 // used, so that a burst of new stacks (a shader compile: ~15,000 in a frame)
 // finds it ready: a game thread maps it only if the writer fell behind.
@@ -167,8 +169,10 @@ __attribute__((noinline)) Slot* LevelSlots(int level) {
   Level& l = g_levels[level];
   Slot* slots = l.slots.load(std::memory_order_acquire);
   if (slots) return slots;
+  // A level smaller than a huge page takes 4 KiB pages: a huge one would
+  // make 2 MiB resident for it (and 512 KiB of small pages fit the TLB).
   const size_t bytes = sizeof(Slot) * kLevelSlots[level];
-  auto* fresh = static_cast<Slot*>(MapHugePages(bytes));
+  auto* fresh = static_cast<Slot*>(bytes < (2u << 20) ? MapPages(bytes) : MapHugePages(bytes));
   if (!fresh) return nullptr;
   if (l.slots.compare_exchange_strong(slots, fresh, std::memory_order_acq_rel)) return fresh;
   UnmapPages(fresh, bytes);  // another thread was first
@@ -210,17 +214,25 @@ bool InternIn(Slot* slots, uint64_t hash, uint64_t tag, const uint64_t* frames, 
   return false;
 }
 
+// Level L and those after it, for stacks the levels before do not hold.
+template <int L>
+uint32_t InternFrom(uint64_t hash, uint64_t tag, const uint64_t* frames, int depth) {
+  if constexpr (L == kLevels) {
+    g_overflowed.fetch_add(1, std::memory_order_relaxed);  // every level is full (or no memory)
+    return 0;
+  } else {
+    uint32_t id = 0;
+    Slot* slots = LevelSlots(L);
+    if (!slots) return InternFrom<kLevels>(hash, tag, frames, depth);
+    if (InternIn<L>(slots, hash, tag, frames, depth, &id)) return id;
+    return InternFrom<L + 1>(hash, tag, frames, depth);
+  }
+}
+
 // The levels past the first, for stacks the first does not hold.
 __attribute__((noinline)) uint32_t InternBeyondFirst(uint64_t hash, uint64_t tag, const uint64_t* frames,
                                                      int depth) {
-  static_assert(kLevels == 3);
-  uint32_t id = 0;
-  Slot* slots = LevelSlots(1);
-  if (slots && InternIn<1>(slots, hash, tag, frames, depth, &id)) return id;
-  slots = slots ? LevelSlots(2) : nullptr;
-  if (slots && InternIn<2>(slots, hash, tag, frames, depth, &id)) return id;
-  g_overflowed.fetch_add(1, std::memory_order_relaxed);  // every level is full (or no memory)
-  return 0;
+  return InternFrom<1>(hash, tag, frames, depth);
 }
 }  // namespace
 
@@ -289,16 +301,23 @@ void PrefaultStackTable(uint64_t bytes) {
   }
   // The frames and records of new stacks are written in order: keep a
   // margin mapped and committed ahead of them, more than a burst of new
-  // stacks fills between two passes (a shader compile: ~15,000 stacks in a
-  // frame), so the game's thread neither maps a chunk nor faults a page
-  // every twenty new stacks.
-  constexpr uint64_t kFramesMargin = 2ull << 20, kRecordsMargin = 256ull << 10;
+  // stacks fills between two passes, so the game's thread neither maps a
+  // chunk nor faults a page every twenty new stacks. The frames' margin is
+  // four times the most a pass has seen them grow, at least 1 MiB (a shader
+  // compile's ~15,000 stacks in a frame fill ~0.3 MiB between two passes)
+  // and at most 4 MiB: a program whose stacks are few keeps 1 MiB resident
+  // for it, not 2 (tests/bench/README.md, "Resident memory").
+  constexpr uint64_t kMinFramesMargin = 1ull << 20, kMaxFramesMargin = 4ull << 20, kRecordsMargin = 256ull << 10;
+  static uint64_t frames_seen = 0, most_grown = 0;
   uint64_t ids = g_next_id.load(std::memory_order_relaxed);
   uint64_t frames = g_frames_used.load(std::memory_order_relaxed);
+  most_grown = std::max(most_grown, (frames - frames_seen) * sizeof(uint64_t));
+  frames_seen = frames;
+  const uint64_t frames_margin = std::clamp(4 * most_grown, kMinFramesMargin, kMaxFramesMargin);
   CommitChunksUpTo(g_record_chunks, kMaxRecordChunks, kRecordChunkBytes, &records_done,
                    ids * sizeof(StackRecord) + kRecordsMargin);
   CommitChunksUpTo(g_frame_chunks, kMaxFrameChunks, kFrameChunkBytes, &frames_done,
-                   frames * sizeof(uint64_t) + kFramesMargin);
+                   frames * sizeof(uint64_t) + frames_margin);
 }
 
 uint64_t StackTableSlotBytesMapped() {

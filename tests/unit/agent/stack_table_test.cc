@@ -63,20 +63,20 @@ TEST(StackTable, ConcurrentInterningAgreesOnIds) {
 }
 
 // The hash slots are mapped a level at a time: a program with few stacks
-// keeps only the first level's 2 MiB (the agent's resident memory).
+// keeps only the first level's 512 KiB (the agent's resident memory).
 TEST(StackTable, OnlyTheFirstLevelIsMappedWhileItHasRoom) {
   ASSERT_TRUE(InitStackTable());
   uint64_t frame = 0x1234;
   ASSERT_NE(InternStack(&frame, 1), 0u);
   PrefaultStackTable(64ull << 20);  // the writer's pass: commits what is mapped, maps nothing more yet
-  EXPECT_EQ(StackTableSlotBytesMapped(), 2ull << 20);
+  EXPECT_EQ(StackTableSlotBytesMapped(), 512ull << 10);
 }
 
 // Interns more stacks than the first level takes, from two threads in
 // opposite orders; exits 0 when both agree on every id, the ids are
 // distinct and the first stacks keep theirs.
 void FillPastFirstLevelAndExit() {
-  constexpr int kStacks = 3 * 65536 + 5000;  // the first level takes 3/4 of 2^18
+  constexpr int kStacks = 3 * 16384 + 5000;  // the first level takes 3/4 of 2^16
   std::vector<uint32_t> ids[2] = {std::vector<uint32_t>(kStacks), std::vector<uint32_t>(kStacks)};
   auto frames = [](int s) { return std::vector<uint64_t>{0x7000000ull + static_cast<uint64_t>(s), 0x99, 3}; };
   std::vector<uint64_t> first = frames(0);
@@ -98,7 +98,7 @@ void FillPastFirstLevelAndExit() {
     ok = ids[0][s] != 0 && ids[1][s] != 0 && (again == ids[0][s] || again == ids[1][s]);
     distinct.insert(ids[0][s]);
   }
-  ok = ok && distinct.size() == static_cast<size_t>(kStacks) && StackTableSlotBytesMapped() > (2ull << 20);
+  ok = ok && distinct.size() == static_cast<size_t>(kStacks) && StackTableSlotBytesMapped() > (512ull << 10);
   exit(ok ? 0 : 1);
 }
 
