@@ -22,7 +22,7 @@
 #include <deque>
 #include <vector>
 
-#include "address_set.h"
+#include "memframe/analysis/address_map.h"
 #include "memframe/analysis/event_sink.h"
 #include "memframe/analysis/event_store.h"
 

@@ -4,21 +4,18 @@ namespace memframe::analysis {
 
 bool LiveSet::Alloc(const Event& alloc, LiveBlock* replaced) {
   LiveBlock block{alloc.size, alloc.ticks, alloc.stack_id, alloc.frame, alloc.family()};
-  auto [it, inserted] = blocks_.try_emplace(alloc.address, block);
+  auto [at, inserted] = blocks_.TryEmplace(alloc.address, block);
   live_bytes_ += alloc.size;
   if (inserted) return false;
-  *replaced = it->second;
+  *replaced = *at;
   live_bytes_ -= replaced->size;
-  it->second = block;
+  *at = block;
   return true;
 }
 
 bool LiveSet::Free(uint64_t address, LiveBlock* freed) {
-  auto it = blocks_.find(address);
-  if (it == blocks_.end()) return false;
-  *freed = it->second;
+  if (!blocks_.Erase(address, freed)) return false;
   live_bytes_ -= freed->size;
-  blocks_.erase(it);
   return true;
 }
 

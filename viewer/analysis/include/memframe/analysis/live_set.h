@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 
+#include "memframe/analysis/address_map.h"
 #include "memframe/analysis/capture_model.h"
 
 namespace memframe::analysis {
@@ -29,10 +29,10 @@ class LiveSet {
 
   uint64_t live_bytes() const { return live_bytes_; }
   size_t live_blocks() const { return blocks_.size(); }
-  const std::unordered_map<uint64_t, LiveBlock>& blocks() const { return blocks_; }
+  const AddressMap<LiveBlock>& blocks() const { return blocks_; }
 
  private:
-  std::unordered_map<uint64_t, LiveBlock> blocks_;
+  AddressMap<LiveBlock> blocks_;
   uint64_t live_bytes_ = 0;
 };
 
