@@ -3,13 +3,15 @@
 namespace memframe::analysis {
 
 namespace {
-// Events that may wait at once, decoded (~56 bytes each): past this, the
-// reader loads the capture whole instead (thread_merge.h says when).
+// Events that may wait for the frame source's guess, decoded (~48 bytes
+// each): past this, the guess is made.
 constexpr uint64_t kMaxWaitingEvents = uint64_t{4} << 20;
 // How long events wait for the other threads' (StreamingMerge): ~0.35 s of
-// a 3 GHz TSC, against the writer's drain every 0.2-2 ms; ~600 K events of
-// a busy game.
+// a 3 GHz TSC, or fewer while more than kMaxMergeWaiting wait (~56 bytes
+// each; 0.3 s of a game making 7 M events a second), against the writer's
+// drain every 0.2-2 ms.
 constexpr uint64_t kOrderMarginTicks = uint64_t{1} << 30;
+constexpr uint64_t kMaxMergeWaiting = uint64_t{2} << 20;
 }  // namespace
 
 void FrameSpeculation::Push(const Event& e) {
@@ -55,7 +57,7 @@ EventStreaming::EventStreaming(const Stream* stream, EventSink* out)
     : frames_(stream, out, kMaxWaitingEvents),
       expander_(&stream->allocators, &frames_),
       repair_(static_cast<EventSink*>(&expander_)),
-      merge_(&repair_, kMaxWaitingEvents, kOrderMarginTicks) {}
+      merge_(&repair_, kMaxMergeWaiting, kOrderMarginTicks) {}
 
 bool EventStreaming::Finish(uint64_t* handoffs_repaired, uint64_t* events_out) {
   merge_.Finish();

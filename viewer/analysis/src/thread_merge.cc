@@ -111,12 +111,13 @@ void StreamingMerge::AddBatch(uint16_t thread, const std::vector<Event>& events,
   for (const Event& e : events) q.events.push_back({e, arrival});
   newest_read_ = std::max(newest_read_, events.back().ticks);
   pending_ += events.size();
-  if (pending_ > max_pending_) return Fail();
-  if (newest_read_ > margin_ticks_) LetOutBelow(newest_read_ - margin_ticks_);
+  const uint64_t limit = newest_read_ > margin_ticks_ ? newest_read_ - margin_ticks_ : 0;
+  // Past the cap, down to three quarters of it: one scan lets out many.
+  LetOutBelow(limit, pending_ > max_pending_ ? max_pending_ / 4 * 3 : pending_);
 }
 
 void StreamingMerge::Finish() {
-  if (!failed_) LetOutBelow(std::numeric_limits<uint64_t>::max());
+  if (!failed_) LetOutBelow(std::numeric_limits<uint64_t>::max(), 0);
 }
 
 void StreamingMerge::Fail() {
@@ -126,14 +127,14 @@ void StreamingMerge::Fail() {
   pending_ = 0;
 }
 
-void StreamingMerge::LetOutBelow(uint64_t limit) {
+void StreamingMerge::LetOutBelow(uint64_t limit, uint64_t keep) {
   // Few threads wait at once: a scan finds the earliest head and the
   // runner-up, and the earliest thread's events go out while they stay
   // ahead of it (one scan per switch of thread, as MergeThreadRuns).
   auto before = [](const Pending& a, const Pending& b) {
     return a.event.ticks != b.event.ticks ? a.event.ticks < b.event.ticks : a.arrival < b.arrival;
   };
-  const bool all = limit == std::numeric_limits<uint64_t>::max();
+  auto due = [&](const Pending& p) { return p.event.ticks < limit || pending_ > keep; };
   for (;;) {
     ThreadQueue* first = nullptr;
     const Pending* second = nullptr;
@@ -147,11 +148,10 @@ void StreamingMerge::LetOutBelow(uint64_t limit) {
         second = &head;
       }
     }
-    if (!first) return;
+    if (!first || !due(first->events.front())) return;
     std::deque<Pending>& q = first->events;
-    if (!all && q.front().event.ticks >= limit) return;
     const Pending bound = second ? *second : Pending{};
-    while (!q.empty() && (all || q.front().event.ticks < limit) && (!second || before(q.front(), bound))) {
+    while (!q.empty() && due(q.front()) && (!second || before(q.front(), bound))) {
       latest_let_out_ = q.front().event.ticks;
       out_->Push(q.front().event);
       q.pop_front();

@@ -46,13 +46,15 @@ EventStore MergeThreadRuns(std::vector<ThreadRun>& runs, const MergeProgress& pr
 
 // The same order while the batches are still arriving, for a reader that
 // never holds the whole stream (summary_load.h): an event is let out into
-// `out` once it is `margin_ticks` older than the newest event read. The
-// agent's writer drains every thread's ring every 0.2-2 ms, so by then each
-// thread has sent its events of that time, and the order is final. Should a
-// batch still hold an event older than one already let out (a thread kept
-// from its ring for longer than the margin), the order could no longer be
-// the merge's: failed() says so, as it does when more than `max_pending`
-// events wait. The reader then loads the stream whole; never another order.
+// `out` once it is `margin_ticks` older than the newest event read, or
+// sooner, oldest first, while more than `max_pending` events wait (a fast
+// game fills the margin with millions of events). The agent's writer drains
+// every thread's ring every 0.2-2 ms, so long before either each thread has
+// sent its events of that time, and the order is final. Should a batch
+// still hold an event older than one already let out (a thread kept from
+// its ring for that long), the order could no longer be the merge's:
+// failed() says so, and the reader loads the stream whole; never another
+// order.
 class StreamingMerge {
  public:
   StreamingMerge(EventSink* out, uint64_t max_pending, uint64_t margin_ticks)
@@ -75,8 +77,9 @@ class StreamingMerge {
     std::deque<Pending> events;
   };
 
-  // Lets out, in (ticks, arrival) order, every waiting event below `limit`.
-  void LetOutBelow(uint64_t limit);
+  // Lets out, in (ticks, arrival) order, every waiting event below `limit`,
+  // and then more while over `keep` events wait.
+  void LetOutBelow(uint64_t limit, uint64_t keep);
   void Fail();
 
   EventSink* out_;
