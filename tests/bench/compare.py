@@ -179,9 +179,9 @@ def run_demo(paths, tmp, frames, runs):
             if tool == "native":
                 cmd = game
             elif tool == "memframe":
-                cmd = [paths["memframe"], "run", "-o", os.path.join(tmp, "demo.mfc"), "--no-summary", "--"] + game
+                cmd = [paths["memframe"], "run", "-o", os.path.join(tmp, "demo-%d.mfc" % i), "--no-summary", "--"] + game
             elif paths["heaptrack"]:
-                cmd = [paths["heaptrack"], "-o", os.path.join(tmp, "demo-heaptrack")] + game
+                cmd = [paths["heaptrack"], "-o", os.path.join(tmp, "demo-heaptrack-%d" % i)] + game
             else:
                 continue
             run = run_command(wrapper + cmd, tmp, env)
