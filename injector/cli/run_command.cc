@@ -283,9 +283,9 @@ int Run(const RunOptions& options) {
   std::string output = !options.output.empty() ? options.output
                                                : "memframe-" + Basename(options.command[0]) + "-" +
                                                      std::to_string(child->pid()) + ".mfc";
-  // zstd level 1, not 3: the recorder shares the cores with the game, and
-  // level 3 was its largest cost (52 ns an event); level 1 compresses ~1.6x
-  // faster for a capture 2.6% larger (tests/bench/README.md).
+  // zstd level 1: the recorder shares the cores with the game, level 3
+  // costs it ~1.3x the CPU, and on the event columns (varints, coded as
+  // literals) levels 2-5 give captures no smaller (tests/bench/README.md).
   constexpr int kCaptureZstdLevel = 1;
   OutputPolicy policy = wire::CapturePolicy();
   policy.inputs = {program_path};
