@@ -65,6 +65,12 @@ inline void PrefaultPages(void* p, size_t bytes) {
     __atomic_fetch_or(reinterpret_cast<unsigned long*>(static_cast<char*>(p) + offset), 0ul, __ATOMIC_RELAXED);
 }
 
+// Gives back the pages in [p, p + bytes) (page-aligned): their contents
+// are lost and they read as zero, resident again only when touched. For a
+// buffer whose high part only a rare burst fills.
+inline void DiscardPages(void* p, size_t bytes) {
+  if (p && bytes) madvise(p, bytes, MADV_DONTNEED);
+}
 
 }  // namespace memframe::agent
 

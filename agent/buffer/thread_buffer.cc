@@ -252,6 +252,24 @@ void ReleaseBuffer(ThreadBuffer* b) {
   b->state.store(static_cast<uint32_t>(BufferState::kFree), std::memory_order_release);
 }
 
+void CommitRingAhead(ThreadBuffer* b, uint64_t head, uint64_t tail) {
+  constexpr uintptr_t kPage = 4096;
+  if (b->committed >= kRingRecords) return;
+  if (tail >= kRingRecords) {  // the producer has been all round: every page was written
+    b->committed = kRingRecords;
+    return;
+  }
+  const uint64_t ahead = 2 * (tail - head) > kRingCommitAhead ? 2 * (tail - head) : kRingCommitAhead;
+  const uint64_t want = tail + ahead < kRingRecords ? tail + ahead : kRingRecords;
+  const uint64_t from = b->committed > tail ? b->committed : tail;  // the producer wrote those below tail
+  if (want <= from) return;
+  // Whole pages: the ring's end rounds up within the buffer's own mapping.
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(&b->ring[from]) & ~(kPage - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(&b->ring[want]) + kPage - 1) & ~(kPage - 1);
+  PrefaultPages(reinterpret_cast<void*>(begin), end - begin);
+  b->committed = static_cast<uint32_t>(want);
+}
+
 void ForgetAllBuffersAfterFork() {
   // The child has one thread; other threads' buffers can never drain.
   // Leak them (they are mmap'd, copy-on-write) and start over.

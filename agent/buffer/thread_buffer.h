@@ -33,6 +33,7 @@ struct alignas(64) ThreadBuffer {
   // Consumer side.
   alignas(64) std::atomic<uint64_t> head{0};
   RecordReader reader;          // the writer's: where its reading of the records stands
+  uint32_t committed = 0;       // the writer's: ring records [0, committed) are resident
   // Producer side.
   alignas(64) std::atomic<uint64_t> tail{0};
   uint64_t cached_head = 0;     // producer's last look at head
@@ -76,6 +77,14 @@ void MarkCurrentThreadExiting();
 bool BufferThreadGone(const ThreadBuffer* b);
 // Writer side, after the final drain: lets a new thread reuse the buffer.
 void ReleaseBuffer(ThreadBuffer* b);
+// Writer side, before a drain that found the producer at `tail` and the
+// writer at `head`: makes the ring's pages resident ahead of the producer,
+// twice as far as it wrote since the last drain (at least kRingCommitAhead
+// records: 24 KiB for a thread that allocates little), until the whole ring
+// is. A thread fills its ring's fresh pages in its first ~64 Ki events; each
+// cost it a page fault mid-frame, 384 a thread.
+constexpr uint32_t kRingCommitAhead = kRingRecords / 64;
+void CommitRingAhead(ThreadBuffer* b, uint64_t head, uint64_t tail);
 
 // Fork child: the buffers belong to the parent's threads; forget them.
 void ForgetAllBuffersAfterFork();

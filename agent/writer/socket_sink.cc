@@ -17,7 +17,6 @@ namespace memframe::agent {
 
 #ifndef _WIN32  // platform/windows/socket_sink_windows.cc
 namespace {
-constexpr size_t kOutputBytes = 16u << 20;
 // Longest wait for room in the socket before the fd is checked again.
 constexpr int kSendWaitMs = 100;
 }
@@ -70,10 +69,23 @@ wire::ProtoWriter SocketSink::BeginPacket(size_t reserve) {
 void SocketSink::EndPacket(const wire::ProtoWriter& packet) {
   if (packet.overflow()) {
     Warn("internal: a packet did not fit its reserve; dropped");
+    touched_ = capacity_;  // it may have written all of its room
     return;
   }
   wire::WritePaddedVarint(buffer_ + used_, packet.size(), wire::kNestedLengthBytes);
   used_ += wire::kNestedLengthBytes + packet.size();
+  if (used_ > touched_) touched_ = used_;
+}
+
+void SocketSink::Sent() {
+  bytes_sent_ += used_;
+  used_ = 0;
+  if (touched_ > kKeptBytes) {
+    constexpr size_t kPage = 4096;
+    const size_t end = (touched_ + kPage - 1) & ~(kPage - 1);
+    DiscardPages(buffer_ + kKeptBytes, (end < capacity_ ? end : capacity_) - kKeptBytes);
+  }
+  touched_ = 0;
 }
 
 #ifndef _WIN32
@@ -110,8 +122,7 @@ bool SocketSink::Flush() {
     Close();
     return false;
   }
-  bytes_sent_ += used_;
-  used_ = 0;
+  Sent();
   return true;
 }
 

@@ -2,6 +2,12 @@
 // Packets are framed into one large mmap'd output buffer and written in big
 // chunks. The first write error detaches: the game runs on, unprofiled.
 //
+// The buffer is large so that one packet of any size fits (a burst's stack
+// definitions), but its pages count in the game's resident memory once
+// touched: the writer flushes once kFlushAfterBytes are buffered
+// (FlushIfFull, after each batch), and a flush of more than kKeptBytes
+// gives the pages above kKeptBytes back, so a burst does not stay resident.
+//
 // The socket is an OwnedFd (runtime/owned_fd.h): checked before every send,
 // since the game may close every fd (and reuse the numbers) at any time.
 // Sends never block on a number that may have changed hands: each waits for
@@ -47,10 +53,23 @@ class SocketSink {
 
   // Sends everything buffered; false once the recorder is gone.
   bool Flush();
+  // Flushes if kFlushAfterBytes or more are buffered; false only if that
+  // flush failed.
+  bool FlushIfFull() { return used_ < kFlushAfterBytes || Flush(); }
   size_t buffered() const { return used_; }
   uint64_t bytes_sent() const { return bytes_sent_; }
+  // The buffer itself, for tests of what stays resident.
+  const uint8_t* buffer() const { return buffer_; }
+
+  static constexpr size_t kOutputBytes = 16u << 20;
+  static constexpr size_t kFlushAfterBytes = 128u << 10;
+  static constexpr size_t kKeptBytes = 512u << 10;
 
  private:
+  // After a flush's bytes are sent: the buffer is empty again, and the pages
+  // above kKeptBytes that this fill touched are given back.
+  void Sent();
+
 #ifdef _WIN32
   static constexpr uintptr_t kNoSocket = ~uintptr_t{0};  // INVALID_SOCKET
   uintptr_t socket_ = kNoSocket;
@@ -60,6 +79,7 @@ class SocketSink {
   uint8_t* buffer_ = nullptr;
   size_t capacity_ = 0;
   size_t used_ = 0;
+  size_t touched_ = 0;  // how far packets were written since the last flush
   uint64_t bytes_sent_ = 0;
 };
 

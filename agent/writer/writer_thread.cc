@@ -59,6 +59,14 @@ void (*g_final_packets)(SocketSink&) = nullptr;
 bool (*g_modules_loaded)() = nullptr;
 bool g_modules_pending = false;  // g_modules_loaded asked to be called again
 uint64_t g_dropped_total = 0;
+bool g_send_failed = false;  // a flush within a pass failed: the recorder is gone
+
+// Sends what is buffered if it is a lot already: a pass over every ring
+// (a burst's stack definitions) is not buffered whole, so only about
+// kFlushAfterBytes of the output buffer is touched (socket_sink.h).
+void FlushIfFull() {
+  if (!g_send_failed && !g_sink->FlushIfFull()) g_send_failed = true;
+}
 
 // Stack ids already sent (one bit each): a stack is defined once, right
 // before the first batch that uses it.
@@ -123,7 +131,10 @@ uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t 
       g_pending_ids[pending++] = id;
     }
   }
-  if (pending) EncodeStackDefs(*g_sink, g_pending_ids, pending);
+  if (pending) {
+    EncodeStackDefs(*g_sink, g_pending_ids, pending);
+    FlushIfFull();
+  }
   uint32_t marker_end = MarkerEnd();
   if (marker_end > g_markers_sent) {
     EncodeMarkerDefs(*g_sink, g_markers_sent, marker_end);
@@ -135,6 +146,7 @@ uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t 
     g_allocators_sent = allocator_end;
   }
   const uint64_t events = EncodeEventBatch(*g_sink, tid, records, count, dropped, reader);
+  FlushIfFull();
   g_events_total += events;
   if (events) g_dropped_total += dropped;
   return events;
@@ -152,6 +164,7 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
   }
   uint64_t head = b->head.load(std::memory_order_relaxed);
   uint64_t tail = b->tail.load(std::memory_order_acquire);
+  CommitRingAhead(b, head, tail);
   uint64_t taken = 0;
   while (head < tail) {
     // A batch is a contiguous run of the ring: stop at the wrap-around.
@@ -262,7 +275,7 @@ void* WriterMain(void*) {
     bool scan_exits = now >= next_exit_scan;
     if (scan_exits) next_exit_scan = now + kModuleCheckNs;
     uint64_t taken = DrainAll(scan_exits);
-    if (g_sink->buffered() && !g_sink->Flush()) {
+    if (g_send_failed || (g_sink->buffered() && !g_sink->Flush())) {
       Detach();
       break;
     }
@@ -296,6 +309,7 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   g_final_packets = options.final_packets;
   g_modules_loaded = options.modules_loaded;
   g_modules_pending = false;
+  g_send_failed = false;
   if (!g_sent_stacks) g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
   if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchRecords));
   if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
@@ -371,6 +385,7 @@ void ForgetWriterAfterFork() {
   g_sync_done.store(0);
   g_events_total = 0;
   g_dropped_total = 0;
+  g_send_failed = false;
   g_markers_sent = 0;
   g_allocators_sent = 1;
   g_view_count = 0;

@@ -28,4 +28,12 @@ inline void PrefaultPages(void* p, size_t bytes) {
     __atomic_fetch_or(reinterpret_cast<unsigned long long*>(static_cast<char*>(p) + offset), 0ull, __ATOMIC_RELAXED);
 }
 
+// Decommitted and committed again: zero pages, out of the working set until
+// touched (MEM_RESET would leave them resident until Windows trims it).
+inline void DiscardPages(void* p, size_t bytes) {
+  if (!p || bytes == 0) return;
+  VirtualFree(p, bytes, MEM_DECOMMIT);
+  VirtualAlloc(p, bytes, MEM_COMMIT, PAGE_READWRITE);
+}
+
 }  // namespace memframe::agent

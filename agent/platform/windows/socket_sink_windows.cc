@@ -14,10 +14,6 @@
 
 namespace memframe::agent {
 
-namespace {
-constexpr size_t kOutputBytes = 16u << 20;
-}
-
 bool SocketSink::Adopt(int fd) {
   if (!buffer_) {
     buffer_ = static_cast<uint8_t*>(MapPages(kOutputBytes));
@@ -92,8 +88,7 @@ bool SocketSink::Flush() {
     Close();
     return false;
   }
-  bytes_sent_ += used_;
-  used_ = 0;
+  Sent();
   return true;
 }
 

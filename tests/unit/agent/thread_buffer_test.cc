@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+#include "resident_pages.h"
+
 namespace memframe::agent {
 namespace {
 
@@ -66,6 +68,46 @@ TEST(ThreadBuffer, FullRingWithoutWriterDropsAndCounts) {
     EXPECT_EQ(b->dropped.load(), 12u);
   });
   worker.join();
+}
+
+// The pages that hold ring records [first, end), and how many are resident.
+size_t PagesOf(const ThreadBuffer* b, uint64_t first, uint64_t end) {
+  return (reinterpret_cast<uintptr_t>(&b->ring[end - 1]) >> 12) - (reinterpret_cast<uintptr_t>(&b->ring[first]) >> 12) + 1;
+}
+size_t ResidentOf(const ThreadBuffer* b, uint64_t first, uint64_t end) {
+  return ResidentPages(&b->ring[first], sizeof(RingRecord) * (end - first));
+}
+
+TEST(ThreadBuffer, TheWriterCommitsTheRingsPagesAheadOfTheProducer) {
+  ThreadBuffer* b = nullptr;
+  std::thread worker([&] {
+    PushEvent(Event{1, 0x1000, 1, 0, 0, PackFrameKind(0, 1)});
+    b = BufferOfTid(CurrentThreadId());
+  });
+  worker.join();
+  ASSERT_NE(b, nullptr);
+  constexpr uint64_t kPageRecords = 4096 / sizeof(RingRecord);
+  const uint64_t tail = b->tail.load();
+  ASSERT_LT(tail, kPageRecords);
+  // The thread wrote into its first page only.
+  EXPECT_EQ(ResidentOf(b, 2 * kPageRecords, kRingRecords), 0u);
+  // A drain that found a few records commits kRingCommitAhead past them.
+  CommitRingAhead(b, 0, tail);
+  const uint64_t ahead = tail + kRingCommitAhead;
+  EXPECT_EQ(b->committed, ahead);
+  EXPECT_EQ(ResidentOf(b, 0, ahead), PagesOf(b, 0, ahead));
+  EXPECT_EQ(ResidentOf(b, ahead + kPageRecords, kRingRecords), 0u);
+  // A thread that wrote 5000 records since the last drain: twice that
+  // ahead of its tail.
+  CommitRingAhead(b, 1000, 6000);
+  EXPECT_EQ(b->committed, 16000u);
+  EXPECT_EQ(ResidentOf(b, 6000, 16000), PagesOf(b, 6000, 16000));
+  EXPECT_EQ(ResidentOf(b, 16000 + kPageRecords, kRingRecords), 0u);
+  // Never past the ring's end (the producer wrote those below its tail).
+  CommitRingAhead(b, 50000, 60000);
+  EXPECT_EQ(b->committed, kRingRecords);
+  EXPECT_EQ(ResidentOf(b, 60000, kRingRecords), PagesOf(b, 60000, kRingRecords));
+  EXPECT_EQ(ResidentOf(b, 16000 + kPageRecords, 60000 - kPageRecords), 0u);
 }
 
 }  // namespace
