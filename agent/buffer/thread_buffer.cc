@@ -259,7 +259,10 @@ void CommitRingAhead(ThreadBuffer* b, uint64_t head, uint64_t tail) {
     b->committed = kRingRecords;
     return;
   }
-  const uint64_t ahead = 2 * (tail - head) > kRingCommitAhead ? 2 * (tail - head) : kRingCommitAhead;
+  // A thread that wrote kRingCommitAhead records since the last pass goes
+  // round its ring within a fraction of a second (and may speed up: a
+  // level's first frames): all of it at once.
+  const uint64_t ahead = tail - head >= kRingCommitAhead ? kRingRecords : kRingCommitAhead;
   const uint64_t want = tail + ahead < kRingRecords ? tail + ahead : kRingRecords;
   const uint64_t from = b->committed > tail ? b->committed : tail;  // the producer wrote those below tail
   if (want <= from) return;

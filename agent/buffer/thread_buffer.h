@@ -77,12 +77,12 @@ void MarkCurrentThreadExiting();
 bool BufferThreadGone(const ThreadBuffer* b);
 // Writer side, after the final drain: lets a new thread reuse the buffer.
 void ReleaseBuffer(ThreadBuffer* b);
-// Writer side, before a drain that found the producer at `tail` and the
-// writer at `head`: makes the ring's pages resident ahead of the producer,
-// twice as far as it wrote since the last drain (at least kRingCommitAhead
-// records: 24 KiB for a thread that allocates little), until the whole ring
-// is. A thread fills its ring's fresh pages in its first ~64 Ki events; each
-// cost it a page fault mid-frame, 384 a thread.
+// Writer side, once a pass, with the producer at `tail` and the writer at
+// `head`: makes the ring's pages resident ahead of the producer,
+// kRingCommitAhead records (24 KiB) for a thread that allocates little, the
+// whole ring once it wrote that many since the last pass. A thread fills
+// its ring's fresh pages in its first ~64 Ki events; each cost it a page
+// fault mid-frame, 384 a thread.
 constexpr uint32_t kRingCommitAhead = kRingRecords / 64;
 void CommitRingAhead(ThreadBuffer* b, uint64_t head, uint64_t tail);
 

@@ -164,7 +164,6 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
   }
   uint64_t head = b->head.load(std::memory_order_relaxed);
   uint64_t tail = b->tail.load(std::memory_order_acquire);
-  CommitRingAhead(b, head, tail);
   uint64_t taken = 0;
   while (head < tail) {
     // A batch is a contiguous run of the ring: stop at the wrap-around.
@@ -213,6 +212,15 @@ uint64_t DrainAll(bool check_all_exits) {
   return taken;
 }
 
+// Before anything slower in a pass (the stack table's pages, a drain): a
+// thread that allocates from the start (the main thread, before the writer
+// ran) fills its ring's first pages meanwhile.
+void CommitRingsAhead() {
+  for (ThreadBuffer* b = FirstBuffer(); b; b = b->next)
+    if (b->state.load(std::memory_order_acquire) != static_cast<uint32_t>(BufferState::kFree))
+      CommitRingAhead(b, b->head.load(std::memory_order_relaxed), b->tail.load(std::memory_order_acquire));
+}
+
 void RefreshThreadNames() {
   for (int i = 0; i < g_view_count; ++i) {
     BufferView& v = g_views[i];
@@ -241,8 +249,10 @@ void* WriterMain(void*) {
   t_thread_state = ThreadState::kAgent;  // nothing this thread allocates is the game's
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
+  CommitRingsAhead();
   PrefaultFastUnwinder();
   while (!g_stop.load(std::memory_order_acquire)) {
+    CommitRingsAhead();
     // The stack table's pages, 4 MiB a pass so that draining the rings
     // never waits long for it, and its frames ahead of use (page_allocator.h
     // says why).

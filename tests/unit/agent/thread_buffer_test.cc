@@ -97,17 +97,20 @@ TEST(ThreadBuffer, TheWriterCommitsTheRingsPagesAheadOfTheProducer) {
   EXPECT_EQ(b->committed, ahead);
   EXPECT_EQ(ResidentOf(b, 0, ahead), PagesOf(b, 0, ahead));
   EXPECT_EQ(ResidentOf(b, ahead + kPageRecords, kRingRecords), 0u);
-  // A thread that wrote 5000 records since the last drain: twice that
-  // ahead of its tail.
-  CommitRingAhead(b, 1000, 6000);
-  EXPECT_EQ(b->committed, 16000u);
-  EXPECT_EQ(ResidentOf(b, 6000, 16000), PagesOf(b, 6000, 16000));
-  EXPECT_EQ(ResidentOf(b, 16000 + kPageRecords, kRingRecords), 0u);
-  // Never past the ring's end (the producer wrote those below its tail).
-  CommitRingAhead(b, 50000, 60000);
+  // Fewer than kRingCommitAhead records since the last pass: as far again
+  // past the new tail.
+  const uint64_t quiet = 3000;
+  CommitRingAhead(b, quiet - kRingCommitAhead + 1, quiet);
+  EXPECT_EQ(b->committed, quiet + kRingCommitAhead);
+  EXPECT_EQ(ResidentOf(b, quiet, quiet + kRingCommitAhead), PagesOf(b, quiet, quiet + kRingCommitAhead));
+  EXPECT_EQ(ResidentOf(b, quiet + kRingCommitAhead + kPageRecords, kRingRecords), 0u);
+  // kRingCommitAhead records or more: the whole ring (the producer wrote
+  // those below its tail itself).
+  const uint64_t busy = 10000;
+  CommitRingAhead(b, busy - kRingCommitAhead, busy);
   EXPECT_EQ(b->committed, kRingRecords);
-  EXPECT_EQ(ResidentOf(b, 60000, kRingRecords), PagesOf(b, 60000, kRingRecords));
-  EXPECT_EQ(ResidentOf(b, 16000 + kPageRecords, 60000 - kPageRecords), 0u);
+  EXPECT_EQ(ResidentOf(b, busy, kRingRecords), PagesOf(b, busy, kRingRecords));
+  EXPECT_EQ(ResidentOf(b, quiet + kRingCommitAhead + kPageRecords, busy - kPageRecords), 0u);
 }
 
 }  // namespace
