@@ -158,6 +158,7 @@ ThreadBuffer* CurrentThreadBuffer() {
   b->exit_name[0] = '\0';
   b->cached_head = b->head.load(std::memory_order_acquire);
   b->packer = RecordPacker{};  // the new thread's first records say its frame and epoch
+  b->stack_memo.Forget();
   // tid last: the writer treats a changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
   t_buffer = b;

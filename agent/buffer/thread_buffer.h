@@ -19,6 +19,7 @@
 #include "buffer/ring_record.h"
 #include "capture/event.h"
 #include "capture/recent_stacks.h"
+#include "capture/stack_capture.h"
 
 namespace memframe::agent {
 
@@ -41,6 +42,8 @@ struct alignas(64) ThreadBuffer {
   std::atomic<uint64_t> dropped{0};
   RecentStacks recent_stacks;   // producer's: stacks it interned last (ids are global, so they
                                 // stay right for a thread that reuses the buffer)
+  StackMemo stack_memo;         // producer's: its last walks (forgotten when another thread takes
+                                // the buffer: they read the old thread's stack)
 
   alignas(64) std::atomic<uint32_t> state{static_cast<uint32_t>(BufferState::kFree)};
   std::atomic<uint32_t> tid{0};

@@ -611,48 +611,96 @@ void PrefaultFastUnwinder() {
 }
 
 namespace {
+// Where a traced walk notes what it reads (no-ops when not tracing).
+template <bool kTrace>
+struct TraceWriter {
+  WalkTrace::Read* next = nullptr;
+  void Note(uint64_t address, uint64_t value) {
+    if constexpr (kTrace) *next++ = {address, value};
+  }
+};
+
 // Unwinds from the frame that has frame pointer `frame`: its saved rbp at
 // frame[0], its return address at frame[1], its caller's rsp just above.
-__attribute__((always_inline)) inline int WalkFrom(const uint64_t* fp, void** raw, int size) {
+// kTrace: also notes every word the frames depend on (WalkTrace), `trace`
+// then being non-null.
+template <bool kTrace>
+__attribute__((always_inline)) inline int WalkFrom(const uint64_t* fp, void** raw, int size, WalkTrace* trace) {
   std::atomic<uint64_t>* table = g_table.load(std::memory_order_acquire);
   if (__builtin_expect(!table || size <= 0, 0)) return -1;
   uint64_t rip = fp[1];
   uint64_t rsp = reinterpret_cast<uint64_t>(fp) + 16;
   uint64_t rbp = fp[0];
-  const uint64_t max_cfa = rsp >= t_stack_low && rsp < t_stack_high ? t_stack_high : rsp + kMaxStackSpan;
-  const uint64_t generation = g_generation.load(std::memory_order_relaxed) & kGenMask;
+  const bool on_stack = rsp >= t_stack_low && rsp < t_stack_high;
+  const uint64_t max_cfa = on_stack ? t_stack_high : rsp + kMaxStackSpan;
+  const uint32_t full_generation = g_generation.load(std::memory_order_relaxed);
+  const uint64_t generation = full_generation & kGenMask;
+  // The cache word a frame-pointer frame's return address has, less the
+  // address's own tag bits: one compare finds both the entry and its rule.
+  const uint64_t fp_word_base = generation << kGenShift | uint64_t{kFramePointerRule} << kRuleShift;
+  TraceWriter<kTrace> notes;
+  // Where the current rbp was read (a frame that takes its CFA from rbp
+  // depends on that word).
+  uint64_t rbp_from = reinterpret_cast<uint64_t>(fp);
+  if constexpr (kTrace) {
+    trace->frame = 0;
+    if (!on_stack || size > WalkTrace::kMaxFrames) return WalkFrom<false>(fp, raw, size, nullptr);
+    notes.next = trace->read;
+    notes.Note(reinterpret_cast<uint64_t>(fp) + 8, rip);
+  }
+  if (__builtin_expect(rip >> 47, 0)) return -1;  // the cache's tag holds 47-bit addresses
   int n = 0;
   for (;;) {
     raw[n++] = reinterpret_cast<void*>(rip);
     if (n == size) break;
-    if (__builtin_expect(rip >> 47, 0)) return -1;  // the cache's tag holds 47-bit addresses
-    uint32_t rule = RuleFor(table, rip, generation);
+    const uint64_t home = HomeSlot(rip);
+    const uint64_t word = table[home].load(std::memory_order_relaxed);
     uint64_t cfa;
-    if (__builtin_expect(rule == kFramePointerRule, 1)) {
+    if (__builtin_expect(word == (fp_word_base | rip >> 16), 1)) {
       // Saved rbp and return address sit just below CFA = rbp + 16.
       if (rbp < rsp || rbp > max_cfa - 16) return -1;
+      notes.Note(rbp_from, rbp);
       cfa = rbp + 16;
       rip = LoadWord(cfa - 8);
       rbp = LoadWord(cfa - 16);
-    } else if ((rule & 3) == kStandard) {
-      uint64_t base = (rule & kCfaRbpBit) ? rbp : rsp;
-      cfa = base + ((rule >> kCfaOffsetShift) & kCfaOffsetMax);
-      if (cfa < rsp + 8 || cfa > max_cfa) return -1;
-      rip = LoadWord(cfa - 8);
-      uint64_t rbp_slots = rule >> kRbpShift;
-      if (rbp_slots) {
-        uint64_t at = cfa - 8 * rbp_slots;
-        if (at < rsp) return -1;
-        rbp = LoadWord(at);
-      }
-    } else if (rule == kLastFrame) {
-      break;
+      rbp_from = cfa - 16;
     } else {
-      return -1;
+      const uint32_t rule = RuleFor(table, rip, generation);
+      if ((rule & 3) == kStandard) {
+        uint64_t base = rsp;
+        if (rule & kCfaRbpBit) {
+          base = rbp;
+          notes.Note(rbp_from, rbp);
+        }
+        cfa = base + ((rule >> kCfaOffsetShift) & kCfaOffsetMax);
+        if (cfa < rsp + 8 || cfa > max_cfa) return -1;
+        rip = LoadWord(cfa - 8);
+        uint64_t rbp_slots = rule >> kRbpShift;
+        if (rbp_slots) {
+          uint64_t at = cfa - 8 * rbp_slots;
+          if (at < rsp) return -1;
+          rbp = LoadWord(at);
+          rbp_from = at;
+        }
+      } else if (rule == kLastFrame) {
+        break;
+      } else {
+        return -1;
+      }
     }
+    notes.Note(cfa - 8, rip);
     rsp = cfa;
-    // libunwind stops without recording here; rare enough to leave to it.
-    if (__builtin_expect(rip < kMinReturnAddress, 0)) return -1;
+    // libunwind stops without recording below kMinReturnAddress; rare
+    // enough to leave to it. At or above 2^47 (which the cache's tag cannot
+    // hold) too, though a walk that ends at this frame would not look it up.
+    if (__builtin_expect(rip - kMinReturnAddress >= (uint64_t{1} << 47) - kMinReturnAddress, 0)) return -1;
+  }
+  if constexpr (kTrace) {
+    trace->reads = static_cast<int>(notes.next - trace->read);
+    trace->return_address = fp[1];
+    trace->generation = full_generation;
+    trace->size = size;
+    trace->frame = reinterpret_cast<uint64_t>(fp);
   }
   return n;
 }
@@ -661,11 +709,41 @@ __attribute__((always_inline)) inline int WalkFrom(const uint64_t* fp, void** ra
 __attribute__((noinline)) int FastBacktrace(void** raw, int size) {
   // Our own frame has a frame pointer (__builtin_frame_address forces one):
   // the caller's registers follow from it exactly.
-  return WalkFrom(static_cast<const uint64_t*>(__builtin_frame_address(0)), raw, size);
+  return WalkFrom<false>(static_cast<const uint64_t*>(__builtin_frame_address(0)), raw, size, nullptr);
 }
 
 int FastBacktraceFrom(const void* frame, void** raw, int size) {
-  return WalkFrom(static_cast<const uint64_t*>(frame), raw, size);
+  return WalkFrom<false>(static_cast<const uint64_t*>(frame), raw, size, nullptr);
+}
+
+int FastBacktraceFrom(const void* frame, void** raw, int size, WalkTrace* trace) {
+  return WalkFrom<true>(static_cast<const uint64_t*>(frame), raw, size, trace);
+}
+
+int RepeatedWalk(const WalkTrace* traces, int count, const void* frame, int size) {
+  const auto start = reinterpret_cast<uint64_t>(frame);
+  // A traced walk read only between its start and the top of the thread's
+  // stack. (A thread's buffer, and so its traces, start afresh when a new
+  // thread takes it over.)
+  if (start < t_stack_low || start >= t_stack_high) return -1;
+  const uint64_t return_address = LoadWord(start + 8);
+  const uint32_t generation = g_generation.load(std::memory_order_relaxed);
+  for (int t = 0; t < count; ++t) {
+    const WalkTrace& trace = traces[t];
+    if (trace.frame != start || trace.return_address != return_address || trace.size != size ||
+        trace.generation != generation)
+      continue;
+    // In the walk's order, stopping at the first word that differs: each
+    // address is then one the walk itself would read now, so this reads
+    // nothing a walk would not (the stack below a thread's known top may
+    // be another, smaller one than the trace's, such as a fiber's). The
+    // loads do not wait on one another as a walk's do.
+    const WalkTrace::Read* read = trace.read + 1;
+    const WalkTrace::Read* const end = trace.read + trace.reads;
+    while (read != end && LoadWord(read->address) == read->value) ++read;
+    if (read == end) return t;
+  }
+  return -1;
 }
 
 void NoteThreadStack() {
@@ -698,6 +776,11 @@ void InvalidateFastUnwinder() {}
 void PrefaultFastUnwinder() {}
 int FastBacktrace(void**, int) { return -1; }
 int FastBacktraceFrom(const void*, void**, int) { return -1; }
+int FastBacktraceFrom(const void*, void**, int, WalkTrace* trace) {
+  trace->frame = 0;
+  return -1;
+}
+int RepeatedWalk(const WalkTrace*, int, const void*, int) { return -1; }
 void NoteThreadStack() {}
 
 #endif

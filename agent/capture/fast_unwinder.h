@@ -36,6 +36,37 @@ int FastBacktrace(void** raw, int size);
 // and the unwinder are never walked.
 int FastBacktraceFrom(const void* frame, void** raw, int size);
 
+// What one walk from a hook's frame read off the stack, in the order it
+// read it: every word its frames depend on (each return address, and the
+// saved rbp wherever a later frame's rule takes its CFA from rbp), with the
+// value it read. The walk is a function of its start, those words, the
+// rules (fixed for a generation of the rule cache) and the stack's top: a
+// later walk from the same frame, on the same thread, that finds every word
+// unchanged gives the same frames. Checking that is loads from known
+// addresses, not the walk's chain from frame to frame through the rule
+// cache (tests/bench/README.md, "The walk memo").
+struct WalkTrace {
+  static constexpr int kMaxFrames = 72;  // longer walks are not traced
+  struct Read {
+    uint64_t address, value;
+  };
+  uint64_t frame = 0;       // where the walk started; 0: nothing to repeat
+  uint64_t return_address;  // frame[1], its first frame: most other walks differ there
+  uint32_t generation;      // of the rule cache (a module unloaded since ends it)
+  int size;                 // the walk's `size`
+  int reads;
+  Read read[2 * kMaxFrames + 1];
+};
+
+// FastBacktraceFrom that also fills `trace` (frame 0 unless it answered,
+// from the thread's own stack, in at most WalkTrace::kMaxFrames frames).
+int FastBacktraceFrom(const void* frame, void** raw, int size, WalkTrace* trace);
+
+// The first of traces[0..count) whose walk FastBacktraceFrom(frame, raw,
+// size) would now repeat exactly (the caller keeps those frames), or -1.
+// Reads only words the traced walks read, on the calling thread's own stack.
+int RepeatedWalk(const WalkTrace* traces, int count, const void* frame, int size);
+
 // Looks up the calling thread's stack once, so that later walks on it never
 // read above its top. Allocation-free and lock-free (safe inside any hook).
 // Until then, and off that stack (fibers, signal stacks), walks read at most

@@ -60,11 +60,11 @@ void EndFrame(uint32_t marker) {
 
 uint32_t StackId(const void* hook_frame = nullptr) {
   if (!g_stacks) return 0;
+  if (ThreadBuffer* buffer = CurrentThreadBuffer())
+    return CaptureStackId(buffer->stack_memo, buffer->recent_stacks, g_stack_depth, hook_frame);
   uint64_t frames[kMaxStackDepth];
   int depth = CaptureStack(frames, g_stack_depth, hook_frame);
-  if (depth <= 0) return 0;
-  ThreadBuffer* buffer = CurrentThreadBuffer();
-  return buffer ? InternStackRecent(buffer->recent_stacks, frames, depth) : InternStack(frames, depth);
+  return depth > 0 ? InternStack(frames, depth) : 0;
 }
 }  // namespace
 

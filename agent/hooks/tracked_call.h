@@ -103,9 +103,10 @@ __attribute__((always_inline)) inline void TrackedFree(const void* block, size_t
 // realloc as the recorder sees it: the old block goes, the new one comes,
 // both tagged so the analysis can tell a move from a malloc/free pair.
 // `call` performs the real realloc. kRegion for the Win32 heap's HeapReAlloc
-// (platform/windows/windows_hooks.cc). `kOuter` as for TrackedAlloc.
+// (platform/windows/windows_hooks.cc). `kOuter` as for TrackedAlloc, and
+// always inlined for the same reason.
 template <HookKind kKind = HookKind::kHeapAlloc, bool kOuter = false, typename Call>
-inline void* TrackedRealloc(void* old, size_t size, Call call) {
+__attribute__((always_inline)) inline void* TrackedRealloc(void* old, size_t size, Call call) {
   constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealFree;
   constexpr uint32_t kReallocAlloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagRealloc);
   constexpr uint32_t kReallocFree = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, wire::kFlagRealloc);
@@ -114,8 +115,8 @@ inline void* TrackedRealloc(void* old, size_t size, Call call) {
   uint64_t before = OrderedTicks();
   void* fresh = guard.CallReal(kWindow, call);
   uint64_t after = OrderedTicks();
-  if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0);
-  if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before);
+  if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0, __builtin_frame_address(0));
+  if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before, __builtin_frame_address(0));
   return fresh;
 }
 

@@ -171,6 +171,59 @@ void BM_RecordAllocLibunwind(benchmark::State& state) {
 }
 BENCHMARK(BM_RecordAllocLibunwind)->Setup(ConfigureDepth)->Arg(16)->UseRealTime();
 
+// As a hook calls it: from the hook's own frame, where the walk starts
+// (here a function of the benchmark's, one per call site `Site`).
+constexpr uint32_t kAllocKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+template <int Site>
+__attribute__((noinline)) void RecordAtSite(const agent::RecursionGuard& guard, uint64_t* n) {
+  agent::RecordAlloc(guard, n, 64, kAllocKind, agent::Ticks(), 0, __builtin_frame_address(0));
+  asm volatile("" ::: "memory");  // a frame of its own, no tail call
+}
+
+// The same call site every time, as a game's loop allocates: the thread's
+// memo of its last walks answers (stack_capture.h, StackMemo).
+void BM_RecordAllocAtHook(benchmark::State& state) {
+  auto body = [&] {
+    agent::RecursionGuard guard;
+    uint64_t n = 0;
+    for (auto _ : state) {
+      RecordAtSite<0>(guard, &n);
+      if (++n % kDrainEvery == 0) DrainOwnRing();
+    }
+    DrainOwnRing();
+  };
+  RunAtDepth(static_cast<int>(state.range(0)), body);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordAllocAtHook)->Setup(ConfigureDepth)->Arg(16)->Arg(32)->UseRealTime();
+
+// Eight call sites in turn: more than the thread's recent stacks and memo
+// hold, so every stack is walked and found in the shared table (what a
+// hook costs where a game's sites vary more than its loop's).
+void BM_RecordAllocManySites(benchmark::State& state) {
+  auto body = [&] {
+    agent::RecursionGuard guard;
+    uint64_t n = 0;
+    for (auto _ : state) {
+      switch (n % 8) {
+        case 0: RecordAtSite<0>(guard, &n); break;
+        case 1: RecordAtSite<1>(guard, &n); break;
+        case 2: RecordAtSite<2>(guard, &n); break;
+        case 3: RecordAtSite<3>(guard, &n); break;
+        case 4: RecordAtSite<4>(guard, &n); break;
+        case 5: RecordAtSite<5>(guard, &n); break;
+        case 6: RecordAtSite<6>(guard, &n); break;
+        default: RecordAtSite<7>(guard, &n); break;
+      }
+      if (++n % kDrainEvery == 0) DrainOwnRing();
+    }
+    DrainOwnRing();
+  };
+  RunAtDepth(static_cast<int>(state.range(0)), body);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordAllocManySites)->Setup(ConfigureDepth)->Arg(16)->Arg(32)->UseRealTime();
+
 // A free carries no stack: this is the floor of the recording step.
 void BM_RecordFree(benchmark::State& state) {
   constexpr uint32_t kKind = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0);

@@ -5,6 +5,7 @@
 #include <windows.h>
 
 #include "capture/fast_unwinder.h"
+#include "capture/recent_stacks.h"
 #include "capture/stack_capture.h"
 
 namespace memframe::agent {
@@ -45,6 +46,13 @@ int CaptureStack(uint64_t* frames, int max_depth, const void*) {
     frames[depth++] = pc;
   }
   return depth;
+}
+
+// No walk to repeat: the system's unwinder reads no rule cache of ours.
+uint32_t CaptureStackId(StackMemo&, RecentStacks& recent, int max_depth, const void* hook_frame) {
+  uint64_t frames[kMaxStackDepth];
+  int depth = CaptureStack(frames, max_depth, hook_frame);
+  return depth > 0 ? InternStackRecent(recent, frames, depth) : 0;
 }
 
 void ModulesUnloaded() {}
