@@ -117,19 +117,29 @@ struct RecordReader {
   uint64_t wide_address = 0;  // the next event's high bits (kRecordWide)
   uint64_t wide_size = 0;
 
+  // An event's fields as its record and what the reader knows give them
+  // (the writer's encoder takes them so, without packing an Event).
+  struct Fields {
+    uint64_t ticks, address, size, frame;
+    uint32_t stack_id, duration, kind;
+  };
+  static bool IsEvent(const RingRecord& r) { return wire::KindOf(r.kind()) != wire::EVENT_NONE; }
+  // `r` is an event's record (IsEvent).
+  Fields TakeEvent(const RingRecord& r) {
+    const Fields f{epoch << 32 | r.ticks, wide_address | (r.head & RingRecord::kLow56), wide_size | r.size, frame,
+                   r.stack_id, r.duration, r.kind()};
+    wide_address = wide_size = 0;
+    return f;
+  }
+
   // True with *out set for an event's record; false for the ring's own.
   bool Read(const RingRecord& r, Event* out) {
-    const uint32_t kind = r.kind();
-    if (__builtin_expect(wire::KindOf(kind) != wire::EVENT_NONE, 1)) {
-      out->ticks = epoch << 32 | r.ticks;
-      out->address = wide_address | (r.head & RingRecord::kLow56);
-      out->size = wide_size | r.size;
-      out->stack_id = r.stack_id;
-      out->duration = r.duration;
-      out->frame_kind = PackFrameKind(frame, kind);
-      wide_address = wide_size = 0;
+    if (__builtin_expect(IsEvent(r), 1)) {
+      const Fields f = TakeEvent(r);
+      *out = Event{f.ticks, f.address, f.size, f.stack_id, f.duration, PackFrameKind(f.frame, f.kind)};
       return true;
     }
+    const uint32_t kind = r.kind();
     const uint64_t value = r.head & RingRecord::kLow56;
     if (kind == kRecordFrame) {
       frame = value;

@@ -229,10 +229,15 @@ void LayOutColumns(uint8_t* at, size_t n, bool headers, uint8_t* begin[kColumns]
 // references (which change the stream's state, event by event) and its
 // entries of every column, each column into its region. Walking the batch
 // once per column instead re-read it (up to 0.8 MB) from the caches ten
-// times. `first`: the records' first event. Sets end[c]; a FREE column whose
+// times. `first`: the records' first event. It stops before the event that
+// would be the packet's kMaxPacketEvents + 1st, or before the frame record of
+// an event 2^32 or more frames past the one before (frame_delta is a uint32
+// column: a thread asleep for 2^32 frames, 50 days at 1000 fps); sets
+// *events and returns the records it took. Sets end[c]; a FREE column whose
 // entries are all 0 ends where it begins.
-void EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, const Event& first,
-                   wire::RefEncoder* refs, uint8_t* const begin[kColumns], uint8_t* end[kColumns]) {
+size_t EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, const Event& first,
+                     wire::RefEncoder* refs, uint8_t* const begin[kColumns], uint8_t* end[kColumns],
+                     size_t* events) {
   uint8_t* kind_p = begin[kKindColumn];
   uint8_t* free_p = begin[kFreeRef];
   uint8_t* reuse_p = begin[kReuseRef];
@@ -247,19 +252,32 @@ void EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, co
   uint8_t* frame_p = begin[kFrameDelta];
   uint8_t* duration_p = begin[kDuration];
 
+  // The reader's state in a local: the columns' byte stores could alias it,
+  // and it would be reloaded after each.
+  RecordReader local = *reader;
   wire::TickGaps gaps(first.ticks >> kTickShift);
   uint64_t previous_address = 0;
   uint64_t previous_ticks = first.ticks;  // the previous event's own tick, unclamped
   uint64_t previous_frame = first.frame();
+  size_t sent = 0;
   // The slot of an address a few records ahead (without a wide record's top
   // byte, which only a tagged pointer has: a prefetch is a hint).
   if (refs)
     for (size_t i = 0; i < n && i < kPrefetchAhead; ++i) refs->Prefetch(records[i].head & RingRecord::kLow56);
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  for (; i < n; ++i) {
     if (refs && i + kPrefetchAhead < n) refs->Prefetch(records[i + kPrefetchAhead].head & RingRecord::kLow56);
-    Event e;
-    if (!reader->Read(records[i], &e)) continue;
-    const uint32_t packed = e.kind();
+    const RingRecord& r = records[i];
+    if (__builtin_expect(!RecordReader::IsEvent(r), 0)) {
+      if (r.kind() == kRecordFrame && sent && (r.head & RingRecord::kLow56) - previous_frame > UINT32_MAX) break;
+      Event none;
+      local.Read(r, &none);  // the ring's own record: what the reader knows
+      continue;
+    }
+    if (sent == kMaxPacketEvents) break;
+    const RecordReader::Fields e = local.TakeEvent(r);
+    ++sent;
+    const uint32_t packed = e.kind;
     const uint32_t kind = wire::KindOf(packed);
     kind_p = wire::WriteVarint(kind_p, packed);
     // free_ref of a FREE, reuse_ref of an ALLOC; the address when there is
@@ -303,7 +321,7 @@ void EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, co
     gap_p = wire::WriteVarint(gap_p, gap);
     if (gap == 0) exact_p = wire::WriteVarint(exact_p, exact);
     // Within one thread frames never go backwards (one global counter).
-    const uint64_t frame = e.frame();
+    const uint64_t frame = e.frame;
     frame_p = wire::WriteVarint(frame_p, frame - previous_frame);
     previous_frame = frame;
     duration_p = wire::WriteVarint(duration_p, duration.code);
@@ -313,6 +331,9 @@ void EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, co
   for (int c = 0; c < kColumns; ++c) end[c] = ends[c];
   if (!free_sizes) end[kFreeSize] = begin[kFreeSize];
   if (!free_stacks) end[kFreeStack] = begin[kFreeStack];
+  *reader = local;
+  *events = sent;
+  return i;
 }
 
 // An empty column is left out (only columns with entries for some events
@@ -342,24 +363,27 @@ uint8_t* PackColumns(uint8_t* out, uint8_t* const begin[kColumns], uint8_t* cons
   return out;
 }
 
-// One EventBatch packet of the events in `count` records, at most
-// kMaxPacketEvents, whose frame deltas all fit the wire's uint32 column;
-// `first` is the first of them. The columns are encoded into the state's
-// regions, then packed into a packet of their size. Without the state's
-// pages every address is sent (all references 0), and the regions are in the
-// packet's room, sized for every record's largest entries.
-void EncodeOneBatch(SocketSink& sink, uint32_t tid, const RingRecord* records, int count, const Event& first,
-                    uint64_t dropped, RecordReader* reader) {
+// One EventBatch packet of the events in the records from `records` on, as
+// many as EncodeColumns takes of `count`; `first` is the first of those
+// events. The columns are encoded into the state's regions, then packed into
+// a packet of their size. Without the state's pages every address is sent
+// (all references 0), and the regions are in the packet's room, sized for
+// every record's largest entries. Returns the records taken; *events gets
+// the events sent.
+size_t EncodeOneBatch(SocketSink& sink, uint32_t tid, const RingRecord* records, size_t count, const Event& first,
+                      uint64_t dropped, RecordReader* reader, size_t* events) {
   using B = wire::EventBatch;
   EventEncoderState* state = State();
-  const size_t n = static_cast<size_t>(count);
   uint8_t* begin[kColumns];
   uint8_t* end[kColumns];
+  size_t taken = 0;
   if (state) {
     LayOutColumns(state->columns, kMaxPacketEvents, false, begin);
-    EncodeColumns(records, n, reader, first, &state->refs, begin, end);
+    taken = EncodeColumns(records, count, reader, first, &state->refs, begin, end, events);
+  } else if (count > kMaxPacketEvents) {
+    count = kMaxPacketEvents;  // the room below is sized for this many records
   }
-  ProtoWriter w = sink.BeginPacket(256 + (state ? PackedColumnsBytes(begin, end) : kMaxBytesPerEvent * n));
+  ProtoWriter w = sink.BeginPacket(256 + (state ? PackedColumnsBytes(begin, end) : kMaxBytesPerEvent * count));
   size_t body = w.BeginNested(P::kEventsFieldNumber);
   w.Varint(B::kThreadIdFieldNumber, tid);
   w.Varint(B::kTickShiftFieldNumber, kTickShift);
@@ -368,18 +392,20 @@ void EncodeOneBatch(SocketSink& sink, uint32_t tid, const RingRecord* records, i
   w.Varint(B::kBaseFrameFieldNumber, first.frame());
   if (dropped) w.Varint(B::kDroppedFieldNumber, dropped);
 
-  uint8_t* const room = w.Reserve(state ? PackedColumnsBytes(begin, end) : ColumnHeadersBytes() + kMaxEventBytes * n);
+  uint8_t* const room =
+      w.Reserve(state ? PackedColumnsBytes(begin, end) : ColumnHeadersBytes() + kMaxEventBytes * count);
   if (!room) {  // cannot happen within the reserve; the sink drops the packet
     sink.EndPacket(w);
-    return;
+    return state ? taken : count;
   }
   if (!state) {
-    LayOutColumns(room, n, true, begin);
-    EncodeColumns(records, n, reader, first, nullptr, begin, end);
+    LayOutColumns(room, count, true, begin);
+    taken = EncodeColumns(records, count, reader, first, nullptr, begin, end, events);
   }
   w.Commit(PackColumns(room, begin, end));
   w.EndNested(body);
   sink.EndPacket(w);
+  return taken;
 }
 
 }  // namespace
@@ -391,32 +417,27 @@ void ResetEventEncoder() {
 
 uint64_t EncodeEventBatch(SocketSink& sink, uint32_t tid, const RingRecord* records, int count, uint64_t dropped,
                           RecordReader* reader) {
-  // A packet ends before the event that would be its kMaxPacketEvents + 1st,
-  // or whose frame is 2^32 or more past the one before (frame_delta is a
-  // uint32 column: a thread asleep for 2^32 frames, 50 days at 1000 fps);
-  // the next starts with that event's frame as its base. The ring's own
-  // records before such an event go with the packet before: they only set
-  // what the reader knows.
-  RecordReader ahead = *reader;
-  Event e, first{}, last{};
-  int start = 0;
-  size_t events = 0;
+  // A packet at a time, each from its first event on (EncodeColumns says
+  // where one must end). The ring's own records before a packet's first
+  // event only set what the reader knows; those after the last event are
+  // read too.
+  const size_t n = count > 0 ? static_cast<size_t>(count) : 0;
+  size_t at = 0;
   uint64_t sent = 0;
-  for (int i = 0; i < count; ++i) {
-    if (!ahead.Read(records[i], &e)) continue;
-    if (events && (events == kMaxPacketEvents || e.frame() - last.frame() > UINT32_MAX)) {
-      EncodeOneBatch(sink, tid, records + start, i - start, first, sent ? 0 : dropped, reader);
-      sent += events;
-      start = i;
-      events = 0;
+  while (at < n) {
+    RecordReader ahead = *reader;
+    Event first{};
+    size_t start = at;
+    while (start < n && !ahead.Read(records[start], &first)) ++start;
+    if (start == n) {
+      *reader = ahead;
+      break;
     }
-    if (!events) first = e;
-    last = e;
-    ++events;
+    size_t events = 0;
+    at += EncodeOneBatch(sink, tid, records + at, n - at, first, sent ? 0 : dropped, reader, &events);
+    sent += events;
   }
-  if (events) EncodeOneBatch(sink, tid, records + start, count - start, first, sent ? 0 : dropped, reader);
-  *reader = ahead;  // and past the ring's own records after the last event
-  return sent + events;
+  return sent;
 }
 
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame,
