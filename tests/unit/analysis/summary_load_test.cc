@@ -89,7 +89,8 @@ TestCapture TwoThreads(int rounds_of_slices) {
     // The worker's batch of this round arrives before main's.
     tc.Batch(501, worker);
     tc.Batch(500, main);
-    // Rounds ~0.1 s apart: the merge lets events out as the later rounds come.
+    // Rounds 2^28 ticks apart: the merge (a margin of 2^33) lets events out
+    // as the later rounds come.
     tick += uint64_t{1} << 28;
   }
   tc.Batch(500, {Alloc(tick, frame, 0x700000, 4096, 9)});  // a leak
@@ -110,7 +111,7 @@ TEST(SummaryLoad, AThreadFirstSeenWithEventsOlderThanThoseLetOutIsLoadedWhole) {
   TestCapture tc;
   tc.Marker(1, "glfwSwapBuffers");
   tc.Batch(500, {Alloc(1000, 0, 0x1000, 10, 1), FrameEnd(1001, 0), Alloc(1002, 1, 0x2000, 10, 1)});
-  const uint64_t later = uint64_t{1} << 31;  // past the margin events wait
+  const uint64_t later = uint64_t{1} << 34;  // past the margin events wait (2^33 ticks)
   tc.Batch(500, {Free(later, 1, 0x1000), FrameEnd(later + 1, 1)});
   // Thread 501's first events predate what thread 500 already let out (a
   // thread kept from its ring longer than the margin).

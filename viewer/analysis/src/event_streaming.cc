@@ -6,11 +6,13 @@ namespace {
 // Events that may wait for the frame source's guess, decoded (~48 bytes
 // each): past this, the guess is made.
 constexpr uint64_t kMaxWaitingEvents = uint64_t{4} << 20;
-// How long events wait for the other threads' (StreamingMerge): ~0.35 s of
-// a 3 GHz TSC, or fewer while more than kMaxMergeWaiting wait (~56 bytes
+// How long events wait for the other threads' (StreamingMerge): ~2.9 s of
+// a 3 GHz TSC, or less while more than kMaxMergeWaiting wait (~56 bytes
 // each; 0.3 s of a game making 7 M events a second), against the writer's
-// drain every 0.2-2 ms.
-constexpr uint64_t kOrderMarginTicks = uint64_t{1} << 30;
+// drain every 0.2-2 ms. The cap bounds the memory, so the margin can be
+// wide: on a loaded machine the writer can be kept from its rings for half
+// a second while the game, slowed too, makes few events.
+constexpr uint64_t kOrderMarginTicks = uint64_t{1} << 33;
 constexpr uint64_t kMaxMergeWaiting = uint64_t{2} << 20;
 }  // namespace
 
