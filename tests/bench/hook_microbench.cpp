@@ -141,22 +141,32 @@ void ConfigureDepth(const benchmark::State& state) {
   agent::ConfigureCapture(static_cast<int>(state.range(0)), true, false);
 }
 
-// What a malloc hook adds after the real call: capture + intern (a hit, the
-// same site every time) + one Event into the ring. Per event, per thread.
-void BM_RecordAlloc(benchmark::State& state) {
-  const int depth = static_cast<int>(state.range(0));
-  constexpr uint32_t kKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+constexpr uint32_t kAllocKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+
+// The recording benchmarks' loop: `record(guard, &n)` records the n-th
+// allocation, from state.range(0) frames of the call_depth library, the
+// thread's ring emptied every kDrainEvery events.
+template <typename Record>
+void RecordAllocsAtDepth(benchmark::State& state, Record record) {
   auto body = [&] {
     agent::RecursionGuard guard;
     uint64_t n = 0;
     for (auto _ : state) {
-      agent::RecordAlloc(guard, &n, 64, kKind, agent::Ticks(), 0);
+      record(guard, &n);
       if (++n % kDrainEvery == 0) DrainOwnRing();
     }
     DrainOwnRing();
   };
-  RunAtDepth(depth, body);
+  RunAtDepth(static_cast<int>(state.range(0)), body);
   state.SetItemsProcessed(state.iterations());
+}
+
+// What a malloc hook adds after the real call: capture + intern (a hit, the
+// same site every time) + one Event into the ring. Per event, per thread.
+void BM_RecordAlloc(benchmark::State& state) {
+  RecordAllocsAtDepth(state, [](const agent::RecursionGuard& guard, uint64_t* n) {
+    agent::RecordAlloc(guard, n, 64, kAllocKind, agent::Ticks(), 0);
+  });
 }
 BENCHMARK(BM_RecordAlloc)->Setup(ConfigureDepth)->Arg(4)->Arg(16)->Arg(32)->UseRealTime();
 // Two threads at once: interning hits only read shared memory and each
@@ -173,7 +183,6 @@ BENCHMARK(BM_RecordAllocLibunwind)->Setup(ConfigureDepth)->Arg(16)->UseRealTime(
 
 // As a hook calls it: from the hook's own frame, where the walk starts
 // (here a function of the benchmark's, one per call site `Site`).
-constexpr uint32_t kAllocKind = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
 template <int Site>
 __attribute__((noinline)) void RecordAtSite(const agent::RecursionGuard& guard, uint64_t* n) {
   agent::RecordAlloc(guard, n, 64, kAllocKind, agent::Ticks(), 0, __builtin_frame_address(0));
@@ -182,45 +191,25 @@ __attribute__((noinline)) void RecordAtSite(const agent::RecursionGuard& guard, 
 
 // The same call site every time, as a game's loop allocates: the thread's
 // memo of its last walks answers (stack_capture.h, StackMemo).
-void BM_RecordAllocAtHook(benchmark::State& state) {
-  auto body = [&] {
-    agent::RecursionGuard guard;
-    uint64_t n = 0;
-    for (auto _ : state) {
-      RecordAtSite<0>(guard, &n);
-      if (++n % kDrainEvery == 0) DrainOwnRing();
-    }
-    DrainOwnRing();
-  };
-  RunAtDepth(static_cast<int>(state.range(0)), body);
-  state.SetItemsProcessed(state.iterations());
-}
+void BM_RecordAllocAtHook(benchmark::State& state) { RecordAllocsAtDepth(state, RecordAtSite<0>); }
 BENCHMARK(BM_RecordAllocAtHook)->Setup(ConfigureDepth)->Arg(16)->Arg(32)->UseRealTime();
 
 // Eight call sites in turn: more than the thread's recent stacks and memo
 // hold, so every stack is walked and found in the shared table (what a
 // hook costs where a game's sites vary more than its loop's).
 void BM_RecordAllocManySites(benchmark::State& state) {
-  auto body = [&] {
-    agent::RecursionGuard guard;
-    uint64_t n = 0;
-    for (auto _ : state) {
-      switch (n % 8) {
-        case 0: RecordAtSite<0>(guard, &n); break;
-        case 1: RecordAtSite<1>(guard, &n); break;
-        case 2: RecordAtSite<2>(guard, &n); break;
-        case 3: RecordAtSite<3>(guard, &n); break;
-        case 4: RecordAtSite<4>(guard, &n); break;
-        case 5: RecordAtSite<5>(guard, &n); break;
-        case 6: RecordAtSite<6>(guard, &n); break;
-        default: RecordAtSite<7>(guard, &n); break;
-      }
-      if (++n % kDrainEvery == 0) DrainOwnRing();
+  RecordAllocsAtDepth(state, [](const agent::RecursionGuard& guard, uint64_t* n) {
+    switch (*n % 8) {
+      case 0: RecordAtSite<0>(guard, n); break;
+      case 1: RecordAtSite<1>(guard, n); break;
+      case 2: RecordAtSite<2>(guard, n); break;
+      case 3: RecordAtSite<3>(guard, n); break;
+      case 4: RecordAtSite<4>(guard, n); break;
+      case 5: RecordAtSite<5>(guard, n); break;
+      case 6: RecordAtSite<6>(guard, n); break;
+      default: RecordAtSite<7>(guard, n); break;
     }
-    DrainOwnRing();
-  };
-  RunAtDepth(static_cast<int>(state.range(0)), body);
-  state.SetItemsProcessed(state.iterations());
+  });
 }
 BENCHMARK(BM_RecordAllocManySites)->Setup(ConfigureDepth)->Arg(16)->Arg(32)->UseRealTime();
 
