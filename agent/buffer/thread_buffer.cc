@@ -159,7 +159,8 @@ ThreadBuffer* CurrentThreadBuffer() {
   b->cached_head = b->head.load(std::memory_order_acquire);
   b->packer = RecordPacker{};  // the new thread's first records say its frame and epoch
   b->stack_memo.Forget();
-  // tid last: the writer treats a changed (tid, generation) as a new thread.
+  // tid last: the writer leaves a buffer of tid 0 alone, and treats a
+  // changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
   t_buffer = b;
   RegisterThreadExit(b);
@@ -250,6 +251,10 @@ bool BufferThreadGone(const ThreadBuffer* b) {
 }
 
 void ReleaseBuffer(ThreadBuffer* b) {
+  // The next thread to claim it is then unnamed until it stores its own tid:
+  // the gone thread's tid would have the writer find the buffer gone again
+  // and release it under the new thread.
+  b->tid.store(0, std::memory_order_relaxed);
   b->state.store(static_cast<uint32_t>(BufferState::kFree), std::memory_order_release);
 }
 

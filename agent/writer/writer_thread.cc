@@ -196,6 +196,9 @@ uint64_t DrainAll(bool check_all_exits) {
   uint64_t taken = 0;
   for (ThreadBuffer* b = FirstBuffer(); b; b = b->next) {
     if (b->state.load(std::memory_order_acquire) == static_cast<uint32_t>(BufferState::kFree)) continue;
+    // Tid 0: a thread is claiming the buffer and has not said who it is yet
+    // (it sets up the buffer's fields meanwhile, and pushes nothing before).
+    if (b->tid.load(std::memory_order_acquire) == 0) continue;
     bool check = check_all_exits || b->exiting.load(std::memory_order_acquire);
     // Gone is decided before the drain: a gone thread pushed its last event
     // before it died, so this drain takes them all.
@@ -225,6 +228,8 @@ void RefreshThreadNames() {
   for (int i = 0; i < g_view_count; ++i) {
     BufferView& v = g_views[i];
     if (v.buffer->state.load(std::memory_order_relaxed) != static_cast<uint32_t>(BufferState::kActive)) continue;
+    // Reused by a thread not drained yet: the view still names the gone one.
+    if (v.buffer->tid.load(std::memory_order_relaxed) != v.tid) continue;
     char name[16];
     ReadThreadName(v.tid, name, sizeof(name));
     if (strcmp(name, v.name) != 0) {
