@@ -62,6 +62,9 @@ TEST(ThreadBuffer, EventsArriveInOrderAndBufferIsReusedOnceTheThreadIsGone) {
   // Drained and freed by the writer, it is reused by the next thread.
   seen->head.store(tail);
   ReleaseBuffer(seen);
+  // Until the next thread stores its own tid, the buffer names no thread:
+  // the writer, which skips tid 0, must not find the gone one gone again.
+  EXPECT_EQ(seen->tid.load(), 0u);
   ThreadBuffer* reused = nullptr;
   std::thread next([&] {
     PushEvent(Event{1, 2, 3, 0, 0, PackFrameKind(0, 1)});
