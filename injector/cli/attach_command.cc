@@ -31,7 +31,7 @@ namespace memframe::injector {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kTickMs = 50;
+constexpr int kAttachPollMs = 50;
 // After the injection the agent's thread connects; a process that never
 // does was not given the agent (or it failed there: its stderr says why).
 constexpr auto kConnectLimit = std::chrono::seconds(10);
@@ -247,7 +247,7 @@ Ending Record(Recorder& recorder, pid_t pid, double duration_s, EntryPatchReques
   bool connected = false, detach_sent = false;
   Clock::time_point detach_deadline{};
   for (;;) {
-    recorder.PollOnce(kTickMs);
+    recorder.PollOnce(kAttachPollMs);
     if (recorder.open_connections() > 0) connected = true;
     if (!connected && Clock::now() - start > kConnectLimit) return Ending::kNeverConnected;
     if (connected && recorder.open_connections() == 0)

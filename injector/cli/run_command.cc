@@ -153,7 +153,7 @@ namespace {
 
 // While the program runs the loop wakes at least this often to reap it (its
 // SIGCHLD usually wakes it sooner).
-constexpr int kTickMs = 100;
+constexpr int kReapPollMs = 100;
 // After the program exits, a descendant that inherited the agent may keep
 // its connection open; this long is waited for it.
 constexpr auto kDrainLimit = std::chrono::seconds(3);
@@ -196,7 +196,7 @@ bool IsFrameSource(const std::string& source) {
 // kDrainLimit after the exit). Returns the program's exit status.
 int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
   int status = 0;
-  while (!child.TryWait(&status, note)) recorder.PollOnce(kTickMs);
+  while (!child.TryWait(&status, note)) recorder.PollOnce(kReapPollMs);
   auto deadline = std::chrono::steady_clock::now() + kDrainLimit;
   for (;;) {
     // With nothing open, one non-blocking round still takes connections
@@ -210,7 +210,7 @@ int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
       recorder.AbandonOpenConnections();
       break;
     }
-    recorder.PollOnce(static_cast<int>(std::min<int64_t>(left.count(), kTickMs)));
+    recorder.PollOnce(static_cast<int>(std::min<int64_t>(left.count(), kReapPollMs)));
   }
   return status;
 }

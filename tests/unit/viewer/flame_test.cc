@@ -10,7 +10,7 @@ namespace {
 // Innermost first, from the user frame out: the level's arrays from
 // LoadLevel (two lines), the nav mesh from LoadNavMesh called by LoadLevel,
 // and a HUD string; a driver allocating inside the present names its module.
-std::map<uint32_t, std::vector<TreeFrame>> Stacks() {
+std::map<uint32_t, std::vector<TreeFrame>> FlameStacks() {
   return {{1, {{"LoadLevel", "level.cpp:24"}, {"main", "main.cpp:119"}}},
           {2, {{"LoadLevel", "level.cpp:29"}, {"main", "main.cpp:119"}}},
           {3, {{"LoadNavMesh", "level.cpp:14"}, {"LoadLevel", "level.cpp:40"}, {"main", "main.cpp:119"}}},
@@ -18,12 +18,12 @@ std::map<uint32_t, std::vector<TreeFrame>> Stacks() {
           {5, {{"libfake_dri.so (driver)", ""}, {"PresentFrame", "driver_game.cc:26"}, {"main", "main.cpp:140"}}}};
 }
 
-std::vector<FlameRow> Rows() {
+std::vector<FlameRow> FlameRows() {
   return {{1, 1, 16384}, {3, 1, 12288}, {2, 1, 4096}, {5, 3, 1536}, {4, 1, 41}};
 }
 
 CallTree::StackFrames Frames() {
-  static const auto stacks = Stacks();
+  static const auto stacks = FlameStacks();
   return [](uint32_t id) { return stacks.at(id); };
 }
 
@@ -34,7 +34,7 @@ const CallTreeNode* Child(const CallTree& tree, const CallTreeNode& parent, cons
 }
 
 TEST(Flame, RootAndEveryLevelSumTheSelection) {
-  CallTree tree = BuildFlameTree(Rows(), Frames());
+  CallTree tree = BuildFlameTree(FlameRows(), Frames());
   EXPECT_EQ(tree.root().blocks_b, 7u);
   EXPECT_EQ(tree.root().bytes_b, 16384u + 12288u + 4096u + 1536u + 41u);
   EXPECT_EQ(FlameValue(tree.root(), FlameMetric::kAllocations), 7u);
@@ -58,7 +58,7 @@ TEST(Flame, RootAndEveryLevelSumTheSelection) {
 }
 
 TEST(Flame, CallersAndCalleesOfAFunction) {
-  CallersCallees load = FindCallersCallees(Rows(), Frames(), "LoadLevel");
+  CallersCallees load = FindCallersCallees(FlameRows(), Frames(), "LoadLevel");
   EXPECT_EQ(load.blocks, 3u);
   EXPECT_EQ(load.bytes, 16384u + 12288u + 4096u);
   ASSERT_EQ(load.callers.size(), 1u);
@@ -72,17 +72,17 @@ TEST(Flame, CallersAndCalleesOfAFunction) {
   EXPECT_EQ(load.callees[1].function, "LoadNavMesh");
   EXPECT_EQ(load.callees[1].bytes, 12288u);
 
-  CallersCallees main = FindCallersCallees(Rows(), Frames(), "main");
+  CallersCallees main = FindCallersCallees(FlameRows(), Frames(), "main");
   ASSERT_EQ(main.callers.size(), 1u);
   EXPECT_EQ(main.callers[0].function, "(outermost)");
   EXPECT_EQ(main.callees.size(), 3u);
 
-  CallersCallees present = FindCallersCallees(Rows(), Frames(), "PresentFrame");
+  CallersCallees present = FindCallersCallees(FlameRows(), Frames(), "PresentFrame");
   ASSERT_EQ(present.callees.size(), 1u);
   EXPECT_EQ(present.callees[0].function, "libfake_dri.so (driver)");
   EXPECT_EQ(present.callees[0].blocks, 3u);
 
-  EXPECT_EQ(FindCallersCallees(Rows(), Frames(), "Nobody").blocks, 0u);
+  EXPECT_EQ(FindCallersCallees(FlameRows(), Frames(), "Nobody").blocks, 0u);
 }
 
 TEST(Flame, RecursionCountsAStackOnce) {
@@ -97,7 +97,7 @@ TEST(Flame, RecursionCountsAStackOnce) {
 }
 
 TEST(Flame, ResolvesAFunctionByNameOrPart) {
-  CallTree tree = BuildFlameTree(Rows(), Frames());
+  CallTree tree = BuildFlameTree(FlameRows(), Frames());
   EXPECT_EQ(ResolveFlameFunction(tree, FlameMetric::kBytes, "LoadLevel"), "LoadLevel");
   // "Load" is in LoadLevel and LoadNavMesh: the larger one.
   EXPECT_EQ(ResolveFlameFunction(tree, FlameMetric::kBytes, "Load"), "LoadLevel");

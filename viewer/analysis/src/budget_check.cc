@@ -15,7 +15,7 @@ namespace memframe::analysis {
 namespace {
 
 // Allocations and bytes of each steady frame (frames without any count as 0).
-struct PerFrame {
+struct SteadyFrameAmounts {
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> frames;
 
   void Add(uint64_t frame, uint64_t allocations, uint64_t bytes) {
@@ -45,7 +45,7 @@ class Checker {
   explicit Checker(BudgetReport* report) : report_(report) {}
 
   // The worst steady frame against `limit`; "what" names the figure.
-  void Frames(const std::string& what, const FrameLimit& limit, const PerFrame& per_frame) {
+  void Frames(const std::string& what, const FrameLimit& limit, const SteadyFrameAmounts& per_frame) {
     Worst(what + " allocations", limit.allocations, per_frame, [](auto v) { return v.first; }, "count");
     Worst(what + " bytes", limit.bytes, per_frame, [](auto v) { return v.second; }, "bytes");
   }
@@ -54,7 +54,7 @@ class Checker {
 
  private:
   template <typename Get>
-  void Worst(const std::string& name, std::optional<uint64_t> limit, const PerFrame& per_frame, Get get,
+  void Worst(const std::string& name, std::optional<uint64_t> limit, const SteadyFrameAmounts& per_frame, Get get,
              const char* unit) {
     if (!limit) return;
     BudgetCheck c{name, *limit, 0, std::nullopt, true, unit, ""};
@@ -90,13 +90,13 @@ BudgetReport CheckBudget(const Capture& capture, const HeapAnalysis& heap, Symbo
   for (const FrameRange& r : report.steady) report.steady_frames += heap.frames.CountIn(r);
   Checker check(&report);
 
-  PerFrame whole;
+  SteadyFrameAmounts whole;
   for (const FrameStats& f : heap.frames.frames)
     if (InSteady(report.steady, f.frame)) whole.Add(f.frame, f.allocations, f.bytes_allocated);
   check.Frames("steady frame", budget.steady_frame, whole);
 
   // Sites by class and by pattern, symbolized once each.
-  std::vector<PerFrame> by_class(budget.module_classes.size()), by_site(budget.sites.size());
+  std::vector<SteadyFrameAmounts> by_class(budget.module_classes.size()), by_site(budget.sites.size());
   if (!budget.module_classes.empty() || !budget.sites.empty()) {
     for (const SiteHistory& site : heap.sites.sites()) {
       auto it = stream.stacks.find(site.stack_id);

@@ -86,8 +86,6 @@ double Growth(double base, double next) {
 
 }  // namespace
 
-double PerFrame(uint64_t value, uint64_t frames) { return frames == 0 ? 0 : static_cast<double>(value) / frames; }
-
 CaptureComparison CompareCaptures(const CompareInput& base_input, const CompareInput& next_input) {
   const Side base = Analyse(base_input), next = Analyse(next_input);
   CaptureComparison c;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "format.h"
+#include "memframe/analysis/ratios.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
@@ -15,8 +16,8 @@ namespace {
 
 enum Column { kShow, kName, kTid, kAllocations, kBytes, kPerFrame, kFrames, kTime, kShare, kColumns };
 
-double PerFrame(uint64_t count, uint64_t frames) { return frames ? static_cast<double>(count) / frames : 0; }
-double Share(uint64_t part, uint64_t whole) { return whole ? static_cast<double>(part) / whole : 0; }
+using analysis::PerFrame;
+using analysis::Share;
 
 // Whether the selection holds the thread(s) of `tid` (empty = every thread).
 bool Holds(const analysis::ThreadSelection& selection, const analysis::Stream& stream, uint32_t tid) {

@@ -9,7 +9,7 @@ namespace memframe::analysis {
 
 namespace {
 
-constexpr size_t kStacksShown = 10;
+constexpr size_t kDiffStacksShown = 10;
 
 struct DiffResult {
   LiveSetCut a, b;
@@ -33,7 +33,7 @@ std::vector<std::string> Operands(const ReportInput& input) {
   return {std::to_string(frames->first), std::to_string(frames->second)};
 }
 
-DiffResult Compute(const ReportInput& input) {
+DiffResult ComputeDiff(const ReportInput& input) {
   DiffResult r;
   const std::vector<std::string> operands = Operands(input);
   r.a = Resolve(input, operands.at(0));
@@ -76,7 +76,7 @@ json CutJson(const LiveSetCut& cut, uint64_t blocks, uint64_t bytes) {
 }  // namespace
 
 void WriteDiffText(const ReportInput& input, std::ostream& out) {
-  DiffResult r = Compute(input);
+  DiffResult r = ComputeDiff(input);
   const LiveSetDiff& d = r.diff;
   out << "Live heap at " << CutText(r.a) << ": " << Plural(d.blocks_a, "block") << ", " << FormatBytes(d.bytes_a)
       << '\n';
@@ -102,7 +102,7 @@ void WriteDiffText(const ReportInput& input, std::ostream& out) {
                   views.back().location});
   }
   table.Write(out);
-  for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
+  for (size_t i = 0; i < views.size() && i < kDiffStacksShown; ++i) {
     out << "\n#" << i + 1 << " " << ChangeName(shown[i]->change) << " " << FormatSignedBytes(shown[i]->delta_bytes())
         << " (stack " << shown[i]->stack_id << ")\n";
     WriteStack(views[i], out);
@@ -110,7 +110,7 @@ void WriteDiffText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteDiffJson(const ReportInput& input, std::ostream& out) {
-  DiffResult r = Compute(input);
+  DiffResult r = ComputeDiff(input);
   const LiveSetDiff& d = r.diff;
   json sites = json::array();
   for (const LiveSetDiffRow& row : d.rows) {

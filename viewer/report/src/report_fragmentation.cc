@@ -46,7 +46,7 @@ struct Result {
   AddressMapImage image;  // when --png
 };
 
-Result Compute(const ReportInput& input) {
+Result ComputeFragmentation(const ReportInput& input) {
   Result r;
   uint64_t frame = FrameOption(input);  // validates --frame
   r.one_frame = input.options.frame.has_value();
@@ -109,7 +109,7 @@ void WriteTimelineTable(const std::vector<FragmentationSample>& samples, std::os
 }  // namespace
 
 void WriteFragmentationText(const ReportInput& input, std::ostream& out) {
-  Result r = Compute(input);
+  Result r = ComputeFragmentation(input);
   out << "Heap regions: live blocks clustered where gaps stay under " << FormatBytes(kRegionGap)
       << "; a hole is a gap over " << kHoleSlack << " B; fragmentation = 1 - largest hole / free\n";
   if (r.one_frame && !r.samples.empty()) {
@@ -128,7 +128,7 @@ void WriteFragmentationText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteFragmentationJson(const ReportInput& input, std::ostream& out) {
-  Result r = Compute(input);
+  Result r = ComputeFragmentation(input);
   json samples = json::array();
   for (const FragmentationSample& s : r.samples) {
     json regions = json::array();

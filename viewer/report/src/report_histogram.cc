@@ -28,7 +28,7 @@ struct Histogram {
   SizeBinSites sites;
 };
 
-Histogram Compute(const ReportInput& input) {
+Histogram ComputeHistogram(const ReportInput& input) {
   Histogram h;
   h.range = HistogramRange(input);
   h.totals = SizeHistogramIndex::Build(input.capture.main).Range(h.range);
@@ -63,7 +63,7 @@ std::string BinLabel(int bin) {
 }  // namespace
 
 void WriteHistogramText(const ReportInput& input, std::ostream& out) {
-  Histogram h = Compute(input);
+  Histogram h = ComputeHistogram(input);
   out << "Allocation sizes in " << RangeText(h.range) << ClassesShown(input) << ": " << Plural(h.totals.allocations, "allocation") << ", "
       << FormatBytes(h.totals.bytes) << "\n\n";
   if (h.totals.allocations == 0) {
@@ -90,7 +90,7 @@ void WriteHistogramText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
-  Histogram h = Compute(input);
+  Histogram h = ComputeHistogram(input);
   json bins = json::array();
   for (int b = h.totals.first_bin; b <= h.totals.last_bin; ++b) {
     const SizeBinTotals& t = h.totals.bins[b];

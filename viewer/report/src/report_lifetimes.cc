@@ -10,7 +10,7 @@ namespace memframe::analysis {
 
 namespace {
 
-constexpr size_t kTextRows = 50;
+constexpr size_t kLifetimeRows = 50;
 constexpr std::array<LifetimeClass, 6> kClasses = {LifetimeClass::kFrame,     LifetimeClass::kLevel,
                                                    LifetimeClass::kRing,      LifetimeClass::kPool,
                                                    LifetimeClass::kLongLived, LifetimeClass::kGeneral};
@@ -82,7 +82,7 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
   size_t shown = 0, hidden = 0;
   for (const SiteLifetime& s : r.sites) {
     if (s.lifetime == LifetimeClass::kGeneral || !KeepsSite(input, s.stack_id)) continue;
-    if (shown == kTextRows) {
+    if (shown == kLifetimeRows) {
       ++hidden;
       continue;
     }

@@ -11,7 +11,7 @@ namespace memframe::analysis {
 
 namespace {
 
-constexpr size_t kTextRows = 30;
+constexpr size_t kLocalityRows = 30;
 
 std::vector<SiteLocality> Analyze(const ReportInput& input, uint64_t frame) {
   LiveSet live = input.heap.live_sets.AtFrame(input.capture.main, frame);
@@ -37,7 +37,7 @@ void WriteLocalityText(const ReportInput& input, std::ostream& out) {
                    {"span"}, {"advice", true}, {"function", true}, {"location", true}});
   size_t shown = 0;
   for (const SiteLocality& s : sites) {
-    if (shown == kTextRows) break;
+    if (shown == kLocalityRows) break;
     SiteView v = NameStack(s.stack_id, input);
     table.AddRow({std::to_string(++shown), FormatCount(s.blocks), FormatBytes(s.bytes), FormatCount(s.pages),
                   FormatCount(s.packed_pages), PerBlock(s.pages_per_block()), PerBlock(s.lines_per_block()),

@@ -1,17 +1,10 @@
 // `threads`: who allocated, by thread (thread_stats.h).
+#include "memframe/analysis/ratios.h"
 #include "memframe/analysis/thread_stats.h"
 #include "report_json_common.h"
 #include "report_text_common.h"
 
 namespace memframe::analysis {
-
-namespace {
-
-double PerFrame(uint64_t count, uint64_t frames) { return frames ? static_cast<double>(count) / frames : 0; }
-
-double Share(uint64_t part, uint64_t whole) { return whole ? static_cast<double>(part) / whole : 0; }
-
-}  // namespace
 
 namespace {
 

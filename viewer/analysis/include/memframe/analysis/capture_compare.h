@@ -15,6 +15,7 @@
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/module_class.h"
 #include "memframe/analysis/phases.h"
+#include "memframe/analysis/ratios.h"
 #include "memframe/analysis/symbolizer.h"
 
 namespace memframe::analysis {
@@ -65,8 +66,6 @@ struct CaptureComparison {
 
 CaptureComparison CompareCaptures(const CompareInput& base, const CompareInput& next);
 
-// Figures per steady frame (0 when there are none).
-double PerFrame(uint64_t value, uint64_t frames);
 
 // What --fail-on-regression PCT calls a regression: steady allocations or
 // bytes per frame, or leaked bytes, grown by more than PCT percent; or a
