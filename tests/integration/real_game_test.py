@@ -173,7 +173,10 @@ def main():
     parser.add_argument("--viewer", required=True)
     parser.add_argument("--frame-source", required=True)
     parser.add_argument("--seconds", type=int, default=12)
-    parser.add_argument("--min-fps", type=float, default=2.0)
+    # One frame a second: a game the agent stalls draws none, while Mesa's
+    # software renderer on a loaded two-core machine (CI runs two tests at
+    # once) drew Neverball's menu at ~1 frame a second.
+    parser.add_argument("--min-fps", type=float, default=1.0)
     parser.add_argument("--attach", action="store_true")
     parser.add_argument("--settle", type=float, default=4.0, help="--attach: seconds from the driver to the attach")
     parser.add_argument("game", nargs="+")
