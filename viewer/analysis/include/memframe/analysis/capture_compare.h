@@ -66,7 +66,6 @@ struct CaptureComparison {
 
 CaptureComparison CompareCaptures(const CompareInput& base, const CompareInput& next);
 
-
 // What --fail-on-regression PCT calls a regression: steady allocations or
 // bytes per frame, or leaked bytes, grown by more than PCT percent; or a
 // game site new in NEW, or whose allocations or bytes per frame grew by more
