@@ -8,7 +8,7 @@ namespace memframe::viewer {
 namespace palette {
 // Timeline and histogram bars: an ordinary frame / allocations.
 inline constexpr ImU32 kBar = IM_COL32(84, 138, 204, 255);
-// A frame above the spike threshold (FrameTable::allocation_spike / bytes_spike).
+// A frame above its steady phase's spike threshold (Phase::allocation_spike / bytes_spike).
 inline constexpr ImU32 kSpike = IM_COL32(232, 93, 62, 255);
 // Time spent inside the allocator (overlay line).
 inline constexpr ImU32 kTime = IM_COL32(240, 196, 64, 255);
@@ -23,6 +23,7 @@ inline constexpr ImU32 kMarker = IM_COL32(120, 220, 170, 255);
 // Phase bands over the timeline's bars (start-up, loads), faint.
 inline constexpr ImU32 kPhaseStartup = IM_COL32(150, 120, 255, 40);
 inline constexpr ImU32 kPhaseLoad = IM_COL32(255, 190, 60, 48);
+inline constexpr ImU32 kPhaseUnload = IM_COL32(80, 200, 255, 44);
 inline constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 28);
 inline constexpr ImU32 kAxisText = IM_COL32(160, 166, 178, 255);
 inline const ImVec4 kDimText = ImVec4(0.62f, 0.65f, 0.70f, 1);

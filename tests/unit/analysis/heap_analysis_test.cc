@@ -127,20 +127,23 @@ TEST(HeapAnalysis, SpikesStandOutFromSteadyFrames) {
     events.push_back(FrameEnd(++tick, frame));
   }
   FrameTable t = AnalyzeHeap(MakeStream(events)).frames;
-  EXPECT_EQ(t.allocation_spike.median, 10u);
-  EXPECT_EQ(t.allocation_spike.mad, 0u);
-  EXPECT_EQ(t.allocation_spike.threshold, 13u);  // 10 + 3 * max(0, 1, 1)
-  EXPECT_EQ(t.bytes_spike.threshold, 320u + 3 * 32);
+  // Frame 0 is start-up; frames 1..11 are the one steady phase.
+  ASSERT_EQ(t.phases.size(), 2u);
+  const Phase& steady = t.phases[1];
+  EXPECT_EQ(steady.allocation_spike.median, 10u);
+  EXPECT_EQ(steady.allocation_spike.mad, 0u);
+  EXPECT_EQ(steady.allocation_spike.threshold, 13u);  // 10 + 3 * max(0, 1, 1)
+  EXPECT_EQ(steady.bytes_spike.threshold, 320u + 3 * 32);
+  EXPECT_EQ(steady.spikes, 1u);
   for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 7) << "frame " << f.frame;
 }
 
 // 2,000 frames: 10 allocations each until frame 1,500, then 20 (a busier
 // level), with real spikes at frames 300 and 1,700 (3x their neighbours).
 // By the whole capture's median every frame of the busier level would
-// spike; judged against the frames around them, frame 1,700 does and the
-// rest of the level does not (only the first frames after the change, where
-// the window still sits mostly in the quiet part, may).
-TEST(HeapAnalysis, SpikesAreJudgedAgainstTheFramesAroundThem) {
+// spike; the busier level is a steady phase of its own, judged against its
+// own frames, so frames 300 and 1,700 spike and no other does.
+TEST(HeapAnalysis, SpikesAreJudgedAgainstTheirOwnPhase) {
   std::vector<TestEvent> events;
   uint64_t tick = 0;
   constexpr uint32_t kFrames = 2000;
@@ -155,14 +158,11 @@ TEST(HeapAnalysis, SpikesAreJudgedAgainstTheFramesAroundThem) {
   }
   FrameTable t = AnalyzeHeap(MakeStream(events)).frames;
   ASSERT_EQ(t.frames.size(), kFrames);
-  EXPECT_EQ(t.allocation_spike.threshold, 13u);  // the whole capture's: 10 + 3 * 1
-  for (const FrameStats& f : t.frames) {
-    if (f.frame == 300 || f.frame == 1700) {
-      EXPECT_TRUE(f.spike) << "frame " << f.frame;
-    } else if (f.frame < 1500 || f.frame >= 1500 + kSpikeBlock) {
-      EXPECT_FALSE(f.spike) << "frame " << f.frame;
-    }
-  }
+  ASSERT_EQ(t.phases.size(), 3u);
+  EXPECT_EQ(t.phases[1].frames, (FrameRange{1, 1499}));
+  EXPECT_EQ(t.phases[2].frames, (FrameRange{1500, 1999}));
+  EXPECT_EQ(t.phases[2].allocation_spike.threshold, 26u);  // 20 + 3 * max(0, 2, 1)
+  for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 300 || f.frame == 1700) << "frame " << f.frame;
 }
 
 // The timeline colours the metric on screen: a frame with the usual count

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memframe/analysis/phases.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -11,49 +13,6 @@ uint64_t Median(std::vector<uint64_t> values) {
   auto mid = values.begin() + static_cast<long>((values.size() - 1) / 2);
   std::nth_element(values.begin(), mid, values.end());
   return *mid;
-}
-
-std::vector<uint64_t> Column(const std::vector<FrameStats>& frames, size_t from, size_t to,
-                             uint64_t FrameStats::*field) {
-  std::vector<uint64_t> values;
-  values.reserve(to - from);
-  for (size_t i = from; i < to; ++i) values.push_back(frames[i].*field);
-  return values;
-}
-
-// Marks frames [from, to) against these thresholds.
-void MarkSpikes(std::vector<FrameStats>& frames, size_t from, size_t to, const SpikeThreshold& allocs,
-                const SpikeThreshold& bytes) {
-  for (size_t i = from; i < to; ++i) {
-    FrameStats& f = frames[i];
-    f.allocations_spike = f.allocations > allocs.threshold;
-    f.bytes_spike = f.bytes_allocated > bytes.threshold;
-    f.spike = f.allocations_spike || f.bytes_spike;
-  }
-}
-
-// A frame is judged against the complete frames around it (its block of
-// kSpikeBlock and one block either side), not against the whole capture: a
-// game whose per-frame figures drift (a buffer that grows a little every
-// frame, a busier level) would otherwise turn every later frame into a
-// spike. A capture of up to three blocks is judged as a whole, with the
-// table's own thresholds.
-// Frames after the last complete one take the last block's thresholds.
-void MarkSpikes(FrameTable& table, size_t complete_rows) {
-  std::vector<FrameStats>& frames = table.frames;
-  if (!SpikesJudgedLocally(complete_rows)) {
-    MarkSpikes(frames, 0, frames.size(), table.allocation_spike, table.bytes_spike);
-    return;
-  }
-  const size_t blocks = (complete_rows + kSpikeBlock - 1) / kSpikeBlock;
-  for (size_t b = 0; b < blocks; ++b) {
-    size_t from = b == 0 ? 0 : (b - 1) * kSpikeBlock;
-    size_t to = std::min(complete_rows, (b + 2) * kSpikeBlock);
-    SpikeThreshold allocs = ComputeSpikeThreshold(Column(frames, from, to, &FrameStats::allocations));
-    SpikeThreshold bytes = ComputeSpikeThreshold(Column(frames, from, to, &FrameStats::bytes_allocated));
-    size_t end = b + 1 == blocks ? frames.size() : (b + 1) * kSpikeBlock;
-    MarkSpikes(frames, b * kSpikeBlock, end, allocs, bytes);
-  }
 }
 
 }  // namespace
@@ -66,7 +25,7 @@ SpikeThreshold ComputeSpikeThreshold(const std::vector<uint64_t>& values) {
   for (uint64_t v : values) deviations.push_back(v > t.median ? v - t.median : t.median - v);
   t.mad = Median(std::move(deviations));
   uint64_t scale = std::max<uint64_t>({t.mad, t.median / 10, 1});
-  t.threshold = t.median + 3 * scale;
+  t.threshold = t.median + kSpikeScale * scale;
   return t;
 }
 
@@ -146,8 +105,10 @@ void FrameStatsBuilder::OnFrameEnd(const Event& e) {
   has_marker_ = true;
 }
 
-FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_map<uint32_t, std::string>& markers) {
+FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_map<uint32_t, std::string>& markers,
+                                     bool attached) {
   FrameTable table;
+  table.attached = attached;
   table.frames_rendered = frames_rendered_;
   if (has_marker_) {
     auto it = markers.find(static_cast<uint32_t>(last_marker_));
@@ -170,19 +131,14 @@ FrameTable FrameStatsBuilder::Finish(const Clock& clock, const std::unordered_ma
   rows = {};
   // Frames end in order, so the complete ones are those up to the highest
   // frame that saw a FRAME_END.
-  size_t complete_rows = 0;
   for (size_t i = table.frames.size(); i-- > 0;) {
     if (table.frames[i].ended) {
       table.last_complete_frame = table.frames[i].frame;
-      complete_rows = i + 1;
       break;
     }
   }
-  if (frames_rendered_ > 0 && complete_rows >= kMinFramesForSpikes) {
-    table.allocation_spike = ComputeSpikeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::allocations));
-    table.bytes_spike = ComputeSpikeThreshold(Column(table.frames, 0, complete_rows, &FrameStats::bytes_allocated));
-    MarkSpikes(table, complete_rows);
-  }
+  table.phases = DetectPhases(table, attached);
+  MarkPhaseSpikes(table, table.phases);
   return table;
 }
 

@@ -68,7 +68,7 @@ void HeapAccumulator::Push(const Event& e) {
 HeapAnalysis HeapAccumulator::Finish(const Stream& stream) {
   (stream.process.attached ? result_.anomalies.freed_before_attach : result_.anomalies.unknown_frees) =
       frees_of_unknown_blocks_;
-  result_.frames = frames_.Finish(stream.clock, stream.markers);
+  result_.frames = frames_.Finish(stream.clock, stream.markers, stream.process.attached);
   result_.sites = sites_.Finish();
   result_.leaks = CollectLeaks(live_);
   if (index_live_sets_) result_.live_sets = live_sets_.Finish();

@@ -147,13 +147,15 @@ void TimelineView::DrawPhaseBands(ViewContext& ctx, const PlotRect& plot) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->PushClipRect(plot.min, plot.max, true);
   for (const analysis::Phase& p : phases_) {
-    if (p.kind != analysis::PhaseKind::kStartup && p.kind != analysis::PhaseKind::kLoad) continue;
+    if (p.kind == analysis::PhaseKind::kSteady || p.kind == analysis::PhaseKind::kTeardown) continue;
     // Phases are frame numbers; the timeline's x is the row.
     const size_t first = table.LowerBound(p.frames.from), end = table.LowerBound(p.frames.to + 1);
     float x0 = plot.min.x + static_cast<float>(viewport_.XOf(static_cast<double>(first)));
     float x1 = plot.min.x + static_cast<float>(viewport_.XOf(static_cast<double>(end)));
     x1 = std::max(x1, x0 + 2);  // a one-frame load stays visible zoomed out
-    const ImU32 colour = p.kind == analysis::PhaseKind::kLoad ? palette::kPhaseLoad : palette::kPhaseStartup;
+    const ImU32 colour = p.kind == analysis::PhaseKind::kLoad     ? palette::kPhaseLoad
+                         : p.kind == analysis::PhaseKind::kUnload ? palette::kPhaseUnload
+                                                                  : palette::kPhaseStartup;
     draw->AddRectFilled(ImVec2(x0, plot.min.y), ImVec2(x1, plot.max.y), colour);
     draw->AddText(ImVec2(x1 + 2, plot.max.y - ImGui::GetTextLineHeight() - 14), colour | IM_COL32_A_MASK,
                   analysis::PhaseKindName(p.kind));
@@ -359,7 +361,12 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
     mismatches.push_back({{"kind", analysis::MismatchKindName(m.kind)}, {"frame", m.first_frame}, {"count", m.count}});
   nlohmann::json phases = nlohmann::json::array();
   for (const analysis::Phase& p : analysis::FindPhases(table))
-    phases.push_back({{"phase", analysis::PhaseKindName(p.kind)}, {"from", p.frames.from}, {"to", p.frames.to}});
+    phases.push_back({{"phase", analysis::PhaseKindName(p.kind)},
+                      {"name", analysis::PhaseName(p)},
+                      {"from", p.frames.from},
+                      {"to", p.frames.to},
+                      {"spike_threshold",
+                       {{"allocations", p.allocation_spike.threshold}, {"bytes", p.bytes_spike.threshold}}}});
   nlohmann::json selection = nlohmann::json::object();
   if (ctx.selection.frame) selection["frame"] = *ctx.selection.frame;
   if (ctx.selection.range_a) selection["range_a"] = {{"from", ctx.selection.range_a->from}, {"to", ctx.selection.range_a->to}};
@@ -368,7 +375,6 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"frame_count", table.frames.size()},
           {"frames_rendered", table.frames_rendered},
           {"frame_source", table.frame_source},
-          {"spike_threshold", {{"allocations", table.allocation_spike.threshold}, {"bytes", table.bytes_spike.threshold}}},
           {"spikes", spikes},
           {"markers", markers},
           {"mismatches", mismatches},

@@ -33,16 +33,18 @@ LiveFigures Shown(const ReportInput& input, const LiveSeries& series, size_t row
 }
 
 void WriteSpikeRule(const FrameTable& t, std::ostream& out) {
-  if (SpikesJudgedLocally(t.CountIn(t.Complete()))) {
-    // Long captures judge each frame against the frames around it (frame_stats.h).
-    out << "; spike = more than median + 3 MADs of the " << 3 * kSpikeBlock
-        << " frames around it, in allocations or bytes (over the whole capture: "
-        << FormatCount(t.allocation_spike.threshold) << " allocations or " << FormatBytes(t.bytes_spike.threshold)
-        << ")\n";
-  } else {
-    out << "; spike = more than " << FormatCount(t.allocation_spike.threshold) << " allocations or "
-        << FormatBytes(t.bytes_spike.threshold) << " in a frame\n";
+  // Each steady phase is its own baseline (phases.h): its thresholds are in `phases`.
+  size_t steady = 0;
+  const Phase* only = nullptr;
+  for (const Phase& p : FindPhases(t))
+    if (p.kind == PhaseKind::kSteady && ++steady == 1) only = &p;
+  if (steady == 1 && !SpikesJudgedLocally(t.CountIn(only->frames))) {
+    out << "; spike = a steady frame above " << FormatCount(only->allocation_spike.threshold) << " allocations or "
+        << FormatBytes(only->bytes_spike.threshold) << "\n";
+    return;
   }
+  out << "; spike = a steady frame above median + " << kSpikeScale
+      << " MADs of its own steady phase, in allocations or bytes (`report phases` gives each phase's)\n";
 }
 
 std::vector<std::string> FigureCells(const LiveFigures& f) {

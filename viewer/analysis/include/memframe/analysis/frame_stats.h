@@ -14,6 +14,7 @@
 
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/frame_range.h"
+#include "memframe/analysis/phase.h"
 
 namespace memframe::analysis {
 
@@ -34,15 +35,9 @@ struct FrameStats {
   uint64_t alloc_time_ns = 0;
   uint64_t slowest_alloc_ns = 0;
   bool ended = false;  // a FRAME_END for this frame was seen
-  bool spike = false;  // spikes in allocations or in bytes (FrameTable's spike rule)
+  bool spike = false;  // spikes in allocations or in bytes against its steady phase (phases.h)
   bool allocations_spike = false;  // its allocation count alone spikes
   bool bytes_spike = false;        // its allocated bytes alone spike
-};
-
-struct SpikeThreshold {
-  uint64_t median = 0;
-  uint64_t mad = 0;         // median absolute deviation
-  uint64_t threshold = 0;   // a value above it is a spike
 };
 
 struct FrameTable {
@@ -55,15 +50,11 @@ struct FrameTable {
   // The frames up to last_complete_frame ended with FRAME_END; meaningless
   // when frames_rendered is 0.
   uint64_t last_complete_frame = 0;
-  // Spikes (at least kMinFramesForSpikes complete frames): a frame is a
-  // spike when its allocation count or its allocated bytes exceed
-  // median + 3 * max(MAD, median / 10, 1) of the complete frames around it:
-  // its block of kSpikeBlock frames and one block either side, the whole
-  // capture when it has at most 3 * kSpikeBlock. The floor keeps perfectly
-  // steady games from flagging a one-allocation jitter. These two are the
-  // thresholds over all complete frames (those of a short capture).
-  SpikeThreshold allocation_spike;
-  SpikeThreshold bytes_spike;
+  // memframe attach: the first phase is the attach, not start-up.
+  bool attached = false;
+  // The phases the frames were cut into (phases.h), in frame order; the
+  // spike flags of the rows are judged against their own steady phase.
+  std::vector<Phase> phases;
 
   // The row of `frame`, or null when the capture has no such frame.
   const FrameStats* Find(uint64_t frame) const;
@@ -80,11 +71,15 @@ struct FrameTable {
   FrameRange Complete() const;
 };
 
-// median + 3 * max(MAD, median / 10, 1) of `values` (not empty): the spike
-// rule, also used for free bursts (lifetimes.h) and loads (phases.h).
+// median + kSpikeScale * max(MAD, median / 10, 1) of `values` (not empty):
+// the spike rule, also used for free bursts (lifetimes.h) and loads
+// (phases.h).
 SpikeThreshold ComputeSpikeThreshold(const std::vector<uint64_t>& values);
 
+constexpr uint64_t kSpikeScale = 3;
 constexpr size_t kMinFramesForSpikes = 8;
+// A steady phase longer than three blocks judges each frame against its
+// block and the blocks either side (a level that gets busier as it goes).
 constexpr size_t kSpikeBlock = 256;
 // Whether spikes are judged against the frames around them (more complete
 // frames than three blocks) or against the whole capture.
@@ -105,7 +100,8 @@ class FrameStatsBuilder {
   void OnUnknownFree(const Event& e);
   void OnFrameEnd(const Event& e);
 
-  FrameTable Finish(const Clock& clock, const std::unordered_map<uint32_t, std::string>& markers);
+  // `attached`: the capture starts at memframe attach (FrameTable::attached).
+  FrameTable Finish(const Clock& clock, const std::unordered_map<uint32_t, std::string>& markers, bool attached);
 
  private:
   struct Accumulator {

@@ -1,26 +1,46 @@
-// The phases of a run, found from the per-frame table alone: start-up, each
-// load, steady play between them, and the teardown after the last ended
-// frame. A game developer reads a capture by them: what start-up and each
-// load left behind, what steady play allocates frame after frame.
+// The phases of a run, found from the per-frame table alone: start-up (or
+// the attach), each load and unload, the stretches of steady play between
+// them, and the teardown after the last ended frame. A game developer reads
+// a capture by them: what start-up and each load left behind, what each part
+// of play (menu, world map, level) allocates frame after frame.
 //
-// A frame is heavy when what it allocated, or how much the live heap grew in
-// it, stands far above the steady state: above
-//   median + kHeavyScale * max(MAD, median / 10), kHeavyRatio * median and
-//   kHeavyFloorBytes
-// over the ended frames (the frames report's spike rule, frame_stats.h, with
-// a wider margin, a ratio and a floor: a driver that allocates twice its
-// usual bytes every few seconds is a spike, not a load); growth must also
-// exceed 1/kHeavyGrowthDivisor of the live heap before the frame (a game
-// idling in its menu with 32 MiB live grows a few hundred KiB now and then).
-// Heavy frames no more than kHeavyGap frames apart form one run, and a run
-// takes in the frames next to it (within kHeavyGap) that are spikes by the
-// frames report's own rule, in allocated bytes or in live growth, of at
-// least kNeighbourFloorBytes: a level's
-// data loaded in one frame and the driver's work for it in the next are one
-// load, however small the level's part. Frame 0 is
-// heavy by definition (it holds everything the game did before its first
-// present): its run is start-up, every later run is a load, and the frames
-// between are steady play.
+// Every judgement is made against the frames around it, never against the
+// whole capture: a game's menu, map and level differ by 10x in allocations
+// a frame, and a threshold over all of them fits none.
+//
+// 1. Candidate frames. Each frame is compared with the frames on either side
+//    of it (kBaselineFrames each way): its side baseline is the side whose
+//    median is higher, so that the first frame of a busier plateau is judged
+//    against that plateau, not against the quiet one before it. A frame is
+//    heavy when its allocated bytes (or allocations) exceed the baseline by
+//    kHeavyScale * max(MAD, median / 10) and kHeavyRatio times, and the
+//    floor (kHeavyFloorBytes, kHeavyFloorAllocations); it grows the heap
+//    when its live growth exceeds max(kLoadFloorBytes, live / kLoadLiveDivisor)
+//    and its side baseline of growth by the same margin; it drops the heap
+//    when the live heap falls by max(kLoadFloorBytes, live / kUnloadLiveDivisor).
+// 2. Runs. Candidates at most kHeavyGap frames apart are one run, widened by
+//    the frames next to it that allocate or grow above their baseline by the
+//    spike rule and kNeighbourFloorBytes (a level's data in one frame, the
+//    driver's work for it in the next).
+// 3. What a run is, by what it leaves behind once the kSettleFrames frames
+//    after it have freed their scratch (the lowest live heap over them): a
+//    load when the heap stays above where it was before the run by the load
+//    limit (plus the growth its neighbours show anyway); an unload when it
+//    stays below by the unload limit; a load too when at least
+//    kSustainedFrames of its frames are heavy (a sustained run of heavy
+//    allocation); otherwise its frames are spikes of the steady phase they
+//    sit in, not a phase. The run holding the first frame is start-up
+//    ("attached" for a capture made by memframe attach).
+// 4. Steady play between those phases is cut where the allocation rate
+//    changes for good: at a frame where the interquartile means of the
+//    kMinPlateauFrames frames before and after differ by kPlateauRatio (with
+//    kPlateauPseudoCount added to both, so 0 -> 3 allocations is no change)
+//    and by more than either side's interquartile range; the cut is placed
+//    where it best separates the two levels. Every steady phase is at least
+//    kMinPlateauFrames long unless loads bound it.
+// 5. Spikes: a frame of a steady phase is a spike when it stands out from its
+//    own phase (frame_stats.h spike rule over the phase's frames, or its
+//    block of them in a long phase). Other phases have no spikes.
 #pragma once
 
 #include <cstdint>
@@ -31,31 +51,37 @@
 
 #include "memframe/analysis/frame_range.h"
 #include "memframe/analysis/frame_stats.h"
+#include "memframe/analysis/phase.h"
 
 namespace memframe::analysis {
 
+constexpr size_t kBaselineFrames = 30;
 constexpr uint64_t kHeavyScale = 8;
 constexpr uint64_t kHeavyRatio = 4;
-constexpr uint64_t kHeavyGrowthDivisor = 16;
 constexpr uint64_t kHeavyFloorBytes = 256 << 10;
+constexpr uint64_t kHeavyFloorAllocations = 1000;
+constexpr uint64_t kLoadFloorBytes = 256 << 10;
+constexpr uint64_t kLoadLiveDivisor = 32;
+constexpr uint64_t kUnloadLiveDivisor = 16;
 constexpr uint64_t kHeavyGap = 2;
 constexpr uint64_t kNeighbourFloorBytes = 16 << 10;
+constexpr size_t kSettleFrames = 8;
+constexpr size_t kSustainedFrames = 4;
+constexpr size_t kMinPlateauFrames = 30;
+constexpr double kPlateauRatio = 1.5;
+constexpr uint64_t kPlateauPseudoCount = 8;
 
-enum class PhaseKind { kStartup, kLoad, kSteady, kTeardown };
+// In frame order, covering every frame of the table; `attached` names the
+// first phase "attached" instead of "start-up". The frame table of a
+// capture holds them (FrameTable::phases): use FindPhases.
+std::vector<Phase> DetectPhases(const FrameTable& table, bool attached);
 
-struct Phase {
-  PhaseKind kind = PhaseKind::kSteady;
-  FrameRange frames;
-  uint64_t allocations = 0;
-  uint64_t bytes_allocated = 0;
-  uint64_t bytes_freed = 0;
-  uint64_t frame_before = 0;  // the frame before the phase (numbers may have gaps); the first phase: its own first
-  uint64_t live_before = 0;   // live heap at the end of frame_before (0 for the first phase)
-  uint64_t live_after = 0;   // live heap at the end of its last frame
-};
+// The phases of the table's capture (FrameTable::phases).
+inline const std::vector<Phase>& FindPhases(const FrameTable& table) { return table.phases; }
 
-// In frame order, covering every frame of the table.
-std::vector<Phase> FindPhases(const FrameTable& table);
+// Marks the spikes of every steady phase of `phases` in table.frames and
+// fills each steady phase's thresholds and spike count.
+void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases);
 
 // The load that allocated the most bytes, or null when the run has none.
 const Phase* LargestLoad(const std::vector<Phase>& phases);
@@ -67,6 +93,11 @@ std::optional<std::pair<uint64_t, uint64_t>> LargestLoadDiffFrames(const FrameTa
 
 // The frames of steady play (every steady phase), or empty when there are none.
 std::vector<FrameRange> SteadyRanges(const std::vector<Phase>& phases);
+
+// The phase `text` names: its 1-based position in the phases report ("3"),
+// or its name ("steady 2", "load 1", "start-up"; "steady-2" and "steady2"
+// too). Null with *error saying what exists when nothing matches.
+const Phase* FindPhaseByName(const std::vector<Phase>& phases, const std::string& text, std::string* error);
 
 // The frames judged by the reports whose rules assume steady play (hidden,
 // lifetimes): start-up and loads are not play (Neverball's start-up compiles
@@ -88,7 +119,5 @@ std::string JudgedRangesText(const JudgedFrames& judged, size_t shown = 8);
 
 // Whether `frame` is in one of `ranges` (ascending, disjoint).
 bool InRanges(const std::vector<FrameRange>& ranges, uint64_t frame);
-
-const char* PhaseKindName(PhaseKind kind);  // "start-up", "load", "steady", "teardown"
 
 }  // namespace memframe::analysis

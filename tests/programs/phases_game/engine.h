@@ -1,0 +1,9 @@
+// The phases game's engine library (libmemframe_phases_engine.so): code the
+// game calls that allocates on the game's behalf.
+#pragma once
+
+extern "C" {
+// Finds a path of `steps` steps; allocates and frees kEngineAllocations
+// blocks (phases_truth.h) whatever `steps` is. Returns the path's length.
+int engine_find_path(int steps);
+}
