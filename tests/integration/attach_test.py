@@ -471,7 +471,7 @@ def finish_driven(native, target, attach, last_answer):
 
 def blocks_at(capture, function):
     """(allocations, bytes) of the sites whose stack holds `function`."""
-    sites = json.loads(report(capture, "sites", "--json").stdout)["sites"]
+    sites = json.loads(report(capture, "sites", "--all-frames", "--json").stdout)["phases"][0]["sites"]
     at = [x for x in sites if any(function in f.get("function", "") for f in x.get("stack", []))]
     return sum(x["allocations"] for x in at), sum(x["bytes"] for x in at)
 

@@ -116,9 +116,10 @@ class DemoGameE2E : public ::testing::Test {
     return parsed;
   }
 
-  // The sites of `report["sites"]` whose stack contains `function`.
+  // The sites of the report (of every phase of a per-phase report) whose
+  // stack contains `function`.
   static std::vector<json> SitesOf(const json& report, std::string_view function) {
-    return e2e::SitesWithFunctionInStack(report.value("sites", json::array()), function);
+    return e2e::SitesWithFunctionInStack(e2e::EveryScopeRows(report), function);
   }
 
   static std::string FrameArgument(int frame) { return std::to_string(frame); }
@@ -168,7 +169,7 @@ TEST_F(DemoGameE2E, DamageLabelsAreAHiddenPerFrameSite) {
 // game's sites, from the allocating function up to main, its file:line.
 // Without them a PE module has its COFF names only, and no locations.
 TEST_F(DemoGameE2E, WindowsStacksHaveTheFileAndLineDbgHelpGave) {
-  const json report = Report({"sites"});
+  const json report = Report({"sites", "--all-frames"});
   const std::pair<std::string_view, std::string> sources[] = {{kSpawnDamageLabelFunction, "entities.cpp:"},
                                                               {kFireProjectileFunction, "entities.cpp:"},
                                                               {kBuildHudTextFunction, "hud.cpp:"},
@@ -199,7 +200,7 @@ TEST_F(DemoGameE2E, WindowsStacksHaveTheFileAndLineDbgHelpGave) {
 // the game's sites alone.
 TEST_F(DemoGameE2E, WinesDllsAreSystemOrDriverNotGame) {
   int wine_sites = 0;
-  for (const json& site : Report({"sites"}).value("sites", json::array())) {
+  for (const json& site : e2e::EveryScopeRows(Report({"sites", "--all-frames"}))) {
     const std::string module = site.value("module", "");
     const std::string module_class = site.value("module_class", "");
     if (module == std::filesystem::path(MEMFRAME_DEMO_GAME_PATH).filename()) {
@@ -230,7 +231,7 @@ TEST_F(DemoGameE2E, HudTextIsOneHiddenAllocationPerFrame) {
 }
 
 TEST_F(DemoGameE2E, ProjectilesComeFromOneSiteOfOneSize) {
-  const std::vector<json> sites = SitesOf(Report({"sites"}), kFireProjectileFunction);
+  const std::vector<json> sites = SitesOf(Report({"sites", "--all-frames"}), kFireProjectileFunction);
   ASSERT_EQ(sites.size(), 1u);
   const json& site = sites.front();
   EXPECT_EQ(site.value("allocations", -1), ProjectileCount(kGameplayFrames));
@@ -240,7 +241,7 @@ TEST_F(DemoGameE2E, ProjectilesComeFromOneSiteOfOneSize) {
 }
 
 TEST_F(DemoGameE2E, LevelLoadAllocatesTheWholeLevel) {
-  const e2e::SiteTotals level = e2e::SumSites(SitesOf(Report({"sites"}), kLoadLevelFunction));
+  const e2e::SiteTotals level = e2e::SumSites(SitesOf(Report({"sites", "--all-frames"}), kLoadLevelFunction));
   EXPECT_EQ(level.allocations, static_cast<std::uint64_t>(kLevelBlocks));
   EXPECT_EQ(level.bytes, kLevelBytes);
 }
@@ -248,7 +249,7 @@ TEST_F(DemoGameE2E, LevelLoadAllocatesTheWholeLevel) {
 // Frame ranges are inclusive: --from F --to F selects frame F alone. A
 // range that holds a site's whole total proves nothing of it falls outside.
 TEST_F(DemoGameE2E, EachPhaseAllocatesInItsOwnFrames) {
-  const json whole_run = Report({"sites"});
+  const json whole_run = Report({"sites", "--all-frames"});
   const std::string load = FrameArgument(LoadFrame());
   const json load_frame = Report({"sites", "--from", load, "--to", load});
   const json gameplay = Report({"sites", "--from", FrameArgument(FirstGameplayFrame()), "--to",

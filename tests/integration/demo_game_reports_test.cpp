@@ -88,7 +88,7 @@ bool FunctionContains(const json& row, std::string_view function) {
 TEST_F(DemoGameReports, GraphicsAllocationsAreTheDriversNotTheGames) {
   const json hidden = Report({"hidden"});
   bool driver_via_game = false;
-  for (const json& site : hidden.value("sites", json::array())) {
+  for (const json& site : e2e::EveryScopeRows(hidden)) {
     const std::string name = site.value("name", "");
     if (site.value("module_class", "") == "game") {
       EXPECT_TRUE(FunctionContains(site, kSpawnDamageLabelFunction) || FunctionContains(site, kBuildHudTextFunction))
@@ -221,7 +221,7 @@ struct LifetimeSites {
 
 LifetimeSites GameLifetimeSites(const json& lifetimes) {
   LifetimeSites s;
-  for (const json& site : lifetimes.value("sites", json::array())) {
+  for (const json& site : e2e::EveryScopeRows(lifetimes)) {
     if (FunctionContains(site, kSpawnDamageLabelFunction)) s.labels.push_back(site);
     if (FunctionContains(site, kBuildHudTextFunction)) s.hud.push_back(site);
     if (FunctionContains(site, kLeakingFunction)) s.nav_mesh.push_back(site);
@@ -235,7 +235,10 @@ LifetimeSites GameLifetimeSites(const json& lifetimes) {
 // level's are the load's.
 TEST_F(DemoGameReports, LifetimesClassEachGameSite) {
   const json lifetimes = Report({"lifetimes"});
-  EXPECT_EQ(lifetimes["judged_frames"].value("judged", ""), "steady");
+  // Per steady phase: the title screen's and gameplay's.
+  ASSERT_EQ(lifetimes["phases"].size(), 2u);
+  for (const json& phase : lifetimes["phases"]) EXPECT_EQ(phase["judged_frames"].value("judged", ""), "steady");
+  EXPECT_EQ(lifetimes["phases"][1]["frames"].value("from", -1), FirstGameplayFrame() + 1);
   auto [labels, hud, level, nav_mesh] = GameLifetimeSites(lifetimes);
   const int frames = SteadyGameplayFrames(kGameplayFrames);
   // A label lives kLabelLifetimeFrames frames, so it is neither frame- nor
@@ -262,7 +265,8 @@ TEST_F(DemoGameReports, LifetimesClassEachGameSite) {
 
 TEST_F(DemoGameReports, LifetimesOfEveryFrameClassTheLevel) {
   const json lifetimes = Report({"lifetimes", "--all-frames"});
-  EXPECT_EQ(lifetimes["judged_frames"].value("judged", ""), "all");
+  ASSERT_EQ(lifetimes["phases"].size(), 1u);
+  EXPECT_EQ(lifetimes["phases"][0]["judged_frames"].value("judged", ""), "all");
   auto [labels, hud, level, nav_mesh] = GameLifetimeSites(lifetimes);
   ASSERT_EQ(labels.size(), 1u);
   EXPECT_EQ(labels[0].value("allocations", 0), DamageLabelCount(kGameplayFrames));
@@ -311,7 +315,7 @@ TEST_F(DemoGameReports, FoldedExportTotalsEqualTheSites) {
       e2e::RunCommand({MEMFRAME_CLI_PATH, "export", capture_path_, "--format", "folded", "-o", folded},
                       kReportTimeoutSeconds);
   ASSERT_EQ(result.exit_code, 0);
-  const e2e::SiteTotals sites = e2e::SumSites(Report({"sites"}).value("sites", json::array()));
+  const e2e::SiteTotals sites = e2e::SumSites(e2e::OneScopeRows(Report({"sites", "--all-frames"})));
   EXPECT_EQ(FoldedTotal(folded), sites.bytes);
 
   const std::string pprof = File("demo.pb.gz");

@@ -42,6 +42,14 @@ class DriverGameTest : public ::testing::Test {
     return j;
   }
 
+  // A per-phase report asked for one range: its one scope ("phases"[0]).
+  // The steady frames of the whole run pooled: --from 0.
+  static json Scope(const std::vector<std::string>& args) {
+    const json j = Report(args);
+    EXPECT_EQ(j.value("phases", json::array()).size(), 1u) << j.dump(1).substr(0, 2000);
+    return j.value("phases", json::array()).empty() ? json::object() : j["phases"][0];
+  }
+
   static json ViewData(std::vector<std::string> args) {
     std::vector<std::string> argv = {MEMFRAME_VIEWER_PATH, capture_};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -75,7 +83,7 @@ class DriverGameTest : public ::testing::Test {
   // The block pthread_create allocates for the worker (driver_game_truth.h):
   // its count is the truth's, its size glibc's.
   static const json& ThreadCreateSite() {
-    static const json sites = Report({"sites"})["sites"];
+    static const json sites = Scope({"sites", "--all-frames"})["sites"];
     for (const json& s : sites) {
       if (s.value("location", "") == GameLocation(kThreadCreateLine)) return s;
     }
@@ -206,7 +214,8 @@ json SteadyRangesJson() {
 }
 
 TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
-  json hidden = Report({"hidden"});
+  // Pooled over the run (a range); the default answers per steady phase.
+  json hidden = Scope({"hidden", "--from", "0"});
   EXPECT_EQ(hidden["judged_frames"]["judged"], "steady");
   EXPECT_EQ(hidden["judged_frames"]["ranges"], SteadyRangesJson());
   EXPECT_EQ(hidden["judged_frames"]["frame_count"], kSteadyFrames);
@@ -214,15 +223,18 @@ TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
   ASSERT_NE(worker, nullptr) << hidden["sites"].dump(1);
   EXPECT_EQ((*worker)["allocations"], kSteadyFrames * kWorkerBlocks);
   EXPECT_EQ((*worker)["frames_in_range"], kSteadyFrames);
-  json all = Report({"hidden", "--all-frames"});
+  json all = Scope({"hidden", "--all-frames"});
   EXPECT_EQ(all["judged_frames"]["judged"], "all");
   EXPECT_EQ(Named(all["sites"], kWorkerSiteName)->at("allocations"), kFrames * kWorkerBlocks);
 
   // Lifetimes: only the blocks steady play allocated are judged, so the
   // levels and the start-up blocks are in no row.
-  json lifetimes = Report({"lifetimes"});
+  json lifetimes = Scope({"lifetimes", "--from", "0"});
   EXPECT_EQ(lifetimes["judged_frames"]["ranges"], SteadyRangesJson());
-  EXPECT_EQ(lifetimes["boundary_frames"], json({kLoad2Frame}));  // load 1's blocks freed in a burst
+  json boundaries = json::array();  // every frame of the loads
+  for (int f = kLoad1First; f <= kLoad1Last; ++f) boundaries.push_back(f);
+  boundaries.push_back(kLoad2Frame);
+  EXPECT_EQ(Report({"lifetimes"})["boundary_frames"], boundaries);
   std::map<std::string, json> by_location;
   for (const json& s : lifetimes["sites"]) by_location[s["location"]] = s;
   EXPECT_EQ(by_location.count(GameLocation(kLevelAllocLine)), 0u);
@@ -233,7 +245,7 @@ TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
   EXPECT_EQ(job["freed_same_frame"], kSteadyFrames * kWorkerBlocks);
   // With every frame: load 1's blocks die at load 2 (level), load 2's and
   // start-up's live to the teardown (long-lived).
-  json every = Report({"lifetimes", "--all-frames"});
+  json every = Scope({"lifetimes", "--all-frames"});
   std::map<uint64_t, json> levels;  // by allocations
   for (const json& s : every["sites"])
     if (s["location"] == GameLocation(kLevelAllocLine)) levels[s["allocations"]] = s;
@@ -262,17 +274,18 @@ TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
 // worker's per-frame blocks; each load needs a level allocator of what it
 // kept (the driver's blocks of the load's last frame live into the next).
 TEST_F(DriverGameTest, LifetimesSizeRingsTheFrameArenaAndEachLevel) {
-  json lifetimes = Report({"lifetimes"});
+  json lifetimes = Scope({"lifetimes", "--from", "0"});
   int driver_sites = 0;
   for (const json& s : lifetimes["sites"]) {
     if (s["module"] != kDriverModule) continue;
     ++driver_sites;
     EXPECT_EQ(s["class"], "ring") << s.dump(1);
     EXPECT_EQ(s["ring_delay_frames"], 1) << s.dump(1);
-    // Every free in play: all but those of the frame before load 2 (a
-    // boundary) and of the last frame (in the teardown).
+    // Every free in play: all but those of the frames before each load
+    // (freed in the load's first frame, a boundary) and of the last frame
+    // (in the teardown).
     const int per_frame = s["allocations"].get<int>() / kSteadyFrames;
-    EXPECT_EQ(s["ring_frees"], s["frees"].get<int>() - 2 * per_frame) << s.dump(1);
+    EXPECT_EQ(s["ring_frees"], s["frees"].get<int>() - 3 * per_frame) << s.dump(1);
   }
   EXPECT_GE(driver_sites, 1);
   const json& arena = lifetimes["frame_arena"];
@@ -281,7 +294,7 @@ TEST_F(DriverGameTest, LifetimesSizeRingsTheFrameArenaAndEachLevel) {
   EXPECT_EQ(arena["p99_bytes"], frame_bytes);
   EXPECT_EQ(arena["max_bytes"], frame_bytes);
   EXPECT_EQ(arena["calls_saved"], 2 * (kGameBlocks + kWorkerBlocks) * kSteadyFrames);
-  const json& loads = lifetimes["level_loads"];
+  const json loads = Report({"lifetimes"})["level_loads"];
   ASSERT_EQ(loads.size(), 2u) << loads.dump(1);
   const int load1_frames = kLoad1Last - kLoad1First + 1;
   EXPECT_EQ(loads[0]["frames"]["from"], kLoad1First);
@@ -297,7 +310,7 @@ TEST_F(DriverGameTest, LifetimesSizeRingsTheFrameArenaAndEachLevel) {
 }
 
 TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
-  json j = Report({"hidden"});
+  json j = Scope({"hidden", "--from", "0"});
   const json* driver = Named(j["sites"], kDriverSiteName);
   ASSERT_NE(driver, nullptr) << j["sites"].dump(1);
   EXPECT_EQ((*driver)["module"], kDriverModule);
@@ -329,11 +342,11 @@ TEST_F(DriverGameTest, HiddenSitesNameBothSides) {
 }
 
 TEST_F(DriverGameTest, OnlyAndHideKeepClasses) {
-  json hidden = Report({"hidden", "--hide", "driver"});
-  EXPECT_EQ(hidden["module_classes_shown"], json({"game", "engine", "system"}));
+  EXPECT_EQ(Report({"hidden", "--hide", "driver"})["module_classes_shown"], json({"game", "engine", "system"}));
+  json hidden = Scope({"hidden", "--hide", "driver", "--from", "0"});
   EXPECT_EQ(Named(hidden["sites"], kDriverSiteName), nullptr);
   EXPECT_NE(Named(hidden["sites"], kGameSiteName), nullptr);
-  json only = Report({"sites", "--only", "driver"});
+  json only = Scope({"sites", "--only", "driver", "--all-frames"});
   ASSERT_FALSE(only["sites"].empty());
   uint64_t allocations = 0;
   for (const json& s : only["sites"]) {
@@ -344,7 +357,7 @@ TEST_F(DriverGameTest, OnlyAndHideKeepClasses) {
 }
 
 TEST_F(DriverGameTest, UserRuleComesFirst) {
-  json j = Report({"hidden", "--module-class", "libfake_dri*=engine", "--only", "engine"});
+  json j = Scope({"hidden", "--module-class", "libfake_dri*=engine", "--only", "engine", "--from", "0"});
   const json* driver = Named(j["sites"], kDriverSiteName);
   ASSERT_NE(driver, nullptr) << j["sites"].dump(1);
   EXPECT_EQ((*driver)["module_class"], "engine");
@@ -596,7 +609,7 @@ TEST_F(DriverGameTest, ThreadFilterKeepsOneThreadsFigures) {
   EXPECT_EQ(worker["frames"], kFrames);  // the frames stay the game's
   for (const json& c : worker["module_classes"])
     EXPECT_EQ(c["allocations"], c["module_class"] == "game" ? kFrames * kWorkerBlocks : 0) << c;
-  json hidden = Report({"hidden", "--thread", kWorkerName});
+  json hidden = Scope({"hidden", "--thread", kWorkerName, "--from", "0"});
   ASSERT_EQ(hidden["sites"].size(), 1u) << hidden.dump(1);
   const json& job = hidden["sites"][0];
   EXPECT_EQ(job["name"], kWorkerSiteName);
@@ -611,7 +624,7 @@ TEST_F(DriverGameTest, ThreadFilterKeepsOneThreadsFigures) {
   json main = Report({"--thread", main_tid});
   EXPECT_EQ(main["allocations"], main_thread["allocations"]);
   EXPECT_EQ(main["bytes_allocated"], main_thread["bytes"]);
-  json main_hidden = Report({"hidden", "--thread", main_tid});
+  json main_hidden = Scope({"hidden", "--thread", main_tid, "--from", "0"});
   EXPECT_EQ(Named(main_hidden["sites"], kWorkerSiteName), nullptr);
   const json* driver = Named(main_hidden["sites"], kDriverSiteName);
   ASSERT_NE(driver, nullptr);
@@ -623,7 +636,7 @@ TEST_F(DriverGameTest, ThreadFilterKeepsOneThreadsFigures) {
   EXPECT_EQ(loads, (std::vector<std::pair<int, int>>{{kLoad1First, kLoad1Last}, {kLoad2Frame, kLoad2Frame}}));
 
   // Unfiltered, each site names its thread; the viewer says the same.
-  json sites = Report({"sites"})["sites"];
+  json sites = Scope({"sites", "--all-frames"})["sites"];
   ASSERT_NE(Named(sites, kWorkerSiteName), nullptr);
   EXPECT_EQ((*Named(sites, kWorkerSiteName))["thread"], kWorkerName);
   EXPECT_EQ((*Named(sites, kGameSiteName))["thread"], main_name);

@@ -111,6 +111,20 @@ bool StackContains(const nlohmann::json& site, std::string_view function) {
   return false;
 }
 
+nlohmann::json OneScopeRows(const nlohmann::json& report, const std::string& key) {
+  if (!report.is_object() || !report.contains("phases") || report["phases"].size() != 1) return nlohmann::json::array();
+  return report["phases"][0].value(key, nlohmann::json::array());
+}
+
+nlohmann::json EveryScopeRows(const nlohmann::json& report, const std::string& key) {
+  nlohmann::json rows = nlohmann::json::array();
+  if (!report.is_object()) return rows;
+  if (!report.contains("phases")) return report.value(key, nlohmann::json::array());
+  for (const nlohmann::json& phase : report["phases"])
+    for (const nlohmann::json& row : phase.value(key, nlohmann::json::array())) rows.push_back(row);
+  return rows;
+}
+
 std::vector<nlohmann::json> SitesWithFunctionInStack(const nlohmann::json& sites, std::string_view function) {
   std::vector<nlohmann::json> matches;
   if (!sites.is_array()) return matches;

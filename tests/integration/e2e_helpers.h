@@ -53,6 +53,16 @@ nlohmann::json ParseJsonOrDiscard(const std::string& text);
 nlohmann::json ReportJson(const std::string& cli, const std::string& capture, const std::vector<std::string>& args,
                           std::string* failure);
 
+// The rows of a report that answers per phase ("phases": [ { ..., key: [...] } ])
+// asked for one range (--all-frames, --from/--to, --phase): the one phase's
+// `key` ("sites", "hidden_sites"); an empty array when the report has not
+// exactly one.
+nlohmann::json OneScopeRows(const nlohmann::json& report, const std::string& key = "sites");
+// The rows `key` of every phase of a per-phase report, in order (a site
+// that allocates in two phases is a row in each); of the report itself when
+// it has no "phases" (leaks).
+nlohmann::json EveryScopeRows(const nlohmann::json& report, const std::string& key = "sites");
+
 // True when any frame of the site's "stack" names a function containing
 // `function` (case-sensitive substring: demangled names carry namespaces and
 // parameter lists).

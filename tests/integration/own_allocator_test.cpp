@@ -47,15 +47,16 @@ void Record(const std::string& program, const std::string& expected_output, Reco
   std::string failure;
   out->summary = e2e::ReportJson(MEMFRAME_CLI_PATH, out->capture, {"summary"}, &failure);
   ASSERT_FALSE(out->summary.is_discarded()) << failure;
-  out->sites = e2e::ReportJson(MEMFRAME_CLI_PATH, out->capture, {"sites"}, &failure);
-  ASSERT_FALSE(out->sites.is_discarded()) << failure;
+  const json sites = e2e::ReportJson(MEMFRAME_CLI_PATH, out->capture, {"sites", "--all-frames"}, &failure);
+  ASSERT_FALSE(sites.is_discarded()) << failure;
+  out->sites = e2e::OneScopeRows(sites);
   e2e::CommandResult text = e2e::RunCommand({MEMFRAME_CLI_PATH, "report", out->capture, "summary"}, 60);
   ASSERT_EQ(text.exit_code, 0);
   out->summary_text = text.standard_output;
 }
 
 void ExpectTheWorkloadExactly(const Recorded& r) {
-  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), kWorkloadFunction);
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites, kWorkloadFunction);
   e2e::SiteTotals totals = e2e::SumSites(sites);
   EXPECT_EQ(totals.allocations, kWorkloadBlocks) << r.sites.dump(1);
   EXPECT_EQ(totals.bytes, kWorkloadBytes);
@@ -67,7 +68,7 @@ void ExpectTheWorkloadExactly(const Recorded& r) {
 // freed.
 void ExpectTheApiCallsExactly(const Recorded& r, int blocks_per_round, uint64_t bytes_per_round,
                               const char* function = "UseAllocatorApi") {
-  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), function);
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites, function);
   e2e::SiteTotals totals = e2e::SumSites(sites);
   EXPECT_EQ(totals.allocations, static_cast<uint64_t>(kApiRounds * blocks_per_round)) << r.sites.dump(1);
   EXPECT_EQ(totals.bytes, kApiRounds * bytes_per_round);
@@ -241,7 +242,7 @@ TEST(OwnAllocator, EntriesTheRelocatorRefusesAreSaidAndTheProgramRunsUnharmed) {
   std::erase(hooked, "free");
   EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(), hooked);
   // Its malloc and free are not recorded: the workload's blocks are not there.
-  EXPECT_TRUE(e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), kWorkloadFunction).empty());
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(r.sites, kWorkloadFunction).empty());
   EXPECT_NE(r.summary_text.find("note: the executable's own malloc (a heap of its own) was not hooked: malloc: " +
                                 why + "; free: " + why + "; their calls are not recorded (hooked by entry patch: "
                                 "calloc, realloc, posix_memalign, aligned_alloc, memalign, valloc, pvalloc)\n"),
@@ -263,7 +264,7 @@ TEST(OwnAllocator, TheExecutablesOwnOperatorNewIsHookedAndEachArrayRecordedOnce)
   EXPECT_EQ(own["hooked"].get<std::vector<std::string>>(),
             (std::vector<std::string>{"_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm"}));
   EXPECT_TRUE(own["refused"].empty()) << own.dump();
-  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites.value("sites", json::array()), "NewAndDelete");
+  std::vector<json> sites = e2e::SitesWithFunctionInStack(r.sites, "NewAndDelete");
   e2e::SiteTotals totals = e2e::SumSites(sites);
   EXPECT_EQ(totals.allocations, static_cast<uint64_t>(kOwnNewBlocks)) << r.sites.dump(1);
   EXPECT_EQ(totals.bytes, kOwnNewBlocks * 100u + kOwnNewBlocks * (kOwnNewBlocks - 1) / 2);

@@ -89,5 +89,106 @@ TEST_F(PhasesGame, SpikesAreTheTransientsAndNothingElse) {
   EXPECT_EQ(spikes, expected);
 }
 
+// The function a site is named after ends with `name` and "()" or "(int)".
+bool Names(const json& site, const std::string& name) {
+  const std::string function = site["function"].get<std::string>();
+  return function.find("::" + name + "(") != std::string::npos || function.rfind(name + "(", 0) == 0;
+}
+
+// Each steady phase answers on its own: the tick of that part of the game
+// tops it at its own rate, and no other part's tick appears in it.
+TEST_F(PhasesGame, HiddenSitesAnswerPerSteadyPhaseTheGamesOwnFirst) {
+  struct Part {
+    const char* phase;
+    const char* tick;
+    int allocations;
+  };
+  const Part parts[] = {{"steady 1", "MenuTick", kMenuAllocations},   {"steady 2", "MapTick", kMapAllocations},
+                        {"steady 3", "IntroTick", kIntroAllocations}, {"steady 4", "GameplayTick", kGameplayOwnAllocations},
+                        {"steady 5", "MapTick", kMapAllocations}};
+  const json hidden = Report({"hidden"});
+  ASSERT_EQ(hidden["phases"].size(), std::size(parts)) << hidden.dump(1).substr(0, 2000);
+  const char* ticks[] = {"MenuTick", "MapTick", "IntroTick", "GameplayTick"};
+  for (size_t i = 0; i < std::size(parts); ++i) {
+    SCOPED_TRACE(parts[i].phase);
+    const json& phase = hidden["phases"][i];
+    EXPECT_EQ(phase["phase"], parts[i].phase);
+    const json& sites = phase["sites"];
+    ASSERT_FALSE(sites.empty());
+    EXPECT_TRUE(Names(sites[0], parts[i].tick)) << sites[0]["function"];
+    EXPECT_EQ(sites[0]["allocs_per_frame_median"], parts[i].allocations);
+    EXPECT_EQ(sites[0]["frames_with_allocations"], sites[0]["frames_in_range"]);
+    bool game_part = true;
+    for (const json& site : sites) {
+      // The game's own rows first.
+      if (!site["from_game"].get<bool>()) game_part = false;
+      EXPECT_TRUE(game_part || !site["from_game"].get<bool>()) << site["name"];
+      for (const char* tick : ticks)
+        if (tick != std::string(parts[i].tick)) EXPECT_FALSE(Names(site, tick)) << site["function"];
+      EXPECT_FALSE(Names(site, "BuildShadowMap") || Names(site, "FlashMenuBanner")) << "a transient is no churn";
+    }
+  }
+  // The engine's allocations on the game's behalf: the game ships the
+  // engine beside it (its class is the game's), called from GameplayTick.
+  bool engine = false;
+  for (const json& site : hidden["phases"][3]["sites"]) {
+    if (site["module"] != "libphases_engine.so") continue;
+    engine = true;
+    EXPECT_EQ(site["allocs_per_frame_median"], kEngineAllocations);
+    EXPECT_EQ(site["module_class"], "game");
+    EXPECT_TRUE(site["from_game"].get<bool>());
+    EXPECT_TRUE(e2e::StackContains(site, "GameplayTick")) << site["name"];
+  }
+  EXPECT_TRUE(engine);
+}
+
+TEST_F(PhasesGame, APhaseIsAskedForByName) {
+  const json gameplay = Report({"hidden", "--phase", "steady 4"});
+  ASSERT_EQ(gameplay["phases"].size(), 1u);
+  EXPECT_EQ(gameplay["phases"][0]["frames"]["from"], kFirstGameplayFrame);
+  EXPECT_TRUE(Names(gameplay["phases"][0]["sites"][0], "GameplayTick"));
+  // By position: the third phase is the world map's load, whose sites
+  // include LoadWorldMap's blocks.
+  const json load = Report({"sites", "--phase", "3"});
+  ASSERT_EQ(load["phases"].size(), 1u);
+  EXPECT_EQ(load["phases"][0]["phase"], "load 1");
+  uint64_t map_blocks = 0;
+  for (const json& site : load["phases"][0]["sites"])
+    if (Names(site, "LoadAssets")) map_blocks += site["allocations"].get<uint64_t>();
+  EXPECT_EQ(map_blocks, static_cast<uint64_t>(kWorldMapBlocks));
+  // A phase the capture does not have is an error naming those it has.
+  const e2e::CommandResult missing = Run({"report", capture_path_, "hidden", "--phase", "load 3"});
+  EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST_F(PhasesGame, LifetimeAdviceIsForTheGamesCodeInEachPart) {
+  const json lifetimes = Report({"lifetimes"});
+  ASSERT_EQ(lifetimes["phases"].size(), 5u);
+  // Boundaries: the two loads, the change from intro to gameplay, the unload.
+  EXPECT_EQ(lifetimes["boundary_frames"], json({kWorldMapLoadFrame, kLevelLoadFrame, kFirstGameplayFrame, kUnloadFrame}));
+  const json& gameplay = lifetimes["phases"][3];
+  bool tick = false, engine = false;
+  for (const json& site : gameplay["sites"]) {
+    if (Names(site, "GameplayTick") && site["module_class"] == "game") {
+      tick = true;
+      EXPECT_EQ(site["class"], "frame");
+      EXPECT_TRUE(site["owned"].get<bool>());
+    }
+    if (site["module"] == "libphases_engine.so") {
+      engine = true;
+      EXPECT_EQ(site["class"], "frame");
+      EXPECT_TRUE(site["owned"].get<bool>());
+    }
+    if (site["module_class"] == "driver") EXPECT_FALSE(site["owned"].get<bool>());
+  }
+  EXPECT_TRUE(tick);
+  EXPECT_TRUE(engine);
+  // The level allocators: what each load kept.
+  ASSERT_EQ(lifetimes["level_loads"].size(), 2u);
+  EXPECT_EQ(lifetimes["level_loads"][0]["phase"], "load 1");
+  EXPECT_GE(lifetimes["level_loads"][0]["kept_bytes"], kWorldMapBytes);
+  EXPECT_GE(lifetimes["level_loads"][1]["kept_bytes"], kLevelBytes);
+}
+
 }  // namespace
 }  // namespace memframe::phases_game

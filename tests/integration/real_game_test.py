@@ -137,6 +137,11 @@ def report(args, capture, name, *options):
     return json.loads(result.stdout)
 
 
+def every_phase(report_json, key="sites"):
+    """The rows of every phase of a per-phase report (a site in two phases is two rows)."""
+    return [row for phase in report_json["phases"] for row in phase[key]]
+
+
 def check_module_classes(args, capture, summary, hidden):
     classes = {c["module_class"]: c for c in summary["module_classes"]}
     total = sum(c["allocations"] for c in classes.values())
@@ -149,22 +154,23 @@ def check_module_classes(args, capture, summary, hidden):
             fail("no allocation is classed %s: %s" % (name, classes))
     print("module classes: " + ", ".join("%s %d allocations (%.1f%%), %d bytes" % (
         name, c["allocations"], 100.0 * c["allocations"] / total, c["bytes"]) for name, c in classes.items()))
-    driver_sites = [s for s in hidden["sites"] if s["module_class"] == "driver"]
+    hidden_sites = every_phase(hidden)
+    driver_sites = [s for s in hidden_sites if s["module_class"] == "driver"]
     # Under llvmpipe the driver allocates in every frame the game draws.
     if not driver_sites:
-        fail("no hidden site is the driver's: %s" % [s["name"] for s in hidden["sites"]])
+        fail("no hidden site is the driver's: %s" % [s["name"] for s in hidden_sites])
     named = [s for s in driver_sites if s["name"].endswith(")") and " (via " in s["name"]]
     if not named:
         fail("no driver site names the game frame that led there: %s" % [s["name"] for s in driver_sites])
-    for site in hidden["sites"]:
+    for site in hidden_sites:
         for frame in site["stack"]:
             if "libmemframe_agent" in frame["module"]:
                 fail("memframe's own frame in the stack of %s" % site["name"])
-    kept = report(args, capture, "hidden", "--hide", "driver")
-    if any(s["module_class"] == "driver" for s in kept["sites"]):
+    kept = every_phase(report(args, capture, "hidden", "--hide", "driver"))
+    if any(s["module_class"] == "driver" for s in kept):
         fail("--hide driver kept a driver site")
     print("driver sites: %d (e.g. %s); with --hide driver: %d sites" % (len(driver_sites), named[0]["name"],
-                                                                        len(kept["sites"])))
+                                                                        len(kept)))
 
 
 def main():
@@ -214,12 +220,14 @@ def main():
             fail("no threads")
 
         hidden = report(args, capture, "hidden")
-        if not hidden["sites"]:
+        hidden_sites = every_phase(hidden)
+        if not hidden_sites:
             fail("no call site allocates in most frames")
-        for site in hidden["sites"]:
+        for site in hidden_sites:
             if not site["stack"]:
                 fail("hidden site %s has no stack" % site["stack_id"])
-        print("hidden sites: %d, first: %s" % (len(hidden["sites"]), hidden["sites"][0]["name"]))
+        print("hidden sites: %d in %d steady phases, first: %s" % (len(hidden_sites), len(hidden["phases"]),
+                                                                   hidden_sites[0]["name"]))
         check_module_classes(args, capture, summary, hidden)
 
         png = os.path.join(tmp, "timeline.png")

@@ -295,9 +295,10 @@ TEST(ThreadsReport, EachThreadsAllocationsUnderItsName) {
   EXPECT_EQ(s["frees"], targets::kWorkerBlocks);
   EXPECT_EQ(s["leaks"]["blocks"], 0);
   const std::string tid = std::to_string(worker["tid"].get<uint32_t>());
-  CommandResult sites = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--thread", tid, "--json"}, 120);
+  CommandResult sites =
+      RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--thread", tid, "--all-frames", "--json"}, 120);
   ASSERT_EQ(sites.exit_code, 0);
-  nlohmann::json rows = ParseJsonOrDiscard(sites.standard_output)["sites"];
+  nlohmann::json rows = OneScopeRows(ParseJsonOrDiscard(sites.standard_output));
   ASSERT_EQ(rows.size(), 1u) << rows.dump(1);
   EXPECT_EQ(rows[0]["thread"], targets::kWorkerName);
   EXPECT_EQ(rows[0]["allocations"], targets::kWorkerBlocks);
@@ -305,10 +306,10 @@ TEST(ThreadsReport, EachThreadsAllocationsUnderItsName) {
   EXPECT_EQ(rows[0]["size_max"], targets::kWorkerBlockSize);
 
   // Without a filter the main thread's blocks are its own site, named after it.
-  CommandResult all = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--json"}, 120);
+  CommandResult all = RunCommand({MEMFRAME_CLI_PATH, "report", capture, "sites", "--all-frames", "--json"}, 120);
   ASSERT_EQ(all.exit_code, 0);
   bool found_main = false;
-  const nlohmann::json all_sites = ParseJsonOrDiscard(all.standard_output)["sites"];
+  const nlohmann::json all_sites = OneScopeRows(ParseJsonOrDiscard(all.standard_output));
   for (const nlohmann::json& site : all_sites) {
     if (site["size_min"] != targets::kMainBlockSize || site["size_max"] != targets::kMainBlockSize) continue;
     found_main = true;

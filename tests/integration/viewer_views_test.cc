@@ -184,13 +184,15 @@ TEST_F(ViewerViews, HiddenTableShowsThePerFrameSites) {
 // that differ only in the driver grouped as one), with the same figures.
 TEST_F(ViewerViews, HiddenTableListsWhatTheReportLists) {
   json view = Dump("hidden", {});
-  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "hidden", "--json"};
+  // The view judges the steady frames of its range at once: the report's
+  // range (--from) does the same.
+  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "hidden", "--from", "0", "--json"};
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
   ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
   json report = e2e::ParseJsonOrDiscard(r.standard_output);
   ASSERT_FALSE(report.is_discarded()) << r.standard_output;
   const json& rows = view["rows"];
-  const json& sites = report["sites"];
+  const json sites = e2e::OneScopeRows(report);
   ASSERT_FALSE(sites.empty());
   ASSERT_GE(rows.size(), sites.size());  // the report may list fewer
   for (size_t i = 0; i < sites.size(); ++i) {
@@ -478,10 +480,11 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
   for (const json& row : listed["rows"]) EXPECT_EQ(row["shown"], row["tid"] == main_row["tid"]) << row;
 
   // The CLI says the same: the labels' site is the main thread's alone.
-  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "sites", "--thread", tid, "--json"};
+  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "sites", "--thread", tid,
+                                   "--all-frames", "--json"};
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
   ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-  auto sites = e2e::SitesWithFunctionInStack(e2e::ParseJsonOrDiscard(r.standard_output)["sites"],
+  auto sites = e2e::SitesWithFunctionInStack(e2e::OneScopeRows(e2e::ParseJsonOrDiscard(r.standard_output)),
                                              kSpawnDamageLabelFunction);
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites[0]["threads"], json::parse("[{\"tid\":" + tid + ",\"name\":\"" + main_name +

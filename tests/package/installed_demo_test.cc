@@ -69,8 +69,7 @@ TEST_F(InstalledDemo, CountsEveryFrameOfACompleteRun) {
 // symbolizes every driver stack): the per-frame site, and the load frame.
 TEST_F(InstalledDemo, DamageLabelsAreAHiddenPerFrameSite) {
   const json hidden = Report({"hidden"});
-  const std::vector<json> sites = e2e::SitesWithFunctionInStack(hidden.value("sites", json::array()),
-                                                                 kSpawnDamageLabelFunction);
+  const std::vector<json> sites = e2e::SitesWithFunctionInStack(e2e::EveryScopeRows(hidden), kSpawnDamageLabelFunction);
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites.front().value("allocs_per_frame_min", -1), kHitsPerFrame);
   EXPECT_EQ(sites.front().value("allocs_per_frame_max", -1), kHitsPerFrame);
@@ -80,7 +79,7 @@ TEST_F(InstalledDemo, DamageLabelsAreAHiddenPerFrameSite) {
 
 TEST_F(InstalledDemo, TheLoadFrameAllocatesTheWholeLevel) {
   const std::string load = std::to_string(LoadFrame());
-  const json sites = Report({"sites", "--from", load, "--to", load}).value("sites", json::array());
+  const json sites = e2e::OneScopeRows(Report({"sites", "--from", load, "--to", load}));
   const e2e::SiteTotals level = e2e::SumSites(e2e::SitesWithFunctionInStack(sites, kLoadLevelFunction));
   EXPECT_EQ(level.allocations, static_cast<uint64_t>(kLevelBlocks));
   EXPECT_EQ(level.bytes, kLevelBytes);

@@ -1,4 +1,4 @@
-// The phases game's engine library (libmemframe_phases_engine.so): code the
+// The phases game's engine library (libphases_engine.so): code the
 // game calls that allocates on the game's behalf.
 #pragma once
 

@@ -24,19 +24,29 @@ void* Keep(void* p) {
   return p;
 }
 
-// `count` blocks of `bytes`, made and freed in the same frame.
-__attribute__((noinline)) void Churn(int count, std::size_t bytes, void** scratch) {
-  for (int i = 0; i < count; ++i) scratch[i] = Keep(std::malloc(bytes));
-  for (int i = 0; i < count; ++i) std::free(scratch[i]);
-}
-
 void* g_scratch[kMapAllocations];
 
-__attribute__((noinline)) void MenuTick() { Churn(kMenuAllocations, kMenuBlockBytes, g_scratch); }
-__attribute__((noinline)) void MapTick() { Churn(kMapAllocations, kMapBlockBytes, g_scratch); }
-__attribute__((noinline)) void IntroTick() { Churn(kIntroAllocations, kIntroBlockBytes, g_scratch); }
+void FreeScratch(int count) {
+  for (int i = 0; i < count; ++i) std::free(g_scratch[i]);
+}
+
+// Each tick allocates itself, so that its call site is named after it: `count`
+// blocks made and freed in the frame.
+__attribute__((noinline)) void MenuTick() {
+  for (int i = 0; i < kMenuAllocations; ++i) g_scratch[i] = Keep(std::malloc(kMenuBlockBytes));
+  FreeScratch(kMenuAllocations);
+}
+__attribute__((noinline)) void MapTick() {
+  for (int i = 0; i < kMapAllocations; ++i) g_scratch[i] = Keep(std::malloc(kMapBlockBytes));
+  FreeScratch(kMapAllocations);
+}
+__attribute__((noinline)) void IntroTick() {
+  for (int i = 0; i < kIntroAllocations; ++i) g_scratch[i] = Keep(std::malloc(kIntroBlockBytes));
+  FreeScratch(kIntroAllocations);
+}
 __attribute__((noinline)) int GameplayTick(int frame) {
-  Churn(kGameplayOwnAllocations, kGameplayBlockBytes, g_scratch);
+  for (int i = 0; i < kGameplayOwnAllocations; ++i) g_scratch[i] = Keep(std::malloc(kGameplayBlockBytes));
+  FreeScratch(kGameplayOwnAllocations);
   return engine_find_path(frame);
 }
 

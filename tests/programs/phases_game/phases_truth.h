@@ -17,7 +17,7 @@
 //   intro      kIntroFrames frames     IntroTick: kIntroAllocations a frame (no load before
 //                                      gameplay: the rate alone changes)
 //   gameplay   kGameplayFrames frames  GameplayTick: kGameplayOwnAllocations a frame, and
-//                                      engine_find_path (libmemframe_phases_engine.so, a
+//                                      engine_find_path (libphases_engine.so, a
 //                                      library the game calls) kEngineAllocations on its
 //                                      behalf; every kShadowInterval-th frame
 //                                      BuildShadowMap mallocs and frees kTransientBytes

@@ -23,7 +23,7 @@ using testing::ToEvent;
 //   stack 3  frame 1: 2 x 1000 B, freed in frame 6 (a marker frame)            -> level
 //   stack 4  frame 0: 4096 B, freed in the teardown                            -> long-lived
 //   stack 5  frame 2: 10 B and 20 B, freed in frame 4                          -> general
-//   stack 6  frame 1: 10 x 64 B, all freed in frame 8 (a free burst)           -> level
+//   stack 6  frame 1: 10 x 64 B, all freed in frame 8 (an unload)              -> level
 Stream ClassesStream() {
   Stream s;
   s.markers[9] = "checkpoint";
@@ -61,24 +61,43 @@ Stream ClassesStream() {
   return s;
 }
 
+// ClassesStream's phases, as phases.h would cut a game whose frame 8 unloads
+// a level: frame 8 is a boundary by them.
+std::vector<Phase> ClassesPhases() {
+  auto phase = [](PhaseKind kind, uint64_t from, uint64_t to) {
+    Phase p;
+    p.kind = kind;
+    p.frames = {from, to};
+    return p;
+  };
+  return {phase(PhaseKind::kStartup, 0, 0), phase(PhaseKind::kSteady, 1, 7), phase(PhaseKind::kUnload, 8, 8),
+          phase(PhaseKind::kSteady, 9, 11), phase(PhaseKind::kTeardown, 12, 12)};
+}
+
 const SiteLifetime& Site(const LifetimeReport& r, uint32_t stack) {
   auto it = std::find_if(r.sites.begin(), r.sites.end(), [&](const SiteLifetime& s) { return s.stack_id == stack; });
   EXPECT_NE(it, r.sites.end()) << "stack " << stack;
   return *it;
 }
 
-TEST(Lifetimes, BoundariesAreMarkerFramesAndFreeBursts) {
-  LifetimeReport r = AnalyzeLifetimes(ClassesStream());
-  // Frees of older blocks per ended frame: 0, 0, then 1 (stack 2) except
-  // frame 4 (3), frame 6 (3) and frame 8 (11). Median 1, MAD 0: threshold
-  // 1 + 3 * 1 = 4, so frame 8 is a burst; frame 6 is a boundary by its marker.
+TEST(Lifetimes, BoundariesAreMarkerFramesLoadsUnloadsAndChangesOfPart) {
+  LifetimeReport r = AnalyzeLifetimes(ClassesStream(), ClassesPhases());
+  // Frame 6 by its marker, frame 8 by its unload.
   EXPECT_EQ(r.boundary_frames, (std::vector<uint64_t>{6, 8}));
+  // Without the unload, frame 8's frees are no boundary; a steady phase
+  // that follows another (a menu left for the map) starts at one.
+  std::vector<Phase> phases = ClassesPhases();
+  phases[2].kind = PhaseKind::kSteady;
+  EXPECT_EQ(AnalyzeLifetimes(ClassesStream(), phases).boundary_frames, (std::vector<uint64_t>{6, 8, 9}));
+  phases.erase(phases.begin() + 2, phases.begin() + 4);
+  phases[1].frames.to = 11;
+  EXPECT_EQ(AnalyzeLifetimes(ClassesStream(), phases).boundary_frames, (std::vector<uint64_t>{6}));
   EXPECT_TRUE(r.has_teardown);
   EXPECT_EQ(r.last_ended_frame, 11u);
 }
 
 TEST(Lifetimes, EachClassByItsRule) {
-  LifetimeReport r = AnalyzeLifetimes(ClassesStream());
+  LifetimeReport r = AnalyzeLifetimes(ClassesStream(), ClassesPhases());
   const SiteLifetime& frame = Site(r, 1);
   EXPECT_EQ(frame.lifetime, LifetimeClass::kFrame);
   EXPECT_EQ(frame.freed_same_frame, 12u);
@@ -123,7 +142,7 @@ TEST(Lifetimes, EachClassByItsRule) {
 }
 
 TEST(Lifetimes, SitesAreOrderedByCallsSaved) {
-  LifetimeReport r = AnalyzeLifetimes(ClassesStream());
+  LifetimeReport r = AnalyzeLifetimes(ClassesStream(), ClassesPhases());
   ASSERT_EQ(r.sites.size(), 6u);
   std::vector<uint32_t> order;
   for (const SiteLifetime& s : r.sites) order.push_back(s.stack_id);
@@ -154,7 +173,7 @@ Stream RingStream() {
 }
 
 TEST(Lifetimes, RingsAreFreedInOrderAFixedNumberOfFramesLater) {
-  LifetimeReport r = AnalyzeLifetimes(RingStream());
+  LifetimeReport r = AnalyzeLifetimes(RingStream(), {});
   const SiteLifetime& ring = Site(r, 1);
   EXPECT_EQ(ring.lifetime, LifetimeClass::kRing);
   EXPECT_EQ(ring.ring_delay_frames, 3u);
@@ -167,7 +186,7 @@ TEST(Lifetimes, RingsAreFreedInOrderAFixedNumberOfFramesLater) {
 }
 
 TEST(Lifetimes, FrameArenaIsSizedByThe99thPercentileFrame) {
-  LifetimeReport r = AnalyzeLifetimes(RingStream());
+  LifetimeReport r = AnalyzeLifetimes(RingStream(), {});
   // Stack 3 alone is frame-class: 100..118 B in frames 0..18, 10,000 B in
   // frame 19. Nearest rank 99% of 20 frames is the 20th: the largest.
   EXPECT_EQ(r.frame_arena.frames, 20u);
@@ -175,7 +194,7 @@ TEST(Lifetimes, FrameArenaIsSizedByThe99thPercentileFrame) {
   EXPECT_EQ(r.frame_arena.max_bytes, 10000u);
   EXPECT_EQ(r.frame_arena.calls_saved, 40u);
   // Judging frames 0..9 only: 10 frames, the 10th value (109 B).
-  LifetimeReport early = AnalyzeLifetimes(RingStream(), std::vector<FrameRange>{{0, 9}});
+  LifetimeReport early = AnalyzeLifetimes(RingStream(), {}, std::vector<FrameRange>{{0, 9}});
   EXPECT_EQ(early.frame_arena.frames, 10u);
   EXPECT_EQ(early.frame_arena.p99_bytes, 109u);
 }

@@ -106,13 +106,15 @@ TEST_F(ReportTest, SummaryJson) {
   EXPECT_EQ(j["leaks"], json({{"blocks", 2}, {"bytes", 200}, {"are_leaks", true}}));
   // Hidden sites judge steady play: frame 0 is start-up (phases.h), so the
   // ended frames 1..9.
-  EXPECT_EQ(j["hidden_sites_judged_frames"],
+  ASSERT_EQ(j["phases"].size(), 1u);
+  EXPECT_EQ(j["phases"][0]["phase"], "steady 1");
+  EXPECT_EQ(j["phases"][0]["judged_frames"],
             json({{"judged", "steady"},
                   {"ranges", {{{"from", 1}, {"to", 9}}}},
                   {"frame_count", 9},
                   {"all_frames_option", "--all-frames"}}));
-  ASSERT_EQ(j["hidden_sites"].size(), 1u);
-  const json& site = j["hidden_sites"][0];
+  ASSERT_EQ(j["phases"][0]["hidden_sites"].size(), 1u);
+  const json& site = j["phases"][0]["hidden_sites"][0];
   EXPECT_EQ(site["stack_id"], 1);
   EXPECT_EQ(site["function"], "report_test::SpawnDamageLabel()");
   EXPECT_EQ(site["location"], "report_test.cc:" + std::to_string(report_test::kSpawnLine));
@@ -138,6 +140,7 @@ TEST_F(ReportTest, FramesJsonWithRange) {
   json frames = r.Json()["frames"];
   ASSERT_EQ(frames.size(), 2u);
   EXPECT_EQ(frames[0], json({{"frame", 4},
+                             {"phase", "steady 1"},
                              {"allocations", 2},
                              {"frees", 2},
                              {"bytes_allocated", 96},
@@ -181,12 +184,15 @@ TEST_F(ReportTest, HiddenJson) {
   ASSERT_EQ(r.code, 0) << r.err;
   json j = r.Json();
   EXPECT_EQ(j["range"], json({{"from", 0}, {"to", 9}}));
-  EXPECT_EQ(j["judged_frames"]["judged"], "all");
-  EXPECT_EQ(j["judged_frames"]["ranges"], json({{{"from", 0}, {"to", 9}}}));
   EXPECT_EQ(j["min_fraction"], 0.2);
-  ASSERT_EQ(j["sites"].size(), 2u);
-  EXPECT_EQ(j["sites"][1]["function"], "report_test::LoadLevel()");
-  EXPECT_EQ(j["sites"][1]["frames_with_allocations"], 2);
+  ASSERT_EQ(j["phases"].size(), 1u);
+  const json& all = j["phases"][0];
+  EXPECT_TRUE(all["phase"].is_null());
+  EXPECT_EQ(all["judged_frames"]["judged"], "all");
+  EXPECT_EQ(all["judged_frames"]["ranges"], json({{{"from", 0}, {"to", 9}}}));
+  ASSERT_EQ(all["sites"].size(), 2u);
+  EXPECT_EQ(all["sites"][1]["function"], "report_test::LoadLevel()");
+  EXPECT_EQ(all["sites"][1]["frames_with_allocations"], 2);
 }
 
 // Start-up (frame 0) is no steady play: LoadLevel's allocation there is not
@@ -195,17 +201,23 @@ TEST_F(ReportTest, HiddenJudgesSteadyPlayByDefault) {
   Result r = RunCli(path(), "hidden", {"--min-fraction", "0.2"}, true);
   ASSERT_EQ(r.code, 0) << r.err;
   json j = r.Json();
-  EXPECT_EQ(j["judged_frames"]["judged"], "steady");
-  EXPECT_EQ(j["judged_frames"]["ranges"], json({{{"from", 1}, {"to", 9}}}));
-  EXPECT_EQ(j["judged_frames"]["frame_count"], 9);
-  ASSERT_EQ(j["sites"].size(), 1u);
-  EXPECT_EQ(j["sites"][0]["function"], "report_test::SpawnDamageLabel()");
-  EXPECT_EQ(j["sites"][0]["frames_in_range"], 9);
+  ASSERT_EQ(j["phases"].size(), 1u);
+  const json& steady = j["phases"][0];
+  EXPECT_EQ(steady["phase"], "steady 1");
+  EXPECT_EQ(steady["judged_frames"]["judged"], "steady");
+  EXPECT_EQ(steady["judged_frames"]["ranges"], json({{{"from", 1}, {"to", 9}}}));
+  EXPECT_EQ(steady["judged_frames"]["frame_count"], 9);
+  ASSERT_EQ(steady["sites"].size(), 1u);
+  EXPECT_EQ(steady["sites"][0]["function"], "report_test::SpawnDamageLabel()");
+  EXPECT_EQ(steady["sites"][0]["frames_in_range"], 9);
   Result text = RunCli(path(), "hidden", {"--min-fraction", "0.2"}, false);
-  EXPECT_NE(text.out.find("of the steady frames 1..9 (9 frames; start-up and loads left out, --all-frames judges "
-                          "every frame)"),
+  EXPECT_NE(text.out.find("steady 1: frames 1..9 (9 frames)"), std::string::npos) << text.out;
+  // A range judges its steady frames as one.
+  Result range = RunCli(path(), "hidden", {"--min-fraction", "0.2", "--from", "0"}, false);
+  EXPECT_NE(range.out.find("the steady frames 1..9 (9 frames; start-up and loads left out, --all-frames judges "
+                           "every frame)"),
             std::string::npos)
-      << text.out;
+      << range.out;
 }
 
 TEST_F(ReportTest, LeaksJson) {
@@ -223,7 +235,7 @@ TEST_F(ReportTest, LeaksJson) {
 TEST_F(ReportTest, SitesJsonByBytes) {
   Result r = RunCli(path(), "sites", {"--to", "4"}, true);
   ASSERT_EQ(r.code, 0) << r.err;
-  json sites = r.Json()["sites"];
+  json sites = r.Json()["phases"][0]["sites"];
   ASSERT_EQ(sites.size(), 2u);
   EXPECT_EQ(sites[0]["stack_id"], 1);
   EXPECT_EQ(sites[0]["bytes"], 480);
@@ -353,7 +365,8 @@ TEST(ReportLookAlikes, RowsWithTheSameFunctionNameTheCallerThatTellsThemApart) {
   ASSERT_EQ(j.code, 0) << j.err;
   std::map<uint64_t, std::string> via;
   const json parsed = j.Json();
-  for (const json& site : parsed["sites"]) via[site["stack_id"].get<uint64_t>()] = site["via"].get<std::string>();
+  for (const json& site : parsed["phases"][0]["sites"])
+    via[site["stack_id"].get<uint64_t>()] = site["via"].get<std::string>();
   EXPECT_EQ(via[1], "");  // stack 1 has no caller to name
   EXPECT_EQ(via[3], "report_test::LoadLevel()");
   EXPECT_EQ(via[4], "report_test::DrawHud()");

@@ -123,7 +123,7 @@ class ReportsCliTest : public ::testing::Test {
 TEST_F(ReportsCliTest, HiddenGroupsStacksThatDifferOnlyInTheDriver) {
   Result r = Run("hidden", {});
   ASSERT_EQ(r.code, 0) << r.err;
-  json sites = r.Json()["sites"];
+  json sites = r.Json()["phases"][0]["sites"];
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites[0]["stack_id"], 1);
   EXPECT_EQ(sites[0]["stack_ids"], json({1, 2}));
@@ -142,8 +142,9 @@ TEST_F(ReportsCliTest, HiddenGroupsStacksThatDifferOnlyInTheDriver) {
   EXPECT_EQ(sites[0]["size_max"], 64);
 
   Result summary = Run("", {});
-  ASSERT_EQ(summary.Json()["hidden_sites"].size(), 1u);
-  EXPECT_EQ(summary.Json()["hidden_sites"][0]["stack_ids"], json({1, 2}));
+  const json hidden = summary.Json()["phases"][0]["hidden_sites"];
+  ASSERT_EQ(hidden.size(), 1u);
+  EXPECT_EQ(hidden[0]["stack_ids"], json({1, 2}));
   Result text = Run("hidden", {}, false);
   EXPECT_NE(text.out.find("2 stacks that differ only above the user frame (1 2)"), std::string::npos) << text.out;
 }
@@ -216,17 +217,18 @@ TEST_F(ReportsCliTest, LifetimesClassesEverySite) {
   ASSERT_EQ(r.code, 0) << r.err;
   json j = r.Json();
   std::map<int, std::string> classes;
-  for (const json& s : j["sites"]) classes[s["stack_id"]] = s["class"];
+  for (const json& s : j["phases"][0]["sites"]) classes[s["stack_id"]] = s["class"];
   // Stack 3: of its three blocks one dies in frame 8 (no boundary) and two
   // live to the end, 2/3 < 95%: no class fits.
   EXPECT_EQ(classes, (std::map<int, std::string>{{1, "frame"}, {2, "frame"}, {3, "general"}}));
   // Judged by the blocks of the steady frames 1..9 (frame 0 is start-up).
-  EXPECT_EQ(j["judged_frames"]["ranges"], json({{{"from", 1}, {"to", 9}}}));
-  EXPECT_EQ(j["sites"][0]["calls_saved"], 18);
+  EXPECT_EQ(j["phases"][0]["phase"], "steady 1");
+  EXPECT_EQ(j["phases"][0]["judged_frames"]["ranges"], json({{{"from", 1}, {"to", 9}}}));
+  EXPECT_EQ(j["phases"][0]["sites"][0]["calls_saved"], 18);
   Result all = Run("lifetimes", {"--all-frames"});
-  EXPECT_EQ(all.Json()["judged_frames"]["judged"], "all");
-  EXPECT_EQ(all.Json()["sites"][0]["calls_saved"], 20);
-  EXPECT_EQ(j["sites"][0]["peak_live_blocks"], 1);
+  EXPECT_EQ(all.Json()["phases"][0]["judged_frames"]["judged"], "all");
+  EXPECT_EQ(all.Json()["phases"][0]["sites"][0]["calls_saved"], 20);
+  EXPECT_EQ(j["phases"][0]["sites"][0]["peak_live_blocks"], 1);
 }
 
 TEST_F(ReportsCliTest, FragmentationOfOneFrameAndTheMap) {
@@ -417,10 +419,10 @@ TEST_F(ReportsCliTest, FramesSplitByClass) {
 
   Result text = Run("frames", {"--from", "4", "--to", "4"}, false);
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("frame  class     allocs  frees  bytes alloc  bytes freed  live bytes  mapped  alloc time"),
+  EXPECT_NE(text.out.find("frame  phase     class     allocs  frees  bytes alloc  bytes freed  live bytes  mapped  alloc time"),
             std::string::npos)
       << text.out;
-  EXPECT_NE(text.out.find("    4  all            5      2     1.58 KiB         96 B    1.49 KiB     0 B        0 ns  spike"),
+  EXPECT_NE(text.out.find("    4  steady 1  all            5      2     1.58 KiB         96 B    1.49 KiB     0 B        0 ns  spike"),
             std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("         game         3      0     1.49 KiB          0 B    1.49 KiB     0 B\n"),

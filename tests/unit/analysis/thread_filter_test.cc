@@ -71,9 +71,9 @@ json SiteOf(const json& sites, uint32_t stack_id) {
 }
 
 TEST_F(ThreadFilterTest, SitesNameTheThreadsThatAllocateThere) {
-  auto r = Run("sites", {});
+  auto r = Run("sites", {"--from", "0"});
   ASSERT_EQ(r.code, 0) << r.err;
-  json sites = r.Json()["sites"];
+  json sites = r.Json()["phases"][0]["sites"];
   ASSERT_EQ(sites.size(), 3u);
   EXPECT_EQ(SiteOf(sites, 1)["thread"], "main");
   EXPECT_EQ(SiteOf(sites, 1)["threads"], json::parse(R"([{"tid":500,"name":"main","allocations":4}])"));
@@ -81,7 +81,7 @@ TEST_F(ThreadFilterTest, SitesNameTheThreadsThatAllocateThere) {
   EXPECT_EQ(SiteOf(sites, 2)["threads"],
             json::parse(R"([{"tid":501,"name":"worker","allocations":4},{"tid":502,"name":"worker","allocations":1}])"));
   EXPECT_EQ(SiteOf(sites, 3)["thread"], "worker");
-  auto text = Run("sites", {}, false);
+  auto text = Run("sites", {"--from", "0"}, false);
   EXPECT_NE(text.out.find("  thread    class"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  worker+1  "), std::string::npos) << text.out;
 }
@@ -96,7 +96,7 @@ TEST_F(ThreadFilterTest, LeaksAndLifetimesCarryTheThread) {
   EXPECT_EQ(sites[0]["thread"], "worker+1");
   auto lifetimes = Run("lifetimes", {});
   ASSERT_EQ(lifetimes.code, 0) << lifetimes.err;
-  EXPECT_EQ(SiteOf(lifetimes.Json()["sites"], 1)["thread"], "main");
+  EXPECT_EQ(SiteOf(lifetimes.Json()["phases"][0]["sites"], 1)["thread"], "main");
 }
 
 TEST_F(ThreadFilterTest, ANameSelectsEveryThreadOfThatName) {
@@ -121,11 +121,12 @@ TEST_F(ThreadFilterTest, ATidSelectsOneThread) {
   EXPECT_EQ(j["allocations"], 4);
   EXPECT_EQ(j["frees"], 3);
   EXPECT_EQ(j["leaks"]["bytes"], 40);
-  auto sites = Run("sites", {"--thread", "501"});
+  auto sites = Run("sites", {"--thread", "501", "--from", "0"});
   ASSERT_EQ(sites.code, 0) << sites.err;
-  ASSERT_EQ(sites.Json()["sites"].size(), 1u);
-  EXPECT_EQ(sites.Json()["sites"][0]["thread"], "worker");
-  EXPECT_EQ(sites.Json()["sites"][0]["allocations"], 4);
+  const json listed = sites.Json()["phases"][0]["sites"];
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0]["thread"], "worker");
+  EXPECT_EQ(listed[0]["allocations"], 4);
 }
 
 TEST_F(ThreadFilterTest, MainAloneSeesNoneOfTheWorkersBlocks) {

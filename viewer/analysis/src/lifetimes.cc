@@ -20,7 +20,7 @@ class BoundaryPass : public EventPass {
  public:
   void OnEvent(const Event& e) override {
     // Every frame that occurs gets a row, so that frames without frees
-    // count as 0 in the median (the frame table's rows, frame_stats.h).
+    // count as 0 (the frame table's rows, frame_stats.h).
     uint64_t& old_frees = old_frees_.At(e.frame);
     switch (e.kind()) {
       case EventKind::kAlloc:
@@ -45,27 +45,41 @@ class BoundaryPass : public EventPass {
     }
   }
 
-  void Finish(LifetimeReport* report) {
+  // Boundaries: the markers, every frame of a load or an unload (the first
+  // kMaxBoundaryFrames of a long one: a level streamed in over many frames
+  // turns over its own blocks), the first frame of a steady phase that
+  // follows another (a part of the game ended there without a load), and a
+  // free burst: an ended frame whose frees of older blocks stand far above
+  // the frames around it (the load rule, phases.h) and number at least
+  // kBurstFloorBlocks (a small level freed whole at the end of play).
+  void Finish(const std::vector<Phase>& phases, LifetimeReport* report) {
     report->has_teardown = ended_;
     report->last_ended_frame = last_ended_;
     std::unordered_set<uint64_t> boundaries = markers_;
-    auto rows = old_frees_.TakeSorted();
-    // The ended frames: every row up to the last ended frame.
-    size_t ended_rows = 0;
-    while (ended_rows < rows.size() && rows[ended_rows].first <= last_ended_) ++ended_rows;
-    if (ended_ && ended_rows >= kMinFramesForSpikes) {
-      std::vector<uint64_t> counts;
-      counts.reserve(ended_rows);
-      for (size_t i = 0; i < ended_rows; ++i) counts.push_back(rows[i].second);
-      uint64_t threshold = ComputeSpikeThreshold(counts).threshold;  // the frames report's spike rule
-      for (size_t i = 0; i < ended_rows; ++i)
-        if (rows[i].second > threshold) boundaries.insert(rows[i].first);
+    const Phase* previous = nullptr;
+    for (const Phase& p : phases) {
+      if (p.kind == PhaseKind::kLoad || p.kind == PhaseKind::kUnload) {
+        for (uint64_t f = p.frames.from; f <= p.frames.to && f - p.frames.from < kMaxBoundaryFrames; ++f)
+          boundaries.insert(f);
+      } else if (p.kind == PhaseKind::kSteady && previous && previous->kind == PhaseKind::kSteady) {
+        boundaries.insert(p.frames.from);
+      }
+      previous = &p;
     }
+    auto rows = old_frees_.TakeSorted();
+    std::vector<uint64_t> counts;
+    for (const auto& [frame, frees] : rows)
+      if (!ended_ || frame <= last_ended_) counts.push_back(frees);
+    if (ended_ && counts.size() >= kMinFramesForSpikes)
+      for (size_t i = 1; i < counts.size(); ++i)
+        if (StandsFarAbove(counts, i, kBurstFloorBlocks)) boundaries.insert(rows[i].first);
     report->boundary_frames.assign(boundaries.begin(), boundaries.end());
     std::sort(report->boundary_frames.begin(), report->boundary_frames.end());
   }
 
  private:
+  static constexpr uint64_t kMaxBoundaryFrames = 16;
+  static constexpr uint64_t kBurstFloorBlocks = 64;
   std::unordered_map<uint64_t, uint64_t> alloc_frame_;  // live block address -> its frame
   FrameRows<uint64_t> old_frees_;  // per frame: frees of blocks from earlier frames
   std::unordered_set<uint64_t> markers_;
@@ -259,11 +273,12 @@ class FrameArenaPass : public EventPass {
 
 }  // namespace
 
-LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRange>& judged) {
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& phases,
+                                const std::vector<FrameRange>& judged) {
   LifetimeReport report;
   BoundaryPass boundaries;
   Replay(stream, {&boundaries});
-  boundaries.Finish(&report);
+  boundaries.Finish(phases, &report);
   SiteLifetimePass sites(report, judged);
   Replay(stream, {&sites});
   report.sites = sites.Finish();
@@ -317,8 +332,8 @@ std::vector<LevelLoad> AnalyzeLevelLoads(const Stream& stream, const std::vector
   return loads;
 }
 
-LifetimeReport AnalyzeLifetimes(const Stream& stream, const JudgedFrames& judged) {
-  return AnalyzeLifetimes(stream, judged.steady_only ? judged.ranges : std::vector<FrameRange>{});
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& phases, const JudgedFrames& judged) {
+  return AnalyzeLifetimes(stream, phases, judged.steady_only ? judged.ranges : std::vector<FrameRange>{});
 }
 
 const char* LifetimeClassName(LifetimeClass c) {

@@ -153,6 +153,10 @@ void NumberPhases(std::vector<Phase>& phases) {
 
 }  // namespace
 
+bool StandsFarAbove(const std::vector<uint64_t>& values, size_t i, uint64_t floor) {
+  return FarAbove(values[i], SideBaseline(values, i), floor);
+}
+
 std::vector<Phase> DetectPhases(const FrameTable& table, bool attached) {
   const std::vector<FrameStats>& rows = table.frames;
   std::vector<Phase> phases;

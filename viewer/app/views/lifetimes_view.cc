@@ -51,7 +51,7 @@ const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
   if (!report_ || report_all_frames_ != ctx.session.judge_all_frames()) {
     report_all_frames_ = ctx.session.judge_all_frames();
     judged_ = ctx.session.Judged(ctx.session.AllFrames());
-    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, judged_);
+    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, ctx.session.frames().phases, judged_);
     rows_general_ = !show_general_;  // rebuild the rows
   }
   return *report_;

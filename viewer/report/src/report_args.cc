@@ -56,6 +56,10 @@ bool ParseReportArgs(const std::string& report_name, const std::vector<std::stri
              (report->operands_optional ? ", or neither" : "");
     return false;
   }
+  if (!options->phase.empty() && (options->from || options->to || options->frame || !options->operands.empty())) {
+    *error = "--phase selects a phase's frames; it cannot be combined with --from, --to, --frame or frames to compare";
+    return false;
+  }
   if (options->frame && (options->from || options->to)) {
     *error = "--frame selects one frame; it cannot be combined with --from or --to";
     return false;

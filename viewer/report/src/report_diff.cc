@@ -27,6 +27,7 @@ LiveSetCut Resolve(const ReportInput& input, const std::string& text) {
 // question a diff most often answers.
 std::vector<std::string> Operands(const ReportInput& input) {
   if (!input.options.operands.empty()) return input.options.operands;
+  if (const Phase* phase = PhaseOption(input)) return {std::to_string(phase->frame_before), std::to_string(phase->frames.to)};
   auto frames = LargestLoadDiffFrames(input.heap.frames);
   if (!frames)
     throw ReportError("the capture has no load after start-up (report phases); name the frames or markers to compare");

@@ -1,5 +1,6 @@
 // `memframe report frames`: one row per frame, and under it one row per
 // module class of the capture (live_series.h), text and JSON.
+#include <algorithm>
 #include <vector>
 
 #include "memframe/analysis/live_series.h"
@@ -47,6 +48,14 @@ void WriteSpikeRule(const FrameTable& t, std::ostream& out) {
       << " MADs of its own steady phase, in allocations or bytes (`report phases` gives each phase's)\n";
 }
 
+// The name of the phase `frame` is in ("steady 2").
+std::string PhaseNameOf(const FrameTable& t, uint64_t frame) {
+  const std::vector<Phase>& phases = FindPhases(t);
+  auto it = std::upper_bound(phases.begin(), phases.end(), frame,
+                             [](uint64_t f, const Phase& p) { return f < p.frames.from; });
+  return it == phases.begin() ? "" : PhaseName(*std::prev(it));
+}
+
 std::vector<std::string> FigureCells(const LiveFigures& f) {
   return {FormatCount(f.allocations), FormatCount(f.frees),       FormatBytes(f.bytes_allocated),
           FormatBytes(f.bytes_freed), FormatBytes(f.live_bytes), FormatBytes(f.mapped_bytes)};
@@ -77,19 +86,19 @@ void WriteFramesText(const ReportInput& input, std::ostream& out) {
   if (split) out << "; a row per module class (the class of the site that allocated)";
   out << ClassesShown(input) << "; allocator time is of every class\n\n";
 
-  TextTable table({{"frame"}, {"class", true}, {"allocs"}, {"frees"}, {"bytes alloc"}, {"bytes freed"},
+  TextTable table({{"frame"}, {"phase", true}, {"class", true}, {"allocs"}, {"frees"}, {"bytes alloc"}, {"bytes freed"},
                    {"live bytes"}, {"mapped"}, {"alloc time"}, {"", true}});
   auto [first, end] = t.RowsIn(range);
   for (size_t i = first; i < end; ++i) {
     const FrameStats& f = t.frames[i];
-    std::vector<std::string> row = {std::to_string(f.frame), total_name};
+    std::vector<std::string> row = {std::to_string(f.frame), PhaseNameOf(t, f.frame), total_name};
     for (std::string& cell : FigureCells(Shown(input, classes.series, i))) row.push_back(std::move(cell));
     row.push_back(FormatDuration(f.alloc_time_ns));
     row.push_back(f.spike ? "spike" : (f.ended ? "" : "(not ended)"));
     table.AddRow(std::move(row));
     if (!split) continue;
     for (ModuleClass c : classes.shown) {
-      std::vector<std::string> sub = {"", std::string("  ") + ModuleClassName(c)};
+      std::vector<std::string> sub = {"", "", std::string("  ") + ModuleClassName(c)};
       for (std::string& cell : FigureCells(classes.series.At(i, static_cast<size_t>(c)))) sub.push_back(std::move(cell));
       sub.push_back("");
       sub.push_back("");
@@ -107,7 +116,7 @@ void WriteFramesJson(const ReportInput& input, std::ostream& out) {
   auto [first, end] = t.RowsIn(range);
   for (size_t i = first; i < end; ++i) {
     const FrameStats& f = t.frames[i];
-    json row = {{"frame", f.frame}};
+    json row = {{"frame", f.frame}, {"phase", PhaseNameOf(t, f.frame)}};
     row.update(FiguresJson(Shown(input, classes.series, i)));
     row.update(json{{"peak_live_bytes", f.peak_live_bytes},
                     {"alloc_time_ns", f.alloc_time_ns},

@@ -36,6 +36,7 @@ struct ReportOptions {
   MapColoring coloring = MapColoring::kAge;
   std::vector<std::string> operands;  // diff: A and B
   std::vector<std::string> threads;   // --thread NAME|TID, as given
+  std::string phase;                  // --phase N|NAME, as given ("" = none)
 };
 
 struct ReportInput {
@@ -84,6 +85,9 @@ struct SiteView {
   std::string via;                 // the callers that tell look-alike rows apart; "" when not needed
   std::vector<SiteViewThread> threads;  // who allocated there, most allocations first
   std::string thread;               // ThreadsCell: "main", "main+2"; "" when no thread allocated there
+  // The game's own code made the allocation or led there (a game frame is
+  // on the stack): what the user can change. Tables list these first.
+  bool from_game = false;
 };
 
 // Sets location and via of rows that would print alike (look_alikes.h).
@@ -115,8 +119,40 @@ FrameRange CompleteFramesRange(const ReportInput& input);
 // `within` unless --all-frames (phases.h JudgeFrames).
 JudgedFrames JudgedFramesOf(const ReportInput& input, FrameRange within);
 
+// --phase: the phase it names, or null without --phase; a phase the
+// capture does not have is a ReportError naming those it has.
+const Phase* PhaseOption(const ReportInput& input);
+
+// What a report answers for (REPORTS.md, "Phases in reports"): a game's
+// menu, world map and level are judged apart, each against its own frames.
+struct ReportScope {
+  const Phase* phase = nullptr;  // the phase; null for a range (--from/--to, --all-frames, no steady play)
+  FrameRange range;              // the scope's frames
+  JudgedFrames judged;           // the frames its rules judge
+};
+
+// A steady phase shorter than this is left out of the per-phase answers
+// (three frames between two loads say nothing of a part of the game).
+constexpr uint64_t kMinScopeFrames = 8;
+
+// Scopes of the reports judged by steady play (hidden, lifetimes, the
+// summary): with --phase, that phase; with --from/--to or --all-frames, the
+// range (its steady frames unless --all-frames); else one per steady phase
+// of at least kMinScopeFrames frames, or the complete frames when there is
+// none.
+std::vector<ReportScope> JudgedScopes(const ReportInput& input);
+// Steady phases that JudgedScopes left out for being short (0 when the
+// scopes are not per phase).
+size_t ShortSteadyPhases(const ReportInput& input);
+// Scopes of the listings (sites): with --phase, --from/--to or
+// --all-frames, one; else one per phase of any kind (start-up and loads
+// allocate too).
+std::vector<ReportScope> PhaseScopes(const ReportInput& input);
+
 // Hidden sites of the judged frames, grouped by the stack from the user
-// frame outward (at most `count`), as views with their group's stack ids.
+// frame outward (at most `count`), as views with their group's stack ids:
+// the sites the game's code led to first (SiteView::from_game), each part
+// in the hidden ranking.
 std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count);
 // The site groups (site_groups.h), computed on first use.
 const GroupedSites& SiteGroups(const ReportInput& input);

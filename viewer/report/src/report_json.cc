@@ -52,6 +52,7 @@ json SiteJson(const SiteView& v) {
           {"name", v.name},
           {"module", v.module},
           {"module_class", ModuleClassJson(v)},
+          {"from_game", v.from_game},
           {"function", v.function},
           {"via", v.via},
           {"location", v.location},
@@ -101,6 +102,19 @@ json JudgedFramesJson(const JudgedFrames& judged) {
           {"ranges", std::move(ranges)},
           {"frame_count", judged.count},
           {"all_frames_option", "--all-frames"}};
+}
+
+json ScopeJson(const ReportScope& scope, const ReportInput& input) {
+  json j = {{"phase", scope.phase ? json(PhaseName(*scope.phase)) : json(nullptr)},
+            {"kind", scope.phase ? json(PhaseKindName(scope.phase->kind)) : json(nullptr)},
+            {"frames", RangeJson(scope.range)},
+            {"frame_count", FramesIn(input, scope.range)},
+            {"judged_frames", JudgedFramesJson(scope.judged)}};
+  if (scope.phase && scope.phase->kind == PhaseKind::kSteady) {
+    j["allocations_per_frame_median"] = scope.phase->allocation_spike.median;
+    j["bytes_per_frame_median"] = scope.phase->bytes_spike.median;
+  }
+  return j;
 }
 
 void Emit(const json& j, std::ostream& out) {
@@ -165,7 +179,12 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   uint64_t dropped = 0;
   for (const Thread& t : s.threads) dropped += t.dropped;
   ModuleClassTotals totals = TotalsByClass(input, h.sites, AllFramesRange(input));
-  const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
+  json phases = json::array();
+  for (const ReportScope& scope : JudgedScopes(input)) {
+    json phase = ScopeJson(scope, input);
+    phase["hidden_sites"] = ViewsJson(HiddenSiteViews(input, scope.judged, 10));
+    phases.push_back(std::move(phase));
+  }
   json classes = json::array();
   for (ModuleClass c : AllModuleClasses()) {
     classes.push_back({{"module_class", ModuleClassName(c)},
@@ -184,8 +203,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"leaks", LiveAtEndJson(input)},
             {"module_classes", std::move(classes)},
             {"module_classes_shown", ClassesShownJson(input)},
-            {"hidden_sites", ViewsJson(HiddenSiteViews(input, judged, 10))},
-            {"hidden_sites_judged_frames", JudgedFramesJson(judged)},
+            {"phases", std::move(phases)},
             {"events", EventCount(s)},
             {"dropped_events", dropped},
             {"unrecorded_in_signal_handlers", s.end_unrecorded_in_signal_handlers},
@@ -199,14 +217,16 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
-  FrameRange range = CompleteFramesRange(input);
-  const JudgedFrames judged = JudgedFramesOf(input, range);
-  auto views = HiddenSiteViews(input, judged, SIZE_MAX);
-  Emit({{"range", RangeJson(range)},
-        {"judged_frames", JudgedFramesJson(judged)},
+  json phases = json::array();
+  for (const ReportScope& scope : JudgedScopes(input)) {
+    json phase = ScopeJson(scope, input);
+    phase["sites"] = ViewsJson(HiddenSiteViews(input, scope.judged, SIZE_MAX));
+    phases.push_back(std::move(phase));
+  }
+  Emit({{"range", RangeJson(CompleteFramesRange(input))},
         {"min_fraction", input.options.min_fraction},
         {"module_classes_shown", ClassesShownJson(input)},
-        {"sites", ViewsJson(views)}},
+        {"phases", std::move(phases)}},
        out);
 }
 
@@ -242,10 +262,13 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteSitesJson(const ReportInput& input, std::ostream& out) {
-  FrameRange all = AllFramesRange(input);
-  Emit({{"module_classes_shown", ClassesShownJson(input)},
-        {"sites", SitesJson(input, SitesInRange(input.heap.sites, all, FramesIn(input, all)))}},
-       out);
+  json phases = json::array();
+  for (const ReportScope& scope : PhaseScopes(input)) {
+    json phase = ScopeJson(scope, input);
+    phase["sites"] = SitesJson(input, SitesInRange(input.heap.sites, scope.range, FramesIn(input, scope.range)));
+    phases.push_back(std::move(phase));
+  }
+  Emit({{"module_classes_shown", ClassesShownJson(input)}, {"phases", std::move(phases)}}, out);
 }
 
 }  // namespace memframe::analysis

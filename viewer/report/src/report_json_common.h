@@ -29,6 +29,9 @@ json StackRefJson(const SiteView& view);
 json RangeJson(FrameRange r);
 // {"judged": "steady" | "all", "ranges": [...], "frame_count", "all_frames_option"}.
 json JudgedFramesJson(const JudgedFrames& judged);
+// {"phase": "steady 2" | null, "kind", "frames", "frame_count", "judged_frames"}
+// (+ the steady phase's medians): what a per-phase answer is for.
+json ScopeJson(const ReportScope& scope, const ReportInput& input);
 void Emit(const json& j, std::ostream& out);
 
 }  // namespace memframe::analysis

@@ -37,67 +37,107 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
-JudgedFrames Judged(const ReportInput& input) { return JudgedFramesOf(input, input.heap.frames.All()); }
+LifetimeReport Analyze(const ReportInput& input, const ReportScope& scope) {
+  return AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
+}
 
-void WriteAdviceText(const LifetimeReport& r, const std::vector<LevelLoad>& loads, std::ostream& out) {
-  const FrameArenaAdvice& a = r.frame_arena;
-  if (a.calls_saved) {
-    out << "\nFrame arena: " << FormatBytes(a.p99_bytes) << " (the 99th percentile of the frame sites' bytes over "
-        << Plural(a.frames, "judged frame") << "; the largest frame " << FormatBytes(a.max_bytes) << ") saves "
-        << FormatCount(a.calls_saved) << " malloc+free calls and " << FormatBytes(a.bytes_saved) << " of heap traffic\n";
-  }
-  for (const LevelLoad& load : loads) {
-    out << "Level allocator for the load in frames " << load.frames.from << ".." << load.frames.to << ": "
+// The load phases' names, in the order AnalyzeLevelLoads lists the loads.
+std::vector<std::string> LoadNames(const ReportInput& input) {
+  std::vector<std::string> names;
+  for (const Phase& p : FindPhases(input.heap.frames))
+    if (p.kind == PhaseKind::kLoad) names.push_back(PhaseName(p));
+  return names;
+}
+
+void WriteFrameArenaText(const FrameArenaAdvice& a, std::ostream& out) {
+  if (!a.calls_saved) return;
+  out << "\nFrame arena: " << FormatBytes(a.p99_bytes) << " (the 99th percentile of the frame sites' bytes over "
+      << Plural(a.frames, "judged frame") << "; the largest frame " << FormatBytes(a.max_bytes) << ") saves "
+      << FormatCount(a.calls_saved) << " malloc+free calls and " << FormatBytes(a.bytes_saved) << " of heap traffic\n";
+}
+
+void WriteLevelLoadsText(const ReportInput& input, std::ostream& out) {
+  const std::vector<LevelLoad> loads = AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames));
+  const std::vector<std::string> names = LoadNames(input);
+  if (!loads.empty()) out << '\n';
+  for (size_t i = 0; i < loads.size(); ++i) {
+    const LevelLoad& load = loads[i];
+    out << "Level allocator for " << names.at(i) << " (" << RangeText(load.frames) << "): "
         << FormatBytes(load.kept_bytes) << " in " << Plural(load.kept_blocks, "block")
         << " still live at its end; it saves " << FormatCount(load.allocations) << " allocation calls and "
         << FormatBytes(load.bytes_allocated) << "\n";
   }
 }
 
-}  // namespace
+// Code the user can change: the game's and its engine's. A driver's
+// allocations under the game's draw call are the driver's to make.
+bool OwnedByTheGame(const SiteView& v) {
+  return !v.stack.empty() && (v.module_class == ModuleClass::kGame || v.module_class == ModuleClass::kEngine);
+}
 
-void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
-  const JudgedFrames judged = Judged(input);
-  LifetimeReport r = AnalyzeLifetimes(input.capture.main, judged);
+// One scope's classes, frame arena and sites; advice only for the sites the
+// game's code led to (what the user can change), the others counted.
+void WriteScopeText(const ReportInput& input, const ReportScope& scope, const LifetimeReport& r, std::ostream& out) {
   auto totals = Totals(r);
-  out << "Call sites by how long their blocks live (rules in REPORTS.md), judged by the blocks allocated in "
-      << JudgedFramesText(judged) << "; phase boundaries: ";
-  if (r.boundary_frames.empty()) out << "none";
-  const char* first = r.boundary_frames.size() == 1 ? "frame " : "frames ";
-  for (size_t i = 0; i < r.boundary_frames.size(); ++i) out << (i ? ", " : first) << r.boundary_frames[i];
-  out << "\n\n";
+  out << '\n' << ScopeTitle(scope, input) << ":\n\n";
   TextTable summary({{"class", true}, {"sites"}, {"malloc+free calls"}, {"bytes"}, {"advice", true}});
   for (LifetimeClass c : kClasses) {
     const ClassTotals& t = totals[static_cast<size_t>(c)];
     summary.AddRow({LifetimeClassName(c), FormatCount(t.sites), FormatCount(t.calls), FormatBytes(t.bytes),
                     LifetimeAdvice(c)});
   }
-  summary.Write(out);
-  WriteAdviceText(r, AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames)), out);
+  summary.Write(out, "  ");
+  WriteFrameArenaText(r.frame_arena, out);
 
-  out << "\nSites that belong off the general heap, by calls saved:\n\n";
-  if (!ClassesShown(input).empty()) out << "(" << ClassesShown(input).substr(2) << "\n";
+  out << "\nSites of the game's and its engine's code that belong off the general heap, by calls saved"
+      << (ClassesShown(input).empty() ? "" : ClassesShown(input)) << ":\n\n";
   TextTable table({{"#"}, {"lifetime", true}, {"calls saved"}, {"bytes saved"}, {"capacity", true}, {"max life"},
                    {"thread", true}, {"class", true}, {"module", true}, {"function", true}, {"location", true}});
-  size_t shown = 0, hidden = 0;
+  size_t shown = 0, more = 0, not_ours = 0;
   for (const SiteLifetime& s : r.sites) {
     if (s.lifetime == LifetimeClass::kGeneral || !KeepsSite(input, s.stack_id)) continue;
-    if (shown == kLifetimeRows) {
-      ++hidden;
+    SiteView v = NameStack(s.stack_id, input);
+    if (!OwnedByTheGame(v)) {
+      ++not_ours;
       continue;
     }
-    SiteView v = NameStack(s.stack_id, input);
+    if (shown == kLifetimeRows) {
+      ++more;
+      continue;
+    }
     table.AddRow({std::to_string(++shown), LifetimeClassName(s.lifetime), FormatCount(s.calls_saved),
                   FormatBytes(s.bytes_saved), Capacity(s), Plural(s.lifetime_frames_max, "frame"), v.thread, ClassCell(v),
                   ModuleCell(v), NameCell(v), v.location});
   }
   if (shown == 0) {
-    out << "none\n";
-    return;
+    out << "  none\n";
+  } else {
+    if (!ShowsThreads(input)) table.Omit("thread");
+    table.Write(out, "  ");
   }
-  if (!ShowsThreads(input)) table.Omit("thread");
-  table.Write(out);
-  if (hidden) out << "... and " << FormatCount(hidden) << " more (--json lists every site)\n";
+  if (more) out << "  ... and " << FormatCount(more) << " more (--json lists every site)\n";
+  if (not_ours)
+    out << "  (" << Plural(not_ours, "site") << " in driver and system code, which the game cannot change, left "
+        << "out: --json lists them)\n";
+}
+
+}  // namespace
+
+void WriteLifetimesText(const ReportInput& input, std::ostream& out) {
+  const std::vector<ReportScope> scopes = JudgedScopes(input);
+  std::vector<LifetimeReport> reports;
+  for (const ReportScope& scope : scopes) reports.push_back(Analyze(input, scope));
+  // Boundaries come from the phases alone: the same for every scope.
+  const std::vector<uint64_t>& boundaries = reports.front().boundary_frames;
+  out << "Call sites by how long their blocks live (rules in REPORTS.md), judged by the blocks allocated in each "
+      << "part below; phase boundaries: ";
+  if (boundaries.empty()) out << "none";
+  for (size_t i = 0; i < boundaries.size(); ++i) out << (i ? ", " : boundaries.size() == 1 ? "frame " : "frames ") << boundaries[i];
+  out << '\n';
+  const std::string note = ScopesNote(input, scopes);
+  if (!note.empty()) out << "Parts: " << note << '\n';
+  for (size_t i = 0; i < scopes.size(); ++i) WriteScopeText(input, scopes[i], reports[i], out);
+  WriteLevelLoadsText(input, out);
 }
 
 namespace {
@@ -122,53 +162,65 @@ json LoadsJson(const std::vector<LevelLoad>& loads) {
 }  // namespace
 
 void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
-  const JudgedFrames judged = Judged(input);
-  LifetimeReport r = AnalyzeLifetimes(input.capture.main, judged);
-  auto totals = Totals(r);
-  json classes = json::array();
-  for (LifetimeClass c : kClasses) {
-    const ClassTotals& t = totals[static_cast<size_t>(c)];
-    classes.push_back({{"class", LifetimeClassName(c)},
-                       {"advice", LifetimeAdvice(c)},
-                       {"sites", t.sites},
-                       {"calls", t.calls},
-                       {"bytes", t.bytes}});
+  json phases = json::array();
+  LifetimeReport any;
+  for (const ReportScope& scope : JudgedScopes(input)) {
+    LifetimeReport r = Analyze(input, scope);
+    auto totals = Totals(r);
+    json classes = json::array();
+    for (LifetimeClass c : kClasses) {
+      const ClassTotals& t = totals[static_cast<size_t>(c)];
+      classes.push_back({{"class", LifetimeClassName(c)},
+                         {"advice", LifetimeAdvice(c)},
+                         {"sites", t.sites},
+                         {"calls", t.calls},
+                         {"bytes", t.bytes}});
+    }
+    json sites = json::array();
+    for (const SiteLifetime& s : r.sites) {
+      if (!KeepsSite(input, s.stack_id)) continue;
+      const SiteView view = NameStack(s.stack_id, input);
+      json site = StackRefJson(view);
+      json stack = std::move(site["stack"]);
+      site.erase("stack");
+      site["from_game"] = view.from_game;
+      site["owned"] = OwnedByTheGame(view);
+      site["class"] = LifetimeClassName(s.lifetime);
+      site["advice"] = LifetimeAdvice(s.lifetime);
+      site["allocations"] = s.allocations;
+      site["frees"] = s.frees;
+      site["bytes"] = s.bytes;
+      site["size_min"] = s.size_min;
+      site["size_max"] = s.size_max;
+      site["freed_same_frame"] = s.freed_same_frame;
+      site["freed_at_boundary"] = s.freed_at_boundary;
+      site["lived_to_end"] = s.lived_to_end;
+      site["lifetime_frames_max"] = s.lifetime_frames_max;
+      site["ring_delay_frames"] = s.ring_delay_frames;
+      site["ring_frees"] = s.ring_frees;
+      site["peak_live_blocks"] = s.peak_live_blocks;
+      site["peak_live_bytes"] = s.peak_live_bytes;
+      site["calls_saved"] = s.calls_saved;
+      site["bytes_saved"] = s.bytes_saved;
+      site["stack"] = std::move(stack);
+      sites.push_back(std::move(site));
+    }
+    json phase = ScopeJson(scope, input);
+    phase["classes"] = std::move(classes);
+    phase["frame_arena"] = FrameArenaJson(r.frame_arena);
+    phase["sites"] = std::move(sites);
+    phases.push_back(std::move(phase));
+    any = std::move(r);
   }
-  json sites = json::array();
-  for (const SiteLifetime& s : r.sites) {
-    if (!KeepsSite(input, s.stack_id)) continue;
-    json site = StackRefJson(NameStack(s.stack_id, input));
-    json stack = std::move(site["stack"]);
-    site.erase("stack");
-    site["class"] = LifetimeClassName(s.lifetime);
-    site["advice"] = LifetimeAdvice(s.lifetime);
-    site["allocations"] = s.allocations;
-    site["frees"] = s.frees;
-    site["bytes"] = s.bytes;
-    site["size_min"] = s.size_min;
-    site["size_max"] = s.size_max;
-    site["freed_same_frame"] = s.freed_same_frame;
-    site["freed_at_boundary"] = s.freed_at_boundary;
-    site["lived_to_end"] = s.lived_to_end;
-    site["lifetime_frames_max"] = s.lifetime_frames_max;
-    site["ring_delay_frames"] = s.ring_delay_frames;
-    site["ring_frees"] = s.ring_frees;
-    site["peak_live_blocks"] = s.peak_live_blocks;
-    site["peak_live_bytes"] = s.peak_live_bytes;
-    site["calls_saved"] = s.calls_saved;
-    site["bytes_saved"] = s.bytes_saved;
-    site["stack"] = std::move(stack);
-    sites.push_back(std::move(site));
-  }
-  Emit({{"judged_frames", JudgedFramesJson(judged)},
-        {"share", kLifetimeShare},
+  json loads = LoadsJson(AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames)));
+  const std::vector<std::string> names = LoadNames(input);
+  for (size_t i = 0; i < loads.size(); ++i) loads[i]["phase"] = names.at(i);
+  Emit({{"share", kLifetimeShare},
         {"pool_turnover", kPoolTurnover},
-        {"boundary_frames", r.boundary_frames},
-        {"last_ended_frame", r.has_teardown ? json(r.last_ended_frame) : json(nullptr)},
-        {"classes", std::move(classes)},
-        {"frame_arena", FrameArenaJson(r.frame_arena)},
-        {"level_loads", LoadsJson(AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames)))},
-        {"sites", std::move(sites)}},
+        {"boundary_frames", any.boundary_frames},
+        {"last_ended_frame", any.has_teardown ? json(any.last_ended_frame) : json(nullptr)},
+        {"phases", std::move(phases)},
+        {"level_loads", std::move(loads)}},
        out);
 }
 

@@ -13,6 +13,8 @@ namespace {
 
 constexpr size_t kMaxFunctionColumn = 70;
 constexpr size_t kStacksShown = 10;
+constexpr size_t kStacksShownPerScope = 3;
+constexpr size_t kScopesInSummary = 8;
 constexpr size_t kStackIdsShown = 8;
 
 }  // namespace
@@ -73,6 +75,27 @@ std::string JudgedFramesText(const JudgedFrames& judged) {
     text += ")";
   }
   return text;
+}
+
+std::string ScopeTitle(const ReportScope& scope, const ReportInput& input) {
+  if (!scope.phase) return JudgedFramesText(scope.judged);
+  const Phase& p = *scope.phase;
+  std::string title = PhaseName(p) + ": " + RangeText(p.frames) + " (" +
+                      Plural(input.heap.frames.CountIn(p.frames), "frame") + ")";
+  if (p.kind == PhaseKind::kSteady)
+    title += ", " + FormatCount(p.allocation_spike.median) + " allocations / " + FormatBytes(p.bytes_spike.median) +
+             " a frame";
+  return title;
+}
+
+std::string ScopesNote(const ReportInput& input, const std::vector<ReportScope>& scopes) {
+  if (scopes.empty() || !scopes.front().phase || !input.options.phase.empty()) return "";
+  std::string note = "each steady phase judged on its own frames (`report phases` lists them, --phase N answers for one, "
+                     "--all-frames judges every frame at once";
+  if (size_t short_ones = ShortSteadyPhases(input))
+    note += "; " + Plural(short_ones, "steady phase") + " of fewer than " + std::to_string(kMinScopeFrames) +
+            " frames left out";
+  return note + ")";
 }
 
 void WriteStack(const SiteView& v, std::ostream& out) {
@@ -164,42 +187,55 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   WriteNotes(input, out);
   WriteClassShares(input, out);
 
-  const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
-  auto hidden = HiddenSiteViews(input, judged, top_sites);
-  out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << JudgedFramesText(judged) << ClassesShown(input) << ":\n";
-  if (hidden.empty()) {
-    out << "  none\n";
-    return;
+  const std::vector<ReportScope> scopes = JudgedScopes(input);
+  out << "\nCall sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of the frames"
+      << ClassesShown(input) << ", the game's own first";
+  const std::string note = ScopesNote(input, scopes);
+  out << (note.empty() ? "" : "; " + note) << ":\n";
+  // Every phase's few top sites rather than one phase's many.
+  const size_t per_scope = scopes.size() > 1 ? std::max<size_t>(3, top_sites / scopes.size()) : top_sites;
+  for (size_t i = 0; i < scopes.size() && i < kScopesInSummary; ++i) {
+    auto hidden = HiddenSiteViews(input, scopes[i].judged, per_scope);
+    out << "\n  " << ScopeTitle(scopes[i], input) << (hidden.empty() ? ": none\n" : "\n");
+    if (!hidden.empty()) WriteHiddenTable(input, hidden, out, "  ");
   }
-  WriteHiddenTable(input, hidden, out, "  ");
+  if (scopes.size() > kScopesInSummary)
+    out << "\n  ... " << Plural(scopes.size() - kScopesInSummary, "more steady phase")
+        << ": memframe report CAPTURE hidden lists every one\n";
 }
 
 void WriteHiddenText(const ReportInput& input, std::ostream& out) {
-  const JudgedFrames judged = JudgedFramesOf(input, CompleteFramesRange(input));
-  auto views = HiddenSiteViews(input, judged, SIZE_MAX);
-  out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of "
-      << JudgedFramesText(judged) << ClassesShown(input) << "; per-frame figures are medians over the "
-      << "frames with allocations\n\n";
-  if (views.empty()) {
-    out << "none\n";
-    return;
-  }
-  WriteHiddenTable(input, views, out, "");
-  for (size_t i = 0; i < views.size() && i < kStacksShown; ++i) {
-    const SiteStats& s = views[i].stats;
-    out << "\n#" << i + 1 << " " << FunctionOrPlaceholder(views[i]) << ": " << FormatCount(s.allocations)
-        << " allocations, " << FormatBytes(s.bytes) << " in " << FormatCount(s.frames_with_allocations) << " of "
-        << FormatCount(s.frames_in_range) << " frames";
-    if (views[i].stack_ids.size() > 1) {
-      // The full list is in --json; a driver path can give thousands.
-      const auto& ids = views[i].stack_ids;
-      out << "; " << FormatCount(ids.size()) << " stacks that differ only above the user frame (";
-      for (size_t k = 0; k < ids.size() && k < kStackIdsShown; ++k) out << (k ? " " : "") << ids[k];
-      out << (ids.size() > kStackIdsShown ? " ...)" : ")");
+  const std::vector<ReportScope> scopes = JudgedScopes(input);
+  out << "Call sites allocating in at least " << FormatPercent(input.options.min_fraction) << " of the judged frames"
+      << ClassesShown(input) << ", the game's own first; per-frame figures are medians over the frames with "
+      << "allocations";
+  const std::string note = ScopesNote(input, scopes);
+  out << (note.empty() ? "" : "; " + note) << "\n";
+  // One phase: the stacks of its top sites; several: of each one's first few.
+  const size_t stacks_shown = scopes.size() > 1 ? kStacksShownPerScope : kStacksShown;
+  for (const ReportScope& scope : scopes) {
+    auto views = HiddenSiteViews(input, scope.judged, SIZE_MAX);
+    out << '\n' << ScopeTitle(scope, input) << ":\n";
+    if (views.empty()) {
+      out << "none\n";
+      continue;
     }
-    out << '\n';
-    WriteStack(views[i], out);
+    WriteHiddenTable(input, views, out, "");
+    for (size_t i = 0; i < views.size() && i < stacks_shown; ++i) {
+      const SiteStats& s = views[i].stats;
+      out << "\n#" << i + 1 << " " << FunctionOrPlaceholder(views[i]) << ": " << FormatCount(s.allocations)
+          << " allocations, " << FormatBytes(s.bytes) << " in " << FormatCount(s.frames_with_allocations) << " of "
+          << FormatCount(s.frames_in_range) << " frames";
+      if (views[i].stack_ids.size() > 1) {
+        // The full list is in --json; a driver path can give thousands.
+        const auto& ids = views[i].stack_ids;
+        out << "; " << FormatCount(ids.size()) << " stacks that differ only above the user frame (";
+        for (size_t k = 0; k < ids.size() && k < kStackIdsShown; ++k) out << (k ? " " : "") << ids[k];
+        out << (ids.size() > kStackIdsShown ? " ...)" : ")");
+      }
+      out << '\n';
+      WriteStack(views[i], out);
+    }
   }
 }
 
@@ -243,23 +279,30 @@ void WriteLeaksText(const ReportInput& input, std::ostream& out) {
 }
 
 void WriteSitesText(const ReportInput& input, std::ostream& out) {
-  FrameRange range = AllFramesRange(input);
-  auto sites = SitesInRange(input.heap.sites, range, FramesIn(input, range));
-  std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
-  out << FormatCount(sites.size()) << " call sites allocated in " << RangeText(range) << ClassesShown(input) << "\n\n";
-  TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"thread", true}, {"class", true},
-                   {"module", true}, {"function", true}, {"location", true}});
-  size_t rank = 0;
-  for (const SiteStats& s : sites) {
-    SiteView v = MakeSiteView(s, input);
-    std::string size = s.size_min == s.size_max ? FormatBytes(s.size_min)
-                                                : FormatBytes(s.size_min) + ".." + FormatBytes(s.size_max);
-    table.AddRow({std::to_string(++rank), FormatCount(s.allocations), FormatBytes(s.bytes),
-                  FormatCount(s.frames_with_allocations), size, v.thread, ClassCell(v), ModuleCell(v),
-                  NameCell(v), v.location});
+  const std::vector<ReportScope> scopes = PhaseScopes(input);
+  bool first = true;
+  for (const ReportScope& scope : scopes) {
+    auto sites = SitesInRange(input.heap.sites, scope.range, FramesIn(input, scope.range));
+    std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
+    out << (first ? "" : "\n") << FormatCount(sites.size()) << " call sites allocated in "
+        << (scope.phase ? ScopeTitle(scope, input) : RangeText(scope.range)) << ClassesShown(input) << "\n";
+    first = false;
+    if (sites.empty()) continue;
+    out << '\n';
+    TextTable table({{"#"}, {"allocs"}, {"bytes"}, {"frames"}, {"size"}, {"thread", true}, {"class", true},
+                     {"module", true}, {"function", true}, {"location", true}});
+    size_t rank = 0;
+    for (const SiteStats& s : sites) {
+      SiteView v = MakeSiteView(s, input);
+      std::string size = s.size_min == s.size_max ? FormatBytes(s.size_min)
+                                                  : FormatBytes(s.size_min) + ".." + FormatBytes(s.size_max);
+      table.AddRow({std::to_string(++rank), FormatCount(s.allocations), FormatBytes(s.bytes),
+                    FormatCount(s.frames_with_allocations), size, v.thread, ClassCell(v), ModuleCell(v),
+                    NameCell(v), v.location});
+    }
+    if (!ShowsThreads(input)) table.Omit("thread");
+    table.Write(out);
   }
-  if (!ShowsThreads(input)) table.Omit("thread");
-  table.Write(out);
 }
 
 }  // namespace memframe::analysis

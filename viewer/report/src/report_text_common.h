@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "report_input.h"
 #include "text_table.h"
@@ -28,6 +29,12 @@ std::string RangeText(FrameRange r);
 // 1..11, 27..39 (24 frames; start-up and loads left out, --all-frames
 // judges every frame)", or "frames 0..39 (40 frames)".
 std::string JudgedFramesText(const JudgedFrames& judged);
+// A scope's heading: "steady 2: frames 122..271 (150 frames), 2,008
+// allocations / 127 KiB a frame", or JudgedFramesText for a range.
+std::string ScopeTitle(const ReportScope& scope, const ReportInput& input);
+// What the per-phase answers left out and how to ask otherwise; "" when the
+// scopes are not per phase.
+std::string ScopesNote(const ReportInput& input, const std::vector<ReportScope>& scopes);
 void WriteStack(const SiteView& v, std::ostream& out);
 // "+1.20 KiB" / "-812 B" / "0 B".
 std::string FormatSignedBytes(int64_t bytes);

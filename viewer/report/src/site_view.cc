@@ -8,11 +8,17 @@ namespace memframe::analysis {
 
 namespace {
 
-// `range` narrowed by --from / --to; a range that misses every frame of the
-// capture is a mistake worth saying, not an empty table.
+// `range` narrowed by --from / --to or --phase; a range that misses every
+// frame of the capture is a mistake worth saying, not an empty table.
 FrameRange Narrow(FrameRange range, const ReportInput& input) {
   const ReportOptions& options = input.options;
   const FrameTable& table = input.heap.frames;
+  if (const Phase* phase = PhaseOption(input)) {
+    range.from = std::max(range.from, phase->frames.from);
+    range.to = std::min(range.to, phase->frames.to);
+    if (range.from > range.to) range = phase->frames;  // the teardown: frames that never ended
+    return range;
+  }
   const FrameRange all = table.All();
   if (options.from && *options.from > all.to)
     throw ReportError("--from " + std::to_string(*options.from) + " is after the capture's last frame (" +
@@ -36,6 +42,7 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
   SiteOrigin origin = FindSiteOrigin(view.stack);
   view.module = origin.module;
   view.module_class = origin.module_class;
+  view.from_game = origin.game < view.stack.size();
   if (origin.user < view.stack.size()) {
     const SourceFrame& f = view.stack[origin.user];
     view.function = f.function;
@@ -115,6 +122,66 @@ JudgedFrames JudgedFramesOf(const ReportInput& input, FrameRange within) {
   return JudgeFrames(input.heap.frames, within, input.options.all_frames);
 }
 
+const Phase* PhaseOption(const ReportInput& input) {
+  if (input.options.phase.empty()) return nullptr;
+  std::string error;
+  const Phase* phase = FindPhaseByName(FindPhases(input.heap.frames), input.options.phase, &error);
+  if (!phase) throw ReportError("--phase: " + error);
+  return phase;
+}
+
+namespace {
+
+// A phase's scope: every frame of it, judged as steady play only when it is.
+ReportScope PhaseScope(const Phase& phase, const ReportInput& input) {
+  ReportScope scope{&phase, phase.frames, {}};
+  scope.judged.ranges = {phase.frames};
+  scope.judged.count = input.heap.frames.CountIn(phase.frames);
+  scope.judged.steady_only = phase.kind == PhaseKind::kSteady;
+  return scope;
+}
+
+bool PerPhase(const ReportInput& input) {
+  return input.options.phase.empty() && !input.options.from && !input.options.to && !input.options.all_frames;
+}
+
+}  // namespace
+
+std::vector<ReportScope> JudgedScopes(const ReportInput& input) {
+  if (const Phase* phase = PhaseOption(input)) return {PhaseScope(*phase, input)};
+  std::vector<ReportScope> scopes;
+  if (PerPhase(input)) {
+    for (const Phase& p : FindPhases(input.heap.frames))
+      if (p.kind == PhaseKind::kSteady && input.heap.frames.CountIn(p.frames) >= kMinScopeFrames)
+        scopes.push_back(PhaseScope(p, input));
+    if (!scopes.empty()) return scopes;
+  }
+  const FrameRange range = CompleteFramesRange(input);
+  return {ReportScope{nullptr, range, JudgedFramesOf(input, range)}};
+}
+
+size_t ShortSteadyPhases(const ReportInput& input) {
+  if (!PerPhase(input)) return 0;
+  size_t steady = 0, judged = 0;
+  for (const Phase& p : FindPhases(input.heap.frames)) {
+    if (p.kind != PhaseKind::kSteady) continue;
+    ++steady;
+    judged += input.heap.frames.CountIn(p.frames) >= kMinScopeFrames;
+  }
+  return judged ? steady - judged : 0;
+}
+
+std::vector<ReportScope> PhaseScopes(const ReportInput& input) {
+  if (const Phase* phase = PhaseOption(input)) return {PhaseScope(*phase, input)};
+  if (input.options.from || input.options.to || input.options.all_frames || FindPhases(input.heap.frames).empty()) {
+    const FrameRange range = AllFramesRange(input);
+    return {ReportScope{nullptr, range, JudgedFrames{{range}, FramesIn(input, range), false, true}}};
+  }
+  std::vector<ReportScope> scopes;
+  for (const Phase& p : FindPhases(input.heap.frames)) scopes.push_back(PhaseScope(p, input));
+  return scopes;
+}
+
 const GroupedSites& SiteGroups(const ReportInput& input) {
   if (!input.groups) input.groups = GroupSitesByUserStack(input.heap.sites, input.capture.main, input.symbolizer);
   return *input.groups;
@@ -128,7 +195,6 @@ const LeakReport& GroupedLeaks(const ReportInput& input) {
 std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFrames& judged, size_t count) {
   auto sites = FindHiddenSites(SiteGroups(input).index, judged.ranges, judged.count, input.options.min_fraction);
   std::erase_if(sites, [&](const SiteStats& s) { return !KeepsSite(input, s.stack_id); });
-  if (sites.size() > count) sites.resize(count);
   std::vector<SiteView> views;
   views.reserve(sites.size());
   for (const SiteStats& s : sites) {
@@ -137,6 +203,8 @@ std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFram
     if (members != input.groups->members.end()) views.back().stack_ids = members->second;
     SetSiteThreads(views.back(), input.groups->index.Find(s.stack_id), input);
   }
+  std::stable_partition(views.begin(), views.end(), [](const SiteView& v) { return v.from_game; });
+  if (views.size() > count) views.resize(count);
   NameCallersOfLookAlikes(views);
   return views;
 }
@@ -161,7 +229,10 @@ SiteView NameStack(uint32_t stack_id, const ReportInput& input) {
 
 uint64_t FrameOption(const ReportInput& input) {
   const FrameTable& table = input.heap.frames;
-  if (!input.options.frame) return table.All().to;
+  if (!input.options.frame) {
+    if (const Phase* phase = PhaseOption(input)) return phase->frames.to;
+    return table.All().to;
+  }
   const uint64_t frame = *input.options.frame;
   // An empty table still answers for frame 0 (everything is empty there).
   bool known = table.frames.empty() ? frame == 0 : table.Find(frame) != nullptr;

@@ -22,13 +22,14 @@
 //               pool sized for the peak is reused) -> a fixed-size pool
 //   general     none of these: the general heap is the right place
 //
-// A phase boundary is a frame that holds a MARKER event, or a frame with a
-// free burst: with at least kMinFramesForSpikes ended frames, a frame whose
-// count of frees of blocks from earlier frames exceeds
-// median + 3 * max(MAD, median / 10, 1) over the ended frames (the rule of
-// the frames report's spikes). The frames counted are those that occur (an
-// event carries the number, or a FRAME_END names it), as in the frames
-// report: a gap in the numbers is no frame.
+// A phase boundary is a frame that holds a MARKER event, a frame of a load
+// or an unload (phases.h; the first 16 of a long one), the first frame of a
+// steady phase that follows another (a menu left for the map without a
+// load), or a free burst: a frame whose frees of blocks from earlier frames
+// stand far above the frames around it by the rule of a load's heavy frames
+// (phases.h) and number at least 64. The frames counted are those that occur (an event carries the
+// number, or a FRAME_END names it), as in the frames report: a gap in the
+// numbers is no frame.
 //
 // The rules assume steady play (a "frame" in start-up or a load is no game
 // frame), so the reports judge only the blocks allocated in the steady
@@ -98,12 +99,14 @@ struct LifetimeReport {
   FrameArenaAdvice frame_arena;
 };
 
-// `judged`: the blocks allocated in these frames (ascending, disjoint) are
-// the ones judged; empty: every block.
-LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<FrameRange>& judged = {});
+// `phases`: the stream's (FrameTable::phases), whose loads and changes of
+// part are the boundaries. `judged`: the blocks allocated in these frames
+// (ascending, disjoint) are the ones judged; empty: every block.
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& phases,
+                                const std::vector<FrameRange>& judged = {});
 // The blocks allocated in the frames JudgeFrames chose (every block when it
 // chose every frame: the teardown's and unended frames' too).
-LifetimeReport AnalyzeLifetimes(const Stream& stream, const JudgedFrames& judged);
+LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& phases, const JudgedFrames& judged);
 
 // The level allocator each load phase (phases.h) would need: what the load
 // allocated (the calls and bytes such an allocator takes off the heap) and

@@ -79,6 +79,11 @@ std::vector<Phase> DetectPhases(const FrameTable& table, bool attached);
 // The phases of the table's capture (FrameTable::phases).
 inline const std::vector<Phase>& FindPhases(const FrameTable& table) { return table.phases; }
 
+// Whether values[i] (one per frame row) stands far above the values around
+// it: step 1's rule for a heavy frame, with `floor` (lifetimes.h finds free
+// bursts with it).
+bool StandsFarAbove(const std::vector<uint64_t>& values, size_t i, uint64_t floor);
+
 // Marks the spikes of every steady phase of `phases` in table.frames and
 // fills each steady phase's thresholds and spike count.
 void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases);
