@@ -87,13 +87,6 @@ class DemoGameExports : public ::testing::Test {
     return path;
   }
 
-  static std::string ReadFile(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
   // The frames report's rows, by frame.
   static std::map<uint64_t, json> FrameRows() {
     const std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture_path_, "frames", "--json"};
@@ -337,94 +330,127 @@ TEST_F(DemoGameExports, PerfettoTraceDecodesWithPerfettosProtosAndHoldsTheTruth)
   EXPECT_EQ(level.freed, kLevelBytes - kLeakedBytes);
 }
 
-// The cells of the check table's row for `budget`: result, limit, actual, frame.
-std::vector<std::string> CheckRow(const std::string& table, const std::string& budget) {
-  std::istringstream lines(table);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const size_t at = line.find("  " + budget + "  ");
-    if (at == std::string::npos) continue;
-    std::vector<std::string> cells;
-    std::istringstream head(line.substr(0, at)), tail(line.substr(at + budget.size() + 2));
-    std::string cell;
-    head >> cell;
-    cells.push_back(cell);
-    while (tail >> cell) {
-      if (cell == "B") continue;  // "169 B": the unit of the figure before
-      cells.push_back(cell);
-    }
-    return cells;
-  }
-  return {};
-}
-
 // A gameplay frame of the demo allocates kHitsPerFrame labels and one HUD
-// string, and every kProjectileInterval-th a projectile: the worst steady
-// frame of the game's own code is the first projectile frame after the load.
+// string, and every kProjectileInterval-th a projectile: the worst frame of
+// the game's own code in gameplay (steady 2) is the first projectile frame
+// after the load. Its mean frame counts every frame of steady 2, the
+// gameplay frames after the load's and the unload frame (which allocates
+// nothing of the game's).
 constexpr int kWorstGameFrame = FirstGameplayFrame() + kProjectileInterval;
 constexpr int kWorstGameAllocations = kHitsPerFrame + 2;
 constexpr std::size_t kWorstGameBytes = kHitsPerFrame * kDamageLabelBytes + kHudTextAllocationBytes + kProjectileBytes;
+constexpr int kGameplayPhaseFrames = UnloadFrame(kGameplayFrames) - FirstGameplayFrame();
+constexpr int GameplayPhaseAllocations() {
+  int n = 0;
+  for (int g = 1; g < kGameplayFrames; ++g) n += GameAllocations(g);
+  return n;
+}
+constexpr std::size_t GameplayPhaseBytes() {
+  std::size_t n = 0;
+  for (int g = 1; g < kGameplayFrames; ++g) n += GameBytesAllocated(g);
+  return n;
+}
+// 2 labels and a HUD string a frame, a projectile every 5th: 3.2 a frame
+// (rounded up to a tenth), over the 3 of the typical frame.
+static_assert(GameplayPhaseAllocations() * 10 > 3 * 10 * kGameplayPhaseFrames);
+
+const std::string kGameplayRange =
+    std::to_string(FirstGameplayFrame() + 1) + ".." + std::to_string(UnloadFrame(kGameplayFrames));
+const std::string kTitleRange = "1.." + std::to_string(LoadFrame() - 1);
 
 TEST_F(DemoGameExports, CheckPassesTheBudgetsTheDemoMeets) {
   const std::string budget = WriteFile("meet.json", R"({
-    "steady_frame": {
+    "steady_frame": {"module_classes": {"game": {"allocations": 4}}},
+    "steady_worst_frame": {
       "module_classes": {"game": {"allocations": )" + std::to_string(kWorstGameAllocations) +
-                                                       R"(, "bytes": )" + std::to_string(kWorstGameBytes) + R"(}},
-      "sites": [{"pattern": "*SpawnDamageLabel*", "allocations": )" + std::to_string(kHitsPerFrame) + R"(},
-                {"pattern": "hud.cpp:*", "bytes": )" + std::to_string(kHudTextAllocationBytes) + R"(}]
+                                                        R"(, "bytes": )" + std::to_string(kWorstGameBytes) + R"(}},
+      "sites": [{"pattern": "*SpawnDamageLabel*", "allocations": )" +
+                                                        std::to_string(kHitsPerFrame) + R"(},
+                {"pattern": "hud.cpp:*", "bytes": )" + std::to_string(kHudTextAllocationBytes) +
+                                                        R"(}]
     },
-    "leaks": {"blocks": 1, "bytes": )" + std::to_string(kLeakedBytes) + R"(},
+    "loads": 1, "unloads": 0,
+    "leaks": {"blocks": 1, "bytes": )" + std::to_string(kLeakedBytes) +
+                                                        R"(},
     "mismatches": 0
   })");
   const std::string junit = File("meet.xml");
   const e2e::CommandResult r = Memframe({"check", capture_path_, "--budget", budget, "--junit", junit});
   EXPECT_EQ(r.exit_code, 0) << r.standard_output;
   const std::string frame = std::to_string(kWorstGameFrame);
-  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game allocations"),
-            (std::vector<std::string>{"pass", std::to_string(kWorstGameAllocations), std::to_string(kWorstGameAllocations), frame}))
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 2: game allocations a frame"),
+            (std::vector<std::string>{"pass", "4", e2e::CheckMean(GameplayPhaseAllocations(), kGameplayPhaseFrames),
+                                      kGameplayRange}))
       << r.standard_output;
-  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game bytes"),
-            (std::vector<std::string>{"pass", std::to_string(kWorstGameBytes), std::to_string(kWorstGameBytes), frame}));
-  EXPECT_EQ(CheckRow(r.standard_output, "steady frame site *SpawnDamageLabel* allocations"),
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: game allocations a frame"),
+            (std::vector<std::string>{"pass", "4", "0.0", kTitleRange}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 2: worst frame game allocations"),
+            (std::vector<std::string>{"pass", std::to_string(kWorstGameAllocations),
+                                      std::to_string(kWorstGameAllocations), frame}))
+      << r.standard_output;
+  EXPECT_EQ(
+      e2e::CheckRow(r.standard_output, "steady 2: worst frame game bytes"),
+      (std::vector<std::string>{"pass", std::to_string(kWorstGameBytes), std::to_string(kWorstGameBytes), frame}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 2: worst frame site *SpawnDamageLabel* allocations"),
             (std::vector<std::string>{"pass", "2", "2", std::to_string(FirstGameplayFrame() + 1)}));
-  EXPECT_EQ(CheckRow(r.standard_output, "leaked bytes (game)"),
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: worst frame site *SpawnDamageLabel* allocations"),
+            (std::vector<std::string>{"pass", "2", "0", "-"}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "loads"), (std::vector<std::string>{"pass", "1", "1", "-"}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "leaked bytes (game)"),
             (std::vector<std::string>{"pass", "12,288", "12,288", "-"}));
   EXPECT_NE(r.standard_output.find("every budget met"), std::string::npos);
-  const std::string xml = ReadFile(junit);
-  EXPECT_NE(xml.find("<testsuites name=\"memframe check\" tests=\"7\" failures=\"0\""), std::string::npos) << xml;
+  const std::string xml = e2e::ReadTextFile(junit);
+  // Two steady phases of 5 checks each, loads, unloads, leaks twice, mismatches.
+  EXPECT_NE(xml.find("<testsuites name=\"memframe check\" tests=\"15\" failures=\"0\""), std::string::npos) << xml;
 }
 
 TEST_F(DemoGameExports, CheckFailsTheBudgetsTheDemoBreaksWithExactFigures) {
-  // One allocation and one byte under the game's worst steady frame, and
-  // the default leak budget (none of the game's own), which the nav mesh breaks.
+  // One allocation and one byte under the game's worst gameplay frame; 3
+  // allocations a frame, which the typical gameplay frame meets and the
+  // projectile every 5th frame breaks; the default leak budget (none of the
+  // game's own), which the nav mesh breaks.
   const std::string budget = WriteFile("break.json", R"({
-    "steady_frame": {"module_classes": {"game": {"allocations": )" +
-                                                          std::to_string(kWorstGameAllocations - 1) + R"(, "bytes": )" +
-                                                          std::to_string(kWorstGameBytes - 1) + R"(}}},
-    "load_live_bytes": 1000
+    "steady_frame": {"module_classes": {"game": {"allocations": 3}}},
+    "steady_worst_frame": {"module_classes": {"game": {"allocations": )" +
+                                                         std::to_string(kWorstGameAllocations - 1) + R"(, "bytes": )" +
+                                                         std::to_string(kWorstGameBytes - 1) + R"(}}},
+    "load_live_bytes": 1000, "loads": 0
   })");
   const std::string junit = File("break.xml");
   const e2e::CommandResult r = Memframe({"check", capture_path_, "--budget", budget, "--junit", junit});
   EXPECT_EQ(r.exit_code, 1) << r.standard_output;
   const std::string frame = std::to_string(kWorstGameFrame);
-  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game allocations"),
+  const std::string mean = e2e::CheckMean(GameplayPhaseAllocations(), kGameplayPhaseFrames);
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 2: game allocations a frame"),
+            (std::vector<std::string>{"FAIL", "3", mean, kGameplayRange}))
+      << r.standard_output;
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: game allocations a frame"),
+            (std::vector<std::string>{"pass", "3", "0.0", kTitleRange}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 2: worst frame game allocations"),
             (std::vector<std::string>{"FAIL", std::to_string(kWorstGameAllocations - 1),
                                       std::to_string(kWorstGameAllocations), frame}))
       << r.standard_output;
-  EXPECT_EQ(CheckRow(r.standard_output, "steady frame game bytes"),
-            (std::vector<std::string>{"FAIL", std::to_string(kWorstGameBytes - 1), std::to_string(kWorstGameBytes), frame}));
-  EXPECT_EQ(CheckRow(r.standard_output, "leaked blocks (game)"), (std::vector<std::string>{"FAIL", "0", "1", "-"}));
-  EXPECT_EQ(CheckRow(r.standard_output, "leaked bytes (game)"), (std::vector<std::string>{"FAIL", "0", "12,288", "-"}));
-  const std::vector<std::string> load = CheckRow(r.standard_output, "live bytes after load " + std::to_string(LoadFrame()) +
-                                                                        "-" + std::to_string(FirstGameplayFrame()));
+  EXPECT_EQ(
+      e2e::CheckRow(r.standard_output, "steady 2: worst frame game bytes"),
+      (std::vector<std::string>{"FAIL", std::to_string(kWorstGameBytes - 1), std::to_string(kWorstGameBytes), frame}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: worst frame game bytes")[0], "pass");
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "leaked blocks (game)"),
+            (std::vector<std::string>{"FAIL", "0", "1", "-"}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "leaked bytes (game)"),
+            (std::vector<std::string>{"FAIL", "0", "12,288", "-"}));
+  const std::vector<std::string> load = e2e::CheckRow(r.standard_output, "load 1: live bytes after");
   ASSERT_EQ(load.size(), 4u) << r.standard_output;
   EXPECT_EQ(load[0], "FAIL");
   EXPECT_EQ(load[3], std::to_string(FirstGameplayFrame()));
-  EXPECT_EQ(CheckRow(r.standard_output, "mismatched frees"), (std::vector<std::string>{"pass", "0", "0", "-"}));
-  EXPECT_NE(r.standard_output.find("5 of 6 budgets broken"), std::string::npos) << r.standard_output;
-  const std::string xml = ReadFile(junit);
-  EXPECT_NE(xml.find("tests=\"6\" failures=\"5\""), std::string::npos) << xml;
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "loads"), (std::vector<std::string>{"FAIL", "0", "1", "-"}));
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "mismatched frees"), (std::vector<std::string>{"pass", "0", "0", "-"}));
+  EXPECT_NE(r.standard_output.find("7 of 11 budgets broken"), std::string::npos) << r.standard_output;
+  const std::string xml = e2e::ReadTextFile(junit);
+  EXPECT_NE(xml.find("tests=\"11\" failures=\"7\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("<failure message=\"4 &gt; 3 (frame " + frame + ")\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"" + mean + " &gt; 3 (mean of frames " + kGameplayRange + ")\">"),
+            std::string::npos)
+      << xml;
 }
 
 TEST_F(DemoGameExports, CheckRefusesABadBudgetNamingTheKey) {

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -141,6 +143,50 @@ SiteTotals SumSites(const std::vector<nlohmann::json>& sites) {
     totals.bytes += site.value("bytes", std::uint64_t{0});
   }
   return totals;
+}
+
+std::string ReadTextFile(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> CheckRow(const std::string& table, const std::string& budget) {
+  std::istringstream lines(table);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const size_t at = line.find("  " + budget + "  ");
+    if (at == std::string::npos) continue;
+    std::vector<std::string> cells;
+    std::istringstream head(line.substr(0, at)), tail(line.substr(at + budget.size() + 2));
+    std::string cell;
+    head >> cell;
+    cells.push_back(cell);
+    while (tail >> cell) {
+      if (cell == "B") continue;  // "169 B": the unit of the figure before
+      cells.push_back(cell);
+    }
+    return cells;
+  }
+  return {};
+}
+
+std::string CheckMean(std::uint64_t total, std::uint64_t frames) {
+  const std::uint64_t tenths = (total * 10 + frames - 1) / frames;
+  std::string whole = std::to_string(tenths / 10);
+  for (int at = static_cast<int>(whole.size()) - 3; at > 0; at -= 3) whole.insert(static_cast<size_t>(at), ",");
+  return whole + "." + std::to_string(tenths % 10);
+}
+
+std::vector<std::string> JUnitTestcaseNames(const std::string& xml) {
+  std::vector<std::string> names;
+  const std::string open = "<testcase classname=\"memframe.budget\" name=\"";
+  for (size_t at = xml.find(open); at != std::string::npos; at = xml.find(open, at)) {
+    at += open.size();
+    names.push_back(xml.substr(at, xml.find('"', at) - at));
+  }
+  return names;
 }
 
 }  // namespace memframe::e2e

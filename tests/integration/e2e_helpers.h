@@ -80,4 +80,19 @@ struct SiteTotals {
 // Sums "allocations" and "bytes" over `sites`.
 SiteTotals SumSites(const std::vector<nlohmann::json>& sites);
 
+// The whole text of a file ("" when it cannot be read).
+std::string ReadTextFile(const std::string& path);
+
+// The cells of `memframe check`'s table row for the check named `budget`:
+// result, limit, actual, frame ("169 B" is one cell, "169"); empty when no
+// row has that name.
+std::vector<std::string> CheckRow(const std::string& table, const std::string& budget);
+
+// A mean of `total` over `frames` as `memframe check` shows it: to a tenth,
+// rounded up, thousands separated ("36,408.9").
+std::string CheckMean(std::uint64_t total, std::uint64_t frames);
+
+// The testcase names of a JUnit file `memframe check --junit` wrote, in order.
+std::vector<std::string> JUnitTestcaseNames(const std::string& xml);
+
 }  // namespace memframe::e2e

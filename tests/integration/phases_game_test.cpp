@@ -4,6 +4,7 @@
 // of each part against phases_truth.h.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,14 @@ class PhasesGame : public ::testing::Test {
     capture_path_ = (scratch_->path() / "phases.mfc").string();
     record_command_ = {MEMFRAME_CLI_PATH, "run", "--no-summary", "-o", capture_path_, "--", MEMFRAME_PHASES_GAME_PATH};
     record_result_ = e2e::RunCommand(record_command_, kRecordTimeoutSeconds);
+  }
+
+  static std::string File(const std::string& name) { return (scratch_->path() / name).string(); }
+
+  static std::string WriteBudget(const std::string& name, const std::string& text) {
+    const std::string path = File(name);
+    std::ofstream(path) << text;
+    return path;
   }
   static void TearDownTestSuite() { scratch_.reset(); }
 
@@ -188,6 +197,146 @@ TEST_F(PhasesGame, LifetimeAdviceIsForTheGamesCodeInEachPart) {
   EXPECT_EQ(lifetimes["level_loads"][0]["phase"], "load 1");
   EXPECT_GE(lifetimes["level_loads"][0]["kept_bytes"], kWorldMapBytes);
   EXPECT_GE(lifetimes["level_loads"][1]["kept_bytes"], kLevelBytes);
+// Budgets per phase (REPORTS.md, "memframe check"). Only the game's own
+// sites have figures the truth knows: GLFW and Mesa allocate too.
+//
+// A shadow map of kTransientBytes every kShadowInterval-th gameplay frame:
+// 25 of gameplay's 180 frames, 36,408.9 bytes a frame on average though the
+// typical gameplay frame makes none. The menu's banner flashes 3 times in
+// its 120 frames: 6,553.6 a frame.
+constexpr int kShadowMaps = kGameplayFrames / kShadowInterval;
+constexpr int kBannerFlashes = kMenuFrames / kMenuFlashInterval;
+static_assert(kShadowMaps == 25 && kBannerFlashes == 3);
+constexpr uint64_t kTransientBudget = 32 << 10;
+static_assert(kShadowMaps * kTransientBytes > kTransientBudget * kGameplayFrames);
+static_assert(kBannerFlashes * kTransientBytes <= kTransientBudget * kMenuFrames);
+
+std::string Range(int from, int to) { return std::to_string(from) + ".." + std::to_string(to); }
+
+// Leaks are not what these tests judge (libc's stdout buffer is one).
+const std::string kAnyLeaks = R"("leaks": {"blocks": 1000000, "bytes": 1000000000})";
+
+const std::string kTransientBudgetJson = R"({
+  "steady_frame": {"sites": [{"pattern": "*BuildShadowMap*", "bytes": )" +
+                                         std::to_string(kTransientBudget) + R"(},
+                             {"pattern": "*FlashMenuBanner*", "bytes": )" +
+                                         std::to_string(kTransientBudget) + R"(}]}, )" + kAnyLeaks + "}";
+
+TEST_F(PhasesGame, ATransientThatRecursBreaksItsPhasesBudgetAndNoOther) {
+  const std::string budget = WriteBudget("transient.json", kTransientBudgetJson);
+  const e2e::CommandResult r = Run({"check", capture_path_, "--budget", budget});
+  EXPECT_EQ(r.exit_code, 1) << r.standard_output;
+  const std::string gameplay = Range(kFirstGameplayFrame, kUnloadFrame - 1);
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 4: site *BuildShadowMap* bytes a frame"),
+            (std::vector<std::string>{"FAIL", "32,768", e2e::CheckMean(kShadowMaps * kTransientBytes, kGameplayFrames),
+                                      gameplay}))
+      << r.standard_output;
+  EXPECT_EQ(e2e::CheckMean(kShadowMaps * kTransientBytes, kGameplayFrames), "36,408.9");
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: site *FlashMenuBanner* bytes a frame"),
+            (std::vector<std::string>{"pass", "32,768", e2e::CheckMean(kBannerFlashes * kTransientBytes, kMenuFrames),
+                                      Range(kFirstMenuFrame, kWorldMapLoadFrame - 1)}));
+  for (const char* other : {"steady 1", "steady 2", "steady 3", "steady 5"})
+    EXPECT_EQ(e2e::CheckRow(r.standard_output, std::string(other) + ": site *BuildShadowMap* bytes a frame")[0], "pass")
+        << other;
+  EXPECT_NE(r.standard_output.find("\n1 of 13 budgets broken"), std::string::npos) << r.standard_output;
+}
+
+TEST_F(PhasesGame, TheGamesOwnFramesPerPhaseMeanAndWorst) {
+  // The game's own allocations a frame: each part's ticks, and the
+  // transients; 2,000 a frame is exactly the world map's.
+  const std::string budget = WriteBudget("game.json", R"({
+    "steady_frame": {"module_classes": {"game": {"allocations": 2000}}},
+    "steady_worst_frame": {"module_classes": {"game": {"bytes": 300000}}}
+  })");
+  const e2e::CommandResult r = Run({"check", capture_path_, "--budget", budget});
+  EXPECT_EQ(r.exit_code, 1) << r.standard_output;
+  auto mean = [&](const char* phase) {
+    return e2e::CheckRow(r.standard_output, std::string(phase) + ": game allocations a frame");
+  };
+  EXPECT_EQ(mean("steady 1"),
+            (std::vector<std::string>{"pass", "2,000",
+                                      e2e::CheckMean(kMenuFrames * kMenuAllocations + kBannerFlashes, kMenuFrames),
+                                      Range(kFirstMenuFrame, kWorldMapLoadFrame - 1)}))
+      << r.standard_output;
+  EXPECT_EQ(mean("steady 2"),
+            (std::vector<std::string>{"pass", "2,000", "2,000.0", Range(kFirstMapFrame, kLevelLoadFrame - 1)}));
+  EXPECT_EQ(mean("steady 3")[2], e2e::CheckMean(kIntroAllocations, 1));
+  EXPECT_EQ(mean("steady 4")[2],
+            e2e::CheckMean(kGameplayFrames * kGameplayOwnAllocations + kShadowMaps, kGameplayFrames));
+  EXPECT_EQ(mean("steady 5")[2], "2,000.0");
+  // The worst frame of the game's own: the menu's first banner, past
+  // 300,000 bytes; gameplay's first shadow map, within them.
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: worst frame game bytes"),
+            (std::vector<std::string>{"FAIL", "300,000", "310,144",
+                                      std::to_string(kFirstMenuFrame + kMenuFlashInterval - 1)}));
+  static_assert(kMenuAllocations * kMenuBlockBytes + kTransientBytes == 310144);
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 4: worst frame game bytes"),
+            (std::vector<std::string>{"pass", "300,000", "265,264",
+                                      std::to_string(kFirstGameplayFrame + kShadowInterval - 1)}));
+  static_assert(kGameplayOwnAllocations * kGameplayBlockBytes + kTransientBytes == 265264);
+}
+
+TEST_F(PhasesGame, TheNumberOfLoadsIsABudget) {
+  const std::string one = WriteBudget("one-load.json", R"({"loads": 1, "unloads": 1})");
+  e2e::CommandResult r = Run({"check", capture_path_, "--budget", one});
+  EXPECT_EQ(r.exit_code, 1) << r.standard_output;
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "loads"), (std::vector<std::string>{"FAIL", "1", "2", "-"}))
+      << r.standard_output;
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "unloads"), (std::vector<std::string>{"pass", "1", "1", "-"}));
+  const std::string two = WriteBudget("two-loads.json", R"({"loads": 2, )" + kAnyLeaks + "}");
+  r = Run({"check", capture_path_, "--budget", two});
+  EXPECT_EQ(r.exit_code, 0) << r.standard_output;
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "loads"), (std::vector<std::string>{"pass", "2", "2", "-"}))
+      << r.standard_output;
+}
+
+TEST_F(PhasesGame, OnePhaseAlone) {
+  const std::string budget = WriteBudget("alone.json", kTransientBudgetJson);
+  e2e::CommandResult r = Run({"check", capture_path_, "--budget", budget, "--phase", "steady 4"});
+  EXPECT_EQ(r.exit_code, 1) << r.standard_output;
+  EXPECT_NE(r.standard_output.find("\n1 of 2 budgets broken"), std::string::npos) << r.standard_output;
+  EXPECT_TRUE(e2e::CheckRow(r.standard_output, "leaked blocks (game)").empty()) << r.standard_output;
+  r = Run({"check", capture_path_, "--budget", budget, "--phase", "2"});  // steady 1 by its position
+  EXPECT_EQ(r.exit_code, 0) << r.standard_output;
+  EXPECT_EQ(e2e::CheckRow(r.standard_output, "steady 1: site *FlashMenuBanner* bytes a frame")[0], "pass")
+      << r.standard_output;
+  // A load has nothing in this budget; a phase the run does not have is no phase.
+  EXPECT_EQ(Run({"check", capture_path_, "--budget", budget, "--phase", "load 1"}).exit_code, 2);
+  EXPECT_EQ(Run({"check", capture_path_, "--budget", budget, "--phase", "steady 9"}).exit_code, 2);
+}
+
+TEST_F(PhasesGame, CheckNamesAreTheSameInAnotherRecording) {
+  const std::string again = File("again.mfc");
+  const std::vector<std::string> record = {MEMFRAME_CLI_PATH,        "run", "--no-summary", "-o", again, "--",
+                                           MEMFRAME_PHASES_GAME_PATH};
+  ASSERT_EQ(e2e::RunCommand(record, kRecordTimeoutSeconds).exit_code, 0) << e2e::ShellCommandLine(record);
+  const std::string budget = WriteBudget("names.json", R"({
+    "steady_frame": {"bytes": 1, "module_classes": {"engine": {"allocations": 20}}},
+    "steady_worst_frame": {"allocations": 1},
+    "allocator_time_p99_ns": 1, "load_live_bytes": 1, "loads": 2, "unloads": 1
+  })");
+  std::vector<std::vector<std::string>> names;
+  for (const std::string& capture : {capture_path_, again}) {
+    const std::string junit = File("names.xml");
+    const e2e::CommandResult r = Run({"check", capture, "--budget", budget, "--junit", junit});
+    EXPECT_EQ(r.exit_code, 1) << r.standard_output;
+    names.push_back(e2e::JUnitTestcaseNames(e2e::ReadTextFile(junit)));
+  }
+  std::vector<std::string> expected;
+  for (const char* phase : {"steady 1", "load 1", "steady 2", "load 2", "steady 3", "steady 4", "steady 5"}) {
+    const std::string p = phase;
+    if (p.rfind("load", 0) == 0) {
+      expected.push_back(p + ": live bytes after");
+      continue;
+    }
+    for (const char* check :
+         {": bytes a frame", ": engine allocations a frame", ": worst frame allocations", ": allocator time p99"})
+      expected.push_back(p + check);
+  }
+  for (const char* whole : {"loads", "unloads", "leaked blocks (game)", "leaked bytes (game)", "mismatched frees"})
+    expected.push_back(whole);
+  EXPECT_EQ(names[0], expected);
+  EXPECT_EQ(names[1], expected);
 }
 
 }  // namespace

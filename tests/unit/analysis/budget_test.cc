@@ -22,17 +22,28 @@ TEST(Budget, ParsesEveryKey) {
     "steady_frame": {"allocations": 10, "bytes": 2048,
                      "module_classes": {"game": {"allocations": 4}, "driver": {"bytes": 100}},
                      "sites": [{"pattern": "*Hud*", "allocations": 1, "bytes": 41}]},
-    "allocator_time_p99_ns": 50000, "load_live_bytes": 1048576,
+    "steady_worst_frame": {"bytes": 4096, "module_classes": {"engine": {"allocations": 7}},
+                           "sites": [{"pattern": "hud.cpp:*", "bytes": 64}]},
+    "allocator_time_p99_ns": 50000, "load_live_bytes": 1048576, "loads": 3, "unloads": 0,
     "leaks": {"blocks": 1, "bytes": 12288, "module_classes": ["game", "engine"]}, "mismatches": 2})",
                           &b, &error))
       << error;
-  EXPECT_EQ(b.steady_frame.allocations, 10u);
-  EXPECT_EQ(b.steady_frame.bytes, 2048u);
-  ASSERT_EQ(b.module_classes.size(), 2u);
-  EXPECT_EQ(b.sites[0].pattern, "*Hud*");
-  EXPECT_EQ(b.sites[0].limit.bytes, 41u);
+  EXPECT_EQ(b.steady_frame.all.allocations, 10u);
+  EXPECT_EQ(b.steady_frame.all.bytes, 2048u);
+  ASSERT_EQ(b.steady_frame.module_classes.size(), 2u);
+  EXPECT_EQ(b.steady_frame.sites[0].pattern, "*Hud*");
+  EXPECT_EQ(b.steady_frame.sites[0].limit.bytes, 41u);
+  EXPECT_FALSE(b.steady_worst_frame.all.allocations.has_value());
+  EXPECT_EQ(b.steady_worst_frame.all.bytes, 4096u);
+  ASSERT_EQ(b.steady_worst_frame.module_classes.size(), 1u);
+  EXPECT_EQ(b.steady_worst_frame.module_classes[0].first, ModuleClass::kEngine);
+  EXPECT_EQ(b.steady_worst_frame.module_classes[0].second.allocations, 7u);
+  ASSERT_EQ(b.steady_worst_frame.sites.size(), 1u);
+  EXPECT_EQ(b.steady_worst_frame.sites[0].pattern, "hud.cpp:*");
   EXPECT_EQ(b.allocator_time_p99_ns, 50000u);
   EXPECT_EQ(b.load_live_bytes, 1048576u);
+  EXPECT_EQ(b.loads, 3u);
+  EXPECT_EQ(b.unloads, 0u);
   EXPECT_EQ(b.leak_blocks, 1u);
   EXPECT_TRUE(b.leak_classes.Keeps(ModuleClass::kEngine));
   EXPECT_FALSE(b.leak_classes.Keeps(ModuleClass::kDriver));
@@ -48,7 +59,9 @@ TEST(Budget, DefaultsAllowNoLeakOfTheGamesOwnAndNoMismatch) {
   EXPECT_TRUE(b.leak_classes.Keeps(ModuleClass::kGame));
   EXPECT_FALSE(b.leak_classes.Keeps(ModuleClass::kSystem));
   EXPECT_EQ(b.mismatches, 0u);
-  EXPECT_FALSE(b.steady_frame.allocations.has_value());
+  EXPECT_FALSE(b.steady_frame.all.allocations.has_value());
+  EXPECT_FALSE(b.loads.has_value());
+  EXPECT_FALSE(b.unloads.has_value());
 }
 
 TEST(Budget, RefusalsNameTheBadKey) {
@@ -63,6 +76,11 @@ TEST(Budget, RefusalsNameTheBadKey) {
             "steady_frame.module_classes.gpu: not a module class (game, engine, driver, system)");
   EXPECT_EQ(Refusal(R"({"steady_frame": {"sites": [{"bytes": 1}]}})"),
             "steady_frame.sites[0].pattern: needs a glob naming a function or file:line");
+  EXPECT_EQ(Refusal(R"({"steady_worst_frame": {"bytes": 1, "frames": 2}})"), "steady_worst_frame.frames: unknown key");
+  EXPECT_EQ(Refusal(R"({"steady_worst_frame": {"sites": [{"pattern": ""}]}})"),
+            "steady_worst_frame.sites[0].pattern: needs a glob naming a function or file:line");
+  EXPECT_EQ(Refusal(R"({"loads": -1})"), "loads: must be a whole number of at least 0");
+  EXPECT_EQ(Refusal(R"({"unloads": true})"), "unloads: must be a whole number of at least 0");
   EXPECT_EQ(Refusal(R"({"leaks": {"module_classes": []}})"), "leaks.module_classes: must be a non-empty array of classes");
   EXPECT_EQ(Refusal(R"({"mismatches": 1.5})"), "mismatches: must be a whole number of at least 0");
 }

@@ -49,34 +49,37 @@ ModuleClass Class(const json& name, const std::string& key) {
   return c;
 }
 
-void ParseSteady(const json& s, Budget* b) {
-  OnlyKeys(s, "steady_frame", {"allocations", "bytes", "module_classes", "sites"});
+// "steady_frame" and "steady_worst_frame" share their shape.
+SteadyLimits Steady(const json& s, const std::string& prefix) {
+  OnlyKeys(s, prefix, {"allocations", "bytes", "module_classes", "sites"});
   json limits = s;
   limits.erase("module_classes");
   limits.erase("sites");
-  b->steady_frame = Limit(limits, "steady_frame");
+  SteadyLimits steady;
+  steady.all = Limit(limits, prefix);
   if (s.contains("module_classes")) {
     const json& classes = s["module_classes"];
-    if (!classes.is_object()) Fail("steady_frame.module_classes", "must be an object of class: limits");
+    if (!classes.is_object()) Fail(prefix + ".module_classes", "must be an object of class: limits");
     for (const auto& [name, limit] : classes.items()) {
-      const std::string key = "steady_frame.module_classes." + name;
-      b->module_classes.emplace_back(Class(name, key), Limit(limit, key));
+      const std::string key = prefix + ".module_classes." + name;
+      steady.module_classes.emplace_back(Class(name, key), Limit(limit, key));
     }
   }
   if (s.contains("sites")) {
     const json& sites = s["sites"];
-    if (!sites.is_array()) Fail("steady_frame.sites", "must be an array");
+    if (!sites.is_array()) Fail(prefix + ".sites", "must be an array");
     for (size_t i = 0; i < sites.size(); ++i) {
-      const std::string key = "steady_frame.sites[" + std::to_string(i) + "]";
+      const std::string key = prefix + ".sites[" + std::to_string(i) + "]";
       SiteBudget site;
       site.limit = Limit(sites[i], key, {"pattern"});
       if (!sites[i].contains("pattern") || !sites[i]["pattern"].is_string() ||
           sites[i]["pattern"].get<std::string>().empty())
         Fail(key + ".pattern", "needs a glob naming a function or file:line");
       site.pattern = sites[i]["pattern"];
-      b->sites.push_back(site);
+      steady.sites.push_back(site);
     }
   }
+  return steady;
 }
 
 void ParseLeaks(const json& l, Budget* b) {
@@ -102,11 +105,19 @@ bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
   }
   Budget b;
   try {
-    OnlyKeys(doc, "", {"steady_frame", "allocator_time_p99_ns", "load_live_bytes", "leaks", "mismatches"});
-    if (doc.contains("steady_frame")) ParseSteady(doc["steady_frame"], &b);
-    if (doc.contains("allocator_time_p99_ns"))
-      b.allocator_time_p99_ns = Count(doc["allocator_time_p99_ns"], "allocator_time_p99_ns");
-    if (doc.contains("load_live_bytes")) b.load_live_bytes = Count(doc["load_live_bytes"], "load_live_bytes");
+    OnlyKeys(doc, "",
+             {"steady_frame", "steady_worst_frame", "allocator_time_p99_ns", "load_live_bytes", "loads", "unloads",
+              "leaks", "mismatches"});
+    if (doc.contains("steady_frame")) b.steady_frame = Steady(doc["steady_frame"], "steady_frame");
+    if (doc.contains("steady_worst_frame"))
+      b.steady_worst_frame = Steady(doc["steady_worst_frame"], "steady_worst_frame");
+    auto count = [&](const char* key, std::optional<uint64_t>* into) {
+      if (doc.contains(key)) *into = Count(doc[key], key);
+    };
+    count("allocator_time_p99_ns", &b.allocator_time_p99_ns);
+    count("load_live_bytes", &b.load_live_bytes);
+    count("loads", &b.loads);
+    count("unloads", &b.unloads);
     if (doc.contains("leaks")) ParseLeaks(doc["leaks"], &b);
     if (doc.contains("mismatches")) b.mismatches = Count(doc["mismatches"], "mismatches");
   } catch (const BadBudget& bad) {

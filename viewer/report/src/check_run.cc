@@ -3,9 +3,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "memframe/analysis/phases.h"
+#include "memframe/output_file.h"
 #include "memframe/report/check.h"
 #include "memframe/report/report.h"
-#include "memframe/output_file.h"
 #include "report_input.h"
 #include "report_text_common.h"
 #include "text_table.h"
@@ -14,10 +15,27 @@ namespace memframe::analysis {
 
 namespace {
 
-std::string Figure(uint64_t value, const std::string& unit) {
-  if (unit == "bytes") return FormatCount(value) + " B";
-  if (unit == "ns") return FormatDuration(value);
-  return FormatCount(value);
+// A mean is shown to a tenth, rounded up, so that a figure shown equal to
+// its limit is never one that broke it.
+std::string FigureText(const BudgetCheck& c, uint64_t value, uint64_t per_frames) {
+  std::string text;
+  if (per_frames <= 1) {
+    text = c.unit == "ns" ? FormatDuration(value) : FormatCount(value);
+  } else {
+    const auto tenths = static_cast<uint64_t>((static_cast<unsigned __int128>(value) * 10 + per_frames - 1) / per_frames);
+    text = FormatCount(tenths / 10) + "." + std::to_string(tenths % 10);
+  }
+  return c.unit == "bytes" ? text + " B" : text;
+}
+
+std::string ActualText(const BudgetCheck& c) { return FigureText(c, c.actual, c.per_frames); }
+std::string LimitText(const BudgetCheck& c) { return FigureText(c, c.limit, 1); }
+
+// The frame where the figure was reached, or the phase a mean is over.
+std::string WhereText(const BudgetCheck& c) {
+  if (!c.frames) return "-";
+  if (c.frames->from == c.frames->to) return std::to_string(c.frames->from);
+  return std::to_string(c.frames->from) + ".." + std::to_string(c.frames->to);
 }
 
 std::string XmlEscape(const std::string& s) {
@@ -35,24 +53,30 @@ std::string XmlEscape(const std::string& s) {
 }
 
 std::string Verdict(const BudgetCheck& c) {
-  std::string v = Figure(c.actual, c.unit) + (c.passed ? " <= " : " > ") + Figure(c.limit, c.unit);
-  if (c.frame) v += " (frame " + std::to_string(*c.frame) + ")";
-  return c.note.empty() ? v : c.note;
+  if (!c.note.empty()) return c.note;
+  std::string v = ActualText(c) + (c.passed ? " <= " : " > ") + LimitText(c);
+  if (c.frames) v += (c.frames->from == c.frames->to ? " (frame " : " (mean of frames ") + WhereText(c) + ")";
+  return v;
 }
 
 }  // namespace
 
 void WriteBudgetTable(const BudgetReport& report, const std::string& capture, std::ostream& out) {
   std::string steady;
-  for (const FrameRange& r : report.steady) steady += (steady.empty() ? "" : ", ") + RangeText(r);
-  out << "memframe check: " << capture << "\n"
-      << "steady frames: " << (steady.empty() ? "none" : steady) << " (" << Plural(report.steady_frames, "frame")
-      << ")\n\n";
+  for (const Phase& p : report.steady)
+    steady += (steady.empty() ? "" : ", ") + PhaseName(p) + " (" + RangeText(p.frames) + ")";
+  out << "memframe check: " << capture << "\n";
+  if (!report.only_phase.empty())
+    out << "phase " << report.only_phase
+        << " alone: the budgets of the whole run (loads, unloads, leaks, mismatches) not checked\n";
+  out << "steady phases: " << (steady.empty() ? "none" : steady) << "\n";
+  if (!steady.empty())
+    out << "\"a frame\": the mean of all the phase's frames, spikes included; \"worst frame\": its worst\n";
+  out << "\n";
   TextTable table({{"result", true}, {"budget", true}, {"limit"}, {"actual"}, {"frame"}});
-  for (const BudgetCheck& c : report.checks) {
-    table.AddRow({c.passed ? "pass" : "FAIL", c.name, Figure(c.limit, c.unit), c.note.empty() ? Figure(c.actual, c.unit) : c.note,
-                  c.frame ? std::to_string(*c.frame) : "-"});
-  }
+  for (const BudgetCheck& c : report.checks)
+    table.AddRow(
+        {c.passed ? "pass" : "FAIL", c.name, LimitText(c), c.note.empty() ? ActualText(c) : c.note, WhereText(c)});
   table.Write(out, "  ");
   out << "\n"
       << (report.broken() == 0 ? "every budget met"
@@ -110,7 +134,18 @@ int RunCheck(const CheckRequest& request, std::ostream& out, std::ostream& err) 
   if (int code = LoadCaptureForReport(request.capture_path, &capture, err); code >= 0) return code;
   HeapAnalysis heap = AnalyzeHeap(capture.main);
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
-  const BudgetReport report = CheckBudget(capture, heap, symbolizer, budget);
+  const Phase* only = nullptr;
+  if (!request.phase.empty() && !(only = FindPhaseByName(heap.frames.phases, request.phase, &error))) {
+    err << "memframe: error: --phase: " << error << "\n";
+    return 2;
+  }
+  const BudgetReport report = CheckBudget(capture, heap, symbolizer, budget, only);
+  // Checking nothing is no verdict: a green CI run must have judged something.
+  if (only && report.checks.empty()) {
+    err << "memframe: error: budget " << request.budget_path << " has no budget for " << PhaseName(*only) << " (a "
+        << PhaseKindName(only->kind) << " phase)\n";
+    return 2;
+  }
   WriteBudgetTable(report, request.capture_path, out);
   if (junit) {
     const std::string xml = BudgetJUnit(report, request.capture_path);

@@ -1,10 +1,14 @@
 // `memframe check`: memory budgets a studio writes once and CI checks every
 // capture against (REPORTS.md, "memframe check", has the file format).
 //
-// Per-frame budgets are checked on the worst steady frame (phases.h: steady
-// play, start-up, loads and teardown excepted); allocator time on the p99
-// of the steady frames; load budgets on the live heap at the end of each
-// load; leaks and mismatches on the whole capture.
+// Budgets are judged phase by phase (phases.h), each named by its phase's
+// stable name, never by frame numbers, so that two runs of a game give the
+// same checks: per-frame budgets once per steady phase, on its typical frame
+// (the mean over all its frames, spikes included: a transient that recurs
+// every 7th frame is part of what the phase costs) and on its worst frame;
+// allocator time on the p99 of each steady phase's frames; load budgets on
+// the live heap at the end of each load; the number of loads and unloads,
+// leaks and mismatches on the whole capture.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/module_class.h"
+#include "memframe/analysis/phase.h"
 #include "memframe/analysis/symbolizer.h"
 
 namespace memframe::analysis {
@@ -33,12 +38,21 @@ struct SiteBudget {
   FrameLimit limit;
 };
 
-struct Budget {
-  FrameLimit steady_frame;
+// Limits on a frame of steady play: the whole process's allocations, those
+// of sites in a module class, those of sites matching a pattern.
+struct SteadyLimits {
+  FrameLimit all;
   std::vector<std::pair<ModuleClass, FrameLimit>> module_classes;
   std::vector<SiteBudget> sites;
-  std::optional<uint64_t> allocator_time_p99_ns;
-  std::optional<uint64_t> load_live_bytes;
+};
+
+struct Budget {
+  SteadyLimits steady_frame;                      // each steady phase's mean frame ("steady_frame")
+  SteadyLimits steady_worst_frame;                // each steady phase's worst frame ("steady_worst_frame")
+  std::optional<uint64_t> allocator_time_p99_ns;  // per steady phase
+  std::optional<uint64_t> load_live_bytes;        // per load
+  std::optional<uint64_t> loads;                  // load phases in the run
+  std::optional<uint64_t> unloads;                // unload phases in the run
   // Blocks live at the end, of sites in leak_classes: none by default, of
   // the game's own sites (libraries keep caches to the end by design).
   uint64_t leak_blocks = 0;
@@ -58,23 +72,34 @@ struct Budget {
 bool ParseBudget(const std::string& text, Budget* budget, std::string* error);
 
 struct BudgetCheck {
-  std::string name;      // "steady frame allocations", "site *Hud* bytes", "live bytes after load 30-31"
+  // "steady 2: allocations a frame", "steady 2: worst frame bytes",
+  // "load 1: live bytes after", "loads", "leaked bytes (game)".
+  std::string name;
+  std::string phase;  // the phase's stable name; "" for a check of the whole run
   uint64_t limit = 0;
+  // The figure is actual / per_frames: a mean a frame holds the phase's
+  // total and its frame count, so that the verdict is exact
+  // (actual <= limit * per_frames); every other figure has per_frames 1.
   uint64_t actual = 0;
-  std::optional<uint64_t> frame;  // where the actual figure was reached
+  uint64_t per_frames = 1;
+  // Where the figure was reached: one frame (the worst, the p99's, a load's
+  // last) or a mean's phase; none for a whole-run figure.
+  std::optional<FrameRange> frames;
   bool passed = true;
-  std::string unit;      // "count", "bytes", "ns"
-  std::string note;      // why it failed without a figure ("no steady frames")
+  std::string unit;  // "count", "bytes", "ns"
+  std::string note;  // why it failed without a figure ("no steady phase")
 };
 
 struct BudgetReport {
   std::vector<BudgetCheck> checks;
-  std::vector<FrameRange> steady;  // the steady frames the per-frame budgets looked at
-  uint64_t steady_frames = 0;
+  std::vector<Phase> steady;  // the steady phases the per-frame budgets looked at
+  std::string only_phase;     // the phase checked alone (--phase), "" for the whole run
   size_t broken() const;
 };
 
-BudgetReport CheckBudget(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer,
-                         const Budget& budget);
+// Every budget of `budget` against the capture; with `only` (a phase of
+// heap.frames.phases) only the checks of that phase, none of the whole run.
+BudgetReport CheckBudget(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer, const Budget& budget,
+                         const Phase* only = nullptr);
 
 }  // namespace memframe::analysis

@@ -18,10 +18,12 @@ struct CheckRequest {
   std::string capture_path;
   std::string budget_path;
   std::string junit_path;  // "" = none
+  std::string phase;       // --phase: one phase alone (FindPhaseByName), "" = the whole run
 };
 
 // 0: every budget met; 1: at least one broken; 2: bad budget file,
-// unreadable or damaged capture, JUnit file not written.
+// unreadable or damaged capture, JUnit file not written, no such phase or
+// no budget for it.
 int RunCheck(const CheckRequest& request, std::ostream& out, std::ostream& err);
 
 }  // namespace memframe::analysis
