@@ -29,18 +29,9 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
   has_range_ = true;
   locations_.Clear();
   range_ = range;
-  totals_ = {};
-  const auto& frames = ctx.session.frames().frames;
-  auto [first, end] = ctx.session.frames().RowsIn(range);
-  for (size_t f = first; f < end; ++f) {
-    totals_.allocations += frames[f].allocations;
-    totals_.frees += frames[f].frees;
-    totals_.bytes_allocated += frames[f].bytes_allocated;
-    totals_.bytes_freed += frames[f].bytes_freed;
-    totals_.alloc_time_ns += frames[f].alloc_time_ns;
-    totals_.live_bytes_at_end = frames[f].live_bytes;
-  }
-  histogram_ = ctx.session.sizes().Range(range);
+  // The header and the histogram follow the class filter, as the table does.
+  totals_ = TotalsOf(ctx.session, range);
+  histogram_ = ctx.session.KeptSizes().Range(range);
   Session& session = ctx.session;
   const bool grouped = ctx.selection.group_by_function;
   const analysis::CallSiteIndex& index = grouped ? session.FunctionGroups().index : session.heap().sites;
@@ -103,6 +94,7 @@ void FrameDetailView::Draw(ViewContext& ctx) {
 
 void FrameDetailView::DrawSummary(ViewContext& ctx) {
   std::string title = ctx.selection.Describe(ctx.session.frames());
+  if (totals_.classes_filtered) title += ", " + ctx.session.class_filter().Describe() + " only";
   ImGui::TextUnformatted(title.c_str());
   ImGui::SameLine(0, 24);
   ImGui::TextColored(palette::kDimText, "allocated");
@@ -113,7 +105,7 @@ void FrameDetailView::DrawSummary(ViewContext& ctx) {
   ImGui::SameLine();
   ImGui::Text("%s in %s", FormatBytes(totals_.bytes_freed).c_str(), Plural(totals_.frees, "block").c_str());
   ImGui::SameLine(0, 18);
-  ImGui::TextColored(palette::kDimText, "in allocator");
+  ImGui::TextColored(palette::kDimText, totals_.classes_filtered ? "in allocator (every class)" : "in allocator");
   ImGui::SameLine();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kTime), "%s", FormatDuration(totals_.alloc_time_ns).c_str());
   ImGui::SameLine(0, 18);
@@ -241,8 +233,9 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
           {"frees", totals_.frees},
           {"bytes_freed", totals_.bytes_freed},
           {"alloc_time_ns", totals_.alloc_time_ns},
+          {"live_bytes_at_end", totals_.live_bytes_at_end},
           {"histogram", {{"allocations", histogram_.allocations}, {"bytes", histogram_.bytes}, {"bins", HistogramJson(histogram_)}}},
-          {"filter", FilterJson(ctx.selection)},
+          {"filter", FilterJson(ctx.session, ctx.selection)},
           {"sites", sites}};
 }
 

@@ -8,6 +8,7 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/size_histogram.h"
+#include "range_totals.h"
 #include "row_filter.h"
 #include "look_alike_labels.h"
 #include "view.h"
@@ -25,12 +26,6 @@ class FrameDetailView : public View {
   void OnSessionChanged() override { has_range_ = false; }
 
  private:
-  // Totals of the frame table over the range.
-  struct RangeTotals {
-    uint64_t allocations = 0, frees = 0, bytes_allocated = 0, bytes_freed = 0, alloc_time_ns = 0;
-    uint64_t live_bytes_at_end = 0;
-  };
-
   bool Refresh(ViewContext& ctx);  // true when the range changed
   void DrawSummary(ViewContext& ctx);
   void DrawBinsTable(ViewContext& ctx);

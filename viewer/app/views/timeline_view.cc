@@ -119,20 +119,18 @@ void TimelineView::DrawLiveGraphChoice(ViewContext& ctx) {
 void TimelineView::DrawPhaseButtons(ViewContext& ctx) {
   constexpr size_t kMaxButtons = 16;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(palette::kDimText, "Phases (click: diff across it):");
+  ImGui::TextColored(palette::kDimText, "Phases (click: select it):");
   for (size_t i = 0; i < phases_.size() && i < kMaxButtons; ++i) {
     const analysis::Phase& p = phases_[i];
     std::string label = std::string(analysis::PhaseKindName(p.kind)) + " " + std::to_string(p.frames.from);
     if (p.frames.to != p.frames.from) label += "\xE2\x80\x93" + std::to_string(p.frames.to);
     ImGui::SameLine();
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::SmallButton(label.c_str())) {
-      ctx.selection.SelectRangeA({p.frame_before, p.frame_before});
-      ctx.selection.SelectRangeB({p.frames.to, p.frames.to});
-    }
+    if (ImGui::SmallButton(label.c_str())) ctx.selection.SelectPhase(p.frames, p.frame_before);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s: %s allocated in %s blocks, live heap %s -> %s", label.c_str(),
-                        FormatBytes(p.bytes_allocated).c_str(), FormatCount(p.allocations).c_str(),
+      ImGui::SetTooltip("%s: %s allocated in %s blocks, live heap %s -> %s\n"
+                        "Click: B = its frames (every tab shows them), A = the frame before (the diff: what it left)",
+                        label.c_str(), FormatBytes(p.bytes_allocated).c_str(), FormatCount(p.allocations).c_str(),
                         FormatBytes(p.live_before).c_str(), FormatBytes(p.live_after).c_str());
     ImGui::PopID();
   }
@@ -340,6 +338,7 @@ void TimelineView::DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot) {
 }
 
 nlohmann::json TimelineView::Data(ViewContext& ctx) {
+  if (series_session_ != &ctx.session || series_bytes_ != look_.bytes) RebuildSeries(ctx.session);
   const analysis::FrameTable& table = ctx.session.frames();
   nlohmann::json frames = nlohmann::json::array();
   nlohmann::json spikes = nlohmann::json::array();
