@@ -566,6 +566,21 @@ TEST_F(ViewerViews, TheClassFilterReachesTheHeadersAndTheHistogram) {
   EXPECT_EQ(leaks["total_blocks"], kLeakedBlocks);
 }
 
+// No two rows of a table read alike, even where the stacks part only inside
+// the driver (the callers cannot tell those apart: the row names the frame
+// where they part) or past the via's shortened length.
+TEST_F(ViewerViews, NoTwoRowsReadAlike) {
+  for (const auto& [view, key] : {std::pair{"histogram", "sites"}, std::pair{"lifetimes", "rows"},
+                                  std::pair{"leaks", "rows"}}) {
+    json data = Dump(view, {});
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const json& row : data[key])
+      EXPECT_TRUE(seen.emplace(row["name"], row["location"]).second)
+          << view << ": two rows read " << row["name"] << " " << row["location"];
+    EXPECT_GT(seen.size(), 10u) << view;
+  }
+}
+
 // --range reaches every view that judges many frames: Hidden, Lifetimes,
 // Threads and Leaks take the range picked, and say so.
 TEST_F(ViewerViews, TheRangePickedReachesEveryTab) {

@@ -66,7 +66,8 @@ void FrameDetailView::Draw(ViewContext& ctx) {
   bool changed = Refresh(ctx);
   DrawSummary(ctx);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::max(320.0f, avail.x * 0.40f);
+  // The sites' names get the most of the width: the histogram reads at 300 px.
+  const float left_w = std::max(300.0f, avail.x * 0.30f);
 
   // The panes lie on the tab's own background: drawing theirs again would
   // only fill the same pixels once more.
@@ -155,7 +156,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("sites", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(120);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Allocs", ImGuiTableColumnFlags_PreferSortDescending, 70);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending, 90);
@@ -185,6 +186,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
   if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return sites_[row].stack_id == selected_stack_; }),
                             static_cast<int>(order.size())))
     selected_stack_ = sites_[order[*to]].stack_id;
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -195,7 +197,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
       const auto* members = Members(ctx, s.stack_id);
       if (members) label.location = locations_.Of(session, s.stack_id, *members);
       const std::string thread = members ? session.ThreadCellOf(*members) : session.ThreadCell(s.stack_id);
-      if (SiteRowLeadingCells(label, thread, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
+      if (SiteRowLeadingCells(name_column_, label, thread, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
         keys_.OpenStack();
@@ -219,7 +221,12 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
   nlohmann::json sites = nlohmann::json::array();
   for (const auto& s : sites_) {
     nlohmann::json row = SiteStatsJson(ctx.session, s);
+    // As the row reads: look-alikes told apart.
+    const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
+    row["name"] = label.name;
+    row["location"] = label.location;
     row["via"] = labels_.Name(s.stack_id).via;
+    row["inside"] = labels_.Inside(s.stack_id);
     if (const auto* members = Members(ctx, s.stack_id)) {
       row["stack_ids"] = *members;
       row["thread"] = ctx.session.ThreadCellOf(*members);

@@ -98,7 +98,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("hidden", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(130);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending |
                                         ImGuiTableColumnFlags_WidthFixed, 90);
   ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending);
@@ -135,6 +135,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
                             static_cast<int>(order.size())))
     selected_stack_ = rows_[order[*to]].stack_id;
 
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -144,7 +145,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const SiteLabel label = RowLabel(ctx, order[i]);
       const std::string& via = names_[order[i]].via;
       std::string whole = via.empty() ? "" : ctx.session.Label(s.stack_id).name + "\n  <- " + via;
-      if (SiteRowLeadingCells(label, ctx.session.ThreadCell(s.stack_id, true), s.stack_id,
+      if (SiteRowLeadingCells(name_column_, label, ctx.session.ThreadCell(s.stack_id, true), s.stack_id,
                               has_selection_ && selected_stack_ == s.stack_id, whole)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;

@@ -12,6 +12,7 @@
 #include "memframe/analysis/phases.h"
 #include "row_filter.h"
 #include "view.h"
+#include "widgets/name_column.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
@@ -47,6 +48,7 @@ class HiddenView : public View {
   std::vector<analysis::LookAlikeName> names_;  // per row: what tells rows that print alike apart
   TableOrder order_;
   TableKeys keys_;
+  NameColumn name_column_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
 };

@@ -104,7 +104,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("leaks", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(150);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Blocks", ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 90);
   ImGui::TableSetupColumn("Share of bytes", ImGuiTableColumnFlags_PreferSortDescending, 170);
@@ -134,6 +134,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
                             static_cast<int>(order.size())))
     selected_stack_ = rows[order[*to]].stack_id;
 
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -142,7 +143,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const analysis::LeakSite& s = rows[order[i]];
       SiteLabel label = labels_.Label(session, s.stack_id);
       if (members_[order[i]].size() > 1) label.location = locations_.Of(session, s.stack_id, members_[order[i]]);
-      if (SiteRowLeadingCells(label, session.ThreadCellOf(members_[order[i]]), s.stack_id,
+      if (SiteRowLeadingCells(name_column_, label, session.ThreadCellOf(members_[order[i]]), s.stack_id,
                               has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
@@ -172,7 +173,7 @@ nlohmann::json LeaksView::Data(ViewContext& ctx) {
     nlohmann::json row = {{"stack_id", s.stack_id},
                           {"function", label.function},
                           {"location", label.location},
-                          {"via", labels_.Name(s.stack_id).via},
+                          {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
                           {"thread", ctx.session.ThreadCellOf(members_[i])},
                           {"blocks", s.blocks},
                           {"bytes", s.bytes},

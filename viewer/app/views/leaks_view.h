@@ -11,6 +11,7 @@
 #include "row_filter.h"
 #include "look_alike_labels.h"
 #include "view.h"
+#include "widgets/name_column.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
@@ -31,6 +32,7 @@ class LeaksView : public View {
 
   TableOrder order_;
   TableKeys keys_;
+  NameColumn name_column_;
   GroupLocations locations_;  // of grouped rows
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;

@@ -155,7 +155,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("lifetimes", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(120);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Lifetime", ImGuiTableColumnFlags_WidthFixed, 75);
   ImGui::TableSetupColumn("Advice", ImGuiTableColumnFlags_WidthStretch, 1.3f);
   ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_PreferSortDescending, 100);
@@ -187,6 +187,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
   if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return sites[rows_[row]].stack_id == selected_stack_; }),
                             static_cast<int>(order.size())))
     selected_stack_ = sites[rows_[order[*to]]].stack_id;
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -194,7 +195,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteLifetime& s = sites[rows_[order[i]]];
       const SiteLabel& label = labels_.Label(session, s.stack_id);
-      if (SiteRowLeadingCells(label, session.ThreadCell(s.stack_id), s.stack_id, selected_stack_ == s.stack_id)) {
+      if (SiteRowLeadingCells(name_column_, label, session.ThreadCell(s.stack_id), s.stack_id, selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         keys_.OpenStack();
       }
@@ -231,7 +232,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
     if (!filter.Keeps(s.stack_id)) continue;
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
     rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
-                    {"via", labels_.Name(s.stack_id).via},
+                    {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
                     {"thread", ctx.session.ThreadCell(s.stack_id)},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
                     {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},

@@ -16,6 +16,7 @@
 #include "row_filter.h"
 #include "look_alike_labels.h"
 #include "view.h"
+#include "widgets/name_column.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
@@ -56,6 +57,7 @@ class LifetimesView : public View {
   RowFilterKey filter_key_;  // of rows_    // show_general_ the rows were made with (differs at first: build them)
   TableOrder order_;
   TableKeys keys_;
+  NameColumn name_column_;
   std::optional<uint32_t> selected_stack_;
   LookAlikeLabels labels_;  // the rows' labels, look-alikes told apart
 };
