@@ -664,6 +664,36 @@ TEST_F(ViewerViews, ThreadRatesAreOfTheSteadyFrames) {
   EXPECT_NEAR(per_frame * frames, static_cast<double>(steady_allocations), 1e-6 * steady_allocations);
 }
 
+// The time line and the allocation strip are scaled to steady play.
+TEST_F(ViewerViews, TimelineScalesAreOfTheSteadyFrames) {
+  json timeline = Dump("timeline", {});
+  std::vector<std::pair<uint64_t, uint64_t>> steady;
+  for (const json& p : timeline["phases"])
+    if (p["phase"] == "steady") steady.emplace_back(p["from"], p["to"]);
+  ASSERT_FALSE(steady.empty());
+  auto is_steady = [&](uint64_t frame) {
+    for (auto [a, b] : steady)
+      if (frame >= a && frame <= b) return true;
+    return false;
+  };
+  uint64_t time = 0, churn = 0;
+  for (size_t i = 0; i < timeline["frames"].size(); ++i) {
+    const json& f = timeline["frames"][i];
+    if (!is_steady(f["frame"])) continue;
+    time = std::max(time, f["alloc_time_ns"].get<uint64_t>());
+    uint64_t up = 0, down = 0;
+    for (const auto& [name, c] : timeline["live"]["frames"][i]["classes"].items()) {
+      up += c["allocations"].get<uint64_t>();
+      down += c["frees"].get<uint64_t>();
+    }
+    churn = std::max({churn, up, down});
+  }
+  EXPECT_EQ(timeline["time_scale_ns"], std::max<uint64_t>(time, 1));
+  EXPECT_EQ(timeline["live"]["churn_scale"]["blocks"], churn);
+  // Start-up allocates far more than any frame of play: it is off the strip.
+  EXPECT_GT(timeline["frames"][0]["allocations"].get<uint64_t>(), churn);
+}
+
 TEST_F(ViewerViews, NoMismatchesInTheDemo) {
   json data = Dump("mismatches", {});
   EXPECT_EQ(data["total"], 0);

@@ -62,6 +62,13 @@ void TimelineView::RebuildSeries(Session& session) {
   series_.spike.resize(frames.size());
   series_.frame.resize(frames.size());
   phases_ = analysis::FindPhases(session.frames());
+  // Steady play is what the phases call steady, whatever else they find.
+  series_.steady.assign(frames.size(), 0);
+  for (const analysis::Phase& p : phases_) {
+    if (p.kind != analysis::PhaseKind::kSteady) continue;
+    auto [first, end] = session.frames().RowsIn(p.frames);
+    std::fill(series_.steady.begin() + first, series_.steady.begin() + end, 1);
+  }
   for (size_t i = 0; i < frames.size(); ++i) {
     series_.frame[i] = frames[i].frame;
     series_.value[i] = look_.bytes ? frames[i].bytes_allocated : frames[i].allocations;
@@ -186,7 +193,7 @@ void TimelineView::Draw(ViewContext& ctx) {
   DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
                InRows(ctx.selection, ctx.session.frames()), &geometry_);
   DrawPhaseBands(ctx, plot);  // over the bars: faint enough to read them through
-  live_graph_.Draw(ctx, ImVec2(canvas_min.x, bars_bottom), canvas_max, viewport_, look_.bytes, look_.log_scale);
+  live_graph_.Draw(ctx, ImVec2(canvas_min.x, bars_bottom), canvas_max, viewport_, look_.bytes, series_.steady);
   int marker = DrawMarkers(ctx, plot);
   int mismatch = DrawMismatchMarks(ctx.session, plot, viewport_);
   if (ImGui::IsItemHovered() && drag_ == Drag::kNone) {
@@ -372,7 +379,9 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"markers", markers},
           {"mismatches", mismatches},
           {"phases", phases},
-          {"live", live_graph_.Data(ctx)},
+          {"live", live_graph_.Data(ctx, series_.steady)},
+          // The time line's scale with every frame on screen (timeline_draw.cc).
+          {"time_scale_ns", SteadyMax(series_.time_ns, series_.steady, 0, series_.size())},
           {"selection", selection},
           {"frames", frames}};
 }
