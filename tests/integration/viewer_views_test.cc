@@ -664,6 +664,22 @@ TEST_F(ViewerViews, ThreadRatesAreOfTheSteadyFrames) {
   EXPECT_NEAR(per_frame * frames, static_cast<double>(steady_allocations), 1e-6 * steady_allocations);
 }
 
+// The fragmentation tab opens on the last frame of steady play, not on the
+// teardown after the last present.
+TEST_F(ViewerViews, FragmentationOpensOnTheLastSteadyFrame) {
+  json timeline = Dump("timeline", {});
+  uint64_t last_steady = 0;
+  for (const json& p : timeline["phases"])
+    if (p["phase"] == "steady") last_steady = p["to"];
+  json data = Dump("fragmentation", {});
+  EXPECT_EQ(data["frame"], last_steady);
+  EXPECT_NE(data["frame"], timeline["frames"].back()["frame"]);
+  // What the headline says: live over span; the split is of the free bytes.
+  const json& heap = data["heap"];
+  EXPECT_DOUBLE_EQ(heap["dense"].get<double>(),
+                   heap["live_bytes"].get<double>() / heap["span"].get<double>());
+}
+
 // The time line and the allocation strip are scaled to steady play.
 TEST_F(ViewerViews, TimelineScalesAreOfTheSteadyFrames) {
   json timeline = Dump("timeline", {});
