@@ -125,6 +125,7 @@ TEST_F(DriverGameTest, ThreadsReportHasTheWorkerAndTheMainThread) {
   EXPECT_EQ(worker["allocations"], kFrames * kWorkerBlocks);
   EXPECT_EQ(worker["bytes"], kFrames * kWorkerBlocks * kWorkerBlockBytes);
   EXPECT_EQ(worker["frees"], kFrames * kWorkerBlocks);
+  EXPECT_EQ(worker["bytes_freed"], kFrames * kWorkerBlocks * kWorkerBlockBytes);
   EXPECT_EQ(worker["frames_with_allocations"], kFrames);
   EXPECT_EQ(worker["maps"], 0);
   // Everything else is the main thread's: the game's code, the driver, the

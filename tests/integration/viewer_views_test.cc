@@ -514,6 +514,205 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
       << refused.standard_output;
 }
 
+// Every figure a view shows follows the class filter its table follows:
+// the frame detail's header and histogram as `memframe report frames --only`
+// counts them and as the game was written; the lifetime summary and its
+// frame arena, the leaks' totals.
+TEST_F(ViewerViews, TheClassFilterReachesTheHeadersAndTheHistogram) {
+  constexpr int g = kFrame - FirstGameplayFrame();
+  json frame = Dump("histogram", {"--frame", std::to_string(kFrame), "--only", "game"});
+  EXPECT_EQ(frame["filter"]["classes"], "game");
+  EXPECT_EQ(frame["allocations"], GameAllocations(g));
+  EXPECT_EQ(frame["bytes_allocated"], GameBytesAllocated(g));
+  EXPECT_EQ(frame["frees"], GameFrees(g));
+  EXPECT_EQ(frame["histogram"]["allocations"], GameAllocations(g));
+  EXPECT_EQ(frame["histogram"]["bytes"], GameBytesAllocated(g));
+  ASSERT_EQ(frame["histogram"]["bins"].size(), 1u) << frame["histogram"].dump();  // labels, HUD, projectile: 32..63 B
+  EXPECT_EQ(frame["histogram"]["bins"][0]["bin"], 6);
+
+  // Every frame: the CLI's frames report of the game class, added up.
+  json all = Dump("histogram", {"--only", "game"});
+  std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "frames", "--only", "game", "--json"};
+  e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
+  ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
+  json report = e2e::ParseJsonOrDiscard(r.standard_output);
+  uint64_t allocations = 0, frees = 0, bytes = 0, freed = 0;
+  for (const json& f : report["frames"]) {
+    allocations += f["allocations"].get<uint64_t>();
+    frees += f["frees"].get<uint64_t>();
+    bytes += f["bytes_allocated"].get<uint64_t>();
+    freed += f["bytes_freed"].get<uint64_t>();
+  }
+  EXPECT_EQ(all["allocations"], allocations);
+  EXPECT_EQ(all["frees"], frees);
+  EXPECT_EQ(all["bytes_allocated"], bytes);
+  EXPECT_EQ(all["bytes_freed"], freed);
+  EXPECT_EQ(all["histogram"]["allocations"], allocations);
+  EXPECT_EQ(all["live_bytes_at_end"], report["frames"].back()["live_bytes"]);
+
+  // Lifetimes: the summary counts the rows' sites; the game's one frame
+  // site is the HUD string, so the frame arena is one HUD string.
+  json lifetimes = Dump("lifetimes", {"--only", "game"});
+  uint64_t sites = 0, hud_calls = 0;
+  for (const json& c : lifetimes["classes"]) sites += c["sites"].get<uint64_t>();
+  EXPECT_EQ(sites, lifetimes["rows"].size());
+  for (const json& row : e2e::SitesWithFunctionInStack(lifetimes["rows"], kBuildHudTextFunction))
+    hud_calls += row["allocations"].get<uint64_t>() + row["frees"].get<uint64_t>();
+  EXPECT_EQ(lifetimes["frame_arena"]["p99_bytes"], kHudTextAllocationBytes);
+  EXPECT_EQ(lifetimes["frame_arena"]["max_bytes"], kHudTextAllocationBytes);
+  EXPECT_EQ(lifetimes["frame_arena"]["calls_saved"], hud_calls);
+  EXPECT_GT(hud_calls, 0u);
+
+  // Leaks: the game left the nav mesh, and nothing else.
+  json leaks = Dump("leaks", {"--only", "game"});
+  EXPECT_EQ(leaks["total_bytes"], kLeakedBytes);
+  EXPECT_EQ(leaks["total_blocks"], kLeakedBlocks);
+}
+
+// No two rows of a table read alike, even where the stacks part only inside
+// the driver (the callers cannot tell those apart: the row names the frame
+// where they part) or past the via's shortened length.
+TEST_F(ViewerViews, NoTwoRowsReadAlike) {
+  for (const auto& [view, key] : {std::pair{"histogram", "sites"}, std::pair{"lifetimes", "rows"},
+                                  std::pair{"leaks", "rows"}}) {
+    json data = Dump(view, {});
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const json& row : data[key])
+      EXPECT_TRUE(seen.emplace(row["name"], row["location"]).second)
+          << view << ": two rows read " << row["name"] << " " << row["location"];
+    EXPECT_GT(seen.size(), 10u) << view;
+  }
+}
+
+// --range reaches every view that judges many frames: Hidden, Lifetimes,
+// Threads and Leaks take the range picked, and say so.
+TEST_F(ViewerViews, TheRangePickedReachesEveryTab) {
+  const int from = FirstGameplayFrame() + 10, to = LastGameplayFrame(kGameplayFrames) - 10;
+  const std::string range = std::to_string(from) + ":" + std::to_string(to);
+  const json picked = {{"from", from}, {"to", to}};
+  json hidden = Dump("hidden", {"--range", range});
+  EXPECT_EQ(hidden["range"], picked);
+  EXPECT_EQ(hidden["judged_frames"]["frame_count"], to - from + 1);
+  auto labels = e2e::SitesWithFunctionInStack(hidden["rows"], kSpawnDamageLabelFunction);
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0]["allocations"], (to - from + 1) * kHitsPerFrame);
+
+  json lifetimes = Dump("lifetimes", {"--range", range});
+  EXPECT_EQ(lifetimes["range"], picked);
+  EXPECT_EQ(lifetimes["judged_frames"]["frame_count"], to - from + 1);
+  for (const json& s : e2e::SitesWithFunctionInStack(lifetimes["rows"], kSpawnDamageLabelFunction))
+    EXPECT_EQ(s["allocations"], (to - from + 1) * kHitsPerFrame);
+
+  // Threads: every thread's counts over the range add up to the frames'.
+  json threads = Dump("threads", {"--range", range});
+  EXPECT_EQ(threads["range"], picked);
+  json timeline = Dump("timeline", {});
+  uint64_t allocations = 0, frees = 0;
+  for (const json& f : timeline["frames"])
+    if (f["frame"] >= from && f["frame"] <= to) allocations += f["allocations"].get<uint64_t>();
+  json frames = Dump("histogram", {"--range", range});
+  frees = frames["frees"];
+  uint64_t thread_allocations = 0, thread_frees = 0, thread_freed = 0;
+  for (const json& row : threads["rows"]) {
+    thread_allocations += row["allocations"].get<uint64_t>();
+    thread_frees += row["frees"].get<uint64_t>();
+    thread_freed += row["bytes_freed"].get<uint64_t>();
+  }
+  EXPECT_EQ(thread_allocations, allocations);
+  EXPECT_EQ(thread_allocations, frames["allocations"]);
+  EXPECT_EQ(thread_frees, frees);  // the demo frees no unknown block
+  EXPECT_EQ(thread_freed, frames["bytes_freed"]);
+
+  // Leaks: what the load left is the nav mesh; gameplay left nothing.
+  const std::string load = std::to_string(LoadFrame());
+  json load_leaks = Dump("leaks", {"--range", load + ":" + load});
+  EXPECT_EQ(load_leaks["range"]["from"], LoadFrame());
+  EXPECT_EQ(e2e::SumSites(e2e::SitesWithFunctionInStack(load_leaks["rows"], kLeakingFunction)).bytes, kLeakedBytes);
+  json play_leaks = Dump("leaks", {"--range", range});
+  EXPECT_TRUE(e2e::SitesWithFunctionInStack(play_leaks["rows"], kLeakingFunction).empty());
+  EXPECT_EQ(Dump("leaks", {})["range"], nullptr);  // nothing picked: every leak
+}
+
+// The Threads tab: frees and the bytes they released, and rates per frame
+// over the steady frames it names (start-up would inflate them).
+TEST_F(ViewerViews, ThreadRatesAreOfTheSteadyFrames) {
+  json threads = Dump("threads", {});
+  const json& judged = threads["judged_frames"];
+  EXPECT_EQ(judged["judged"], "steady");
+  json timeline = Dump("timeline", {});
+  auto in_judged = [&](uint64_t frame) {
+    for (const json& r : judged["ranges"])
+      if (frame >= r["from"].get<uint64_t>() && frame <= r["to"].get<uint64_t>()) return true;
+    return false;
+  };
+  uint64_t steady_allocations = 0, all_allocations = 0, frames = 0;
+  for (const json& f : timeline["frames"]) {
+    all_allocations += f["allocations"].get<uint64_t>();
+    if (!in_judged(f["frame"])) continue;
+    steady_allocations += f["allocations"].get<uint64_t>();
+    ++frames;
+  }
+  EXPECT_EQ(judged["frame_count"], frames);
+  double per_frame = 0;
+  uint64_t allocations = 0;
+  for (const json& row : threads["rows"]) {
+    per_frame += row["allocations_per_frame"].get<double>();
+    allocations += row["allocations"].get<uint64_t>();
+    if (row["frees"] == 0) EXPECT_EQ(row["bytes_freed"], 0) << row;
+  }
+  // The game's thread frees what it allocates (labels, HUD strings, ...).
+  EXPECT_GT(threads["rows"][0]["frees"].get<uint64_t>(), 0u);
+  EXPECT_GT(threads["rows"][0]["bytes_freed"].get<uint64_t>(), 0u);
+  EXPECT_EQ(allocations, all_allocations);  // counts: every frame
+  EXPECT_NEAR(per_frame * frames, static_cast<double>(steady_allocations), 1e-6 * steady_allocations);
+}
+
+// The fragmentation tab opens on the last frame of steady play, not on the
+// teardown after the last present.
+TEST_F(ViewerViews, FragmentationOpensOnTheLastSteadyFrame) {
+  json timeline = Dump("timeline", {});
+  uint64_t last_steady = 0;
+  for (const json& p : timeline["phases"])
+    if (p["phase"] == "steady") last_steady = p["to"];
+  json data = Dump("fragmentation", {});
+  EXPECT_EQ(data["frame"], last_steady);
+  EXPECT_NE(data["frame"], timeline["frames"].back()["frame"]);
+  // What the headline says: live over span; the split is of the free bytes.
+  const json& heap = data["heap"];
+  EXPECT_DOUBLE_EQ(heap["dense"].get<double>(),
+                   heap["live_bytes"].get<double>() / heap["span"].get<double>());
+}
+
+// The time line and the allocation strip are scaled to steady play.
+TEST_F(ViewerViews, TimelineScalesAreOfTheSteadyFrames) {
+  json timeline = Dump("timeline", {});
+  std::vector<std::pair<uint64_t, uint64_t>> steady;
+  for (const json& p : timeline["phases"])
+    if (p["phase"] == "steady") steady.emplace_back(p["from"], p["to"]);
+  ASSERT_FALSE(steady.empty());
+  auto is_steady = [&](uint64_t frame) {
+    for (auto [a, b] : steady)
+      if (frame >= a && frame <= b) return true;
+    return false;
+  };
+  uint64_t time = 0, churn = 0;
+  for (size_t i = 0; i < timeline["frames"].size(); ++i) {
+    const json& f = timeline["frames"][i];
+    if (!is_steady(f["frame"])) continue;
+    time = std::max(time, f["alloc_time_ns"].get<uint64_t>());
+    uint64_t up = 0, down = 0;
+    for (const auto& [name, c] : timeline["live"]["frames"][i]["classes"].items()) {
+      up += c["allocations"].get<uint64_t>();
+      down += c["frees"].get<uint64_t>();
+    }
+    churn = std::max({churn, up, down});
+  }
+  EXPECT_EQ(timeline["time_scale_ns"], std::max<uint64_t>(time, 1));
+  EXPECT_EQ(timeline["live"]["churn_scale"]["blocks"], churn);
+  // Start-up allocates far more than any frame of play: it is off the strip.
+  EXPECT_GT(timeline["frames"][0]["allocations"].get<uint64_t>(), churn);
+}
+
 TEST_F(ViewerViews, NoMismatchesInTheDemo) {
   json data = Dump("mismatches", {});
   EXPECT_EQ(data["total"], 0);

@@ -114,6 +114,25 @@ TEST(HeapAnalysis, LeaksGroupByStackLargestFirst) {
   EXPECT_EQ(leaks.sites[2].stack_id, 0u);
 }
 
+// What a stretch of the run left live at the end: the blocks it allocated.
+TEST(HeapAnalysis, LeaksOfTheBlocksAFrameRangeAllocated) {
+  Stream s = MakeStream({Alloc(1, 0, 0x10, 8, 3), FrameEnd(2, 0), Alloc(3, 1, 0x20, 100, 4), Alloc(4, 1, 0x30, 5, 3),
+                         FrameEnd(5, 1), Alloc(6, 2, 0x40, 7, 4), Free(7, 2, 0x20), FrameEnd(8, 2)});
+  const HeapAnalysis h = AnalyzeHeap(s);
+  const LiveSet end = h.live_sets.AtPosition(s, s.events.size());
+  const LeakReport one = CollectLeaks(end, {1, 1});
+  EXPECT_EQ(one.total_blocks, 1u);  // frame 1's 100 B block was freed in frame 2
+  EXPECT_EQ(one.total_bytes, 5u);
+  ASSERT_EQ(one.sites.size(), 1u);
+  EXPECT_EQ(one.sites[0].stack_id, 3u);
+  const LeakReport later = CollectLeaks(end, {1, 2});
+  EXPECT_EQ(later.total_bytes, 12u);
+  EXPECT_EQ(later.sites.size(), 2u);
+  const LeakReport all = CollectLeaks(end, {0, 2});
+  EXPECT_EQ(all.total_bytes, h.leaks.total_bytes);
+  EXPECT_EQ(all.total_blocks, h.leaks.total_blocks);
+}
+
 TEST(HeapAnalysis, SpikesStandOutFromSteadyFrames) {
   std::vector<TestEvent> events;
   uint64_t tick = 0, address = 0x1000;

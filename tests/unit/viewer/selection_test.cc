@@ -49,5 +49,33 @@ TEST(Selection, FocusFollowsTheLastPick) {
   EXPECT_EQ(s.Describe(t), "Range B: frame 99");
 }
 
+// --range, a drag or a phase button sets the range the judging views take
+// (Hidden, Lifetimes, Threads, Leaks); a frame click moves the detail, not it.
+TEST(Selection, TheRangePickedLastIsTheOneTheViewsJudge) {
+  analysis::FrameTable t = HundredFramesAndTheRest();
+  const analysis::FrameRange all = t.All();
+  Selection s;
+  EXPECT_FALSE(s.has_picked_range());
+  EXPECT_EQ(s.PickedRange(all), all);
+  ViewerOptions options;
+  options.range = analysis::FrameRange{10, 19};
+  s.Apply(options);
+  EXPECT_EQ(s.PickedRange(all), (analysis::FrameRange{10, 19}));
+  s.SelectFrame(42);
+  EXPECT_EQ(s.FocusRange(all), (analysis::FrameRange{42, 42}));
+  EXPECT_EQ(s.PickedRange(all), (analysis::FrameRange{10, 19}));
+  EXPECT_EQ(s.DescribePicked(t), "Range A: frames 10\u201319 (10 frames)");
+  // A phase: B is its frames (what the views take), A the frame before it
+  // (the diff compares the end of A with the end of B).
+  s.SelectPhase({30, 31}, 29);
+  EXPECT_EQ(s.range_a, (analysis::FrameRange{29, 29}));
+  EXPECT_EQ(s.range_b, (analysis::FrameRange{30, 31}));
+  EXPECT_EQ(s.PickedRange(all), (analysis::FrameRange{30, 31}));
+  EXPECT_EQ(s.FocusRange(all), (analysis::FrameRange{30, 31}));
+  s.Clear();
+  EXPECT_FALSE(s.has_picked_range());
+  EXPECT_EQ(s.DescribePicked(t), "All frames 0\u2013100 (100 rendered + frame 100 after the last present)");
+}
+
 }  // namespace
 }  // namespace memframe::viewer

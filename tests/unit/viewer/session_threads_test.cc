@@ -37,7 +37,7 @@ std::unique_ptr<Session> TwoThreadSession() {
   }
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(s);
   auto sizes = analysis::SizeHistogramIndex::Build(s);
-  analysis::ThreadReport threads = analysis::AnalyzeThreads(s, heap.frames.frames.size());
+  analysis::ThreadHistory threads = analysis::RecordThreadHistory(s);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(s.modules);
   auto session = std::make_unique<Session>(std::move(capture), std::move(heap), std::move(sizes), std::move(symbolizer));
   session->SetThreads(std::move(threads), {}, {});
@@ -75,7 +75,7 @@ TEST(SessionThreads, SelectingAThreadRebuildsTheModelFromItsEvents) {
   EXPECT_EQ(session->ThreadCell(2), "worker");
   EXPECT_EQ(session->PendingThreadTids(), (std::vector<std::string>{"11"}));
   // The Threads list still has every thread.
-  EXPECT_EQ(session->threads().threads.size(), 2u);
+  EXPECT_EQ(session->thread_history().threads.size(), 2u);
 
   // Ticking every thread is no filter: every event comes back.
   session->SelectThreads({true, true});

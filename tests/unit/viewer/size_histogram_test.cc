@@ -60,6 +60,27 @@ TEST(SizeHistogramIndex, SumsFramesOfARange) {
   EXPECT_EQ(all.last_bin, 13);
 }
 
+// The histogram of some sites only (the module classes a view keeps).
+TEST(SizeHistogramIndex, OnlyTheStacksKept) {
+  Stream stream;
+  Event a = Alloc(1, 48), b = Alloc(1, 4096), c = Alloc(2, 48);
+  a.stack_id = 7;
+  b.stack_id = 8;
+  c.stack_id = 7;
+  stream.events = {a, b, c};
+  int asked = 0;
+  auto index = SizeHistogramIndex::Build(stream, [&](uint32_t stack_id) {
+    ++asked;
+    return stack_id == 7;
+  });
+  EXPECT_EQ(asked, 2);  // once per stack
+  SizeHistogram h = index.Range({0, 5});
+  EXPECT_EQ(h.allocations, 2u);
+  EXPECT_EQ(h.bytes, 96u);
+  EXPECT_EQ(h.bins[6].allocations, 2u);
+  EXPECT_EQ(h.bins[13].allocations, 0u);
+}
+
 TEST(SizeHistogramIndex, FramesOutOfOrderAndRangesOutside) {
   Stream stream;
   // Threads straddling a frame boundary: frame 2 before frame 1.

@@ -164,5 +164,18 @@ TEST(MergeBars, CoversExactlyTheBarsPixelsOnce) {
   }
 }
 
+// The time line and the allocation strip are scaled to steady play: the
+// start-up frame (1000) would flatten it.
+TEST(SteadyMax, TheLargestSteadyValueUnlessNoneIsSteady) {
+  const std::vector<uint64_t> values = {1000, 5, 9, 7, 800, 6};
+  const std::vector<uint8_t> steady = {0, 1, 1, 1, 0, 1};
+  EXPECT_EQ(SteadyMax(values, steady, 0, values.size()), 9u);
+  EXPECT_EQ(SteadyMax(values, steady, 3, 6), 7u);     // the frames on screen only
+  EXPECT_EQ(SteadyMax(values, steady, 4, 5), 800u);   // inside a load: all of them
+  EXPECT_EQ(SteadyMax(values, {}, 0, values.size()), 1000u);  // no phases: every frame
+  EXPECT_EQ(SteadyMax(std::vector<uint64_t>{0, 0}, {}, 0, 2), 1u);
+  EXPECT_EQ(SteadyMax(values, steady, 0, 100), 9u);   // past the end
+}
+
 }  // namespace
 }  // namespace memframe::viewer

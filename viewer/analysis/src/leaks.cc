@@ -17,10 +17,13 @@ void SortSites(std::vector<LeakSite>& sites) {
 
 }  // namespace
 
-LeakReport CollectLeaks(const LiveSet& live) {
+LeakReport CollectLeaks(const LiveSet& live) { return CollectLeaks(live, {0, UINT64_MAX}); }
+
+LeakReport CollectLeaks(const LiveSet& live, FrameRange allocated_in) {
   std::unordered_map<uint32_t, LeakSite> by_stack;
   LeakReport report;
   for (const auto& [address, block] : live.blocks()) {
+    if (!allocated_in.Contains(block.frame)) continue;
     LeakSite& site = by_stack[block.stack_id];
     site.stack_id = block.stack_id;
     site.blocks++;

@@ -282,10 +282,17 @@ LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& 
   SiteLifetimePass sites(report, judged);
   Replay(stream, {&sites});
   report.sites = sites.Finish();
-  FrameArenaPass arena(report.sites, judged);
-  if (arena.needed()) Replay(stream, {&arena});
-  arena.Finish(report.sites, &report.frame_arena);
+  report.frame_arena = AdviseFrameArena(stream, report.sites, judged);
   return report;
+}
+
+FrameArenaAdvice AdviseFrameArena(const Stream& stream, const std::vector<SiteLifetime>& sites,
+                                  const std::vector<FrameRange>& judged) {
+  FrameArenaAdvice advice;
+  FrameArenaPass arena(sites, judged);
+  if (arena.needed()) Replay(stream, {&arena});
+  arena.Finish(sites, &advice);
+  return advice;
 }
 
 std::vector<LevelLoad> AnalyzeLevelLoads(const Stream& stream, const std::vector<Phase>& phases) {

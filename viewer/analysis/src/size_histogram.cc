@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <unordered_map>
 
 namespace memframe::analysis {
 
@@ -15,13 +16,21 @@ uint64_t SizeBinMax(int bin) {
   return (uint64_t{1} << bin) - 1;
 }
 
-SizeHistogramIndex SizeHistogramIndex::Build(const Stream& stream) {
+SizeHistogramIndex SizeHistogramIndex::Build(const Stream& stream) { return Build(stream, nullptr); }
+
+SizeHistogramIndex SizeHistogramIndex::Build(const Stream& stream, const std::function<bool(uint32_t)>& keep) {
+  std::unordered_map<uint32_t, bool> kept;  // by stack id, when `keep` is given
   // All bins of a frame while building: events are in tick order, and
   // threads straddling a frame boundary make frame numbers only almost
   // sorted.
   FrameRows<std::array<SizeBinTotals, kSizeBins>> per_frame;
   for (const Event& e : stream.events) {
     if (e.kind() != EventKind::kAlloc) continue;
+    if (keep) {
+      auto [it, added] = kept.try_emplace(e.stack_id, false);
+      if (added) it->second = keep(e.stack_id);
+      if (!it->second) continue;
+    }
     SizeBinTotals& t = per_frame.At(e.frame)[SizeBin(e.size)];
     t.allocations++;
     t.bytes += e.size;

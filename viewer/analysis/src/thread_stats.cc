@@ -1,9 +1,9 @@
 #include "memframe/analysis/thread_stats.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "memframe/analysis/event_pass.h"
+#include "memframe/analysis/live_set.h"
 
 namespace memframe::analysis {
 
@@ -11,63 +11,104 @@ namespace {
 
 class ThreadPass : public EventPass {
  public:
-  explicit ThreadPass(const Stream& stream) : stream_(stream), rows_(stream.threads.size()), frames_(rows_.size()) {}
+  explicit ThreadPass(const Stream& stream) : stream_(stream), rows_(stream.threads.size()) {}
 
   void OnEvent(const Event& e) override {
     if (e.thread >= rows_.size()) return;
-    ThreadStats& t = rows_[e.thread];
+    ThreadStats* t = nullptr;
     switch (e.kind()) {
-      case EventKind::kAlloc:
-        ++t.allocations;
-        t.bytes += e.size;
-        frames_[e.thread].insert(e.frame);
+      case EventKind::kAlloc: {
+        // The block an ALLOC replaced lost its free: no thread freed it.
+        LiveBlock replaced;
+        live_.Alloc(e, &replaced);
+        t = &rows_[e.thread].At(e.frame);
+        ++t->allocations;
+        t->bytes += e.size;
         break;
-      case EventKind::kFree:
-        ++t.frees;
+      }
+      case EventKind::kFree: {
+        LiveBlock freed;
+        const bool known = live_.Free(e.address, &freed);
+        t = &rows_[e.thread].At(e.frame);
+        ++t->frees;
+        if (known) t->bytes_freed += freed.size;
         break;
+      }
       case EventKind::kMap:
-        ++t.maps;
-        t.mapped_bytes += e.size;
+        t = &rows_[e.thread].At(e.frame);
+        ++t->maps;
+        t->mapped_bytes += e.size;
         break;
       default:
         return;
     }
-    t.alloc_time_ns += stream_.clock.DurationNs(e.duration_ticks);
+    t->alloc_time_ns += stream_.clock.DurationNs(e.duration_ticks);
   }
 
-  std::vector<ThreadStats> Finish() {
+  ThreadHistory Finish() {
+    ThreadHistory history;
+    history.threads.resize(rows_.size());
     for (size_t i = 0; i < rows_.size(); ++i) {
-      rows_[i].tid = stream_.threads[i].tid;
-      rows_[i].name = stream_.threads[i].name;
-      rows_[i].frames_with_allocations = frames_[i].size();
+      ThreadHistory::Thread& thread = history.threads[i];
+      thread.tid = stream_.threads[i].tid;
+      thread.name = stream_.threads[i].name;
+      for (auto& [frame, figures] : rows_[i].TakeSorted()) thread.frames.push_back({frame, std::move(figures)});
     }
-    return std::move(rows_);
+    return history;
   }
 
  private:
   const Stream& stream_;
-  std::vector<ThreadStats> rows_;  // by thread index
-  std::vector<std::unordered_set<uint64_t>> frames_;
+  std::vector<FrameRows<ThreadStats>> rows_;  // by thread index
+  LiveSet live_;
 };
 
 }  // namespace
 
-ThreadReport AnalyzeThreads(const Stream& stream, uint64_t frames) {
+ThreadHistory RecordThreadHistory(const Stream& stream) {
   ThreadPass pass(stream);
   Replay(stream, {&pass});
+  return pass.Finish();
+}
+
+ThreadReport SumThreads(const ThreadHistory& history, const std::vector<FrameRange>& ranges, uint64_t frames) {
   ThreadReport r;
   r.frames = frames;
-  r.threads = pass.Finish();
-  // A thread that never called the allocator has nothing to say (memframe's
-  // own writer among them).
-  std::erase_if(r.threads, [](const ThreadStats& t) { return t.allocations + t.frees + t.maps == 0; });
-  for (const ThreadStats& t : r.threads) r.alloc_time_ns += t.alloc_time_ns;
+  for (const ThreadHistory::Thread& thread : history.threads) {
+    ThreadStats t;
+    t.tid = thread.tid;
+    t.name = thread.name;
+    for (const FrameRange& range : ranges) {
+      auto first = std::lower_bound(thread.frames.begin(), thread.frames.end(), range.from,
+                                    [](const ThreadFrame& f, uint64_t frame) { return f.frame < frame; });
+      for (auto it = first; it != thread.frames.end() && it->frame <= range.to; ++it) {
+        const ThreadStats& f = it->figures;
+        t.allocations += f.allocations;
+        t.bytes += f.bytes;
+        t.frees += f.frees;
+        t.bytes_freed += f.bytes_freed;
+        t.maps += f.maps;
+        t.mapped_bytes += f.mapped_bytes;
+        t.alloc_time_ns += f.alloc_time_ns;
+        if (f.allocations) ++t.frames_with_allocations;
+      }
+    }
+    // A thread that never called the allocator has nothing to say (memframe's
+    // own writer among them).
+    if (t.allocations + t.frees + t.maps == 0) continue;
+    r.alloc_time_ns += t.alloc_time_ns;
+    r.threads.push_back(std::move(t));
+  }
   std::sort(r.threads.begin(), r.threads.end(), [](const ThreadStats& a, const ThreadStats& b) {
     if (a.allocations != b.allocations) return a.allocations > b.allocations;
     if (a.bytes != b.bytes) return a.bytes > b.bytes;
     return a.tid < b.tid;
   });
   return r;
+}
+
+ThreadReport AnalyzeThreads(const Stream& stream, uint64_t frames) {
+  return SumThreads(RecordThreadHistory(stream), {{0, UINT64_MAX}}, frames);
 }
 
 }  // namespace memframe::analysis

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -25,9 +26,19 @@ class LookAlikeLabels {
   const SiteLabel& Label(Session& session, uint32_t stack_id);
   // What tells the row apart ({} for a row not in the table).
   const analysis::LookAlikeName& Name(uint32_t stack_id) const;
+  // For rows whose stacks part only inside a library the user frame called
+  // (the callers cannot tell them apart: a table of stacks, not of site
+  // groups, has them), the frame where the row parts from its closest
+  // look-alike, "swrast_dri.so+0x6e12f4", and the stack id when even that
+  // reads alike; "" for every other row. The label's name ends with
+  // " in <it>".
+  const std::string& Inside(uint32_t stack_id) const;
 
  private:
+  void NameInsides(Session& session, const std::vector<uint32_t>& alike);
+
   std::unordered_map<uint32_t, analysis::LookAlikeName> names_;
+  std::unordered_map<uint32_t, std::string> inside_;
   std::unordered_map<uint32_t, SiteLabel> labels_;
 };
 

@@ -26,36 +26,49 @@ std::string Frames(analysis::FrameRange r, const analysis::FrameTable& table) {
 
 }  // namespace
 
+const std::optional<analysis::FrameRange>* Selection::RangeOf(Focus f) const {
+  if (f == Focus::kRangeA && range_a) return &range_a;
+  if (f == Focus::kRangeB && range_b) return &range_b;
+  return nullptr;
+}
+
 analysis::FrameRange Selection::FocusRange(analysis::FrameRange all) const {
-  switch (focus) {
+  if (focus == Focus::kFrame && frame) return Clip({*frame, *frame}, all);
+  if (const auto* r = RangeOf(focus)) return Clip(**r, all);
+  return all;
+}
+
+analysis::FrameRange Selection::PickedRange(analysis::FrameRange all) const {
+  if (const auto* r = RangeOf(range_focus)) return Clip(**r, all);
+  return all;
+}
+
+std::string Selection::Describe(Focus f, const analysis::FrameTable& table) const {
+  const analysis::FrameRange all = table.All();
+  switch (f) {
     case Focus::kFrame:
-      if (frame) return Clip({*frame, *frame}, all);
+      if (frame) {
+        std::string text = Frames(Clip({*frame, *frame}, all), table);
+        text[0] = 'F';
+        return text;
+      }
       break;
     case Focus::kRangeA:
-      if (range_a) return Clip(*range_a, all);
+      if (range_a) return "Range A: " + Frames(Clip(*range_a, all), table);
       break;
     case Focus::kRangeB:
-      if (range_b) return Clip(*range_b, all);
+      if (range_b) return "Range B: " + Frames(Clip(*range_b, all), table);
       break;
     case Focus::kAll:
       break;
   }
-  return all;
+  return "All " + Frames(all, table);
 }
 
-std::string Selection::Describe(const analysis::FrameTable& table) const {
-  analysis::FrameRange r = FocusRange(table.All());
-  switch (focus) {
-    case Focus::kFrame: {
-      std::string text = Frames(r, table);
-      text[0] = 'F';
-      return text;
-    }
-    case Focus::kRangeA: return "Range A: " + Frames(r, table);
-    case Focus::kRangeB: return "Range B: " + Frames(r, table);
-    case Focus::kAll: break;
-  }
-  return "All " + Frames(r, table);
+std::string Selection::Describe(const analysis::FrameTable& table) const { return Describe(focus, table); }
+
+std::string Selection::DescribePicked(const analysis::FrameTable& table) const {
+  return Describe(RangeOf(range_focus) ? range_focus : Focus::kAll, table);
 }
 
 void Selection::Clear() {

@@ -25,6 +25,9 @@ struct Selection {
   std::optional<std::string> marker_b;
   // The most recent pick: the frame detail follows it.
   Focus focus = Focus::kAll;
+  // The most recent range pick (kRangeA, kRangeB, or kAll when none): the
+  // views that judge many frames follow it, and a frame click leaves it.
+  Focus range_focus = Focus::kAll;
 
   // What every call-site table keeps (row_filter.h): the search text, the
   // size bin clicked in the histogram, and whether sites that differ only
@@ -47,12 +50,18 @@ struct Selection {
   void SelectRangeA(analysis::FrameRange r) {
     range_a = r;
     marker_a.reset();
-    focus = Focus::kRangeA;
+    focus = range_focus = Focus::kRangeA;
   }
   void SelectRangeB(analysis::FrameRange r) {
     range_b = r;
     marker_b.reset();
-    focus = Focus::kRangeB;
+    focus = range_focus = Focus::kRangeB;
+  }
+  // A phase (a timeline phase button): B is its frames, A the frame before
+  // it, so the range views show the phase and the diff what it left behind.
+  void SelectPhase(analysis::FrameRange frames, uint64_t frame_before) {
+    SelectRangeA({frame_before, frame_before});
+    SelectRangeB(frames);
   }
   // Forgets the frames, ranges and markers picked; the table filters and
   // the flame graph's picks stay (they are not a place in the timeline).
@@ -60,11 +69,24 @@ struct Selection {
   // The initial picks of the command line (--frame, --range, --search, ...).
   void Apply(const ViewerOptions& options);
 
-  // The frames the detail views summarise, inside `all`.
+  // The frames the detail views summarise (Frame detail, Flame graph,
+  // Fragmentation at its end): the latest pick, a frame or a range, inside `all`.
   analysis::FrameRange FocusRange(analysis::FrameRange all) const;
+  // The frames the views that judge many frames take (Hidden, Lifetimes,
+  // Threads, Leaks): the latest range picked (--range, --range-b,
+  // shift- or ctrl-drag, a phase button) inside `all`; `all` when none is.
+  // A single frame clicked is no range to judge: they keep theirs.
+  analysis::FrameRange PickedRange(analysis::FrameRange all) const;
+  bool has_picked_range() const { return RangeOf(range_focus) != nullptr; }
   // "Frame 120", "Range A: frames 100–199 (100 frames)", "All frames 0–332
   // (332 rendered + frame 332 after the last present)".
   std::string Describe(const analysis::FrameTable& table) const;
+  // The same of PickedRange: "Range B: frames 10–20 (11 frames)", "All frames ...".
+  std::string DescribePicked(const analysis::FrameTable& table) const;
+
+ private:
+  const std::optional<analysis::FrameRange>* RangeOf(Focus f) const;
+  std::string Describe(Focus f, const analysis::FrameTable& table) const;
 };
 
 }  // namespace memframe::viewer

@@ -28,6 +28,8 @@ void Session::SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules) 
   has_function_groups_ = false;
   has_class_totals_ = false;
   has_class_series_ = false;
+  grouped_leaks_.reset();  // grouped by the site groups, which name sites again
+  range_leaks_.reset();
   ++classes_generation_;
 }
 
@@ -52,6 +54,15 @@ const analysis::ModuleClassTotals& Session::TotalsByClass() {
   return class_totals_;
 }
 
+const analysis::SizeHistogramIndex& Session::KeptSizes() {
+  if (class_filter_.KeepsAll()) return sizes_;
+  if (kept_sizes_generation_ != classes_generation_) {
+    kept_sizes_ = analysis::SizeHistogramIndex::Build(capture_.main, [&](uint32_t stack_id) { return Keeps(stack_id); });
+    kept_sizes_generation_ = classes_generation_;
+  }
+  return kept_sizes_;
+}
+
 void Session::SetClassFilter(analysis::ClassFilter filter) {
   if (filter.kept == class_filter_.kept) return;
   class_filter_ = filter;
@@ -62,9 +73,9 @@ bool Session::Keeps(uint32_t stack_id) {
   return class_filter_.KeepsAll() || class_filter_.Keeps(Label(stack_id).module_class);
 }
 
-void Session::SetThreads(analysis::ThreadReport threads, analysis::ThreadSelection selection,
+void Session::SetThreads(analysis::ThreadHistory history, analysis::ThreadSelection selection,
                          analysis::EventStore all_events) {
-  threads_ = std::move(threads);
+  thread_history_ = std::move(history);
   thread_selection_ = pending_threads_ = std::move(selection);
   all_events_ = std::move(all_events);
   // Times count from the run's first event, whichever thread made it.
@@ -119,6 +130,7 @@ void Session::Invalidate() {
   stacks_by_size_bin_.clear();
   mismatches_.reset();
   grouped_leaks_.reset();
+  range_leaks_.reset();
   thread_cells_[0].clear();
   thread_cells_[1].clear();
   ++classes_generation_;
@@ -216,6 +228,17 @@ const analysis::MismatchReport& Session::Mismatches() {
 const analysis::LeakReport& Session::GroupedLeaks() {
   if (!grouped_leaks_) grouped_leaks_ = analysis::GroupLeaks(heap_.leaks, SiteGroups());
   return *grouped_leaks_;
+}
+
+const analysis::LeakReport& Session::GroupedLeaks(analysis::FrameRange range) {
+  const analysis::FrameRange all = AllFrames();
+  if (range.from <= all.from && range.to >= all.to) return GroupedLeaks();
+  if (!range_leaks_ || !(range_leaks_->first == range)) {
+    const analysis::Stream& s = capture_.main;
+    const analysis::LiveSet end = heap_.live_sets.AtPosition(s, s.events.size());
+    range_leaks_.emplace(range, analysis::GroupLeaks(analysis::CollectLeaks(end, range), SiteGroups()));
+  }
+  return range_leaks_->second;
 }
 
 const std::vector<analysis::Event>& Session::MapEvents() {

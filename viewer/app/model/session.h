@@ -81,6 +81,10 @@ class Session {
   const StackSet& StacksInSizeBin(int bin);
   // The leaks by site group (analysis::GroupLeaks), as the leak table lists them.
   const analysis::LeakReport& GroupedLeaks();
+  // The same of the blocks allocated in `range` (every leak when it holds
+  // every frame): the live set at the end from the heap analysis'
+  // checkpoints, once per range.
+  const analysis::LeakReport& GroupedLeaks(analysis::FrameRange range);
   // Who allocated (module_class.h): the user's rules, then the built-in
   // ones. Setting them names every site again.
   void SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules);
@@ -98,6 +102,10 @@ class Session {
   // class (live_series.h), rows as frames(); one replay of the events on
   // first use, again when the rules change.
   const analysis::LiveSeries& ClassSeries();
+  // The size histogram index of the classes the filter keeps (sizes() when
+  // it keeps all): one pass over the events the first time it is asked
+  // for after the rules or the filter change.
+  const analysis::SizeHistogramIndex& KeptSizes();
   // Changes whenever the rules or the filter change: views rebuild their rows.
   uint64_t classes_generation() const { return classes_generation_; }
 
@@ -116,16 +124,16 @@ class Session {
   // frame's mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
 
-  // Who allocated, by thread, over every thread's events (the Threads tab
-  // lists them whatever is selected).
-  const analysis::ThreadReport& threads() const { return threads_; }
+  // What every thread did frame by frame, over every thread's events (the
+  // Threads tab lists them whatever is selected).
+  const analysis::ThreadHistory& thread_history() const { return thread_history_; }
   // The threads every view shows (thread_filter.h; empty = all). The capture
   // and the heap analysis hold only their events.
   const analysis::ThreadSelection& thread_selection() const { return thread_selection_; }
   // Called by the loader: the threads of the whole capture, the selection
   // the capture was filtered with, and its unfiltered events (empty when
   // nothing was filtered).
-  void SetThreads(analysis::ThreadReport threads, analysis::ThreadSelection selection,
+  void SetThreads(analysis::ThreadHistory history, analysis::ThreadSelection selection,
                   analysis::EventStore all_events);
   // Shows only `selection`: the model is rebuilt from those threads' events
   // on a background thread; the views keep the current one until
@@ -165,11 +173,14 @@ class Session {
   std::vector<StackSet> stacks_by_size_bin_;  // empty until first asked
   std::optional<analysis::MismatchReport> mismatches_;
   std::optional<analysis::LeakReport> grouped_leaks_;
+  std::optional<std::pair<analysis::FrameRange, analysis::LeakReport>> range_leaks_;
   analysis::ClassFilter class_filter_;
   analysis::ModuleClassTotals class_totals_;
   bool has_class_totals_ = false;
   analysis::LiveSeries class_series_;
   bool has_class_series_ = false;
+  analysis::SizeHistogramIndex kept_sizes_;
+  std::optional<uint64_t> kept_sizes_generation_;  // classes_generation_ of kept_sizes_
   uint64_t classes_generation_ = 0;
   bool judge_all_frames_ = false;
 
@@ -179,7 +190,7 @@ class Session {
     analysis::SizeHistogramIndex sizes;
   };
   void Invalidate();
-  analysis::ThreadReport threads_;
+  analysis::ThreadHistory thread_history_;
   analysis::ThreadSelection thread_selection_, pending_threads_;
   analysis::EventStore all_events_;  // every thread's events while a selection is applied
   std::future<ThreadModel> thread_job_;

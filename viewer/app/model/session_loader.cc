@@ -123,7 +123,7 @@ bool SessionLoader::Load(std::string* error) {
     bad_threads_ = true;
     return false;
   }
-  analysis::ThreadReport threads = analysis::AnalyzeThreads(capture.main, 0);
+  analysis::ThreadHistory threads = analysis::RecordThreadHistory(capture.main);
   analysis::EventStore all_events;
   if (!selection.empty()) {
     all_events = capture.main.events;
@@ -131,7 +131,6 @@ bool SessionLoader::Load(std::string* error) {
   }
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
   auto sizes = analysis::SizeHistogramIndex::Build(capture.main);
-  threads.frames = heap.frames.frames.size();
 
   SetPhase(Phase::kSymbolizing);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);

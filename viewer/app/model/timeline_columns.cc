@@ -35,6 +35,19 @@ std::vector<TimelineColumn> AggregateColumns(const TimelineSeries& series, const
   return columns;
 }
 
+uint64_t SteadyMax(std::span<const uint64_t> values, std::span<const uint8_t> steady, size_t first, size_t last) {
+  last = std::min(last, values.size());
+  uint64_t all = 1, in_play = 0;
+  bool any_steady = false;
+  for (size_t i = first; i < last; ++i) {
+    all = std::max(all, values[i]);
+    if (i < steady.size() && !steady[i]) continue;
+    any_steady = true;
+    in_play = std::max(in_play, values[i]);
+  }
+  return any_steady ? std::max<uint64_t>(in_play, 1) : all;
+}
+
 std::vector<BarRect> MergeBars(std::span<const BarRect> bars) {
   std::vector<BarRect> out;
   // Open rectangles, heights strictly increasing from the bottom of the stack.

@@ -17,8 +17,20 @@ struct TimelineSeries {
   // Per frame: its number (frame numbers may start anywhere and have gaps;
   // the timeline's x is the position in the series). Empty = the position.
   std::vector<uint64_t> frame;
+  // Per frame: 1 = in steady play (phases.h: not start-up, a load or any
+  // other phase). Empty = every frame.
+  std::vector<uint8_t> steady;
   size_t size() const { return value.size(); }
 };
+
+// The scale of a per-frame figure that start-up and loads would flatten
+// (the allocator's time, what a frame allocated): the largest of
+// values[first, last) over the steady frames among them, or over all of
+// them when none is steady (a capture, or a zoom, inside a load). Larger
+// values go off the top of the scale, marked where they are drawn. Chosen
+// over a robust maximum (a percentile) because a percentile also cuts the
+// one hitch in play that the line is there to show. At least 1.
+uint64_t SteadyMax(std::span<const uint64_t> values, std::span<const uint8_t> steady, size_t first, size_t last);
 
 struct TimelineColumn {
   int x = 0;                 // pixel column, 0 = left edge of the plot

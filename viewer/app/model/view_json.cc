@@ -46,13 +46,16 @@ nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s, boo
   return row;
 }
 
-nlohmann::json FilterJson(const Selection& selection) {
+nlohmann::json FilterJson(const Session& session, const Selection& selection) {
   nlohmann::json size = nullptr;
   if (selection.size_bin)
     size = {{"bin", *selection.size_bin},
             {"min", analysis::SizeBinMin(*selection.size_bin)},
             {"max", analysis::SizeBinMax(*selection.size_bin)}};
-  return {{"search", selection.search}, {"size_bin", size}, {"group_by_function", selection.group_by_function}};
+  return {{"search", selection.search},
+          {"size_bin", size},
+          {"group_by_function", selection.group_by_function},
+          {"classes", session.class_filter().Describe()}};
 }
 
 nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {

@@ -22,8 +22,9 @@ void AddOrigin(nlohmann::json& row, const SiteLabel& label);
 // A call site's label, thread cell (of the hidden table's groups when
 // `grouped`), figures over a range, and stack.
 nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& site, bool grouped = false);
-// The row filters in force: {search, size_bin (null or {bin, min, max}), group_by_function}.
-nlohmann::json FilterJson(const Selection& selection);
+// The row filters in force: {search, size_bin (null or {bin, min, max}), group_by_function,
+// classes ("game, driver": the classes kept)}.
+nlohmann::json FilterJson(const Session& session, const Selection& selection);
 // Bins that hold allocations: [{bin, min, max, label, allocations, bytes}].
 nlohmann::json HistogramJson(const analysis::SizeHistogram& histogram);
 

@@ -6,6 +6,8 @@
 #include <imgui.h>
 
 #include "format.h"
+#include "memframe/analysis/phases.h"
+#include "memframe/analysis/ratios.h"
 #include "widgets/stack_panel.h"
 #include "widgets/table_order.h"
 
@@ -21,10 +23,20 @@ std::string Percent(double fraction) {
 
 ImU32 ToU32(analysis::Rgb c) { return IM_COL32(c.r, c.g, c.b, 255); }
 
+// With nothing picked, the last frame of steady play (the last ended frame
+// when there is none): the heap as the game runs it. The capture's last
+// frame is the teardown after the last present, the heap half freed.
+uint64_t DefaultFrame(const analysis::FrameTable& table) {
+  const std::vector<analysis::Phase> phases = analysis::FindPhases(table);
+  for (auto it = phases.rbegin(); it != phases.rend(); ++it)
+    if (it->kind == analysis::PhaseKind::kSteady) return it->frames.to;
+  return table.Complete().to;
+}
+
 nlohmann::json TotalsJson(const RegionTotals& t) {
   return {{"regions", t.regions}, {"span", t.span}, {"blocks", t.blocks}, {"live_bytes", t.live_bytes},
           {"holes", t.holes}, {"free_bytes", t.free_bytes}, {"largest_free_gap", t.largest_free_gap},
-          {"fragmentation", t.fragmentation}};
+          {"fragmentation", t.fragmentation}, {"dense", analysis::Share(t.live_bytes, t.span)}};
 }
 
 nlohmann::json LocalityJson(ViewContext& ctx, const std::vector<analysis::SiteLocality>& sites) {
@@ -42,7 +54,8 @@ nlohmann::json LocalityJson(ViewContext& ctx, const std::vector<analysis::SiteLo
 }  // namespace
 
 void FragmentationView::Refresh(ViewContext& ctx) {
-  uint64_t frame = ctx.selection.FocusRange(ctx.session.AllFrames()).to;
+  const bool picked = ctx.selection.focus != Selection::Focus::kAll;
+  uint64_t frame = picked ? ctx.selection.FocusRange(ctx.session.AllFrames()).to : DefaultFrame(ctx.session.frames());
   if (has_space_ && frame == frame_) return;
   frame_ = frame;
   space_ = AddressSpaceAt(ctx.session, frame);
@@ -79,6 +92,16 @@ void FragmentationView::Draw(ViewContext& ctx) {
 
 void FragmentationView::DrawFigures(ViewContext& ctx) {
   ImGui::Text("End of frame %llu", static_cast<unsigned long long>(frame_));
+  // The headline says what the map shows: how much of the heap's span is
+  // live, and how the rest lies (one large gap or many small ones).
+  if (heap_.span) {
+    ImGui::TextWrapped("Heap %s dense: %s live in a %s span; %s free in %s holes, the largest %s (%s of the free)",
+                       Percent(analysis::Share(heap_.live_bytes, heap_.span)).c_str(),
+                       FormatBytes(heap_.live_bytes).c_str(), FormatBytes(heap_.span).c_str(),
+                       FormatBytes(heap_.free_bytes).c_str(), FormatCount(heap_.holes).c_str(),
+                       FormatBytes(heap_.largest_free_gap).c_str(),
+                       Percent(analysis::Share(heap_.largest_free_gap, heap_.free_bytes)).c_str());
+  }
   auto figure = [](const char* label, const std::string& value) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -105,11 +128,17 @@ void FragmentationView::DrawFigures(ViewContext& ctx) {
     both("Holes", FormatCount(heap_.holes), FormatCount(mapped_.holes));
     both("Free in holes", FormatBytes(heap_.free_bytes), FormatBytes(mapped_.free_bytes));
     both("Largest free gap", FormatBytes(heap_.largest_free_gap), FormatBytes(mapped_.largest_free_gap));
-    both("Fragmentation", Percent(heap_.fragmentation), Percent(mapped_.fragmentation));
+    both("Dense (live / span)", Percent(analysis::Share(heap_.live_bytes, heap_.span)),
+         Percent(analysis::Share(mapped_.live_bytes, mapped_.span)));
+    // Of the free bytes, not of the heap: a heap 97% dense whose 3% free
+    // lies in many small holes reads 70% here.
+    both("Free split", Percent(heap_.fragmentation), Percent(mapped_.fragmentation));
     ImGui::EndTable();
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A hole is a gap over %llu B between live blocks; fragmentation = 1 - largest hole / free.",
+    ImGui::SetTooltip("A hole is a gap over %llu B between live blocks. Free split = 1 - largest hole / free in holes\n"
+                      "(the 'frag' of memframe report fragmentation): how scattered the free bytes are, not how\n"
+                      "much is free; 0%% when they are one gap.",
                       static_cast<unsigned long long>(analysis::kHoleSlack));
   ImGui::Spacing();
   DrawLocality(ctx);
@@ -122,7 +151,7 @@ void FragmentationView::DrawFigures(ViewContext& ctx) {
     ImGui::TableSetupColumn("Region", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("Span", 0, 70);
     ImGui::TableSetupColumn("Live", 0, 70);
-    ImGui::TableSetupColumn("Frag.", 0, 48);
+    ImGui::TableSetupColumn("Split", 0, 48);
     ImGui::TableHeadersRow();
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(regions_.size()));

@@ -29,18 +29,9 @@ bool FrameDetailView::Refresh(ViewContext& ctx) {
   has_range_ = true;
   locations_.Clear();
   range_ = range;
-  totals_ = {};
-  const auto& frames = ctx.session.frames().frames;
-  auto [first, end] = ctx.session.frames().RowsIn(range);
-  for (size_t f = first; f < end; ++f) {
-    totals_.allocations += frames[f].allocations;
-    totals_.frees += frames[f].frees;
-    totals_.bytes_allocated += frames[f].bytes_allocated;
-    totals_.bytes_freed += frames[f].bytes_freed;
-    totals_.alloc_time_ns += frames[f].alloc_time_ns;
-    totals_.live_bytes_at_end = frames[f].live_bytes;
-  }
-  histogram_ = ctx.session.sizes().Range(range);
+  // The header and the histogram follow the class filter, as the table does.
+  totals_ = TotalsOf(ctx.session, range);
+  histogram_ = ctx.session.KeptSizes().Range(range);
   Session& session = ctx.session;
   const bool grouped = ctx.selection.group_by_function;
   const analysis::CallSiteIndex& index = grouped ? session.FunctionGroups().index : session.heap().sites;
@@ -75,7 +66,8 @@ void FrameDetailView::Draw(ViewContext& ctx) {
   bool changed = Refresh(ctx);
   DrawSummary(ctx);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::max(320.0f, avail.x * 0.40f);
+  // The sites' names get the most of the width: the histogram reads at 300 px.
+  const float left_w = std::max(300.0f, avail.x * 0.30f);
 
   // The panes lie on the tab's own background: drawing theirs again would
   // only fill the same pixels once more.
@@ -103,6 +95,7 @@ void FrameDetailView::Draw(ViewContext& ctx) {
 
 void FrameDetailView::DrawSummary(ViewContext& ctx) {
   std::string title = ctx.selection.Describe(ctx.session.frames());
+  if (totals_.classes_filtered) title += ", " + ctx.session.class_filter().Describe() + " only";
   ImGui::TextUnformatted(title.c_str());
   ImGui::SameLine(0, 24);
   ImGui::TextColored(palette::kDimText, "allocated");
@@ -113,7 +106,7 @@ void FrameDetailView::DrawSummary(ViewContext& ctx) {
   ImGui::SameLine();
   ImGui::Text("%s in %s", FormatBytes(totals_.bytes_freed).c_str(), Plural(totals_.frees, "block").c_str());
   ImGui::SameLine(0, 18);
-  ImGui::TextColored(palette::kDimText, "in allocator");
+  ImGui::TextColored(palette::kDimText, totals_.classes_filtered ? "in allocator (every class)" : "in allocator");
   ImGui::SameLine();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kTime), "%s", FormatDuration(totals_.alloc_time_ns).c_str());
   ImGui::SameLine(0, 18);
@@ -163,7 +156,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("sites", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(120);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Allocs", ImGuiTableColumnFlags_PreferSortDescending, 70);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending, 90);
@@ -193,6 +186,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
   if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return sites_[row].stack_id == selected_stack_; }),
                             static_cast<int>(order.size())))
     selected_stack_ = sites_[order[*to]].stack_id;
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -203,7 +197,7 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
       const auto* members = Members(ctx, s.stack_id);
       if (members) label.location = locations_.Of(session, s.stack_id, *members);
       const std::string thread = members ? session.ThreadCellOf(*members) : session.ThreadCell(s.stack_id);
-      if (SiteRowLeadingCells(label, thread, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
+      if (SiteRowLeadingCells(name_column_, label, thread, s.stack_id, has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
         keys_.OpenStack();
@@ -227,7 +221,12 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
   nlohmann::json sites = nlohmann::json::array();
   for (const auto& s : sites_) {
     nlohmann::json row = SiteStatsJson(ctx.session, s);
+    // As the row reads: look-alikes told apart.
+    const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
+    row["name"] = label.name;
+    row["location"] = label.location;
     row["via"] = labels_.Name(s.stack_id).via;
+    row["inside"] = labels_.Inside(s.stack_id);
     if (const auto* members = Members(ctx, s.stack_id)) {
       row["stack_ids"] = *members;
       row["thread"] = ctx.session.ThreadCellOf(*members);
@@ -241,8 +240,9 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
           {"frees", totals_.frees},
           {"bytes_freed", totals_.bytes_freed},
           {"alloc_time_ns", totals_.alloc_time_ns},
+          {"live_bytes_at_end", totals_.live_bytes_at_end},
           {"histogram", {{"allocations", histogram_.allocations}, {"bytes", histogram_.bytes}, {"bins", HistogramJson(histogram_)}}},
-          {"filter", FilterJson(ctx.selection)},
+          {"filter", FilterJson(ctx.session, ctx.selection)},
           {"sites", sites}};
 }
 

@@ -8,9 +8,11 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/size_histogram.h"
+#include "range_totals.h"
 #include "row_filter.h"
 #include "look_alike_labels.h"
 #include "view.h"
+#include "widgets/name_column.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
@@ -25,12 +27,6 @@ class FrameDetailView : public View {
   void OnSessionChanged() override { has_range_ = false; }
 
  private:
-  // Totals of the frame table over the range.
-  struct RangeTotals {
-    uint64_t allocations = 0, frees = 0, bytes_allocated = 0, bytes_freed = 0, alloc_time_ns = 0;
-    uint64_t live_bytes_at_end = 0;
-  };
-
   bool Refresh(ViewContext& ctx);  // true when the range changed
   void DrawSummary(ViewContext& ctx);
   void DrawBinsTable(ViewContext& ctx);
@@ -47,6 +43,7 @@ class FrameDetailView : public View {
   std::vector<analysis::SiteStats> sites_;
   TableOrder order_;
   TableKeys keys_;
+  NameColumn name_column_;
   GroupLocations locations_;  // of grouped rows
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;

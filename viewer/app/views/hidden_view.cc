@@ -19,15 +19,16 @@ namespace {
 
 enum Column { kFunction, kLocation, kModule, kThread, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
 
-analysis::FrameRange RangeOf(ViewContext& ctx, bool follow_selection) {
-  if (follow_selection) return ctx.selection.FocusRange(ctx.session.AllFrames());
+// The range picked, or the ended frames as `memframe report hidden` takes them.
+analysis::FrameRange RangeOf(ViewContext& ctx) {
+  if (ctx.selection.has_picked_range()) return ctx.selection.PickedRange(ctx.session.AllFrames());
   return ctx.session.CompleteFrames();
 }
 
 }  // namespace
 
 bool HiddenView::Refresh(ViewContext& ctx) {
-  analysis::FrameRange range = RangeOf(ctx, follow_selection_);
+  analysis::FrameRange range = RangeOf(ctx);
   RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
   if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_ &&
       key == filter_key_ && rows_all_frames_ == ctx.session.judge_all_frames())
@@ -72,13 +73,11 @@ SiteLabel HiddenView::RowLabel(ViewContext& ctx, size_t i) const {
 void HiddenView::Draw(ViewContext& ctx) {
   ImGui::SetNextItemWidth(200);
   ImGui::SliderInt("##percent", &min_percent_, 5, 100, "in \xE2\x89\xA5 %d%% of frames", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine();
-  ImGui::Checkbox("Only the selected frames", &follow_selection_);
   bool changed = Refresh(ctx);
   ImGui::SameLine();
   ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of the frames judged",
                      rows_.size(), min_percent_);
-  if (DrawJudgedFramesLine(ctx.session, judged_)) changed = Refresh(ctx) || changed;
+  if (DrawJudgedFramesLine(ctx.session, ctx.selection, judged_)) changed = Refresh(ctx) || changed;
 
   DrawFilterBar(ctx.selection, true, rows_.size(), total_rows_);
   const bool stack_shown = has_selection_ && keys_.stack_open();
@@ -99,7 +98,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("hidden", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(130);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending |
                                         ImGuiTableColumnFlags_WidthFixed, 90);
   ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_PreferSortDescending);
@@ -136,6 +135,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
                             static_cast<int>(order.size())))
     selected_stack_ = rows_[order[*to]].stack_id;
 
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -145,7 +145,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const SiteLabel label = RowLabel(ctx, order[i]);
       const std::string& via = names_[order[i]].via;
       std::string whole = via.empty() ? "" : ctx.session.Label(s.stack_id).name + "\n  <- " + via;
-      if (SiteRowLeadingCells(label, ctx.session.ThreadCell(s.stack_id, true), s.stack_id,
+      if (SiteRowLeadingCells(name_column_, label, ctx.session.ThreadCell(s.stack_id, true), s.stack_id,
                               has_selection_ && selected_stack_ == s.stack_id, whole)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
@@ -192,7 +192,7 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
           {"range", RangeJson(range_)},
           {"judged_frames", JudgedFramesJson(judged_)},
           {"min_fraction", min_percent_ / 100.0},
-          {"filter", FilterJson(ctx.selection)},
+          {"filter", FilterJson(ctx.session, ctx.selection)},
           {"rows", rows}};
 }
 

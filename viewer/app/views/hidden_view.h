@@ -1,6 +1,7 @@
 // Hidden per-frame allocations: the call sites that allocate in most frames
 // (analysis::FindHiddenSites), the churn a steady game should not have;
-// judged over steady play unless the user asks for every frame (phases.h).
+// judged over the steady play of the range picked (the whole capture's ended
+// frames when none is) unless the user asks for every frame (phases.h).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "memframe/analysis/phases.h"
 #include "row_filter.h"
 #include "view.h"
+#include "widgets/name_column.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
@@ -35,7 +37,6 @@ class HiddenView : public View {
   static std::vector<uint32_t> StackIds(ViewContext& ctx, uint32_t stack_id);
 
   int min_percent_ = 50;  // the CLI's default threshold, 0.5
-  bool follow_selection_ = false;
   analysis::FrameRange range_{};
   analysis::JudgedFrames judged_;  // the frames of range_ the rows judge
   bool rows_all_frames_ = false;   // Session::judge_all_frames() of rows_
@@ -47,6 +48,7 @@ class HiddenView : public View {
   std::vector<analysis::LookAlikeName> names_;  // per row: what tells rows that print alike apart
   TableOrder order_;
   TableKeys keys_;
+  NameColumn name_column_;
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
 };

@@ -20,22 +20,25 @@ enum Column { kFunction, kLocation, kModule, kThread, kBlocks, kBytes, kShare, k
 }  // namespace
 
 void LeaksView::Draw(ViewContext& ctx) {
-  const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
+  const bool changed = Refresh(ctx);
   const analysis::ProgramEnd end = analysis::HowProgramEnded(ctx.session.capture());
   const std::string how = "the program " + analysis::DescribeProgramEnd(end);
-  if (leaks.sites.empty()) {
-    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Every block was freed before the end (%s).", how.c_str());
+  std::string of;  // what the figures are of, when not every leak
+  if (ctx.selection.has_picked_range()) of += " allocated in " + ctx.selection.DescribePicked(ctx.session.frames());
+  if (!ctx.session.class_filter().KeepsAll()) of += " (" + ctx.session.class_filter().Describe() + " only)";
+  if (kept_sites_ == 0) {
+    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Every block%s was freed before the end (%s).", of.c_str(),
+                       how.c_str());
     return;
   }
-  ImGui::Text("%s, %s live at the end, from %s: %s, so they are %s", Plural(leaks.total_blocks, "block").c_str(),
-              FormatBytes(leaks.total_bytes).c_str(), Plural(leaks.sites.size(), "call site").c_str(),
-              how.c_str(), end.LiveBlocksAreLeaks() ? "leaks" : "not called leaks");
+  ImGui::Text("%s%s, %s live at the end, from %s: %s, so they are %s", Plural(kept_blocks_, "block").c_str(),
+              of.c_str(), FormatBytes(kept_bytes_).c_str(), Plural(kept_sites_, "call site").c_str(), how.c_str(),
+              end.LiveBlocksAreLeaks() ? "leaks" : "not called leaks");
   if (!ctx.session.capture().complete()) {
     ImGui::SameLine();
     ImGui::TextColored(palette::kWarning, "(the capture did not end cleanly: some of these were freed later)");
   }
-  const bool changed = Refresh(ctx);
-  DrawFilterBar(ctx.selection, true, rows_.size(), leaks.sites.size());
+  DrawFilterBar(ctx.selection, true, rows_.size(), kept_sites_);
   const bool stack_shown = has_selection_ && keys_.stack_open();
   float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.42f : 0;
   ImGui::BeginChild("leaks_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
@@ -51,15 +54,21 @@ void LeaksView::Draw(ViewContext& ctx) {
 bool LeaksView::Refresh(ViewContext& ctx) {
   Session& session = ctx.session;
   RowFilterKey key = FilterKeyOf(session, ctx.selection);
-  if (has_rows_ && key == filter_key_) return false;
+  const analysis::FrameRange range = ctx.selection.PickedRange(session.AllFrames());
+  if (has_rows_ && key == filter_key_ && range == range_) return false;
   filter_key_ = key;
+  range_ = range;
   has_rows_ = true;
   locations_.Clear();
   rows_.clear();
   members_.clear();
-  // Leaks never change after loading: only the filters change the rows.
+  kept_blocks_ = kept_bytes_ = kept_sites_ = 0;
   std::unordered_map<uint32_t, size_t> row_of;  // group -> row
-  for (const analysis::LeakSite& s : session.GroupedLeaks().sites) {
+  for (const analysis::LeakSite& s : session.GroupedLeaks(range).sites) {
+    if (!session.Keeps(s.stack_id)) continue;
+    kept_blocks_ += s.blocks;
+    kept_bytes_ += s.bytes;
+    ++kept_sites_;
     const uint32_t id = ctx.selection.group_by_function ? session.FunctionGroupOf(s.stack_id) : s.stack_id;
     auto [it, inserted] = row_of.try_emplace(id, rows_.size());
     if (inserted) {
@@ -90,13 +99,12 @@ bool LeaksView::Refresh(ViewContext& ctx) {
 }
 
 void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
-  const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
   ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                           ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("leaks", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(150);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Blocks", ImGuiTableColumnFlags_PreferSortDescending, 80);
   ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 90);
   ImGui::TableSetupColumn("Share of bytes", ImGuiTableColumnFlags_PreferSortDescending, 170);
@@ -126,6 +134,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
                             static_cast<int>(order.size())))
     selected_stack_ = rows[order[*to]].stack_id;
 
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -134,7 +143,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
       const analysis::LeakSite& s = rows[order[i]];
       SiteLabel label = labels_.Label(session, s.stack_id);
       if (members_[order[i]].size() > 1) label.location = locations_.Of(session, s.stack_id, members_[order[i]]);
-      if (SiteRowLeadingCells(label, session.ThreadCellOf(members_[order[i]]), s.stack_id,
+      if (SiteRowLeadingCells(name_column_, label, session.ThreadCellOf(members_[order[i]]), s.stack_id,
                               has_selection_ && selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         has_selection_ = true;
@@ -146,7 +155,7 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
       ImGui::TableNextColumn();
       TextRight(FormatBytes(s.bytes).c_str());
       ImGui::TableNextColumn();
-      float share = leaks.total_bytes ? static_cast<float>(s.bytes) / leaks.total_bytes : 0;
+      float share = kept_bytes_ ? static_cast<float>(s.bytes) / kept_bytes_ : 0;
       char pct[16];
       std::snprintf(pct, sizeof pct, "%.1f%%", share * 100);
       BarCell(share, palette::WithAlpha(palette::kSpike, 120), pct);
@@ -156,7 +165,6 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
 }
 
 nlohmann::json LeaksView::Data(ViewContext& ctx) {
-  const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
   for (size_t i = 0; i < rows_.size(); ++i) {
@@ -165,7 +173,7 @@ nlohmann::json LeaksView::Data(ViewContext& ctx) {
     nlohmann::json row = {{"stack_id", s.stack_id},
                           {"function", label.function},
                           {"location", label.location},
-                          {"via", labels_.Name(s.stack_id).via},
+                          {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
                           {"thread", ctx.session.ThreadCellOf(members_[i])},
                           {"blocks", s.blocks},
                           {"bytes", s.bytes},
@@ -176,11 +184,12 @@ nlohmann::json LeaksView::Data(ViewContext& ctx) {
   }
   const analysis::ProgramEnd end = analysis::HowProgramEnded(ctx.session.capture());
   return {{"view", name()},
-          {"total_blocks", leaks.total_blocks},
-          {"total_bytes", leaks.total_bytes},
+          {"range", ctx.selection.has_picked_range() ? RangeJson(range_) : nlohmann::json(nullptr)},
+          {"total_blocks", kept_blocks_},
+          {"total_bytes", kept_bytes_},
           {"are_leaks", end.LiveBlocksAreLeaks()},
           {"program_end", analysis::DescribeProgramEnd(end)},
-          {"filter", FilterJson(ctx.selection)},
+          {"filter", FilterJson(ctx.session, ctx.selection)},
           {"rows", rows}};
 }
 

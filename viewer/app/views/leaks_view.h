@@ -1,6 +1,8 @@
 // Blocks still live at the end, grouped by allocating stack
 // (analysis::CollectLeaks); leaks only when the program exited
-// (analysis::ProgramEnd).
+// (analysis::ProgramEnd). With a range picked (Selection::PickedRange), only
+// the blocks allocated in it: what that stretch of the run left behind. The
+// header's totals are of the classes the class filter keeps, as the table.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include "row_filter.h"
 #include "look_alike_labels.h"
 #include "view.h"
+#include "widgets/name_column.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
 
@@ -29,6 +32,7 @@ class LeaksView : public View {
 
   TableOrder order_;
   TableKeys keys_;
+  NameColumn name_column_;
   GroupLocations locations_;  // of grouped rows
   uint32_t selected_stack_ = 0;
   bool has_selection_ = false;
@@ -36,6 +40,10 @@ class LeaksView : public View {
   std::vector<std::vector<uint32_t>> members_;  // per row, its stacks
   bool has_rows_ = false;
   RowFilterKey filter_key_;  // of rows_
+  analysis::FrameRange range_{};  // of rows_
+  // The leaks of range_ of the classes kept (the header's figures).
+  uint64_t kept_blocks_ = 0, kept_bytes_ = 0;
+  size_t kept_sites_ = 0;
   LookAlikeLabels labels_;  // the rows' labels, look-alikes told apart
 };
 

@@ -48,18 +48,45 @@ constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLev
 }  // namespace
 
 const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
-  if (!report_ || report_all_frames_ != ctx.session.judge_all_frames()) {
+  const analysis::FrameRange range = ctx.selection.PickedRange(ctx.session.AllFrames());
+  if (!report_ || report_all_frames_ != ctx.session.judge_all_frames() || !(range == report_range_)) {
     report_all_frames_ = ctx.session.judge_all_frames();
-    judged_ = ctx.session.Judged(ctx.session.AllFrames());
-    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, ctx.session.frames().phases, judged_);
+    report_range_ = range;
+    judged_ = ctx.session.Judged(range);
+    // The judged ranges themselves: every frame of the range picked when
+    // every frame is asked for (the whole capture's when none is picked,
+    // which is every block, as `memframe report lifetimes --all-frames`).
+    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, ctx.session.frames().phases, judged_.ranges);
+    summary_classes_.reset();
     rows_general_ = !show_general_;  // rebuild the rows
   }
   return *report_;
 }
 
+const LifetimesView::Summary& LifetimesView::KeptSummary(ViewContext& ctx) {
+  const analysis::LifetimeReport& report = Report(ctx);
+  static_assert(std::size(kClasses) == std::size(Summary{}.sites), "a count per lifetime class");
+  if (summary_classes_ == ctx.session.classes_generation()) return summary_;
+  summary_ = {};
+  std::vector<analysis::SiteLifetime> kept;
+  for (const analysis::SiteLifetime& s : report.sites) {
+    if (!ctx.session.Keeps(s.stack_id)) continue;
+    summary_.sites[static_cast<int>(s.lifetime)]++;
+    summary_.calls[static_cast<int>(s.lifetime)] += s.allocations + s.frees;
+    kept.push_back(s);
+  }
+  // Another replay only when the classes narrow the frame sites.
+  summary_.frame_arena = ctx.session.class_filter().KeepsAll()
+                             ? report.frame_arena
+                             : analysis::AdviseFrameArena(ctx.session.capture().main, kept, judged_.ranges);
+  summary_classes_ = ctx.session.classes_generation();
+  return summary_;
+}
+
 void LifetimesView::Draw(ViewContext& ctx) {
+  Report(ctx);  // first: a new range rebuilds the rows below
   DrawClasses(ctx);
-  if (DrawJudgedFramesLine(ctx.session, judged_)) Report(ctx);
+  if (DrawJudgedFramesLine(ctx.session, ctx.selection, judged_)) Report(ctx);
   RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
   bool changed = rows_general_ != show_general_ || !(key == filter_key_);
   if (changed) {
@@ -90,28 +117,26 @@ void LifetimesView::Draw(ViewContext& ctx) {
 
 void LifetimesView::DrawClasses(ViewContext& ctx) {
   const analysis::LifetimeReport& report = Report(ctx);
-  uint64_t sites[std::size(kClasses)] = {}, calls[std::size(kClasses)] = {};
-  for (const auto& s : report.sites) {
-    sites[static_cast<int>(s.lifetime)]++;
-    calls[static_cast<int>(s.lifetime)] += s.allocations + s.frees;
-  }
+  const Summary& summary = KeptSummary(ctx);
   bool first = true;
   for (LifetimeClass c : kClasses) {
     if (!first) ImGui::SameLine(0, 22);
     first = false;
     ImGui::TextColored(ClassColour(c), "%s", analysis::LifetimeClassName(c));
     ImGui::SameLine();
-    ImGui::Text("%s, %s", Plural(sites[static_cast<int>(c)], "site").c_str(),
-                Plural(calls[static_cast<int>(c)], "call").c_str());
+    ImGui::Text("%s, %s", Plural(summary.sites[static_cast<int>(c)], "site").c_str(),
+                Plural(summary.calls[static_cast<int>(c)], "call").c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", analysis::LifetimeAdvice(c));
   }
-  ImGui::SameLine(0, 22);
-  ImGui::Checkbox("Show general sites", &show_general_);
-  const analysis::FrameArenaAdvice& arena = report.frame_arena;
+  const analysis::FrameArenaAdvice& arena = summary.frame_arena;
   if (arena.calls_saved)
     ImGui::Text("Frame arena: %s (99th percentile of the frame sites' bytes over %s; largest %s), saves %s",
                 FormatBytes(arena.p99_bytes).c_str(), Plural(arena.frames, "frame").c_str(),
                 FormatBytes(arena.max_bytes).c_str(), Plural(arena.calls_saved, "call").c_str());
+  if (!ctx.session.class_filter().KeepsAll()) {
+    ImGui::TextColored(palette::kWarning, "Sites of %s only", ctx.session.class_filter().Describe().c_str());
+    ImGui::SameLine(0, 22);
+  }
   ImGui::TextColored(palette::kDimText, "Phase boundaries: %zu frame%s%s", report.boundary_frames.size(),
                      report.boundary_frames.size() == 1 ? "" : "s", report.boundary_frames.empty() ? "" : " (");
   for (size_t i = 0; i < report.boundary_frames.size() && i < 12; ++i) {
@@ -119,6 +144,8 @@ void LifetimesView::DrawClasses(ViewContext& ctx) {
     ImGui::TextColored(palette::kDimText, "%llu%s", static_cast<unsigned long long>(report.boundary_frames[i]),
                        i + 1 == report.boundary_frames.size() ? ")" : (i == 11 ? " \xE2\x80\xA6)" : ","));
   }
+  ImGui::SameLine(0, 22);
+  ImGui::Checkbox("Show general sites", &show_general_);
 }
 
 void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
@@ -128,7 +155,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("lifetimes", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  SetupSiteColumns(120);
+  SetupSiteColumns();
   ImGui::TableSetupColumn("Lifetime", ImGuiTableColumnFlags_WidthFixed, 75);
   ImGui::TableSetupColumn("Advice", ImGuiTableColumnFlags_WidthStretch, 1.3f);
   ImGui::TableSetupColumn("Capacity", ImGuiTableColumnFlags_PreferSortDescending, 100);
@@ -160,6 +187,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
   if (auto to = keys_.Moved(DisplayIndex(order, [&](uint32_t row) { return sites[rows_[row]].stack_id == selected_stack_; }),
                             static_cast<int>(order.size())))
     selected_stack_ = sites[rows_[order[*to]]].stack_id;
+  name_column_.BeginFrame();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(order.size()));
   keys_.Reveal(clipper);
@@ -167,7 +195,7 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const analysis::SiteLifetime& s = sites[rows_[order[i]]];
       const SiteLabel& label = labels_.Label(session, s.stack_id);
-      if (SiteRowLeadingCells(label, session.ThreadCell(s.stack_id), s.stack_id, selected_stack_ == s.stack_id)) {
+      if (SiteRowLeadingCells(name_column_, label, session.ThreadCell(s.stack_id), s.stack_id, selected_stack_ == s.stack_id)) {
         selected_stack_ = s.stack_id;
         keys_.OpenStack();
       }
@@ -204,7 +232,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
     if (!filter.Keeps(s.stack_id)) continue;
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
     rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
-                    {"via", labels_.Name(s.stack_id).via},
+                    {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
                     {"thread", ctx.session.ThreadCell(s.stack_id)},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
                     {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},
@@ -215,12 +243,21 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                     {"stack", StackJson(ctx.session, s.stack_id)}});
     AddOrigin(rows.back(), label);
   }
+  const Summary& summary = KeptSummary(ctx);
+  nlohmann::json classes = nlohmann::json::array();
+  for (LifetimeClass c : kClasses)
+    classes.push_back({{"class", analysis::LifetimeClassName(c)},
+                       {"sites", summary.sites[static_cast<int>(c)]},
+                       {"calls", summary.calls[static_cast<int>(c)]}});
+  const analysis::FrameArenaAdvice& arena = summary.frame_arena;
   return {{"view", name()},
+          {"range", RangeJson(report_range_)},
           {"judged_frames", JudgedFramesJson(judged_)},
           {"boundary_frames", report.boundary_frames},
-          {"frame_arena", {{"frames", report.frame_arena.frames}, {"p99_bytes", report.frame_arena.p99_bytes},
-                           {"max_bytes", report.frame_arena.max_bytes},
-                           {"calls_saved", report.frame_arena.calls_saved}}},
+          {"classes", classes},
+          {"frame_arena", {{"frames", arena.frames}, {"p99_bytes", arena.p99_bytes}, {"max_bytes", arena.max_bytes},
+                           {"calls_saved", arena.calls_saved}}},
+          {"filter", FilterJson(ctx.session, ctx.selection)},
           {"rows", rows}};
 }
 

@@ -147,8 +147,22 @@ LiveGraph::Stacking LiveGraph::Stack(ViewContext& ctx) {
   return stacking;
 }
 
+uint64_t LiveGraph::ChurnScale(const Stacking& stacking, bool bytes, const std::vector<uint8_t>& steady) {
+  const LiveSeries& s = *stacking.series;
+  std::vector<uint64_t> churn(s.rows());  // per row, the larger of allocated and freed
+  for (size_t row = 0; row < s.rows(); ++row) {
+    uint64_t up = 0, down = 0;
+    for (const Band& b : stacking.bands) {
+      up += Up(s.At(row, b.group), bytes);
+      down += Down(s.At(row, b.group), bytes);
+    }
+    churn[row] = std::max(up, down);
+  }
+  return SteadyMax(churn, steady, 0, churn.size());
+}
+
 void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, const TimelineViewport& view, bool bytes,
-                     bool log_scale) {
+                     const std::vector<uint8_t>& steady) {
   const float split = canvas_min.y + (canvas_max.y - canvas_min.y) * kLiveShare;
   live_ = {ImVec2(canvas_min.x + kLeftAxis, canvas_min.y + kGap), ImVec2(canvas_max.x - kRightAxis, split)};
   churn_ = {ImVec2(live_.min.x, split + kGap), ImVec2(live_.max.x, canvas_max.y - 8)};
@@ -161,17 +175,11 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
   if (s.rows() == 0 || live_.height() < 8 || churn_.height() < 8) return;
 
   // Scales over every frame, not the ones on screen: panning keeps them.
-  uint64_t max_live = 1, max_churn = 1;
+  uint64_t max_live = 1;
   for (size_t row = 0; row < s.rows(); ++row) {
-    uint64_t live = 0, up = 0, down = 0;
-    for (const Band& b : drawn) {
-      const LiveFigures& f = s.At(row, b.group);
-      live += Resident(f);
-      up += Up(f, bytes);
-      down += Down(f, bytes);
-    }
+    uint64_t live = 0;
+    for (const Band& b : drawn) live += Resident(s.At(row, b.group));
     max_live = std::max(max_live, live);
-    max_churn = std::max({max_churn, up, down});
   }
   const float live_height = live_.height() - kLegend;  // the legend sits above the highest value
   for (const AxisTick& t : LinearTicks(static_cast<double>(max_live), true, 4)) {
@@ -179,21 +187,21 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
     draw->AddLine(ImVec2(live_.min.x, y), ImVec2(live_.max.x, y), palette::kGrid);
     LeftLabel(draw, live_, y, t.label);
   }
-  // The strip follows the bars' scale: on a linear one the start-up frame
-  // would flatten every other frame to nothing.
+  // The strip: linear, each class's band its own height, up to what steady
+  // play allocates or frees at most; a frame beyond (start-up, a load) is
+  // cut at the edge and marked.
+  const uint64_t max_churn = ChurnScale(stacking, bytes, steady);
   const float zero = (churn_.min.y + churn_.max.y) / 2, half = churn_.height() / 2;
-  auto churn_height = [&](uint64_t v) {
-    const double share = log_scale ? std::log10(1.0 + static_cast<double>(v)) / std::log10(1.0 + max_churn)
-                                   : static_cast<double>(v) / max_churn;
-    return half * static_cast<float>(share);
-  };
-  const std::vector<AxisTick> churn_ticks = log_scale ? LogTicks(static_cast<double>(max_churn), bytes)
-                                                      : LinearTicks(static_cast<double>(max_churn), bytes, 1);
-  if (!churn_ticks.empty()) {
-    const AxisTick& t = churn_ticks.back();
-    const float dy = churn_height(static_cast<uint64_t>(t.value));
+  const float per_unit = half / static_cast<float>(max_churn);
+  const std::vector<AxisTick> churn_ticks = LinearTicks(static_cast<double>(max_churn), bytes, 2);
+  for (size_t i = 0; i < churn_ticks.size(); ++i) {
+    const AxisTick& t = churn_ticks[i];
+    const float dy = per_unit * static_cast<float>(t.value);
     draw->AddLine(ImVec2(churn_.min.x, zero - dy), ImVec2(churn_.max.x, zero - dy), palette::kGrid);
     draw->AddLine(ImVec2(churn_.min.x, zero + dy), ImVec2(churn_.max.x, zero + dy), palette::kGrid);
+    // Labels where a line of text fits between them: the outermost always.
+    const float next_dy = i + 1 < churn_ticks.size() ? per_unit * static_cast<float>(churn_ticks[i + 1].value) : 1e9f;
+    if (i + 1 < churn_ticks.size() && next_dy - dy < ImGui::GetTextLineHeight()) continue;
     LeftLabel(draw, churn_, zero - dy, "+" + t.label);
     LeftLabel(draw, churn_, zero + dy, "\xE2\x88\x92" + t.label);  // U+2212 MINUS SIGN
   }
@@ -213,24 +221,26 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
         y = top;
       }
     }
-    // The column's height is its total's; the classes share it in
-    // proportion (on a log scale, stacked logs would overstate the total).
-    uint64_t total_up = 0, total_down = 0;
-    for (const Band& b : drawn) {
-      total_up += Up(s.At(col.churn_row, b.group), bytes);
-      total_down += Down(s.At(col.churn_row, b.group), bytes);
-    }
-    const float per_up = total_up ? churn_height(total_up) / static_cast<float>(total_up) : 0;
-    const float per_down = total_down ? churn_height(total_down) / static_cast<float>(total_down) : 0;
+    // Each class's band on the linear axis, stacked out from zero; what
+    // passes the strip's edge is cut there and marked.
     float up = zero, down = zero;
     for (const Band& b : drawn) {
       const LiveFigures& f = s.At(col.churn_row, b.group);
-      const float hu = per_up * static_cast<float>(Up(f, bytes)), hd = per_down * static_cast<float>(Down(f, bytes));
-      if (hu > 0) draw->AddRectFilled(ImVec2(x0, up - std::max(hu, 1.0f)), ImVec2(x1, up), BandColour(b, 230));
-      if (hd > 0) draw->AddRectFilled(ImVec2(x0, down), ImVec2(x1, down + std::max(hd, 1.0f)), BandColour(b, 120));
+      const float hu = per_unit * static_cast<float>(Up(f, bytes)), hd = per_unit * static_cast<float>(Down(f, bytes));
+      const float up_top = std::max(churn_.min.y, up - std::max(hu, 1.0f));
+      const float down_bottom = std::min(churn_.max.y, down + std::max(hd, 1.0f));
+      if (hu > 0 && up > up_top) draw->AddRectFilled(ImVec2(x0, up_top), ImVec2(x1, up), BandColour(b, 230));
+      if (hd > 0 && down_bottom > down) draw->AddRectFilled(ImVec2(x0, down), ImVec2(x1, down_bottom), BandColour(b, 120));
       up -= hu;
       down += hd;
     }
+    const float xm = (x0 + x1) / 2;
+    if (up < churn_.min.y)
+      draw->AddTriangleFilled(ImVec2(xm - 3, churn_.min.y + 6), ImVec2(xm + 3, churn_.min.y + 6),
+                              ImVec2(xm, churn_.min.y), palette::kAxisText);
+    if (down > churn_.max.y)
+      draw->AddTriangleFilled(ImVec2(xm - 3, churn_.max.y - 6), ImVec2(xm + 3, churn_.max.y - 6),
+                              ImVec2(xm, churn_.max.y), palette::kAxisText);
   }
   draw->PopClipRect();
   draw->AddLine(ImVec2(churn_.min.x, zero), ImVec2(churn_.max.x, zero), palette::kAxisText);
@@ -278,7 +288,7 @@ void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
   ImGui::EndTooltip();
 }
 
-nlohmann::json LiveGraph::Data(ViewContext& ctx) {
+nlohmann::json LiveGraph::Data(ViewContext& ctx, const std::vector<uint8_t>& steady) {
   const Stacking stacking = Stack(ctx);
   const LiveSeries& s = *stacking.series;
   // Stacked by class, the groups are named after their classes; by the
@@ -300,7 +310,10 @@ nlohmann::json LiveGraph::Data(ViewContext& ctx) {
     }
     frames.push_back({{"frame", s.frames[row]}, {stacking.by_filter ? "groups" : "classes", std::move(groups)}});
   }
-  nlohmann::json data = {{"stacked_by", stacking.by_filter ? "filter" : "class"}, {"frames", std::move(frames)}};
+  nlohmann::json data = {{"stacked_by", stacking.by_filter ? "filter" : "class"},
+                         {"churn_scale", {{"blocks", ChurnScale(stacking, false, steady)},
+                                          {"bytes", ChurnScale(stacking, true, steady)}}},
+                         {"frames", std::move(frames)}};
   if (stacking.by_filter) {
     data["groups"] = std::move(names);
     data["filter"] = DescribeFilter(ctx.selection);

@@ -28,18 +28,21 @@ namespace memframe::viewer {
 
 class LiveGraph {
  public:
-  // `bytes`: the allocation strip shows bytes, else block counts; on a log
-  // scale or not (the timeline's Allocations / Bytes and Log scale choices).
+  // `bytes`: the allocation strip shows bytes, else block counts (the
+  // timeline's Allocations / Bytes choice). The strip's axis is linear, up to
+  // the most a steady frame (`steady`, per row) allocated or freed
+  // (SteadyMax): start-up and loads go off it, marked.
   void Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, const TimelineViewport& view, bool bytes,
-            bool log_scale);
+            const std::vector<uint8_t>& steady);
   // Whether the mouse is over the graph drawn last, and the figures of the
   // row under it.
   bool Hovered() const;
   void DrawTooltip(ViewContext& ctx, size_t row);
 
   // The series as --dump-view-data shows it: for each frame, each class's
-  // (or each filter group's) live and mapped bytes, allocations and frees.
-  nlohmann::json Data(ViewContext& ctx);
+  // (or each filter group's) live and mapped bytes, allocations and frees;
+  // and the allocation strip's scale in blocks and in bytes.
+  nlohmann::json Data(ViewContext& ctx, const std::vector<uint8_t>& steady);
 
   // One layer of the stack: a group of the series, its colour and name.
   struct Band {
@@ -54,6 +57,9 @@ class LiveGraph {
   };
   // What the graph stacks now: the classes shown, or the filter's groups.
   Stacking Stack(ViewContext& ctx);
+  // The allocation strip's scale: the most a steady frame allocated or
+  // freed of the bands drawn, in bytes or blocks (SteadyMax).
+  static uint64_t ChurnScale(const Stacking& stacking, bool bytes, const std::vector<uint8_t>& steady);
 
  private:
   PlotRect live_{}, churn_{};

@@ -190,7 +190,7 @@ nlohmann::json MismatchesView::Data(ViewContext& ctx) {
                     {"free_site", SiteJson(ctx.session, m.free_stack)}});
   }
   return {{"view", name()}, {"frees", report.frees}, {"free_stacks_recorded", report.frees_with_stack > 0},
-          {"total", total}, {"filter", FilterJson(ctx.selection)}, {"rows", rows}};
+          {"total", total}, {"filter", FilterJson(ctx.session, ctx.selection)}, {"rows", rows}};
 }
 
 }  // namespace memframe::viewer

@@ -8,16 +8,26 @@
 
 #include "format.h"
 #include "memframe/analysis/ratios.h"
+#include "view_json.h"
+#include "widgets/judged_frames_line.h"
 #include "widgets/table_order.h"
 
 namespace memframe::viewer {
 
 namespace {
 
-enum Column { kShow, kName, kTid, kAllocations, kBytes, kPerFrame, kFrames, kTime, kShare, kColumns };
+enum Column {
+  kShow, kName, kTid, kAllocations, kBytes, kFrees, kBytesFreed, kAllocsPerFrame, kFreesPerFrame, kBytesPerFrame,
+  kFrames, kTime, kShare, kColumns
+};
 
-using analysis::PerFrame;
 using analysis::Share;
+
+std::string Rate(double per_frame) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", per_frame);
+  return text;
+}
 
 // Whether the selection holds the thread(s) of `tid` (empty = every thread).
 bool Holds(const analysis::ThreadSelection& selection, const analysis::Stream& stream, uint32_t tid) {
@@ -38,13 +48,25 @@ analysis::ThreadSelection Toggled(analysis::ThreadSelection selection, const ana
 
 }  // namespace
 
+const ThreadTable& ThreadsView::Table(ViewContext& ctx) {
+  Session& session = ctx.session;
+  const analysis::FrameRange range = ctx.selection.PickedRange(session.AllFrames());
+  if (!table_ || table_session_ != &session || table_all_frames_ != session.judge_all_frames() ||
+      !(table_->range == range)) {
+    table_ = BuildThreadTable(session.thread_history(), session.frames(), range, session.Judged(range));
+    table_session_ = &session;
+    table_all_frames_ = session.judge_all_frames();
+  }
+  return *table_;
+}
+
 void ThreadsView::Draw(ViewContext& ctx) {
   Session& session = ctx.session;
-  const analysis::ThreadReport& r = session.threads();
+  const ThreadTable& table = Table(ctx);
   const analysis::Stream& stream = session.capture().main;
   const analysis::ThreadSelection& pending = session.pending_threads();
-  ImGui::Text("%zu threads called the allocator; allocator time %s in all", r.threads.size(),
-              FormatDuration(r.alloc_time_ns).c_str());
+  ImGui::Text("%s called the allocator; allocator time %s in all", Plural(table.rows.size(), "thread").c_str(),
+              FormatDuration(table.alloc_time_ns).c_str());
   ImGui::SameLine(0, 20);
   if (session.threads_rebuilding()) {
     ImGui::TextColored(palette::kWarning, "applying the thread selection\xE2\x80\xA6");
@@ -56,21 +78,28 @@ void ThreadsView::Draw(ViewContext& ctx) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Show all threads")) session.SelectThreads({});
   }
+  // Counts are of the range; the rates "/frame" of its judged frames.
+  if (DrawJudgedFramesLine(session, ctx.selection, table.judged)) Table(ctx);
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                           ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("threads", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Show", ImGuiTableColumnFlags_WidthFixed, 44);
   ImGui::TableSetupColumn("Thread", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("TID", ImGuiTableColumnFlags_WidthFixed, 70);
-  ImGui::TableSetupColumn("Allocations", ImGuiTableColumnFlags_WidthFixed, 100);
-  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_WidthFixed, 90);
-  ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_WidthFixed, 100);
-  ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_WidthFixed, 80);
-  ImGui::TableSetupColumn("Allocator time", ImGuiTableColumnFlags_WidthFixed, 110);
-  ImGui::TableSetupColumn("Share of allocator time", ImGuiTableColumnFlags_WidthFixed, 180);
+  ImGui::TableSetupColumn("TID", ImGuiTableColumnFlags_WidthFixed, 60);
+  ImGui::TableSetupColumn("Allocations", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Frees", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Freed", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Allocs/frame", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Frees/frame", ImGuiTableColumnFlags_WidthFixed, 85);
+  ImGui::TableSetupColumn("Bytes/frame", ImGuiTableColumnFlags_WidthFixed, 85);
+  ImGui::TableSetupColumn("Frames", ImGuiTableColumnFlags_WidthFixed, 60);
+  ImGui::TableSetupColumn("Allocator time", ImGuiTableColumnFlags_WidthFixed, 100);
+  ImGui::TableSetupColumn("Time share", ImGuiTableColumnFlags_WidthFixed, 120);
   ImGui::TableHeadersRow();
-  for (const analysis::ThreadStats& t : r.threads) {
+  for (const ThreadRow& row : table.rows) {
+    const analysis::ThreadStats& t = row.range;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(t.tid));
@@ -86,15 +115,21 @@ void ThreadsView::Draw(ViewContext& ctx) {
     ImGui::TableNextColumn();
     TextRight(FormatBytes(t.bytes).c_str());
     ImGui::TableNextColumn();
-    char per_frame[32];
-    std::snprintf(per_frame, sizeof per_frame, "%.1f", PerFrame(t.allocations, r.frames));
-    TextRight(per_frame);
+    TextRight(FormatCount(t.frees).c_str());
+    ImGui::TableNextColumn();
+    TextRight(FormatBytes(t.bytes_freed).c_str());
+    ImGui::TableNextColumn();
+    TextRight(Rate(row.allocations_per_frame).c_str());
+    ImGui::TableNextColumn();
+    TextRight(Rate(row.frees_per_frame).c_str());
+    ImGui::TableNextColumn();
+    TextRight(FormatBytes(static_cast<uint64_t>(row.bytes_per_frame + 0.5)).c_str());
     ImGui::TableNextColumn();
     TextRight(FormatCount(t.frames_with_allocations).c_str());
     ImGui::TableNextColumn();
     TextRight(FormatDuration(t.alloc_time_ns).c_str());
     ImGui::TableNextColumn();
-    const double share = Share(t.alloc_time_ns, r.alloc_time_ns);
+    const double share = Share(t.alloc_time_ns, table.alloc_time_ns);
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.1f%%", share * 100);
     BarCell(static_cast<float>(share), palette::WithAlpha(palette::kSpike, 120), pct);
@@ -103,23 +138,32 @@ void ThreadsView::Draw(ViewContext& ctx) {
 }
 
 nlohmann::json ThreadsView::Data(ViewContext& ctx) {
-  const analysis::ThreadReport& r = ctx.session.threads();
+  const ThreadTable& table = Table(ctx);
   const analysis::Stream& stream = ctx.session.capture().main;
   nlohmann::json rows = nlohmann::json::array();
-  for (const analysis::ThreadStats& t : r.threads) {
+  for (const ThreadRow& row : table.rows) {
+    const analysis::ThreadStats& t = row.range;
     rows.push_back({{"tid", t.tid},
                     {"name", t.name},
                     {"allocations", t.allocations},
                     {"bytes", t.bytes},
                     {"frees", t.frees},
-                    {"allocations_per_frame", PerFrame(t.allocations, r.frames)},
+                    {"bytes_freed", t.bytes_freed},
+                    {"allocations_per_frame", row.allocations_per_frame},
+                    {"frees_per_frame", row.frees_per_frame},
+                    {"bytes_per_frame", row.bytes_per_frame},
                     {"frames_with_allocations", t.frames_with_allocations},
                     {"alloc_time_ns", t.alloc_time_ns},
-                    {"alloc_time_share", Share(t.alloc_time_ns, r.alloc_time_ns)},
+                    {"alloc_time_share", Share(t.alloc_time_ns, table.alloc_time_ns)},
                     {"shown", ctx.session.thread_selection().empty() ||
                                   Holds(ctx.session.thread_selection(), stream, t.tid)}});
   }
-  return {{"view", name()}, {"frames", r.frames}, {"alloc_time_ns", r.alloc_time_ns}, {"rows", rows}};
+  return {{"view", name()},
+          {"range", RangeJson(table.range)},
+          {"frames", ctx.session.frames().CountIn(table.range)},
+          {"judged_frames", JudgedFramesJson(table.judged)},
+          {"alloc_time_ns", table.alloc_time_ns},
+          {"rows", rows}};
 }
 
 }  // namespace memframe::viewer

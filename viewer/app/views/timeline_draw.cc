@@ -113,11 +113,13 @@ void BuildGeometry(const PlotRect& p, const TimelineSeries& series, const Timeli
     }
   }
   ValueScale scale{1, look.log_scale};
-  uint64_t max_time = 1;
-  for (const Bar& b : bars) {
-    scale.max = std::max<double>(scale.max, static_cast<double>(b.value));
-    max_time = std::max(max_time, b.time_ns);
-  }
+  for (const Bar& b : bars) scale.max = std::max<double>(scale.max, static_cast<double>(b.value));
+  // The time line's scale: the steady frames on screen (SteadyMax). Frame 0
+  // spends milliseconds in the allocator where a frame of play spends
+  // microseconds: scaled to it, play is a flat line at the bottom.
+  const size_t first_row = static_cast<size_t>(std::max(0.0, std::floor(view.first_frame)));
+  const size_t end_row = std::min(n, static_cast<size_t>(std::max(0.0, std::ceil(view.FrameAt(p.width())))) + 1);
+  const uint64_t max_time = SteadyMax(series.time_ns, series.steady, first_row, end_row);
   // Whole pixels: neighbours of nearly equal value share one rectangle.
   // Spikes get their own colour, so each colour is merged on its own.
   std::vector<BarRect> normal, spikes;
@@ -131,8 +133,13 @@ void BuildGeometry(const PlotRect& p, const TimelineSeries& series, const Timeli
   g->max_value = scale.max;
   g->max_time_ns = max_time;
   g->time_line.clear();
-  for (const Bar& b : bars)
-    g->time_line.push_back(ImVec2((b.x0 + b.x1) / 2, p.height() * 0.95f * static_cast<float>(b.time_ns) / max_time));
+  g->time_clipped.clear();
+  for (const Bar& b : bars) {
+    const float x = (b.x0 + b.x1) / 2;
+    if (b.time_ns > max_time) g->time_clipped.push_back(x);
+    const float share = std::min(1.0f, static_cast<float>(b.time_ns) / static_cast<float>(max_time));
+    g->time_line.push_back(ImVec2(x, p.height() * 0.95f * share));
+  }
 }
 
 void FillRects(ImDrawList* draw, const PlotRect& p, const std::vector<BarRect>& rects, ImU32 colour) {
@@ -172,6 +179,11 @@ void DrawTimeline(ImDrawList* draw, const PlotRect& p, const TimelineSeries& ser
     std::vector<ImVec2> points(parts.time_line);
     for (ImVec2& v : points) v = ImVec2(p.min.x + v.x, p.max.y - v.y);
     draw->AddPolyline(points.data(), static_cast<int>(points.size()), palette::kTime, 0, 1.5f);
+    // Off the scale (start-up, a load): a small arrow where the line is cut.
+    const float top = p.max.y - p.height() * 0.95f;
+    for (float x : parts.time_clipped)
+      draw->AddTriangleFilled(ImVec2(p.min.x + x - 3, top + 1), ImVec2(p.min.x + x + 3, top + 1),
+                              ImVec2(p.min.x + x, top - 5), palette::kTime);
   }
   if (selection.range_a) DrawRange(draw, p, view, *selection.range_a, palette::kRangeA, "A");
   if (selection.range_b) DrawRange(draw, p, view, *selection.range_b, palette::kRangeB, "B");

@@ -37,9 +37,10 @@ class TimelineGeometry {
 
   struct Parts {
     double max_value = 1;  // the value scale's top
-    uint64_t max_time_ns = 1;
+    uint64_t max_time_ns = 1;  // the time line's top: SteadyMax of the frames on screen
     std::vector<BarRect> bars, spikes;  // merged (MergeBars), y up from the plot's bottom
-    std::vector<ImVec2> time_line;      // y up from the plot's bottom
+    std::vector<ImVec2> time_line;      // y up from the plot's bottom, clipped to its top
+    std::vector<float> time_clipped;    // x of the points above max_time_ns
   };
 
  private:

@@ -62,6 +62,13 @@ void TimelineView::RebuildSeries(Session& session) {
   series_.spike.resize(frames.size());
   series_.frame.resize(frames.size());
   phases_ = analysis::FindPhases(session.frames());
+  // Steady play is what the phases call steady, whatever else they find.
+  series_.steady.assign(frames.size(), 0);
+  for (const analysis::Phase& p : phases_) {
+    if (p.kind != analysis::PhaseKind::kSteady) continue;
+    auto [first, end] = session.frames().RowsIn(p.frames);
+    std::fill(series_.steady.begin() + first, series_.steady.begin() + end, 1);
+  }
   for (size_t i = 0; i < frames.size(); ++i) {
     series_.frame[i] = frames[i].frame;
     series_.value[i] = look_.bytes ? frames[i].bytes_allocated : frames[i].allocations;
@@ -119,20 +126,18 @@ void TimelineView::DrawLiveGraphChoice(ViewContext& ctx) {
 void TimelineView::DrawPhaseButtons(ViewContext& ctx) {
   constexpr size_t kMaxButtons = 16;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(palette::kDimText, "Phases (click: diff across it):");
+  ImGui::TextColored(palette::kDimText, "Phases (click: select it):");
   for (size_t i = 0; i < phases_.size() && i < kMaxButtons; ++i) {
     const analysis::Phase& p = phases_[i];
     std::string label = std::string(analysis::PhaseKindName(p.kind)) + " " + std::to_string(p.frames.from);
     if (p.frames.to != p.frames.from) label += "\xE2\x80\x93" + std::to_string(p.frames.to);
     ImGui::SameLine();
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::SmallButton(label.c_str())) {
-      ctx.selection.SelectRangeA({p.frame_before, p.frame_before});
-      ctx.selection.SelectRangeB({p.frames.to, p.frames.to});
-    }
+    if (ImGui::SmallButton(label.c_str())) ctx.selection.SelectPhase(p.frames, p.frame_before);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s: %s allocated in %s blocks, live heap %s -> %s", label.c_str(),
-                        FormatBytes(p.bytes_allocated).c_str(), FormatCount(p.allocations).c_str(),
+      ImGui::SetTooltip("%s: %s allocated in %s blocks, live heap %s -> %s\n"
+                        "Click: B = its frames (every tab shows them), A = the frame before (the diff: what it left)",
+                        label.c_str(), FormatBytes(p.bytes_allocated).c_str(), FormatCount(p.allocations).c_str(),
                         FormatBytes(p.live_before).c_str(), FormatBytes(p.live_after).c_str());
     ImGui::PopID();
   }
@@ -190,7 +195,7 @@ void TimelineView::Draw(ViewContext& ctx) {
   DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
                InRows(ctx.selection, ctx.session.frames()), &geometry_);
   DrawPhaseBands(ctx, plot);  // over the bars: faint enough to read them through
-  live_graph_.Draw(ctx, ImVec2(canvas_min.x, bars_bottom), canvas_max, viewport_, look_.bytes, look_.log_scale);
+  live_graph_.Draw(ctx, ImVec2(canvas_min.x, bars_bottom), canvas_max, viewport_, look_.bytes, series_.steady);
   int marker = DrawMarkers(ctx, plot);
   int mismatch = DrawMismatchMarks(ctx.session, plot, viewport_);
   if (ImGui::IsItemHovered() && drag_ == Drag::kNone) {
@@ -342,6 +347,7 @@ void TimelineView::DrawHoverTooltip(ViewContext& ctx, const PlotRect& plot) {
 }
 
 nlohmann::json TimelineView::Data(ViewContext& ctx) {
+  if (series_session_ != &ctx.session || series_bytes_ != look_.bytes) RebuildSeries(ctx.session);
   const analysis::FrameTable& table = ctx.session.frames();
   nlohmann::json frames = nlohmann::json::array();
   nlohmann::json spikes = nlohmann::json::array();
@@ -379,7 +385,9 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
           {"markers", markers},
           {"mismatches", mismatches},
           {"phases", phases},
-          {"live", live_graph_.Data(ctx)},
+          {"live", live_graph_.Data(ctx, series_.steady)},
+          // The time line's scale with every frame on screen (timeline_draw.cc).
+          {"time_scale_ns", SteadyMax(series_.time_ns, series_.steady, 0, series_.size())},
           {"selection", selection},
           {"frames", frames}};
 }

@@ -1,6 +1,8 @@
 // Text in a cell too narrow for it: cut to fit, and the whole text in a
 // tooltip while hovered. Locations are cut from the left (their end, the
-// line, is what tells); names from the right.
+// line, is what tells); a flame box's function from the right (its start
+// names it). Call-site names in tables are cut in the middle
+// (name_column.h).
 #pragma once
 
 #include <string>

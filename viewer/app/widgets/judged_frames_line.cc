@@ -10,8 +10,10 @@
 
 namespace memframe::viewer {
 
-bool DrawJudgedFramesLine(Session& session, const analysis::JudgedFrames& judged) {
-  std::string text = "Judging ";
+bool DrawJudgedFramesLine(Session& session, const Selection& selection, const analysis::JudgedFrames& judged) {
+  // The range first: it is what a click in the timeline changes.
+  std::string text = selection.has_picked_range() ? selection.DescribePicked(session.frames()) + ": judging "
+                                                   : "Judging ";
   text += judged.steady_only ? "the steady frames " : "frames ";
   text += analysis::JudgedRangesText(judged) + " (" + FormatCount(judged.count) +
           (judged.count == 1 ? " frame)" : " frames)");

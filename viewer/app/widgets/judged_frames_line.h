@@ -1,17 +1,19 @@
-// The line above the tables of the views whose rules assume steady play
-// (Hidden, Lifetimes): which frames they judge (phases.h JudgeFrames) and the
-// toggle to judge every frame, shared by both views (Session).
+// The line above the views that judge many frames (Hidden, Lifetimes,
+// Threads): the range picked that they take (Selection::PickedRange), which
+// of its frames they judge (phases.h JudgeFrames) and the toggle to judge
+// every frame, shared by the views (Session).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include "memframe/analysis/phases.h"
+#include "selection.h"
 #include "session.h"
 
 namespace memframe::viewer {
 
 // Draws the line; true when the toggle changed the session's choice.
-bool DrawJudgedFramesLine(Session& session, const analysis::JudgedFrames& judged);
+bool DrawJudgedFramesLine(Session& session, const Selection& selection, const analysis::JudgedFrames& judged);
 
 // What the line says, for --dump-view-data: as `memframe report hidden
 // --json` has it ("judged", "ranges", "frame_count").

@@ -5,11 +5,13 @@
 
 namespace memframe::viewer {
 
-void SetupSiteColumns(float location_width) {
-  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthFixed, location_width);
-  ImGui::TableSetupColumn("Module", ImGuiTableColumnFlags_WidthFixed, 170);
-  ImGui::TableSetupColumn("Thread", ImGuiTableColumnFlags_WidthFixed, 110);
+void SetupSiteColumns() {
+  // Weights: the name half of the text, its location, module and thread the
+  // rest (each cut from the left, whole in a tooltip).
+  ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_WidthStretch, 3.2f);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+  ImGui::TableSetupColumn("Module", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  ImGui::TableSetupColumn("Thread", ImGuiTableColumnFlags_WidthStretch, 0.8f);
 }
 
 ImVec4 ModuleClassColour(analysis::ModuleClass c) {
@@ -22,13 +24,18 @@ ImVec4 ModuleClassColour(analysis::ModuleClass c) {
   return palette::kDimText;
 }
 
-bool SiteRowLeadingCells(const SiteLabel& label, const std::string& thread, uint32_t stack_id, bool selected,
-                         const std::string& tooltip) {
+bool SiteRowLeadingCells(NameColumn& names, const SiteLabel& label, const std::string& thread, uint32_t stack_id,
+                         bool selected, const std::string& tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::PushID(static_cast<int>(stack_id));
-  bool clicked = SelectableFitRight(label.name.empty() ? "(no stack)" : label.name, selected,
-                                    ImGuiSelectableFlags_SpanAllColumns, tooltip);
+  const std::string& name = label.name.empty() ? std::string("(no stack)") : label.name;
+  const std::string& shown = names.Cut(name);
+  const bool clicked = ImGui::Selectable(shown.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns);
+  if (ImGui::IsItemHovered()) {
+    if (!tooltip.empty()) ImGui::SetTooltip("%s", tooltip.c_str());
+    else if (shown != name) ImGui::SetTooltip("%s", name.c_str());
+  }
   ImGui::PopID();
   ImGui::TableNextColumn();
   TextFitLeft(label.location, palette::kDimText);  // the module has its own column

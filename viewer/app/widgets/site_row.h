@@ -10,18 +10,21 @@
 
 #include "session.h"
 #include "widgets/cut_text.h"
+#include "widgets/name_column.h"
 
 namespace memframe::viewer {
 
 // Sets up the Function, Location, Module and Thread columns (in that order).
-void SetupSiteColumns(float location_width = 150);
+// They share the width the table's figures leave, the name the most of it:
+// at 1280 px a name column of a fixed width left nothing but "...".
+void SetupSiteColumns();
 
 // Draws them in the current table row; returns true when the row was clicked.
-// `tooltip`, if not empty, shows while the function cell is hovered (a name
-// too long for its column).
-// `thread` is the site's thread cell (Session::ThreadCell).
-bool SiteRowLeadingCells(const SiteLabel& label, const std::string& thread, uint32_t stack_id, bool selected,
-                         const std::string& tooltip = "");
+// The name is cut by `names` (middle elision, rows told apart); `tooltip`, if
+// not empty, shows while the function cell is hovered, else the whole name
+// when it is cut. `thread` is the site's thread cell (Session::ThreadCell).
+bool SiteRowLeadingCells(NameColumn& names, const SiteLabel& label, const std::string& thread, uint32_t stack_id,
+                         bool selected, const std::string& tooltip = "");
 
 // Sort order of the Module column: class, then module.
 int CompareModules(const SiteLabel& a, const SiteLabel& b);

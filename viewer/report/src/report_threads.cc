@@ -28,13 +28,14 @@ void WriteThreadsText(const ReportInput& input, std::ostream& out) {
   ThreadReport r = Analyze(input);
   out << "Threads by allocations (" << FormatCount(r.frames) << " frames; allocator time "
       << FormatDuration(r.alloc_time_ns) << " in all)\n\n";
-  TextTable table({{"tid"}, {"name", true}, {"allocations"}, {"bytes"}, {"frees"}, {"allocs/frame"},
+  TextTable table({{"tid"}, {"name", true}, {"allocations"}, {"bytes"}, {"frees"}, {"freed"}, {"allocs/frame"},
                    {"frames"}, {"allocator time"}, {"share"}});
   for (const ThreadStats& t : r.threads) {
     char per_frame[32];
     snprintf(per_frame, sizeof per_frame, "%.1f", PerFrame(t.allocations, r.frames));
     table.AddRow({std::to_string(t.tid), t.name.empty() ? "(unnamed)" : t.name, FormatCount(t.allocations),
-                  FormatBytes(t.bytes), FormatCount(t.frees), per_frame, FormatCount(t.frames_with_allocations),
+                  FormatBytes(t.bytes), FormatCount(t.frees), FormatBytes(t.bytes_freed), per_frame,
+                  FormatCount(t.frames_with_allocations),
                   FormatDuration(t.alloc_time_ns), FormatPercent(Share(t.alloc_time_ns, r.alloc_time_ns))});
   }
   table.Write(out);
@@ -49,6 +50,7 @@ void WriteThreadsJson(const ReportInput& input, std::ostream& out) {
                     {"allocations", t.allocations},
                     {"bytes", t.bytes},
                     {"frees", t.frees},
+                    {"bytes_freed", t.bytes_freed},
                     {"maps", t.maps},
                     {"mapped_bytes", t.mapped_bytes},
                     {"allocations_per_frame", PerFrame(t.allocations, r.frames)},

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "memframe/analysis/frame_range.h"
 #include "memframe/analysis/live_set.h"
 #include "memframe/analysis/site_groups.h"
 
@@ -22,6 +23,9 @@ struct LeakReport {
 };
 
 LeakReport CollectLeaks(const LiveSet& live);
+// Only the blocks allocated in frames of `allocated_in`: what a stretch of
+// the run (a load, a phase) left live at the end.
+LeakReport CollectLeaks(const LiveSet& live, FrameRange allocated_in);
 
 // The leak sites as a developer sees them: stacks of one site group
 // (site_groups.h: the same user stack, different paths inside a library) are

@@ -108,6 +108,12 @@ LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& 
 // chose every frame: the teardown's and unended frames' too).
 LifetimeReport AnalyzeLifetimes(const Stream& stream, const std::vector<Phase>& phases, const JudgedFrames& judged);
 
+// The frame arena of the frame-class sites among `sites` (a report's sites,
+// or some of them: the classes a view keeps), over the blocks allocated in
+// `judged` as AnalyzeLifetimes takes it; a replay when there is one.
+FrameArenaAdvice AdviseFrameArena(const Stream& stream, const std::vector<SiteLifetime>& sites,
+                                  const std::vector<FrameRange>& judged);
+
 // The level allocator each load phase (phases.h) would need: what the load
 // allocated (the calls and bytes such an allocator takes off the heap) and
 // what of it is still live at the load's last frame (the allocator's size:

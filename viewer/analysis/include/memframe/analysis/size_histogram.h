@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "memframe/analysis/call_sites.h"
@@ -39,6 +40,10 @@ class SizeHistogramIndex {
   // Every ALLOC event of the stream (realloc's ALLOC half included, as in
   // FrameStats::allocations).
   static SizeHistogramIndex Build(const Stream& stream);
+  // Only the ALLOC events of the stacks `keep` accepts (asked once per
+  // stack id): the histogram of some call sites, e.g. the module classes a
+  // view keeps.
+  static SizeHistogramIndex Build(const Stream& stream, const std::function<bool(uint32_t stack_id)>& keep);
 
   SizeHistogram Range(FrameRange range) const;
   // Frames with at least one allocation.
