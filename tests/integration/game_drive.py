@@ -7,6 +7,7 @@ the title, the load after "Play", the level, the way back to the menu.
 
     game_drive.py --memframe PATH -o CAPTURE [--attach] [--mark] [--shots DIR] GAME
     game_drive.py --list
+    game_drive.py --memframe PATH --phases CAPTURE   # the detector's phases beside the steps
 
 GAME is a name from game_scripts.py (the games, their settings and steps).
 The log is CAPTURE with .steps.json for .mfc:
@@ -378,6 +379,20 @@ def drive(args, game):
     return result
 
 
+def phases_beside_steps(memframe, capture):
+    """The detector's phases (`report phases`) in frame order, with the
+    steps of CAPTURE.steps.json that began in each: what the phases should
+    have cut, beside what they cut."""
+    with open(steps_path(capture)) as f:
+        steps = json.load(f)["steps"]
+    result = subprocess.run([memframe, "report", capture, "phases", "--json"], capture_output=True, text=True,
+                            timeout=600)
+    for phase in json.loads(result.stdout)["phases"]:
+        first, last = phase["frames"]["from"], phase["frames"]["to"]
+        print("%-9s %5d..%-5d %s" % (phase["phase"], first, last, "; ".join(
+            "%s @%d" % (s["name"], s["frame"]) for s in steps if s["frame"] is not None and first <= s["frame"] <= last)))
+
+
 def print_table(result):
     print("%s (%s): %s frames from %s, %.0f s" % (result["game"], result["mode"], result["frames"],
                                                    result["frame_source"], result["wall_seconds"]))
@@ -398,6 +413,7 @@ def main():
     parser.add_argument("--log", help="the game's and memframe's output (default: dropped)")
     parser.add_argument("--timeout", type=float, default=240, help="seconds before the run is killed")
     parser.add_argument("--list", action="store_true", help="the games and their steps")
+    parser.add_argument("--phases", metavar="CAPTURE", help="the phases of a driven capture beside its steps")
     parser.add_argument("game", nargs="?")
     args = parser.parse_args()
     if args.list:
@@ -405,6 +421,9 @@ def main():
             print("%s: %s" % (game.name, " ".join(game.command)))
             for step in game.steps:
                 print("  %-40s %-28s then %g s" % (step.name, step.action, step.wait))
+        return 0
+    if args.phases and args.memframe:
+        phases_beside_steps(args.memframe, args.phases)
         return 0
     if not (args.memframe and args.output and args.game):
         parser.error("--memframe, -o and GAME are needed")

@@ -172,7 +172,7 @@ GAMES = {g.name: g for g in [
              Step("play: roll the marble", Steer([(20, 0), (20, 0), (0, 20), (-20, 0), (-20, 0), (0, -20)], 8), 1),
              Step("Escape: in-game menu", Key("Escape", hold=0.15), 2),
              Step("Abort Level: level grid", Click(320, 326), 5),
-             Step("another level (Movement 1)", Key("Right", hold=0.15), 1),
+             Step("Right: another level", Key("Right", hold=0.15), 1),
              Step("second level: load", Key("Return", hold=0.15), 6),
              Step("play: roll the marble", Steer([(0, 20), (20, 0), (0, -20), (-20, 0)], 8), 1),
              Step("Escape: in-game menu", Key("Escape", hold=0.15), 2),
