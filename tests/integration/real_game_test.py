@@ -38,32 +38,16 @@ import sys
 import tempfile
 import time
 
+from game_drive import GAME_ENV, children_of, driver_loaded
+
 
 def fail(message):
     print("real_game_test: FAIL: " + message, file=sys.stderr)
     sys.exit(1)
 
 
-def children_of(pid):
-    """Pids whose parent is `pid` (the game is memframe's child)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % entry) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # The command name may hold spaces and parentheses: fields follow the last ')'.
-        fields = stat[stat.rfind(")") + 2:].split()
-        if int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
-
-
 def record(args, capture, log):
-    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
+    env = dict(os.environ, **GAME_ENV)
     cmd = [args.memframe, "run", "--no-live", "--no-summary", "-o", capture, "--"] + args.game
     recorder = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     time.sleep(args.seconds)
@@ -87,21 +71,11 @@ def record(args, capture, log):
     return recorder.returncode
 
 
-def driver_loaded(pid):
-    """True once the game's GL driver (Mesa's) is mapped: it has a context."""
-    try:
-        with open("/proc/%d/maps" % pid) as f:
-            maps = f.read()
-    except OSError:
-        return False
-    return any(name in maps for name in ("swrast_dri", "libgallium", "libGLX_mesa"))
-
-
 def record_attached(args, capture, log):
     """Starts the game alone, attaches once it draws, detaches after
     --seconds; returns the game's exit status after SIGTERM (negative: the
     signal that killed it)."""
-    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
+    env = dict(os.environ, **GAME_ENV)
     game = subprocess.Popen(args.game, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while not driver_loaded(game.pid):
