@@ -13,9 +13,11 @@ struct Shape {
   uint64_t ended = 0;  // frames that ended with a present
 };
 
-// Every frame allocates `steady` bytes and frees them, but for the frames
-// `heavy` names (frame index -> bytes kept live).
-FrameTable MakeTable(Shape shape, uint64_t steady, const std::vector<std::pair<uint64_t, uint64_t>>& heavy) {
+// Every frame allocates `steady` bytes in 10 blocks and frees them, but for
+// the frames `heavy` names (frame index -> bytes kept live), which make
+// `extra` more blocks (a burst of objects by default; 1 for one buffer).
+FrameTable MakeTable(Shape shape, uint64_t steady, const std::vector<std::pair<uint64_t, uint64_t>>& heavy,
+                     uint64_t extra = 1000) {
   FrameTable t;
   uint64_t live = 0;
   for (uint64_t i = 0; i < shape.frames; ++i) {
@@ -26,7 +28,7 @@ FrameTable MakeTable(Shape shape, uint64_t steady, const std::vector<std::pair<u
     f.bytes_freed = steady;
     for (auto [index, bytes] : heavy) {
       if (index != i) continue;
-      f.allocations += 1000;
+      f.allocations += extra;
       f.bytes_allocated += bytes;
       live += bytes;
     }
@@ -97,7 +99,7 @@ TEST(Phases, ASmallLevelLoadJoinsTheDriversWorkInTheNextFrame) {
 TEST(Phases, ABusyFrameUnderTheFloorIsNoLoad) {
   // 200 KiB in one frame of a game that allocates 4 KiB a frame: a spike in
   // the frames report, not a load.
-  FrameTable t = MakeTable({0, 50, 50}, 4096, {{30, 200 << 10}});
+  FrameTable t = MakeTable({0, 50, 50}, 4096, {{30, 200 << 10}}, 1);
   std::vector<Phase> phases = DetectPhases(t, false);
   ASSERT_EQ(phases.size(), 2u);
   ExpectPhase(phases[0], PhaseKind::kStartup, 0, 0);
@@ -108,7 +110,7 @@ TEST(Phases, ABusyFrameUnderTheFloorIsNoLoad) {
 TEST(Phases, ALargeHeapGrowingALittleIsNoLoad) {
   // A menu idling with 32 MiB live that keeps 300 KiB more in one frame (a
   // driver's buffer): above the growth floor, under a 16th of the heap.
-  FrameTable t = MakeTable({0, 60, 60}, 5 << 20, {{0, 32 << 20}, {40, 300 << 10}});
+  FrameTable t = MakeTable({0, 60, 60}, 5 << 20, {{0, 32 << 20}, {40, 300 << 10}}, 1);
   std::vector<Phase> phases = DetectPhases(t, false);
   ASSERT_EQ(phases.size(), 2u);
   ExpectPhase(phases[1], PhaseKind::kSteady, 1, 59);
@@ -282,18 +284,36 @@ TEST(Phases, AnUnloadIsAPhaseOfItsOwn) {
 
 TEST(Phases, ASustainedRunOfHeavyFramesIsALoadEvenIfItKeepsNothing) {
   // Six frames that each stream 2 MiB through (decompressing a level) and
-  // free it: a load; one such frame alone is a spike.
+  // free it: a load; one frame that makes and drops a 2 MiB buffer is a
+  // spike.
   std::vector<Row> rows = {{5000, 4 << 20, 2 << 20}};
   Plateau(rows, 49, 100, 2 << 20);
   for (int i = 0; i < 6; ++i) rows.push_back({2000, 2 << 20, 2 << 20});
   Plateau(rows, 50, 100, 2 << 20);
-  rows.push_back({2000, 2 << 20, 2 << 20});
+  rows.push_back({101, 2 << 20, 2 << 20});
   Plateau(rows, 40, 100, 2 << 20);
   FrameTable t = TableOf(rows);
   ASSERT_EQ(t.phases.size(), 4u);
   ExpectPhase(t.phases[2], PhaseKind::kLoad, 50, 55);
   ExpectPhase(t.phases[3], PhaseKind::kSteady, 56, 146);
   EXPECT_EQ(Spikes(t), (std::vector<uint64_t>{106}));
+}
+
+TEST(Phases, ABurstOfObjectsIsALoadEvenInMemoryTheLastLevelFreed) {
+  // A level loaded a second time: 3,000 allocations in one frame, 10 times
+  // the frames around it, in memory the game had freed: a load. A frame of
+  // 1,500 allocations among frames of 300 (5x) is a spike.
+  std::vector<Row> rows = {{5000, 4 << 20, 2 << 20}};
+  Plateau(rows, 49, 300, 2 << 20);
+  rows.push_back({3000, 3 << 20, 2 << 20});
+  Plateau(rows, 50, 300, 2 << 20);
+  rows.push_back({1500, 300 * 64, 2 << 20});
+  Plateau(rows, 40, 300, 2 << 20);
+  FrameTable t = TableOf(rows);
+  ASSERT_EQ(t.phases.size(), 4u);
+  ExpectPhase(t.phases[2], PhaseKind::kLoad, 50, 50);
+  ExpectPhase(t.phases[3], PhaseKind::kSteady, 51, 141);
+  EXPECT_EQ(Spikes(t), (std::vector<uint64_t>{101}));
 }
 
 TEST(Phases, ALevelStreamedInOverManyFramesIsALoad) {

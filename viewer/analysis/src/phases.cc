@@ -68,6 +68,7 @@ struct FrameVerdict {
   bool grows = false;     // grows the live heap far above its baseline
   bool drops = false;     // shrinks the live heap by the unload limit
   bool elevated = false;  // above its baseline by the spike rule: joins a run next to it
+  bool burst = false;     // makes kBurstRatio times the allocations of the frames around it
 };
 
 std::vector<FrameVerdict> JudgeEachFrame(const PhaseSeries& s) {
@@ -82,6 +83,8 @@ std::vector<FrameVerdict> JudgeEachFrame(const PhaseSeries& s) {
     v[i].grows = s.growth[i] > LoadLimit(live_before) && FarAbove(s.growth[i], growth, 0);
     v[i].drops = s.live[i] < live_before && live_before - s.live[i] >= UnloadLimit(live_before);
     v[i].elevated = Above(s.bytes[i], bytes, kNeighbourFloorBytes) || Above(s.growth[i], growth, kNeighbourFloorBytes);
+    v[i].burst = FarAbove(s.allocations[i], allocations, kHeavyFloorAllocations) &&
+                 s.allocations[i] > kBurstRatio * allocations.median;
   }
   return v;
 }
@@ -106,7 +109,10 @@ std::vector<PhaseRun> FindRuns(const std::vector<FrameStats>& rows, const std::v
     const size_t last = r.last;
     while (r.last + 1 < v.size() && v[r.last + 1].elevated && !candidate(r.last + 1) && near(last, r.last + 1))
       ++r.last;
-    for (size_t i = r.first; i <= r.last; ++i) r.heavy += v[i].heavy;
+    for (size_t i = r.first; i <= r.last; ++i) {
+      r.heavy += v[i].heavy;
+      r.burst = r.burst || v[i].burst;
+    }
   }
   return runs;
 }
@@ -127,7 +133,7 @@ PhaseKind ClassifyRun(const PhaseRun& r, const PhaseSeries& s, bool attached) {
   const uint64_t drift = SideBaseline(s.growth, r.first).median * (settled - r.first + 1);
   if (low > before && low - before >= LoadLimit(before) + drift) return PhaseKind::kLoad;
   if (high < before && before - high >= UnloadLimit(before)) return PhaseKind::kUnload;
-  if (r.heavy >= kSustainedFrames) return PhaseKind::kLoad;
+  if (r.heavy >= kSustainedFrames || r.burst) return PhaseKind::kLoad;
   return PhaseKind::kSteady;
 }
 
@@ -175,7 +181,7 @@ std::vector<Phase> DetectPhases(const FrameTable& table, bool attached) {
       if (r.kind != PhaseKind::kSteady) events.push_back(r);
     }
   }
-  if (events.empty() || events.front().first != 0) events.insert(events.begin(), PhaseRun{0, 0, 1, first_kind});
+  if (events.empty() || events.front().first != 0) events.insert(events.begin(), PhaseRun{0, 0, 1, false, first_kind});
 
   // Steady play between the events, cut into plateaus; a plateau that is
   // really a long load (plateaus.h) joins the events.

@@ -21,7 +21,8 @@ struct PhaseSeries {
 // no phase (kind kSteady from FindRuns: its frames are spikes).
 struct PhaseRun {
   size_t first = 0, last = 0;
-  size_t heavy = 0;  // rows in it that allocate far above their baseline
+  size_t heavy = 0;    // rows in it that allocate far above their baseline
+  bool burst = false;  // a row in it makes kBurstRatio times its baseline's allocations
   PhaseKind kind = PhaseKind::kSteady;
 };
 

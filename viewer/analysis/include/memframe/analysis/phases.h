@@ -28,8 +28,11 @@
 //    limit (plus the growth its neighbours show anyway); an unload when it
 //    stays below by the unload limit; a load too when at least
 //    kSustainedFrames of its frames are heavy (a sustained run of heavy
-//    allocation); otherwise its frames are spikes of the steady phase they
-//    sit in, not a phase. The run holding the first frame is start-up
+//    allocation) or one of them makes kBurstRatio times the allocations of
+//    the frames around it (and at least kHeavyFloorAllocations: a level
+//    built of thousands of objects in memory the last one freed); otherwise
+//    its frames are spikes of the steady phase they sit in, not a phase (a
+//    256 KiB buffer made and dropped in a frame). The run holding the first frame is start-up
 //    ("attached" for a capture made by memframe attach).
 // 4. Steady play between those phases is cut where the allocation rate
 //    changes for good: at a frame where the interquartile means of the
@@ -67,6 +70,7 @@ constexpr uint64_t kHeavyGap = 2;
 constexpr uint64_t kNeighbourFloorBytes = 16 << 10;
 constexpr size_t kSettleFrames = 8;
 constexpr size_t kSustainedFrames = 4;
+constexpr uint64_t kBurstRatio = 8;
 constexpr size_t kMinPlateauFrames = 30;
 constexpr double kPlateauRatio = 1.5;
 constexpr uint64_t kPlateauPseudoCount = 8;
