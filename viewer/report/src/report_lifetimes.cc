@@ -19,9 +19,11 @@ struct ClassTotals {
   uint64_t sites = 0, calls = 0, bytes = 0;
 };
 
-std::array<ClassTotals, kClasses.size()> Totals(const LifetimeReport& r) {
+// The classes' totals over the sites --only / --hide keep.
+std::array<ClassTotals, kClasses.size()> Totals(const LifetimeReport& r, const ReportInput& input) {
   std::array<ClassTotals, kClasses.size()> totals{};
   for (const SiteLifetime& s : r.sites) {
+    if (!KeepsSite(input, s.stack_id)) continue;
     ClassTotals& t = totals[static_cast<size_t>(s.lifetime)];
     t.sites++;
     t.calls += s.allocations + s.frees;
@@ -37,8 +39,17 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
+bool OwnedByTheGame(const SiteView& v);
+
+// The frame arena is advice for the game's code: sized by its sites alone.
 LifetimeReport Analyze(const ReportInput& input, const ReportScope& scope) {
-  return AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
+  LifetimeReport r = AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
+  std::vector<SiteLifetime> owned;
+  for (const SiteLifetime& s : r.sites)
+    if (KeepsSite(input, s.stack_id) && OwnedByTheGame(NameStack(s.stack_id, input))) owned.push_back(s);
+  r.frame_arena = AdviseFrameArena(input.capture.main, owned,
+                                   scope.judged.steady_only ? scope.judged.ranges : std::vector<FrameRange>{});
+  return r;
 }
 
 // The load phases' names, in the order AnalyzeLevelLoads lists the loads.
@@ -51,7 +62,8 @@ std::vector<std::string> LoadNames(const ReportInput& input) {
 
 void WriteFrameArenaText(const FrameArenaAdvice& a, std::ostream& out) {
   if (!a.calls_saved) return;
-  out << "\nFrame arena: " << FormatBytes(a.p99_bytes) << " (the 99th percentile of the frame sites' bytes over "
+  out << "\nFrame arena for the game's code: " << FormatBytes(a.p99_bytes)
+      << " (the 99th percentile of its frame sites' bytes over "
       << Plural(a.frames, "judged frame") << "; the largest frame " << FormatBytes(a.max_bytes) << ") saves "
       << FormatCount(a.calls_saved) << " malloc+free calls and " << FormatBytes(a.bytes_saved) << " of heap traffic\n";
 }
@@ -78,7 +90,7 @@ bool OwnedByTheGame(const SiteView& v) {
 // One scope's classes, frame arena and sites; advice only for the sites the
 // game's code led to (what the user can change), the others counted.
 void WriteScopeText(const ReportInput& input, const ReportScope& scope, const LifetimeReport& r, std::ostream& out) {
-  auto totals = Totals(r);
+  auto totals = Totals(r, input);
   out << '\n' << ScopeTitle(scope, input) << ":\n\n";
   TextTable summary({{"class", true}, {"sites"}, {"malloc+free calls"}, {"bytes"}, {"advice", true}});
   for (LifetimeClass c : kClasses) {
@@ -166,7 +178,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
   LifetimeReport any;
   for (const ReportScope& scope : JudgedScopes(input)) {
     LifetimeReport r = Analyze(input, scope);
-    auto totals = Totals(r);
+    auto totals = Totals(r, input);
     json classes = json::array();
     for (LifetimeClass c : kClasses) {
       const ClassTotals& t = totals[static_cast<size_t>(c)];
