@@ -40,6 +40,7 @@ class ThreadPass : public EventPass {
       rows_[i].tid = stream_.threads[i].tid;
       rows_[i].name = stream_.threads[i].name;
       rows_[i].frames_with_allocations = frames_[i].size();
+      rows_[i].memframe = stream_.threads[i].memframe;
     }
     return std::move(rows_);
   }
@@ -58,9 +59,9 @@ ThreadReport AnalyzeThreads(const Stream& stream, uint64_t frames) {
   ThreadReport r;
   r.frames = frames;
   r.threads = pass.Finish();
-  // A thread that never called the allocator has nothing to say (memframe's
-  // own writer among them).
-  std::erase_if(r.threads, [](const ThreadStats& t) { return t.allocations + t.frees + t.maps == 0; });
+  // A thread that never called the allocator has nothing to say, and
+  // memframe's own is none of the game's.
+  std::erase_if(r.threads, [&](const ThreadStats& t) { return t.memframe || t.allocations + t.frees + t.maps == 0; });
   for (const ThreadStats& t : r.threads) r.alloc_time_ns += t.alloc_time_ns;
   std::sort(r.threads.begin(), r.threads.end(), [](const ThreadStats& a, const ThreadStats& b) {
     if (a.allocations != b.allocations) return a.allocations > b.allocations;

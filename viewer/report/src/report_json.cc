@@ -175,7 +175,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   json j = {{"capture", std::move(capture)},
             {"frames", h.frames.frames_rendered},
             {"frame_source", h.frames.frame_source},
-            {"threads", s.threads.size()},
+            {"threads", GameThreadCount(s.threads)},
             {"allocations", h.allocations},
             {"frees", h.frees},
             {"bytes_allocated", h.bytes_allocated},

@@ -147,7 +147,7 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   if (s.process.attached) out << "Attached    " << DescribeAttach(c) << '\n';
   out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
   if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
-  out << ", " << s.threads.size() << (s.threads.size() == 1 ? " thread" : " threads") << '\n';
+  out << ", " << Plural(GameThreadCount(s.threads), "thread") << '\n';
   if (!input.threads.empty())
     out << "Threads     " << DescribeThreads(s, input.threads)
         << " only (--thread): their allocations, and the frees of their blocks\n";

@@ -22,6 +22,7 @@ struct ThreadStats {
   uint64_t mapped_bytes = 0;
   uint64_t alloc_time_ns = 0;           // inside the real allocator (allocations and frees)
   uint64_t frames_with_allocations = 0;  // distinct frames in which it allocated
+  bool memframe = false;                 // memframe's own thread (never in a ThreadReport)
 };
 
 struct ThreadReport {
