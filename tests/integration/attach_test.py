@@ -133,7 +133,8 @@ def test_attach_round_detach():
     expect_equal("mismatches", mismatches["total"], 0)
     expect_equal("mismatches' frees from before the attach", mismatches["freed_before_attach"], 7)
     text = report(capture)
-    for line in ("Attached    recording starts at an attach", "detached (it ran on)",
+    for line in ("Attached    recording starts at an attach", "ran on after memframe detached",
+                 "when memframe detached; the process ran on (not leaks)",
                  "note: 7 frees of blocks allocated before the attach"):
         if line not in text.stdout:
             fail("the summary lacks %r:\n%s" % (line, text.stdout))

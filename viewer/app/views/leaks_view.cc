@@ -22,14 +22,14 @@ enum Column { kFunction, kLocation, kModule, kThread, kBlocks, kBytes, kShare, k
 void LeaksView::Draw(ViewContext& ctx) {
   const analysis::LeakReport& leaks = ctx.session.GroupedLeaks();
   const analysis::ProgramEnd end = analysis::HowProgramEnded(ctx.session.capture());
-  const std::string how = "the program " + analysis::DescribeProgramEnd(end);
   if (leaks.sites.empty()) {
-    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Every block was freed before the end (%s).", how.c_str());
+    ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Every block was freed before the end (the program %s).",
+                       analysis::DescribeProgramEnd(end).c_str());
     return;
   }
-  ImGui::Text("%s, %s live at the end, from %s: %s, so they are %s", Plural(leaks.total_blocks, "block").c_str(),
+  ImGui::Text("%s (%s) from %s were live %s", Plural(leaks.total_blocks, "block").c_str(),
               FormatBytes(leaks.total_bytes).c_str(), Plural(leaks.sites.size(), "call site").c_str(),
-              how.c_str(), end.LiveBlocksAreLeaks() ? "leaks" : "not called leaks");
+              analysis::LiveAtEndVerdict(end).c_str());
   if (!ctx.session.capture().complete()) {
     ImGui::SameLine();
     ImGui::TextColored(palette::kWarning, "(the capture did not end cleanly: some of these were freed later)");
