@@ -86,9 +86,7 @@ void ThreadsView::Draw(ViewContext& ctx) {
     ImGui::TableNextColumn();
     TextRight(FormatBytes(t.bytes).c_str());
     ImGui::TableNextColumn();
-    char per_frame[32];
-    std::snprintf(per_frame, sizeof per_frame, "%.1f", PerFrame(t.allocations, r.frames));
-    TextRight(per_frame);
+    TextRight(FormatRate(PerFrame(t.allocations, r.frames)).c_str());
     ImGui::TableNextColumn();
     TextRight(FormatCount(t.frames_with_allocations).c_str());
     ImGui::TableNextColumn();
