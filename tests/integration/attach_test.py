@@ -472,8 +472,11 @@ def finish_driven(native, target, attach, last_answer):
 
 def blocks_at(capture, function):
     """(allocations, bytes) of the sites whose stack holds `function`."""
-    sites = json.loads(report(capture, "sites", "--json").stdout)["sites"]
-    at = [x for x in sites if any(function in f.get("function", "") for f in x.get("stack", []))]
+    sites = json.loads(report(capture, "sites", "--json").stdout)
+    # Each stack is written once: "stacks" maps its id to indices into "stack_frames".
+    frames = sites["stack_frames"]
+    stack = lambda x: [frames[i] for i in sites["stacks"].get(str(x["stack_id"]), [])]
+    at = [x for x in sites["sites"] if any(function in f.get("function", "") for f in stack(x))]
     return sum(x["allocations"] for x in at), sum(x["bytes"] for x in at)
 
 

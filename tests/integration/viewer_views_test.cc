@@ -481,7 +481,7 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
   std::vector<std::string> argv = {MEMFRAME_CLI_PATH, "report", capture_, "sites", "--thread", tid, "--json"};
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
   ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-  auto sites = e2e::SitesWithFunctionInStack(e2e::ParseJsonOrDiscard(r.standard_output)["sites"],
+  auto sites = e2e::SitesWithFunctionInStack(e2e::WithStacks(e2e::ParseJsonOrDiscard(r.standard_output))["sites"],
                                              kSpawnDamageLabelFunction);
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites[0]["threads"], json::parse("[{\"tid\":" + tid + ",\"name\":\"" + main_name +

@@ -53,7 +53,7 @@ class WindowsPresentAttach : public ::testing::Test {
     e2e::CommandResult result = e2e::RunCommand(command, kTimeoutSeconds);
     EXPECT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
     json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
-    return parsed.is_object() ? parsed : json::object();
+    return parsed.is_object() ? e2e::WithStacks(std::move(parsed)) : json::object();
   }
 
   static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;

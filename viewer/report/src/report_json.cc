@@ -11,18 +11,14 @@ namespace memframe::analysis {
 
 namespace {
 
-json StackJson(const std::vector<SourceFrame>& frames) {
-  json stack = json::array();
-  for (const SourceFrame& f : frames) {
-    stack.push_back({{"address", Hex(f.address)},
-                     {"function", f.function},
-                     {"file", f.file},
-                     {"line", f.line},
-                     {"module", f.module},
-                     {"module_class", ModuleClassName(f.module_class)},
-                     {"inlined", f.inlined}});
-  }
-  return stack;
+json FrameJson(const SourceFrame& f) {
+  return {{"address", Hex(f.address)},
+          {"function", f.function},
+          {"file", f.file},
+          {"line", f.line},
+          {"module", f.module},
+          {"module_class", ModuleClassName(f.module_class)},
+          {"inlined", f.inlined}};
 }
 
 json ThreadsJson(const SiteView& v) {
@@ -32,13 +28,27 @@ json ThreadsJson(const SiteView& v) {
   return threads;
 }
 
-json ViewsJson(const std::vector<SiteView>& views) {
+json ViewsJson(const std::vector<SiteView>& views, const ReportInput& input) {
   json out = json::array();
-  for (const SiteView& v : views) out.push_back(SiteJson(v));
+  for (const SiteView& v : views) out.push_back(SiteJson(v, input));
   return out;
 }
 
 }  // namespace
+
+void JsonStackTable::Add(uint32_t stack_id, const std::vector<SourceFrame>& stack) {
+  auto [entry, inserted] = stacks.try_emplace(stack_id);
+  if (!inserted) return;
+  for (const SourceFrame& f : stack) {
+    // One return address gives the same frames in every stack; its inlined
+    // calls are told apart by their function and line.
+    std::string key = std::to_string(f.address) + '\n' + f.function + '\n' + f.file + '\n' + std::to_string(f.line) +
+                      '\n' + f.module + (f.inlined ? "\ni" : "\n");
+    auto [index, added] = frame_index.try_emplace(std::move(key), static_cast<uint32_t>(frames.size()));
+    if (added) frames.push_back(f);
+    entry->second.push_back(index->second);
+  }
+}
 
 std::string Hex(uint64_t value) {
   char buf[24];
@@ -46,8 +56,9 @@ std::string Hex(uint64_t value) {
   return buf;
 }
 
-json SiteJson(const SiteView& v) {
+json SiteJson(const SiteView& v, const ReportInput& input) {
   const SiteStats& s = v.stats;
+  input.json_stacks.Add(s.stack_id, v.stack);
   json j = {{"stack_id", s.stack_id},
           {"name", v.name},
           {"module", v.module},
@@ -70,14 +81,13 @@ json SiteJson(const SiteView& v) {
           {"size_min", s.size_min},
           {"size_max", s.size_max}};
   if (!v.stack_ids.empty()) j["stack_ids"] = v.stack_ids;
-  j["stack"] = StackJson(v.stack);
   return j;
 }
 
 json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites) {
   json out = json::array();
   for (const SiteStats& s : sites) {
-    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input)));
+    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input), input));
   }
   return out;
 }
@@ -103,13 +113,57 @@ json JudgedFramesJson(const JudgedFrames& judged) {
           {"all_frames_option", "--all-frames"}};
 }
 
+namespace {
+
+// Compact, replacing invalid UTF-8 (a path or symbol in another encoding)
+// instead of throwing: the report must not fail on one odd name.
+std::string Compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
 void Emit(const json& j, std::ostream& out) {
-  // Replace invalid UTF-8 (a path or symbol in another encoding) instead of
-  // throwing: the report must not fail on one odd name.
-  out << j.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  // One line per top-level key, and per element of a top-level array or
+  // object (a row, a stack, a frame): readable, greppable, and no larger
+  // than what it holds (indenting every field of 50,000 rows doubled them).
+  if (!j.is_object() || j.empty()) {
+    out << Compact(j) << '\n';
+    return;
+  }
+  out << "{\n";
+  size_t key_index = 0;
+  for (auto it = j.begin(); it != j.end(); ++it, ++key_index) {
+    out << "  " << Compact(it.key()) << ": ";
+    const json& value = it.value();
+    if ((value.is_array() || value.is_object()) && !value.empty()) {
+      out << (value.is_array() ? "[\n" : "{\n");
+      size_t element_index = 0;
+      for (auto e = value.begin(); e != value.end(); ++e, ++element_index) {
+        out << "    ";
+        if (value.is_object()) out << Compact(e.key()) << ": ";
+        out << Compact(e.value()) << (element_index + 1 < value.size() ? ",\n" : "\n");
+      }
+      out << "  " << (value.is_array() ? ']' : '}');
+    } else {
+      out << Compact(value);
+    }
+    out << (key_index + 1 < j.size() ? ",\n" : "\n");
+  }
+  out << "}\n";
 }
 
-json StackRefJson(const SiteView& v) {
+void Emit(json j, const ReportInput& input, std::ostream& out) {
+  const JsonStackTable& table = input.json_stacks;
+  json stacks = json::object();
+  for (const auto& [id, frames] : table.stacks) stacks[std::to_string(id)] = frames;
+  json frames = json::array();
+  for (const SourceFrame& f : table.frames) frames.push_back(FrameJson(f));
+  j["stacks"] = std::move(stacks);
+  j["stack_frames"] = std::move(frames);
+  Emit(j, out);
+}
+
+json StackRefJson(const SiteView& v, const ReportInput& input) {
+  input.json_stacks.Add(v.stats.stack_id, v.stack);
   return {{"stack_id", v.stats.stack_id},
           {"name", v.name},
           {"module", v.module},
@@ -117,8 +171,7 @@ json StackRefJson(const SiteView& v) {
           {"function", v.function},
           {"location", v.location},
           {"thread", v.thread},
-          {"threads", ThreadsJson(v)},
-          {"stack", StackJson(v.stack)}};
+          {"threads", ThreadsJson(v)}};
 }
 
 // The blocks live at the end, and whether they are leaks (program_end.h).
@@ -184,7 +237,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"leaks", LiveAtEndJson(input)},
             {"module_classes", std::move(classes)},
             {"module_classes_shown", ClassesShownJson(input)},
-            {"hidden_sites", ViewsJson(HiddenSiteViews(input, judged, 10))},
+            {"hidden_sites", ViewsJson(HiddenSiteViews(input, judged, 10), input)},
             {"hidden_sites_judged_frames", JudgedFramesJson(judged)},
             {"events", EventCount(s)},
             {"dropped_events", dropped},
@@ -195,7 +248,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"allocs_over_live", h.anomalies.allocs_over_live},
             {"handoffs_repaired", s.handoffs_repaired},
             {"other_processes", std::move(others)}};
-  Emit(j, out);
+  Emit(std::move(j), input, out);
 }
 
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
@@ -206,8 +259,8 @@ void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
         {"judged_frames", JudgedFramesJson(judged)},
         {"min_fraction", input.options.min_fraction},
         {"module_classes_shown", ClassesShownJson(input)},
-        {"sites", ViewsJson(views)}},
-       out);
+        {"sites", ViewsJson(views, input)}},
+       input, out);
 }
 
 void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
@@ -227,7 +280,7 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
   NameCallersOfLookAlikes(views);
   json sites = json::array();
   for (size_t i = 0; i < views.size(); ++i) {
-    json site = SiteJson(views[i]);
+    json site = SiteJson(views[i], input);
     site["blocks"] = shown[i]->blocks;
     site["leaked_bytes"] = shown[i]->bytes;
     sites.push_back(std::move(site));
@@ -238,14 +291,14 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
         {"program_end", DescribeProgramEnd(HowProgramEnded(input.capture))},
         {"module_classes_shown", ClassesShownJson(input)},
         {"sites", std::move(sites)}},
-       out);
+       input, out);
 }
 
 void WriteSitesJson(const ReportInput& input, std::ostream& out) {
   FrameRange all = AllFramesRange(input);
   Emit({{"module_classes_shown", ClassesShownJson(input)},
         {"sites", SitesJson(input, SitesInRange(input.heap.sites, all, FramesIn(input, all)))}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis

@@ -137,9 +137,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
   json sites = json::array();
   for (const SiteLifetime& s : r.sites) {
     if (!KeepsSite(input, s.stack_id)) continue;
-    json site = StackRefJson(NameStack(s.stack_id, input));
-    json stack = std::move(site["stack"]);
-    site.erase("stack");
+    json site = StackRefJson(NameStack(s.stack_id, input), input);
     site["class"] = LifetimeClassName(s.lifetime);
     site["advice"] = LifetimeAdvice(s.lifetime);
     site["allocations"] = s.allocations;
@@ -157,7 +155,6 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
     site["peak_live_bytes"] = s.peak_live_bytes;
     site["calls_saved"] = s.calls_saved;
     site["bytes_saved"] = s.bytes_saved;
-    site["stack"] = std::move(stack);
     sites.push_back(std::move(site));
   }
   Emit({{"judged_frames", JudgedFramesJson(judged)},
@@ -169,7 +166,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
         {"frame_arena", FrameArenaJson(r.frame_arena)},
         {"level_loads", LoadsJson(AnalyzeLevelLoads(input.capture.main, FindPhases(input.heap.frames)))},
         {"sites", std::move(sites)}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis
