@@ -192,9 +192,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
     for (const SiteLifetime& s : r.sites) {
       if (!KeepsSite(input, s.stack_id)) continue;
       const SiteView view = NameStack(s.stack_id, input);
-      json site = StackRefJson(view);
-      json stack = std::move(site["stack"]);
-      site.erase("stack");
+      json site = StackRefJson(view, input);
       site["from_game"] = view.from_game;
       site["owned"] = OwnedByTheGame(view);
       site["class"] = LifetimeClassName(s.lifetime);
@@ -214,7 +212,6 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
       site["peak_live_bytes"] = s.peak_live_bytes;
       site["calls_saved"] = s.calls_saved;
       site["bytes_saved"] = s.bytes_saved;
-      site["stack"] = std::move(stack);
       sites.push_back(std::move(site));
     }
     json phase = ScopeJson(scope, input);
@@ -233,7 +230,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
         {"last_ended_frame", any.has_teardown ? json(any.last_ended_frame) : json(nullptr)},
         {"phases", std::move(phases)},
         {"level_loads", std::move(loads)}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis
