@@ -76,6 +76,26 @@ TEST(HandoffRepair, ABlockFreedOnAnotherThreadBeforeItsAllocationIsStampedGoesAf
   EXPECT_EQ(h.leaks.total_blocks, 1u);  // X only
 }
 
+// Thread 1 allocates X and hands it over; thread 2 frees it and gets the
+// same address straight back from its own cache. All three stamps fall in
+// one tick unit and thread 2's batch arrived first, so the merge sees the
+// free, the reuse and only then the allocation that explains them.
+TEST(HandoffRepair, AHandedBlockFreedAndReusedByItsReceiverGoesAfterItsAllocation) {
+  TestCapture tc;
+  tc.Batch(2, {Free(1000, 0, kX), Alloc(1000, 0, kX, 16, 2), Free(3000, 0, kX)});
+  tc.Batch(1, {Alloc(1000, 0, kX, 32, 1), Alloc(2000, 0, kY, 8, 1)});
+  Capture c = LoadTestCapture(tc, "reuse_by_receiver");
+  EXPECT_EQ(c.main.handoffs_repaired, 1u);
+  std::vector<Seen> want = {{1, EventKind::kAlloc, kX, 1000}, {2, EventKind::kFree, kX, 1000},
+                            {2, EventKind::kAlloc, kX, 1000}, {1, EventKind::kAlloc, kY, 2000},
+                            {2, EventKind::kFree, kX, 3000}};
+  EXPECT_EQ(Order(c), want);
+  HeapAnalysis h = AnalyzeHeap(c.main);
+  EXPECT_EQ(h.anomalies.allocs_over_live, 0u);
+  EXPECT_EQ(h.anomalies.unknown_frees, 0u);
+  EXPECT_EQ(h.leaks.total_blocks, 1u);  // Y only
+}
+
 TEST(HandoffRepair, AContradictionNothingExplainsInTimeStays) {
   TestCapture tc;
   tc.Batch(1, {Alloc(100, 0, kX, 32, 1), Free(1000 + (uint64_t{1} << 16) + 1, 0, kX)});

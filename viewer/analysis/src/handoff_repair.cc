@@ -22,9 +22,16 @@ void HandoffRepair::Push(const Event& e) {
   if (IsHeapEvent(e) && e.address != 0) {
     auto open = std::find_if(open_.begin(), open_.end(),
                              [&](const Contradiction& c) { return c.address == e.address; });
+    bool still_open = false;
     if (open != open_.end()) {
       Contradiction c = *open;
-      open_.erase(open);
+      // The contradicting thread's own later events at the address keep it
+      // open: a thread that frees a block it was handed and gets the same
+      // address straight back (its own cache) does both before the handing
+      // thread's stamp, which can come out after them, or tie with them at
+      // the wire's tick unit (clock.h) and lose on arrival.
+      still_open = e.thread == c.thread;
+      if (!still_open) open_.erase(open);
       if (Resolves(c, e)) {
         // The live set already holds the outcome of the right order:
         // free + alloc leaves the address live, alloc + free leaves it free.
@@ -40,7 +47,7 @@ void HandoffRepair::Push(const Event& e) {
     // A stream full of contradictions (events dropped, blocks from before
     // the agent started) keeps a few open at a time, not every one: each
     // open one holds the window back and is checked on every heap event.
-    if (!consistent && open_.size() < kMaxOpenContradictions)
+    if (!consistent && !still_open && open_.size() < kMaxOpenContradictions)
       open_.push_back({e.address, window_start_ + window_.size(), e.ticks, e.thread, e.kind() == EventKind::kAlloc});
   }
   if (open_.empty() && window_.empty()) {
