@@ -283,6 +283,7 @@ const SiteLabel& Session::Label(uint32_t stack_id) {
     label.module = origin.module;
     label.module_class = origin.module_class;
     label.has_stack = true;
+    label.from_game = analysis::LedByTheGame(origin, stack);
   }
   return labels_.emplace(stack_id, std::move(label)).first->second;
 }

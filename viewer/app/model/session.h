@@ -37,6 +37,7 @@ struct SiteLabel {
   std::string module;    // file name of the module that allocated
   analysis::ModuleClass module_class = analysis::ModuleClass::kSystem;
   bool has_stack = false;
+  bool from_game = false;  // a game frame is on the stack (site_origin.h LedByTheGame): listed first
 };
 
 class Session {
