@@ -29,7 +29,8 @@ std::string Note(const JudgedScope& scope) {
     case JudgedScope::Source::kLongestPhase:
       return "the longest steady phase; pick another here or on the timeline";
     case JudgedScope::Source::kRangePicked:
-      return scope.phase ? "picked" : "judging " + JudgedFramesText(scope.judged);
+      return scope.phase ? "picked here or on the timeline (Clear selection: back to the longest)"
+                         : "judging " + JudgedFramesText(scope.judged);
     case JudgedScope::Source::kWholeCapture:
       return "judging " + JudgedFramesText(scope.judged);
   }
