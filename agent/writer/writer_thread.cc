@@ -22,6 +22,7 @@
 #include "capture/marker_table.h"
 #include "capture/stack_table.h"
 #include "runtime/diagnostics.h"
+#include "memframe/format.h"
 #include "writer/module_map.h"
 #ifdef _WIN32
 #include "platform/windows/thread_name_windows.h"
@@ -252,6 +253,9 @@ void Detach() {
 
 void* WriterMain(void*) {
   t_thread_state = ThreadState::kAgent;  // nothing this thread allocates is the game's
+  // Named before it ends a time slice: the ThreadInfo that comes with its
+  // first events carries the name readers leave out of the game's threads.
+  pthread_setname_np(pthread_self(), wire::kWriterThreadName);
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
   CommitRingsAhead();
@@ -361,7 +365,9 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
     Warn("cannot start the writer thread (%s); not recording", strerror(rc));
     return false;
   }
-  pthread_setname_np(g_thread, "memframe-writer");
+  // Named here as well, so that the name is there the moment StartWriter
+  // returns (the writer names itself too, before its first events).
+  pthread_setname_np(g_thread, wire::kWriterThreadName);
   return true;
 }
 

@@ -133,7 +133,8 @@ def test_attach_round_detach():
     expect_equal("mismatches", mismatches["total"], 0)
     expect_equal("mismatches' frees from before the attach", mismatches["freed_before_attach"], 7)
     text = report(capture)
-    for line in ("Attached    recording starts at an attach", "detached (it ran on)",
+    for line in ("Attached    recording starts at an attach", "ran on after memframe detached",
+                 "when memframe detached; the process ran on (not leaks)",
                  "note: 7 frees of blocks allocated before the attach"):
         if line not in text.stdout:
             fail("the summary lacks %r:\n%s" % (line, text.stdout))
@@ -471,8 +472,11 @@ def finish_driven(native, target, attach, last_answer):
 
 def blocks_at(capture, function):
     """(allocations, bytes) of the sites whose stack holds `function`."""
-    sites = json.loads(report(capture, "sites", "--all-frames", "--json").stdout)["phases"][0]["sites"]
-    at = [x for x in sites if any(function in f.get("function", "") for f in x.get("stack", []))]
+    report_json = json.loads(report(capture, "sites", "--all-frames", "--json").stdout)
+    # Each stack is written once: "stacks" maps its id to indices into "stack_frames".
+    frames = report_json["stack_frames"]
+    stack = lambda x: [frames[i] for i in report_json["stacks"].get(str(x["stack_id"]), [])]
+    at = [x for x in report_json["phases"][0]["sites"] if any(function in f.get("function", "") for f in stack(x))]
     return sum(x["allocations"] for x in at), sum(x["bytes"] for x in at)
 
 

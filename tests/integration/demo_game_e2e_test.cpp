@@ -112,6 +112,7 @@ class DemoGameE2E : public ::testing::Test {
       ADD_FAILURE() << key << " did not print one JSON object:\n" << result.standard_output.substr(0, 2000);
       return json::object();
     }
+    parsed = e2e::WithStacks(std::move(parsed));
     reports_.emplace(key, parsed);
     return parsed;
   }

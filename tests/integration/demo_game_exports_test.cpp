@@ -485,10 +485,16 @@ TEST_F(DemoGameExports, CompareFindsExactlyTheParticleTrail) {
   EXPECT_TRUE(c.value("leaks_added", json::array()).empty()) << c["leaks_added"].dump(1);
   const json phases = c.value("phases", json::array());
   ASSERT_EQ(phases.size(), kPhases.size());
+  // Paired by kind and ordinal: the same phases on both sides.
   for (size_t i = 0; i < kPhases.size(); ++i) {
-    EXPECT_EQ(phases[i]["base"].value("phase", ""), std::get<0>(kPhases[i]));
-    EXPECT_EQ(phases[i]["new"].value("phase", ""), std::get<0>(kPhases[i]));
+    EXPECT_EQ(phases[i].value("kind", ""), std::get<0>(kPhases[i])) << i;
+    EXPECT_TRUE(phases[i]["base"].is_object() && phases[i]["new"].is_object()) << phases[i].dump();
+    EXPECT_EQ(phases[i]["base"]["frames"], phases[i]["new"]["frames"]) << phases[i].dump();
   }
+  EXPECT_EQ(phases[2].value("phase", ""), "load 1");
+  EXPECT_EQ(phases[3].value("phase", ""), "steady 2");
+  // Both runs exited: their leaks compare.
+  EXPECT_EQ(c.value("leaks_compared", false), true);
 }
 
 TEST_F(DemoGameExports, CompareFailsOnANewGameSiteOnlyWhenAsked) {

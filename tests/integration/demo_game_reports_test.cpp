@@ -67,7 +67,7 @@ class DemoGameReports : public ::testing::Test {
       ADD_FAILURE() << e2e::ShellCommandLine(command) << " did not print one JSON object";
       return json::object();
     }
-    return parsed;
+    return e2e::WithStacks(std::move(parsed));
   }
 
   static std::string File(const std::string& name) { return (scratch_->path() / name).string(); }

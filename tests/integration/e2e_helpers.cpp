@@ -86,6 +86,34 @@ nlohmann::json ParseJsonOrDiscard(const std::string& text) {
   return nlohmann::json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
 }
 
+namespace {
+
+// Every object below `node` that names a stack gets its frames.
+void InlineStacks(nlohmann::json& node, const nlohmann::json& stacks, const nlohmann::json& frames) {
+  if (node.is_array()) {
+    for (nlohmann::json& element : node) InlineStacks(element, stacks, frames);
+    return;
+  }
+  if (!node.is_object()) return;
+  for (auto& [key, value] : node.items()) InlineStacks(value, stacks, frames);
+  const auto id = node.find("stack_id");
+  if (id == node.end() || !id->is_number()) return;
+  nlohmann::json stack = nlohmann::json::array();
+  const auto indices = stacks.find(std::to_string(id->get<uint64_t>()));
+  if (indices != stacks.end())
+    for (const nlohmann::json& index : *indices) stack.push_back(frames.at(index.get<size_t>()));
+  node["stack"] = std::move(stack);
+}
+
+}  // namespace
+
+nlohmann::json WithStacks(nlohmann::json report) {
+  if (!report.is_object() || !report.contains("stacks")) return report;
+  const nlohmann::json stacks = report["stacks"], frames = report["stack_frames"];
+  InlineStacks(report, stacks, frames);
+  return report;
+}
+
 nlohmann::json ReportJson(const std::string& cli, const std::string& capture, const std::vector<std::string>& args,
                           std::string* failure) {
   std::vector<std::string> argv = {cli, "report", capture};
@@ -97,7 +125,7 @@ nlohmann::json ReportJson(const std::string& cli, const std::string& capture, co
   if (j.is_discarded())
     *failure = ShellCommandLine(argv) + " exited with " + std::to_string(r.exit_code) + ", printing: " +
                r.standard_output;
-  return j;
+  return WithStacks(std::move(j));
 }
 
 bool StackContains(const nlohmann::json& site, std::string_view function) {

@@ -47,9 +47,16 @@ class ScratchDirectory {
 // is_discarded()) so the caller can report the text it could not parse.
 nlohmann::json ParseJsonOrDiscard(const std::string& text);
 
-// `cli report capture args... --json` (120 s at most): its JSON, or a
-// discarded value with *failure saying what went wrong (the command line,
-// its exit status, what it printed).
+// A report's JSON with each row's stack written into the row as "stack"
+// (innermost first), as the viewer's --dump-view-data rows carry it: a
+// report writes each stack once, in its "stacks" table (stack id -> frame
+// indices) over "stack_frames", and its rows name it by "stack_id"
+// (REPORTS.md, "Stacks in JSON"). The helpers below read "stack".
+nlohmann::json WithStacks(nlohmann::json report);
+
+// `cli report capture args... --json` (120 s at most): its JSON
+// (WithStacks), or a discarded value with *failure saying what went wrong
+// (the command line, its exit status, what it printed).
 nlohmann::json ReportJson(const std::string& cli, const std::string& capture, const std::vector<std::string>& args,
                           std::string* failure);
 

@@ -150,7 +150,7 @@ json Report(const std::string& capture, const std::vector<std::string>& argument
   EXPECT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
   json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
   EXPECT_FALSE(parsed.is_discarded()) << result.standard_output;
-  return parsed;
+  return e2e::WithStacks(std::move(parsed));
 }
 
 // The last frame the model has events of; 0 while it has none.

@@ -192,6 +192,11 @@ TEST_F(PhasesGame, LifetimeAdviceIsForTheGamesCodeInEachPart) {
   }
   EXPECT_TRUE(tick);
   EXPECT_TRUE(engine);
+  // The frame arena is sized for the game's code alone: the world map's
+  // blocks, not the driver's buffers under Present.
+  const json& map_arena = lifetimes["phases"][1]["frame_arena"];
+  EXPECT_EQ(map_arena["p99_bytes"], kMapAllocations * kMapBlockBytes);
+  EXPECT_EQ(map_arena["calls_saved"], 2 * kMapAllocations * kMapFrames);
   // The level allocators: what each load kept.
   ASSERT_EQ(lifetimes["level_loads"].size(), 2u);
   EXPECT_EQ(lifetimes["level_loads"][0]["phase"], "load 1");

@@ -41,6 +41,12 @@ import time
 from game_drive import GAME_ENV, children_of, driver_loaded
 
 
+def stack_of(report, site):
+    """The frames of a row's stack, innermost first: a report writes each
+    stack once, in "stacks" (id -> frame indices) over "stack_frames"."""
+    return [report["stack_frames"][i] for i in report["stacks"].get(str(site["stack_id"]), [])]
+
+
 def fail(message):
     print("real_game_test: FAIL: " + message, file=sys.stderr)
     sys.exit(1)
@@ -137,7 +143,7 @@ def check_module_classes(args, capture, summary, hidden):
     if not named:
         fail("no driver site names the game frame that led there: %s" % [s["name"] for s in driver_sites])
     for site in hidden_sites:
-        for frame in site["stack"]:
+        for frame in stack_of(hidden, site):
             if "libmemframe_agent" in frame["module"]:
                 fail("memframe's own frame in the stack of %s" % site["name"])
     kept = every_phase(report(args, capture, "hidden", "--hide", "driver"))
@@ -198,7 +204,7 @@ def main():
         if not hidden_sites:
             fail("no call site allocates in most frames")
         for site in hidden_sites:
-            if not site["stack"]:
+            if not stack_of(hidden, site):
                 fail("hidden site %s has no stack" % site["stack_id"])
         print("hidden sites: %d in %d steady phases, first: %s" % (len(hidden_sites), len(hidden["phases"]),
                                                                    hidden_sites[0]["name"]))

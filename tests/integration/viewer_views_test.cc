@@ -526,7 +526,7 @@ TEST_F(ViewerViews, ThreadsListAndThreadFilter) {
                                    "--all-frames", "--json"};
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
   ASSERT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-  auto sites = e2e::SitesWithFunctionInStack(e2e::OneScopeRows(e2e::ParseJsonOrDiscard(r.standard_output)),
+  auto sites = e2e::SitesWithFunctionInStack(e2e::OneScopeRows(e2e::WithStacks(e2e::ParseJsonOrDiscard(r.standard_output))),
                                              kSpawnDamageLabelFunction);
   ASSERT_EQ(sites.size(), 1u);
   EXPECT_EQ(sites[0]["threads"], json::parse("[{\"tid\":" + tid + ",\"name\":\"" + main_name +

@@ -50,7 +50,7 @@ class InstalledDemo : public ::testing::Test {
     const e2e::CommandResult result = e2e::RunCommand(arguments, kTimeoutSeconds);
     EXPECT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(arguments);
     json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
-    return parsed.is_object() ? parsed : json::object();
+    return parsed.is_object() ? e2e::WithStacks(std::move(parsed)) : json::object();
   }
 
   static inline std::string cli_, capture_;

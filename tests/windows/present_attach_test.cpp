@@ -53,7 +53,7 @@ class WindowsPresentAttach : public ::testing::Test {
     e2e::CommandResult result = e2e::RunCommand(command, kTimeoutSeconds);
     EXPECT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
     json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
-    return parsed.is_object() ? parsed : json::object();
+    return parsed.is_object() ? e2e::WithStacks(std::move(parsed)) : json::object();
   }
 
   static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
@@ -72,7 +72,7 @@ TEST_F(WindowsPresentAttach, DxgiPresentsEndTheFrames) {
   EXPECT_EQ(summary.value("frame_source", ""), "IDXGISwapChain::Present");
   // One block a frame, freed in it: every frame has exactly one.
   const std::vector<json> sites = e2e::SitesWithFunctionInStack(
-      Report(capture, {"sites"}).value("sites", json::array()), "FrameScratch");
+      e2e::OneScopeRows(Report(capture, {"sites", "--all-frames"})), "FrameScratch");
   const e2e::SiteTotals scratch = e2e::SumSites(sites);
   EXPECT_EQ(scratch.allocations, 2u * kFramesPerSwapChain);
   EXPECT_EQ(scratch.bytes, 2u * kFramesPerSwapChain * kScratchBytes);
@@ -132,7 +132,7 @@ TEST_F(WindowsPresentAttach, AttachRecordsARunningGameToItsEnd) {
   EXPECT_LE(summary.value("frames", 1 << 30), TotalFrames(kAttachedGameFrames) + 1);
   // The gameplay frames recorded have the game's figures.
   const std::vector<json> labels = e2e::SitesWithFunctionInStack(
-      Report(capture, {"sites"}).value("sites", json::array()), kSpawnDamageLabelFunction);
+      e2e::OneScopeRows(Report(capture, {"sites", "--all-frames"})), kSpawnDamageLabelFunction);
   ASSERT_EQ(labels.size(), 1u);
   EXPECT_EQ(labels[0].value("allocs_per_frame_max", -1), kHitsPerFrame);
   EXPECT_EQ(labels[0].value("size_min", -1), static_cast<int>(kDamageLabelBytes));

@@ -44,6 +44,11 @@ constexpr uint32_t kMaxBatchEvents = 1u << 20;
 // socket"); a reader takes a longer one as damage.
 constexpr uint32_t kMaxSnapshotNameBytes = 200;
 
+// The agent's writer thread names itself so before it records anything (it
+// ends the time-slice frames, so it has events and a ThreadInfo); readers
+// leave it out of every figure of the game's threads.
+constexpr const char* kWriterThreadName = "memframe-writer";
+
 // EventBatch.kind packs the EventKind, the Family and two flags.
 constexpr uint32_t kKindMask = 0x7;
 constexpr uint32_t kFamilyShift = 3;

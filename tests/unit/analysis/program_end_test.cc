@@ -93,10 +93,34 @@ TEST(ProgramEndTest, NoClosingRecordIsNotAnExit) {
   EXPECT_EQ(r.leaks["are_leaks"], false);
 }
 
+// The process ran on: its blocks were live when memframe detached, which
+// says nothing of their end, let alone that they leaked.
 TEST(ProgramEndTest, ADetachIsNotAnExit) {
   Reports r = RunEnded(Ending::kDetach);
-  EXPECT_NE(r.summary.find(") was detached (it ran on)\n"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find(") ran on after memframe detached\n"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("\nStill live  1 block, 64 B when memframe detached; the process ran on (not leaks)\n"),
+            std::string::npos)
+      << r.summary;
+  EXPECT_EQ(r.summary.find("live at exit"), std::string::npos) << r.summary;
+  EXPECT_EQ(r.summary.find("Live at end"), std::string::npos) << r.summary;
   EXPECT_EQ(r.leaks["are_leaks"], false);
+  EXPECT_EQ(r.leaks["program_end"], "ran on after memframe detached");
+  EXPECT_NE(r.leaks_text.find("1 block (64 B) were live when memframe detached; the process ran on, so they are not "
+                              "leaks\n"),
+            std::string::npos)
+      << r.leaks_text;
+}
+
+TEST(ProgramEndTest, TheLiveBlocksAreNamedByHowTheProgramEnded) {
+  ProgramEnd end;
+  end.kind = ProgramEnd::Kind::kExited;
+  EXPECT_STREQ(LiveAtEndWord(end), "leaked");
+  end.kind = ProgramEnd::Kind::kDetached;
+  EXPECT_STREQ(LiveAtEndWord(end), "live at detach");
+  end.kind = ProgramEnd::Kind::kKilled;
+  EXPECT_STREQ(LiveAtEndWord(end), "live at exit");
+  end.kind = ProgramEnd::Kind::kUnknown;
+  EXPECT_STREQ(LiveAtEndWord(end), "live at end");
 }
 
 }  // namespace

@@ -125,13 +125,53 @@ TEST_F(ReportTest, SummaryJson) {
   EXPECT_EQ(site["allocs_per_frame_median"], 2);
   EXPECT_EQ(site["bytes_per_frame_max"], 96);
   EXPECT_EQ(site["size_min"], 48);
-  ASSERT_EQ(site["stack"].size(), 1u);
-  const json& frame = site["stack"][0];
+  // The stack is named by id and written once, at the end.
+  EXPECT_FALSE(site.contains("stack"));
+  ASSERT_EQ(j["stacks"]["1"].size(), 1u);
+  const json& frame = j["stack_frames"][j["stacks"]["1"][0].get<size_t>()];
   EXPECT_EQ(frame["function"], "report_test::SpawnDamageLabel()");
   EXPECT_EQ(frame["line"], report_test::kSpawnLine);
   EXPECT_EQ(frame["module"], testing::SelfModule().path);
   EXPECT_EQ(frame["inlined"], false);
   EXPECT_EQ(frame["address"].get<std::string>().substr(0, 2), "0x");
+}
+
+// Three sites whose stacks share frames: each stack is written once, as the
+// indices of its frames, and each distinct frame once, whatever the rows.
+TEST(ReportJson, StacksAreWrittenOnceByTheirFrames) {
+  TestCapture tc;
+  tc.Marker(1, "glfwSwapBuffers");
+  tc.Thread(500, "main");
+  tc.Stack(1, {0xa0, 0xb0, 0xc0});
+  tc.Stack(2, {0xd0, 0xb0, 0xc0});
+  tc.Stack(3, {0xa0, 0xb0});
+  tc.Batch(500, {Alloc(1000, 0, 0x1000, 16, 1), Alloc(1001, 0, 0x2000, 32, 2), Alloc(1002, 0, 0x3000, 64, 3),
+                 FrameEnd(1003, 0)});
+  tc.End();
+  tc.Recorder(true, 0);
+  TempPath file("report_json_stacks");
+  ASSERT_TRUE(tc.Write(file.path()));
+  const testing::ReportResult r = testing::RunReportCli(file.path(), "sites", {"--all-frames"}, true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = r.Json();
+  ASSERT_EQ(j["phases"].size(), 1u);
+  ASSERT_EQ(j["phases"][0]["sites"].size(), 3u);
+  for (const json& site : j["phases"][0]["sites"]) EXPECT_FALSE(site.contains("stack")) << site;
+  const json& frames = j["stack_frames"];
+  ASSERT_EQ(frames.size(), 4u);  // 0xa0, 0xb0, 0xc0, 0xd0
+  auto addresses = [&](const char* id) {
+    std::vector<std::string> out;
+    for (const json& index : j["stacks"][id]) out.push_back(frames[index.get<size_t>()]["address"]);
+    return out;
+  };
+  EXPECT_EQ(addresses("1"), (std::vector<std::string>{"0xa0", "0xb0", "0xc0"}));
+  EXPECT_EQ(addresses("2"), (std::vector<std::string>{"0xd0", "0xb0", "0xc0"}));
+  EXPECT_EQ(addresses("3"), (std::vector<std::string>{"0xa0", "0xb0"}));
+  EXPECT_EQ(j["stacks"].size(), 3u);
+  // One line a row: the layout grows with the rows, not with their fields.
+  size_t row_lines = 0;
+  for (size_t at = 0; (at = r.out.find("        {\"stack_id\":", at)) != std::string::npos; ++at) ++row_lines;
+  EXPECT_EQ(row_lines, 3u) << r.out;
 }
 
 TEST_F(ReportTest, FramesJsonWithRange) {

@@ -36,7 +36,6 @@ TEST(ModuleClass, DefaultRules) {
   EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/libxcb.so.1"), ModuleClass::kSystem);
   // A known name shipped with the game is still what its name says.
   EXPECT_EQ(classes.Classify("/opt/game/lib/libSDL2-2.0.so.0"), ModuleClass::kSystem);
-  EXPECT_EQ(classes.Classify("/usr/lib/libphysfs.so.1"), ModuleClass::kEngine);
   EXPECT_EQ(classes.Classify(""), ModuleClass::kEngine);
   // Nothing is "beside" a program in /usr/games or /usr/bin but itself.
   ModuleClassifier system_game("/usr/games/neverball");
@@ -45,6 +44,55 @@ TEST(ModuleClass, DefaultRules) {
   EXPECT_EQ(ModuleClassifier("/usr/bin/game").Classify("/usr/bin/other"), ModuleClass::kEngine);
   // The Windows agent, often installed beside the game, is never the game's.
   EXPECT_EQ(ModuleClassifier("/opt/game/game.exe").Classify("/opt/game/memframe_agent.dll"), ModuleClass::kSystem);
+}
+
+// Linux names have case: the driver's libGL, libGLX and libGLdispatch, not
+// libglib, libglfw or a font library named libGLC.
+TEST(ModuleClass, DriverNamesHaveCase) {
+  ModuleClassifier classes("/usr/games/chromium-bsu");
+  for (const char* lib : {"libGL.so.1", "libGLX.so.0", "libGLX_mesa.so.0", "libGLESv2.so.2", "libGLdispatch.so.0",
+                          "libGLU.so.1", "libGLEW.so.2.2", "libEGL.so.1", "libOpenGL.so.0", "libglapi.so.0"})
+    EXPECT_EQ(classes.Classify(std::string("/lib/x86_64-linux-gnu/") + lib), ModuleClass::kDriver) << lib;
+  for (const char* lib : {"libglib-2.0.so.0", "libglfw.so.3", "libGLC.so.0", "libgl2ps.so.1.4"})
+    EXPECT_EQ(classes.Classify(std::string("/lib/x86_64-linux-gnu/") + lib), ModuleClass::kSystem) << lib;
+}
+
+// What the system's package manager installs in the system library folders
+// is system (the libraries SDL and GL games load: fonts, text shaping,
+// archives, codecs, TLS), but for the engines and middleware it packages;
+// a game's own folder there, and what ships beside the game, are not.
+TEST(ModuleClass, PackagedLibrariesAreSystem) {
+  ModuleClassifier classes("/usr/games/supertux2");
+  for (const char* lib : {"libfribidi.so.0", "libraqm.so.0", "libphysfs.so.1", "libgnutls.so.30", "libtasn1.so.6",
+                          "libSDL2_image-2.0.so.0", "libSDL2_mixer-2.0.so.0", "libSDL2_ttf-2.0.so.0",
+                          "libmodplug.so.1", "libopenal.so.1", "libvorbisfile.so.3", "libpng16.so.16",
+                          "libcurl-gnutls.so.4", "libboost_filesystem.so.1.74.0", "libnettle.so.8", "libhogweed.so.6",
+                          "libgmp.so.10", "libp11-kit.so.0", "libidn2.so.0", "libunistring.so.2",
+                          "libsfml-graphics.so.2.5"}) {
+    EXPECT_EQ(classes.Classify(std::string("/lib/x86_64-linux-gnu/") + lib), ModuleClass::kSystem) << lib;
+    EXPECT_EQ(classes.Classify(std::string("/usr/lib/x86_64-linux-gnu/") + lib), ModuleClass::kSystem) << lib;
+  }
+  EXPECT_EQ(classes.Classify("/usr/lib/libphysfs.so.1"), ModuleClass::kSystem);
+  EXPECT_EQ(classes.Classify("/usr/lib64/libfribidi.so.0"), ModuleClass::kSystem);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/gdk-pixbuf-2.0/2.10.0/loaders/libpixbufloader-png.so"),
+            ModuleClass::kSystem);
+  // Engines and middleware, even when packaged.
+  for (const char* lib : {"libOgreMain.so.1.12", "libIrrlicht.so.1.8", "libBulletDynamics.so.3.24", "libLinearMath.so.3.24",
+                          "libBox2D.so.2.4", "libode.so.8", "liblua5.4.so.0", "libluajit-5.1.so.2", "libosg.so.161",
+                          "libCEGUIBase-0.so.5"})
+    EXPECT_EQ(classes.Classify(std::string("/usr/lib/x86_64-linux-gnu/") + lib), ModuleClass::kEngine) << lib;
+  // A game's own folder among the system's: Debian's /usr/lib/games/GAME,
+  // or a folder named as the game.
+  EXPECT_EQ(classes.Classify("/usr/lib/games/supertux2/libsquirrel.so"), ModuleClass::kEngine);
+  EXPECT_EQ(classes.Classify("/usr/lib/x86_64-linux-gnu/supertux2/libsquirrel.so"), ModuleClass::kEngine);
+  EXPECT_EQ(ModuleClassifier("/usr/lib/games/supertux2/supertux2").Classify("/usr/lib/games/supertux2/libsquirrel.so"),
+            ModuleClass::kGame);
+  // Not the package manager's: /usr/local, /opt, a game's own folder.
+  EXPECT_EQ(classes.Classify("/usr/local/lib/libfribidi.so.0"), ModuleClass::kEngine);
+  EXPECT_EQ(classes.Classify("/opt/middleware/lib/libfribidi.so.0"), ModuleClass::kEngine);
+  ModuleClassifier shipped("/opt/game/bin/game");
+  EXPECT_EQ(shipped.Classify("/opt/game/lib/libengine.so"), ModuleClass::kGame);
+  EXPECT_EQ(shipped.Classify("/opt/game/lib/libOgreMain.so.1.12"), ModuleClass::kGame);
 }
 
 // Wine's own DLLs are Windows' and its graphics drivers, not the game's,

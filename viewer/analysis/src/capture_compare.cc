@@ -93,6 +93,9 @@ CaptureComparison CompareCaptures(const CompareInput& base_input, const CompareI
   c.next_steady_frames = next.steady_frames;
   c.base_total = base.total;
   c.next_total = next.total;
+  c.base_end = HowProgramEnded(base_input.capture);
+  c.next_end = HowProgramEnded(next_input.capture);
+  c.leaks_compared = c.base_end.LiveBlocksAreLeaks() && c.next_end.LiveBlocksAreLeaks();
   c.base_leaked_bytes = base.leaked_bytes;
   c.next_leaked_bytes = next.leaked_bytes;
   std::map<std::string, std::pair<const KeyedSite*, const KeyedSite*>> keys;
@@ -119,7 +122,7 @@ CaptureComparison CompareCaptures(const CompareInput& base_input, const CompareI
       else c.sites.push_back(s);
     }
     const uint64_t base_blocks = b ? b->leaked_blocks : 0, base_bytes = b ? b->leaked_bytes : 0;
-    if (n && (n->leaked_blocks > base_blocks || n->leaked_bytes > base_bytes))
+    if (c.leaks_compared && n && (n->leaked_blocks > base_blocks || n->leaked_bytes > base_bytes))
       c.leaks_added.push_back({named.name, named.module_class, base_blocks, base_bytes, n->leaked_blocks, n->leaked_bytes});
   }
   auto delta = [&](const SiteComparison& s) {
@@ -132,13 +135,56 @@ CaptureComparison CompareCaptures(const CompareInput& base_input, const CompareI
   std::stable_sort(c.leaks_added.begin(), c.leaks_added.end(), [](const LeakComparison& a, const LeakComparison& b) {
     return a.next_bytes - a.base_bytes > b.next_bytes - b.base_bytes;
   });
-  for (size_t i = 0; i < std::max(base.phases.size(), next.phases.size()); ++i) {
-    PhaseComparison p;
-    if (i < base.phases.size()) p.base = base.phases[i];
-    if (i < next.phases.size()) p.next = next.phases[i];
-    c.phases.push_back(p);
-  }
+  c.phases = PairPhases(base.phases, next.phases);
   return c;
+}
+
+std::string PhaseLabel(PhaseKind kind, uint32_t ordinal) { return std::string(PhaseKindName(kind)) + " " + std::to_string(ordinal); }
+
+std::vector<PhaseComparison> PairPhases(const std::vector<Phase>& base, const std::vector<Phase>& next) {
+  // Each phase's ordinal within its kind, counted in FindPhases' order.
+  auto ordinals = [](const std::vector<Phase>& phases) {
+    std::map<PhaseKind, uint32_t> seen;
+    std::vector<uint32_t> out;
+    for (const Phase& p : phases) out.push_back(++seen[p.kind]);
+    return out;
+  };
+  const std::vector<uint32_t> base_ordinals = ordinals(base), next_ordinals = ordinals(next);
+  std::map<std::pair<PhaseKind, uint32_t>, size_t> next_index;
+  for (size_t j = 0; j < next.size(); ++j) next_index[{next[j].kind, next_ordinals[j]}] = j;
+  std::vector<PhaseComparison> rows;
+  std::vector<size_t> row_of_next(next.size(), SIZE_MAX);
+  for (size_t i = 0; i < base.size(); ++i) {
+    PhaseComparison row{base[i].kind, base_ordinals[i], base[i], std::nullopt};
+    if (auto it = next_index.find({base[i].kind, base_ordinals[i]}); it != next_index.end()) {
+      row.next = next[it->second];
+      row_of_next[it->second] = rows.size();
+    }
+    rows.push_back(row);
+  }
+  // A phase only NEW has goes after the row of NEW's phase before it.
+  size_t at = 0;
+  for (size_t j = 0; j < next.size(); ++j) {
+    if (row_of_next[j] != SIZE_MAX) {
+      at = std::max(at, row_of_next[j] + 1);
+      continue;
+    }
+    rows.insert(rows.begin() + static_cast<ptrdiff_t>(at), PhaseComparison{next[j].kind, next_ordinals[j], std::nullopt, next[j]});
+    for (size_t& r : row_of_next)
+      if (r != SIZE_MAX && r >= at) ++r;
+    ++at;
+  }
+  return rows;
+}
+
+std::string LeaksNotComparedReason(const CaptureComparison& c) {
+  if (c.leaks_compared) return "";
+  const std::string base = DescribeProgramEnd(c.base_end), next = DescribeProgramEnd(c.next_end);
+  const char* tail = "; only two runs that exited compare leaks";
+  if (c.base_end.LiveBlocksAreLeaks()) return "NEW " + next + ", so the blocks live at its end are no leaks" + tail;
+  if (c.next_end.LiveBlocksAreLeaks()) return "BASE " + base + ", so the blocks live at its end are no leaks" + tail;
+  const std::string both = base == next ? "BASE and NEW " + base : "BASE " + base + " and NEW " + next;
+  return both + ", so the blocks live at their ends are no leaks" + tail;
 }
 
 std::vector<std::string> FindRegressions(const CaptureComparison& c, double percent) {
@@ -153,7 +199,8 @@ std::vector<std::string> FindRegressions(const CaptureComparison& c, double perc
         PerFrame(c.next_total.allocations, c.next_steady_frames));
   check("steady bytes per frame", PerFrame(c.base_total.bytes, c.base_steady_frames),
         PerFrame(c.next_total.bytes, c.next_steady_frames));
-  check("leaked bytes", static_cast<double>(c.base_leaked_bytes), static_cast<double>(c.next_leaked_bytes));
+  if (c.leaks_compared)
+    check("leaked bytes", static_cast<double>(c.base_leaked_bytes), static_cast<double>(c.next_leaked_bytes));
   for (const SiteComparison& s : c.sites) {
     if (s.module_class != ModuleClass::kGame) continue;
     if (s.change == SiteComparison::Change::kNew) {

@@ -20,13 +20,15 @@ struct RowTimes {
   uint64_t last_ticks = 0;
   uint64_t end_ticks = kNone;  // its FRAME_END
   uint16_t end_thread = 0;
+  bool ended_by_game = false;  // end_thread is a game thread's (not memframe's time slices)
   bool has_mapped = false;
   uint64_t mapped_bytes = 0;  // after the last MAP/UNMAP of the frame
 };
 
 class TimelinePass : public EventPass {
  public:
-  explicit TimelinePass(const FrameTable& table) : table_(table), rows_(table.frames.size()) {}
+  TimelinePass(const Stream& stream, const FrameTable& table)
+      : stream_(stream), table_(table), rows_(table.frames.size()) {}
 
   void OnEvent(const Event& e) override {
     RowTimes* row = Row(e.kind() == EventKind::kFrameEnd ? e.size : e.frame);
@@ -37,8 +39,11 @@ class TimelinePass : public EventPass {
       case EventKind::kFrameEnd:
         if (row->end_ticks == kNone) {
           row->end_ticks = e.ticks;
-          row->end_thread = e.thread;
-          ++ends_by_thread_[e.thread];
+          if (IsGameThread(e.thread)) {
+            row->end_thread = e.thread;
+            row->ended_by_game = true;
+            ++ends_by_thread_[e.thread];
+          }
         }
         break;
       case EventKind::kMap:
@@ -55,16 +60,24 @@ class TimelinePass : public EventPass {
   }
 
   const std::vector<RowTimes>& rows() const { return rows_; }
-  // The thread index that ended the most frames; 0 when none did.
+  // The game thread that ended the most frames; when none did (memframe's
+  // writer ends time slices), the main thread, else the first game thread.
   uint16_t PresentingThread() const {
     uint16_t best = 0;
     uint64_t most = 0;
     for (auto [thread, count] : ends_by_thread_)
       if (count > most) best = thread, most = count;
-    return best;
+    if (most) return best;
+    for (size_t i = 0; i < stream_.threads.size(); ++i)
+      if (stream_.threads[i].tid == stream_.process.pid && IsGameThread(i)) return static_cast<uint16_t>(i);
+    for (size_t i = 0; i < stream_.threads.size(); ++i)
+      if (IsGameThread(i)) return static_cast<uint16_t>(i);
+    return 0;
   }
 
  private:
+  bool IsGameThread(size_t thread) const { return thread < stream_.threads.size() && !stream_.threads[thread].memframe; }
+
   RowTimes* Row(uint64_t frame) {
     size_t i = table_.LowerBound(frame);
     return i < rows_.size() && table_.frames[i].frame == frame ? &rows_[i] : nullptr;
@@ -74,6 +87,7 @@ class TimelinePass : public EventPass {
     row->mapped_bytes = mapped_.mapped_bytes();
   }
 
+  const Stream& stream_;
   const FrameTable& table_;
   std::vector<RowTimes> rows_;
   MappedRegions mapped_;
@@ -87,7 +101,7 @@ uint32_t TidOf(const Stream& stream, uint16_t thread) {
 }  // namespace
 
 Timeline BuildTimeline(const Stream& stream, const FrameTable& table) {
-  TimelinePass pass(table);
+  TimelinePass pass(stream, table);
   Replay(stream, {&pass});
   Timeline t;
   const uint16_t presenting = pass.PresentingThread();
@@ -101,7 +115,7 @@ Timeline BuildTimeline(const Stream& stream, const FrameTable& table) {
     span.start_ns = previous_end;
     const uint64_t end_ticks = r.end_ticks != kNone ? r.end_ticks : r.last_ticks;
     span.end_ns = std::max(previous_end, stream.clock.ToNs(end_ticks));
-    span.tid = TidOf(stream, r.end_ticks != kNone ? r.end_thread : presenting);
+    span.tid = TidOf(stream, r.ended_by_game ? r.end_thread : presenting);
     if (r.has_mapped) mapped = r.mapped_bytes;
     span.mapped_bytes = mapped;
     previous_end = span.end_ns;

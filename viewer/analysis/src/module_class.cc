@@ -2,6 +2,8 @@
 
 #include <fnmatch.h>
 
+#include <cstring>
+
 #include "memframe/paths.h"
 
 namespace memframe::analysis {
@@ -18,11 +20,10 @@ std::string SlashPath(std::string path) {
   return path;
 }
 
-// `path` is a SlashPath. `flags`: fnmatch's (FNM_CASEFOLD for the built-in
-// table, whose Windows names have no case).
-bool Matches(const ModuleClassRule& rule, const std::string& path, const std::string& name, int flags) {
+// `path` is a SlashPath.
+bool Matches(const ModuleClassRule& rule, const std::string& path, const std::string& name) {
   const bool whole_path = rule.pattern.find('/') != std::string::npos;
-  return fnmatch(rule.pattern.c_str(), (whole_path ? path : name).c_str(), flags) == 0;
+  return fnmatch(rule.pattern.c_str(), (whole_path ? path : name).c_str(), rule.fold_case ? FNM_CASEFOLD : 0) == 0;
 }
 
 bool IsAbsolute(const std::string& path) {
@@ -101,17 +102,21 @@ const std::vector<ModuleClassRule>& DefaultModuleClassRules() {
   using C = ModuleClass;
   static const std::vector<ModuleClassRule> rules = [] {
     std::vector<ModuleClassRule> r;
-    // Graphics drivers, their loaders and what only they load.
-    for (const char* p : {"libGL*", "libEGL*", "libOpenGL*", "*_dri.so*", "libvulkan*", "liblvp*", "*lavapipe*",
+    // Graphics drivers, their loaders and what only they load. Linux names
+    // have case: libGL.so is the driver's, libglib and libglfw are not, nor
+    // is a font library named libGLC.
+    for (const char* p : {"libGL.so*", "libGLX*", "libGLESv1_CM*", "libGLESv2*", "libGLdispatch*", "libGLU*",
+                          "libGLEW*", "libEGL*", "libOpenGL*", "*_dri.so*", "libvulkan*", "liblvp*", "*lavapipe*",
                           "*radv*", "libnvidia-*", "libcuda*", "libLLVM*", "libgallium*", "libglapi*", "libdrm*",
-                          "libgbm*", "libxshmfence*", "libz3*", "libclang-cpp*", "libLLVMSPIRV*", "libSPIRV*", "libwayland-egl*", "libamdgpu*", "libigc*", "libigdgmm*",
-                          "libMesa*", "libVkLayer*",
-                          // Windows: the graphics APIs' DLLs, Wine's drivers (winex11.drv, wined3d,
-                          // winevulkan) and the vendors' user-mode drivers.
-                          "opengl32.dll", "d3d*.dll", "dxgi.dll", "dxcore.dll", "wined3d.dll", "vulkan-1.dll",
+                          "libgbm*", "libxshmfence*", "libz3*", "libclang-cpp*", "libLLVMSPIRV*", "libSPIRV*",
+                          "libwayland-egl*", "libamdgpu*", "libigc*", "libigdgmm*", "libMesa*", "libVkLayer*"})
+      r.push_back({p, C::kDriver});
+    // Windows: the graphics APIs' DLLs, Wine's drivers (winex11.drv, wined3d,
+    // winevulkan) and the vendors' user-mode drivers.
+    for (const char* p : {"opengl32.dll", "d3d*.dll", "dxgi.dll", "dxcore.dll", "wined3d.dll", "vulkan-1.dll",
                           "winevulkan.dll", "*.drv", "nvoglv*.dll", "nvwgf2um*.dll", "nvd3dum*.dll", "amdvlk*.dll",
                           "atio*.dll", "atiu*.dll", "amdxc*.dll", "ig*icd*.dll", "igd*umd*.dll"})
-      r.push_back({p, C::kDriver});
+      r.push_back({p, C::kDriver, true});
     // The C/C++ runtime and the libraries a Linux desktop provides.
     for (const char* p :
          {"libc.so*",       "libc-*",         "libm.so*",      "libm-*",        "libstdc++*",     "libgcc_s*",
@@ -131,7 +136,7 @@ const std::vector<ModuleClassRule>& DefaultModuleClassRules() {
           "libwrap*",       "libunwind*",     "libdw*",        "libintl*"})
       r.push_back({p, C::kSystem});
     // The Windows agent, wherever it lies (beside the game, often).
-    r.push_back({"memframe_agent.dll", C::kSystem});
+    r.push_back({"memframe_agent.dll", C::kSystem, true});
     // Windows' C/C++ runtimes, which games ship beside them, and Windows
     // itself: its folder, Wine's in a prefix (drive_c, or dosdevices/c: as
     // Wine names the modules' files) and the folders Wine's own DLLs are
@@ -140,15 +145,39 @@ const std::vector<ModuleClassRule>& DefaultModuleClassRules() {
                           "concrt*.dll", "api-ms-win-*", "libwinpthread*", "libc++.dll", "libunwind.dll",
                           "?:/windows/*", "*/drive_c/windows/*", "*/dosdevices/?:/windows/*", "*/lib/wine/*",
                           "*/lib64/wine/*", "*/lib32/wine/*", "*/lib/*-linux-gnu/wine/*"})
-      r.push_back({p, C::kSystem});
+      r.push_back({p, C::kSystem, true});
     return r;
   }();
   return rules;
 }
 
+const std::vector<std::string>& PackagedEnginePatterns() {
+  static const std::vector<std::string> patterns = {
+      "libOgre*",  "libIrrlicht*", "libCEGUI*",   "libosg*",   "libOpenThreads*", "libBullet*", "libLinearMath*",
+      "libBox2D*", "libbox2d*",    "libode.so*",  "libchipmunk*", "liblua*",       "libluajit*", "libraylib*",
+      "libpanda*", "libp3*",       "libfmod*"};
+  return patterns;
+}
+
+bool InSystemLibraryFolder(const std::string& path, const std::string& executable_name) {
+  static const char* const kTops[] = {"/lib/", "/lib64/", "/lib32/", "/usr/lib/", "/usr/lib64/", "/usr/lib32/"};
+  for (const char* top : kTops) {
+    const size_t top_length = strlen(top);
+    if (path.compare(0, top_length, top) != 0) continue;
+    // Every folder between the top and the file: none may be a game's own.
+    for (size_t start = top_length, slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1) {
+      const std::string folder = path.substr(start, slash - start);
+      if (folder == "games" || (!executable_name.empty() && folder == executable_name)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 ModuleClassifier::ModuleClassifier(std::string executable, std::vector<ModuleClassRule> user_rules)
     : executable_(std::move(executable)),
       executable_dir_(GameRoot(SlashPath(executable_))),
+      executable_name_(Basename(SlashPath(executable_))),
       user_rules_(std::move(user_rules)) {}
 
 ModuleClassifier ClassifierFor(const Stream& stream, std::vector<ModuleClassRule> user_rules) {
@@ -165,12 +194,17 @@ ModuleClass ModuleClassifier::Classify(const std::string& module_path) const {
   const std::string name = Basename(module_path);
   const std::string path = SlashPath(module_path);
   for (const ModuleClassRule& rule : user_rules_) {
-    if (Matches(rule, path, name, 0)) return rule.module_class;
+    if (Matches(rule, path, name)) return rule.module_class;
   }
   if (module_path.empty()) return ModuleClass::kEngine;
   if (!executable_.empty() && module_path == executable_) return ModuleClass::kGame;
   for (const ModuleClassRule& rule : DefaultModuleClassRules()) {
-    if (Matches(rule, path, name, FNM_CASEFOLD)) return rule.module_class;
+    if (Matches(rule, path, name)) return rule.module_class;
+  }
+  if (InSystemLibraryFolder(path, executable_name_)) {
+    for (const std::string& engine : PackagedEnginePatterns())
+      if (fnmatch(engine.c_str(), name.c_str(), 0) == 0) return ModuleClass::kEngine;
+    return ModuleClass::kSystem;
   }
   if (!executable_dir_.empty() && path.compare(0, executable_dir_.size(), executable_dir_) == 0)
     return ModuleClass::kGame;

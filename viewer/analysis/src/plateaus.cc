@@ -77,7 +77,8 @@ std::vector<size_t> FindCuts(const std::vector<uint64_t>& a, size_t first, size_
   }
   std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<size_t> cuts;
-  for (const auto& [score, c] : scored) {
+  for (const auto& candidate : scored) {
+    const size_t c = candidate.second;
     const bool apart = std::all_of(cuts.begin(), cuts.end(), [&](size_t other) { return AbsDiff(c, other) >= m; });
     if (apart) cuts.push_back(c);
   }

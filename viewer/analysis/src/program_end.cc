@@ -25,13 +25,35 @@ std::string DescribeProgramEnd(const ProgramEnd& end) {
       return "was killed by signal " + std::to_string(end.signal) + (name ? std::string(" (") + name + ")" : "");
     }
     case ProgramEnd::Kind::kDetached:
-      return "was detached (it ran on)";
+      return "ran on after memframe detached";
     case ProgramEnd::Kind::kUnknown:
       break;
   }
   return "was not seen to end";
 }
 
-const char* LiveAtEndWord(const ProgramEnd& end) { return end.LiveBlocksAreLeaks() ? "leaked" : "live at exit"; }
+const char* LiveAtEndWord(const ProgramEnd& end) {
+  switch (end.kind) {
+    case ProgramEnd::Kind::kExited: return "leaked";
+    case ProgramEnd::Kind::kDetached: return "live at detach";
+    case ProgramEnd::Kind::kKilled: return "live at exit";
+    case ProgramEnd::Kind::kUnknown: break;
+  }
+  return "live at end";
+}
+
+std::string LiveAtEndVerdict(const ProgramEnd& end) {
+  switch (end.kind) {
+    case ProgramEnd::Kind::kExited:
+      return "at the end; the program " + DescribeProgramEnd(end) + ", so they are leaks";
+    case ProgramEnd::Kind::kDetached:
+      return "when memframe detached; the process ran on, so they are not leaks";
+    case ProgramEnd::Kind::kKilled:
+    case ProgramEnd::Kind::kUnknown:
+      break;
+  }
+  return "at the end; the program " + DescribeProgramEnd(end) +
+         ", so they are not called leaks (only an exit shows that nothing would have freed them)";
+}
 
 }  // namespace memframe::analysis

@@ -140,7 +140,10 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
     case wire::Packet::kThread: {
       const wire::ThreadInfo& info = packet.thread();
       Thread& t = stream_.threads[ThreadIndex(info.thread_id())];
-      if (!info.name().empty()) t.name = info.name();
+      if (!info.name().empty()) {
+        t.name = info.name();
+        t.memframe = t.name == wire::kWriterThreadName;
+      }
       if (info.first_ticks()) t.first_ticks = info.first_ticks();
       t.exited = t.exited || info.exited();
       return CaptureBuilder::Status::kOk;

@@ -24,6 +24,7 @@ bool ParseTid(const std::string& text, uint32_t* tid) {
 std::string ThreadList(const Stream& stream) {
   std::string list;
   for (const Thread& t : stream.threads) {
+    if (t.memframe) continue;
     if (!list.empty()) list += ", ";
     list += (t.name.empty() ? "(unnamed)" : t.name) + " " + std::to_string(t.tid);
   }
@@ -47,6 +48,7 @@ bool ResolveThreads(const Stream& stream, const std::vector<std::string>& specs,
     bool found = false;
     for (size_t i = 0; i < stream.threads.size(); ++i) {
       const Thread& t = stream.threads[i];
+      if (t.memframe) continue;
       if (by_tid ? t.tid == tid : t.name == spec) {
         (*selection)[i] = true;
         found = true;
@@ -55,7 +57,7 @@ bool ResolveThreads(const Stream& stream, const std::vector<std::string>& specs,
     // A thread whose name is all digits can still be named by it.
     if (!found && by_tid) {
       for (size_t i = 0; i < stream.threads.size(); ++i) {
-        if (stream.threads[i].name == spec) (*selection)[i] = found = true;
+        if (!stream.threads[i].memframe && stream.threads[i].name == spec) (*selection)[i] = found = true;
       }
     }
     if (!found) {

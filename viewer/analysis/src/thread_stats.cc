@@ -52,6 +52,7 @@ class ThreadPass : public EventPass {
       ThreadHistory::Thread& thread = history.threads[i];
       thread.tid = stream_.threads[i].tid;
       thread.name = stream_.threads[i].name;
+      thread.memframe = stream_.threads[i].memframe;
       for (auto& [frame, figures] : rows_[i].TakeSorted()) thread.frames.push_back({frame, std::move(figures)});
     }
     return history;
@@ -93,9 +94,9 @@ ThreadReport SumThreads(const ThreadHistory& history, const std::vector<FrameRan
         if (f.allocations) ++t.frames_with_allocations;
       }
     }
-    // A thread that never called the allocator has nothing to say (memframe's
-    // own writer among them).
-    if (t.allocations + t.frees + t.maps == 0) continue;
+    // A thread that never called the allocator has nothing to say, and
+    // memframe's own is none of the game's.
+    if (thread.memframe || t.allocations + t.frees + t.maps == 0) continue;
     r.alloc_time_ns += t.alloc_time_ns;
     r.threads.push_back(std::move(t));
   }

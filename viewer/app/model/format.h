@@ -13,6 +13,7 @@ using analysis::FormatBytes;
 using analysis::FormatCount;
 using analysis::FormatDuration;
 using analysis::FormatPercent;
+using analysis::FormatRate;
 using analysis::FormatShare;
 using analysis::Plural;
 

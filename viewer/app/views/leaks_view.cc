@@ -31,9 +31,9 @@ void LeaksView::Draw(ViewContext& ctx) {
                        how.c_str());
     return;
   }
-  ImGui::Text("%s%s, %s live at the end, from %s: %s, so they are %s", Plural(kept_blocks_, "block").c_str(),
-              of.c_str(), FormatBytes(kept_bytes_).c_str(), Plural(kept_sites_, "call site").c_str(), how.c_str(),
-              end.LiveBlocksAreLeaks() ? "leaks" : "not called leaks");
+  ImGui::Text("%s%s (%s) from %s were live %s", Plural(kept_blocks_, "block").c_str(), of.c_str(),
+              FormatBytes(kept_bytes_).c_str(), Plural(kept_sites_, "call site").c_str(),
+              analysis::LiveAtEndVerdict(end).c_str());
   if (!ctx.session.capture().complete()) {
     ImGui::SameLine();
     ImGui::TextColored(palette::kWarning, "(the capture did not end cleanly: some of these were freed later)");

@@ -54,8 +54,10 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
   const std::vector<ModuleClass> classes = PresentClasses(by_class);
   json events = json::array();
   events.push_back(Metadata("process_name", pid, 0, stream.process.executable));
-  for (const Thread& t : stream.threads)
+  for (const Thread& t : stream.threads) {
+    if (t.memframe) continue;
     events.push_back(Metadata("thread_name", pid, t.tid, t.name.empty() ? "thread " + std::to_string(t.tid) : t.name));
+  }
   // Phases first: a viewer nests events that start together in the order given.
   for (const TimelinePhase& p : timeline.phases) {
     events.push_back(Complete(PhaseKindName(p.phase.kind), "phase", pid, timeline.presenting_tid, p.start_ns,

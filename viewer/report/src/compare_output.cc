@@ -1,6 +1,6 @@
 // The comparison as text and JSON, and RunCompare (memframe/report/compare.h).
 #include <cmath>
-#include <cstdio>
+#include <map>
 
 #include "memframe/report/compare.h"
 #include "memframe/report/report.h"
@@ -23,26 +23,22 @@ const char* ChangeName(SiteComparison::Change c) {
   return "";
 }
 
-std::string Rate(double v) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f", v);
-  return text;
-}
-
-std::string SignedRate(double v) { return (v >= 0 ? "+" : "") + Rate(v); }
-
-std::string Percent(double base, double next) {
+// "+12%", "-3%"; "new" from nothing.
+std::string Change(double base, double next) {
   if (base == 0) return next == 0 ? "0%" : "new";
-  char text[32];
-  std::snprintf(text, sizeof(text), "%+.1f%%", (next - base) / base * 100.0);
-  return text;
+  const double growth = (next - base) / base;
+  return (growth < 0 ? "-" : "+") + FormatPercent(std::fabs(growth));
 }
 
-std::string PhaseFrames(const std::optional<Phase>& p) {
-  return p ? std::string(PhaseKindName(p->kind)) + " " + RangeText(p->frames) : "-";
-}
+std::string PhaseFrames(const std::optional<Phase>& p) { return p ? RangeText(p->frames) : "-"; }
 
 int64_t LiveGrowth(const Phase& p) { return static_cast<int64_t>(p.live_after) - static_cast<int64_t>(p.live_before); }
+
+std::string PhaseChange(const PhaseComparison& p) {
+  if (!p.base) return "only in new";
+  if (!p.next) return "only in base";
+  return FormatSignedBytes(LiveGrowth(*p.next) - LiveGrowth(*p.base));
+}
 
 json SideJson(const SideFigures& s, uint64_t frames) {
   return {{"allocations", s.allocations},
@@ -53,61 +49,97 @@ json SideJson(const SideFigures& s, uint64_t frames) {
 
 json PhaseJson(const std::optional<Phase>& p) {
   if (!p) return nullptr;
-  return {{"phase", PhaseKindName(p->kind)},
-          {"frames", {{"from", p->frames.from}, {"to", p->frames.to}}},
+  return {{"frames", {{"from", p->frames.from}, {"to", p->frames.to}}},
           {"live_before", p->live_before},
           {"live_after", p->live_after},
           {"live_growth", LiveGrowth(*p)}};
 }
 
+// The site rows, each row's figures as printed; unless `all`, rows whose
+// figures print alike (a driver's many stacks that each allocate once in
+// a run) are one row, the first of them, with how many more there are.
+void WriteSiteRows(const CaptureComparison& c, bool all, std::ostream& out) {
+  const uint64_t bf = c.base_steady_frames, nf = c.next_steady_frames;
+  struct Row {
+    std::vector<std::string> figures;
+    const SiteComparison* site;
+    uint64_t alike = 0;
+  };
+  std::vector<Row> rows;
+  std::map<std::vector<std::string>, size_t> row_of;
+  for (const SiteComparison& s : c.sites) {
+    const double sba = PerFrame(s.base.allocations, bf), sna = PerFrame(s.next.allocations, nf);
+    const double sbb = PerFrame(s.base.bytes, bf), snb = PerFrame(s.next.bytes, nf);
+    std::vector<std::string> figures = {ChangeName(s.change), ModuleClassName(s.module_class), FormatRate(sba),
+                                        FormatRate(sna),      FormatSignedRate(sna - sba),     FormatByteRate(sbb),
+                                        FormatByteRate(snb),  FormatSignedByteRate(snb - sbb)};
+    if (!all) {
+      auto [it, inserted] = row_of.try_emplace(figures, rows.size());
+      if (!inserted) {
+        ++rows[it->second].alike;
+        continue;
+      }
+    }
+    rows.push_back({std::move(figures), &s});
+  }
+  TextTable table({{"change", true}, {"class", true}, {"allocs base"}, {"new"}, {"delta"}, {"bytes base"}, {"new"},
+                   {"delta"}, {"location", true}, {"site", true}});
+  uint64_t folded = 0;
+  for (Row& r : rows) {
+    folded += r.alike;
+    std::vector<std::string> cells = std::move(r.figures);
+    cells.push_back(r.site->location.empty() ? "-" : r.site->location);
+    cells.push_back(r.alike ? r.site->name + " (and " + Plural(r.alike, "more site") + " alike)" : r.site->name);
+    table.AddRow(std::move(cells));
+  }
+  table.Write(out, "  ");
+  if (folded) out << "  (" << Plural(folded, "site") << " folded into the rows alike; --all lists each)\n";
+}
+
 }  // namespace
 
 void WriteComparisonText(const CaptureComparison& c, const std::string& base_path, const std::string& next_path,
-                         std::ostream& out) {
+                         bool all, std::ostream& out) {
   const uint64_t bf = c.base_steady_frames, nf = c.next_steady_frames;
   out << "memframe compare: " << base_path << " (base, " << Plural(bf, "steady frame") << ") -> " << next_path
       << " (new, " << Plural(nf, "steady frame") << ")\n\n";
   TextTable totals({{"", true}, {"base"}, {"new"}, {"change"}});
   const double ba = PerFrame(c.base_total.allocations, bf), na = PerFrame(c.next_total.allocations, nf);
   const double bb = PerFrame(c.base_total.bytes, bf), nb = PerFrame(c.next_total.bytes, nf);
-  totals.AddRow({"allocations per steady frame", Rate(ba), Rate(na), Percent(ba, na)});
-  totals.AddRow({"bytes per steady frame", Rate(bb), Rate(nb), Percent(bb, nb)});
-  totals.AddRow({"leaked bytes", FormatCount(c.base_leaked_bytes), FormatCount(c.next_leaked_bytes),
-                 Percent(static_cast<double>(c.base_leaked_bytes), static_cast<double>(c.next_leaked_bytes))});
+  totals.AddRow({"allocations per steady frame", FormatRate(ba), FormatRate(na), Change(ba, na)});
+  totals.AddRow({"bytes per steady frame", FormatByteRate(bb), FormatByteRate(nb), Change(bb, nb)});
+  totals.AddRow({c.leaks_compared ? "leaked bytes" : "live at end", FormatBytes(c.base_leaked_bytes),
+                 FormatBytes(c.next_leaked_bytes),
+                 c.leaks_compared ? Change(static_cast<double>(c.base_leaked_bytes), static_cast<double>(c.next_leaked_bytes))
+                                  : "not compared"});
   totals.Write(out, "  ");
+  if (!c.leaks_compared) out << "  Leaks are not compared: " << LeaksNotComparedReason(c) << ".\n";
 
   out << "\nSites that changed, per steady frame (" << Plural(c.unchanged_sites, "site") << " unchanged):\n";
-  if (c.sites.empty()) {
+  if (c.sites.empty())
     out << "  none\n";
-  } else {
-    TextTable sites({{"change", true}, {"class", true}, {"allocs base"}, {"new"}, {"delta"}, {"bytes base"},
-                     {"new"}, {"delta"}, {"location", true}, {"site", true}});
-    for (const SiteComparison& s : c.sites) {
-      const double sba = PerFrame(s.base.allocations, bf), sna = PerFrame(s.next.allocations, nf);
-      const double sbb = PerFrame(s.base.bytes, bf), snb = PerFrame(s.next.bytes, nf);
-      sites.AddRow({ChangeName(s.change), ModuleClassName(s.module_class), Rate(sba), Rate(sna), SignedRate(sna - sba),
-                    Rate(sbb), Rate(snb), SignedRate(snb - sbb), s.location.empty() ? "-" : s.location, s.name});
-    }
-    sites.Write(out, "  ");
-  }
+  else
+    WriteSiteRows(c, all, out);
 
-  out << "\nLive-heap growth by phase:\n";
-  TextTable phases({{"base", true}, {"growth"}, {"new", true}, {"growth"}, {"change"}});
+  out << "\nLive-heap growth by phase (phases paired by kind and ordinal):\n";
+  TextTable phases({{"phase", true}, {"base", true}, {"growth"}, {"new", true}, {"growth"}, {"change"}});
   for (const PhaseComparison& p : c.phases) {
-    phases.AddRow({PhaseFrames(p.base), p.base ? FormatSignedBytes(LiveGrowth(*p.base)) : "-", PhaseFrames(p.next),
-                   p.next ? FormatSignedBytes(LiveGrowth(*p.next)) : "-",
-                   p.base && p.next ? FormatSignedBytes(LiveGrowth(*p.next) - LiveGrowth(*p.base)) : "-"});
+    phases.AddRow({PhaseLabel(p.kind, p.ordinal), PhaseFrames(p.base), p.base ? FormatSignedBytes(LiveGrowth(*p.base)) : "-",
+                   PhaseFrames(p.next), p.next ? FormatSignedBytes(LiveGrowth(*p.next)) : "-", PhaseChange(p)});
   }
   phases.Write(out, "  ");
 
-  out << "\nLeaks added:\n";
-  if (c.leaks_added.empty()) {
-    out << "  none\n";
+  out << "\nLeaks added:";
+  if (!c.leaks_compared) {
+    out << " not compared (above)\n";
+  } else if (c.leaks_added.empty()) {
+    out << "\n  none\n";
   } else {
+    out << '\n';
     TextTable leaks({{"class", true}, {"blocks base"}, {"new"}, {"bytes base"}, {"new"}, {"site", true}});
     for (const LeakComparison& l : c.leaks_added)
       leaks.AddRow({ModuleClassName(l.module_class), FormatCount(l.base_blocks), FormatCount(l.next_blocks),
-                    FormatCount(l.base_bytes), FormatCount(l.next_bytes), l.name});
+                    FormatBytes(l.base_bytes), FormatBytes(l.next_bytes), l.name});
     leaks.Write(out, "  ");
   }
 }
@@ -125,7 +157,13 @@ void WriteComparisonJson(const CaptureComparison& c, const std::string& base_pat
                      {"new", SideJson(s.next, c.next_steady_frames)}});
   }
   json phases = json::array();
-  for (const PhaseComparison& p : c.phases) phases.push_back({{"base", PhaseJson(p.base)}, {"new", PhaseJson(p.next)}});
+  for (const PhaseComparison& p : c.phases) {
+    phases.push_back({{"phase", PhaseLabel(p.kind, p.ordinal)},
+                      {"kind", PhaseKindName(p.kind)},
+                      {"ordinal", p.ordinal},
+                      {"base", PhaseJson(p.base)},
+                      {"new", PhaseJson(p.next)}});
+  }
   json leaks = json::array();
   for (const LeakComparison& l : c.leaks_added) {
     leaks.push_back({{"name", l.name},
@@ -133,15 +171,20 @@ void WriteComparisonJson(const CaptureComparison& c, const std::string& base_pat
                      {"base", {{"blocks", l.base_blocks}, {"bytes", l.base_bytes}}},
                      {"new", {{"blocks", l.next_blocks}, {"bytes", l.next_bytes}}}});
   }
-  auto side = [](const std::string& path, uint64_t frames, const SideFigures& total, uint64_t leaked) {
+  auto side = [](const std::string& path, uint64_t frames, const SideFigures& total, const ProgramEnd& end,
+                 uint64_t live) {
     json j = SideJson(total, frames);
     j["capture"] = path;
     j["steady_frames"] = frames;
-    j["leaked_bytes"] = leaked;
+    j["program_end"] = DescribeProgramEnd(end);
+    j["live_at_end_bytes"] = live;
+    j["leaked_bytes"] = end.LiveBlocksAreLeaks() ? json(live) : json(nullptr);
     return j;
   };
-  Emit({{"base", side(base_path, c.base_steady_frames, c.base_total, c.base_leaked_bytes)},
-        {"new", side(next_path, c.next_steady_frames, c.next_total, c.next_leaked_bytes)},
+  Emit({{"base", side(base_path, c.base_steady_frames, c.base_total, c.base_end, c.base_leaked_bytes)},
+        {"new", side(next_path, c.next_steady_frames, c.next_total, c.next_end, c.next_leaked_bytes)},
+        {"leaks_compared", c.leaks_compared},
+        {"leaks_not_compared_because", LeaksNotComparedReason(c)},
         {"sites", std::move(sites)},
         {"unchanged_sites", c.unchanged_sites},
         {"phases", std::move(phases)},
@@ -164,7 +207,7 @@ int RunCompare(const CompareRequest& request, std::ostream& out, std::ostream& e
   if (request.json) {
     WriteComparisonJson(c, request.base_path, request.next_path, regressions, out);
   } else {
-    WriteComparisonText(c, request.base_path, request.next_path, out);
+    WriteComparisonText(c, request.base_path, request.next_path, request.all, out);
     if (request.fail_on_regression) {
       out << "\nRegressions past " << *request.fail_on_regression << "%:" << (regressions.empty() ? " none\n" : "\n");
       for (const std::string& r : regressions) out << "  " << r << "\n";

@@ -244,6 +244,7 @@ void WriteDescriptors(const Stream& stream, const Timeline& timeline, const std:
   process->mutable_process()->set_process_name(stream.process.executable);
   for (const std::string& arg : stream.process.argv) process->mutable_process()->add_cmdline(arg);
   for (const Thread& t : stream.threads) {
+    if (t.memframe) continue;
     auto [it, inserted] = thread_tracks->try_emplace(t.tid, kFirstThreadTrack + thread_tracks->size());
     if (!inserted) continue;
     pf::TrackDescriptor* d = w.Packet(start)->mutable_track_descriptor();

@@ -61,7 +61,7 @@ void WriteAllocatorsJson(const ReportInput& input, std::ostream& out) {
                           {"alloc_frame", b.alloc_frame},
                           {"release_frame", b.release_frame},
                           {"free_frame", b.free_frame},
-                          {"site", StackRefJson(NameStack(b.alloc_stack, input))}});
+                          {"site", StackRefJson(NameStack(b.alloc_stack, input), input)}});
     }
     rows.push_back({{"id", u.info.id},
                     {"name", u.info.name},
@@ -82,7 +82,7 @@ void WriteAllocatorsJson(const ReportInput& input, std::ostream& out) {
                     {"live_bytes_end", u.live_bytes_end},
                     {"outlived", std::move(outlived)}});
   }
-  Emit({{"allocators", std::move(rows)}}, out);
+  Emit({{"allocators", std::move(rows)}}, input, out);
 }
 
 }  // namespace memframe::analysis

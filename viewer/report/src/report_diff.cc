@@ -116,9 +116,7 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out) {
   json sites = json::array();
   for (const LiveSetDiffRow& row : d.rows) {
     if (!KeepsSite(input, row.stack_id)) continue;
-    json site = StackRefJson(NameStack(row.stack_id, input));
-    json stack = std::move(site["stack"]);
-    site.erase("stack");
+    json site = StackRefJson(NameStack(row.stack_id, input), input);
     site["change"] = ChangeName(row.change);
     site["blocks_a"] = row.blocks_a;
     site["bytes_a"] = row.bytes_a;
@@ -126,7 +124,6 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out) {
     site["bytes_b"] = row.bytes_b;
     site["delta_blocks"] = row.delta_blocks();
     site["delta_bytes"] = row.delta_bytes();
-    site["stack"] = std::move(stack);
     sites.push_back(std::move(site));
   }
   Emit({{"a", CutJson(r.a, d.blocks_a, d.bytes_a)},
@@ -134,7 +131,7 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out) {
         {"delta_blocks", static_cast<int64_t>(d.blocks_b) - static_cast<int64_t>(d.blocks_a)},
         {"delta_bytes", static_cast<int64_t>(d.bytes_b) - static_cast<int64_t>(d.bytes_a)},
         {"sites", std::move(sites)}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -40,6 +41,17 @@ struct ReportOptions {
   std::string phase;                  // --phase N|NAME, as given ("" = none)
 };
 
+// The stacks a JSON report's rows name by `stack_id`, written once at the
+// report's end (REPORTS.md, "Stacks in JSON"): a stack is the indices of
+// its frames in one table of distinct frames, so a report's size follows
+// what it shows, not its rows times their depth.
+struct JsonStackTable {
+  std::map<uint32_t, std::vector<uint32_t>> stacks;  // stack id -> frame indices, innermost first
+  std::vector<SourceFrame> frames;
+  std::unordered_map<std::string, uint32_t> frame_index;  // a frame's fields -> its index in `frames`
+  void Add(uint32_t stack_id, const std::vector<SourceFrame>& stack);
+};
+
 struct ReportInput {
   const Capture& capture;
   const HeapAnalysis& heap;
@@ -55,6 +67,8 @@ struct ReportInput {
   ThreadSelection threads;
   // The leaks by site group (GroupedLeaks), computed on first use.
   mutable std::optional<LeakReport> grouped_leaks;
+  // The stacks the JSON rows written so far name (SiteJson, StackRefJson).
+  mutable JsonStackTable json_stacks;
 };
 
 // A problem only the capture can reveal (a frame it does not have, a marker

@@ -11,18 +11,14 @@ namespace memframe::analysis {
 
 namespace {
 
-json StackJson(const std::vector<SourceFrame>& frames) {
-  json stack = json::array();
-  for (const SourceFrame& f : frames) {
-    stack.push_back({{"address", Hex(f.address)},
-                     {"function", f.function},
-                     {"file", f.file},
-                     {"line", f.line},
-                     {"module", f.module},
-                     {"module_class", ModuleClassName(f.module_class)},
-                     {"inlined", f.inlined}});
-  }
-  return stack;
+json FrameJson(const SourceFrame& f) {
+  return {{"address", Hex(f.address)},
+          {"function", f.function},
+          {"file", f.file},
+          {"line", f.line},
+          {"module", f.module},
+          {"module_class", ModuleClassName(f.module_class)},
+          {"inlined", f.inlined}};
 }
 
 json ThreadsJson(const SiteView& v) {
@@ -32,13 +28,27 @@ json ThreadsJson(const SiteView& v) {
   return threads;
 }
 
-json ViewsJson(const std::vector<SiteView>& views) {
+json ViewsJson(const std::vector<SiteView>& views, const ReportInput& input) {
   json out = json::array();
-  for (const SiteView& v : views) out.push_back(SiteJson(v));
+  for (const SiteView& v : views) out.push_back(SiteJson(v, input));
   return out;
 }
 
 }  // namespace
+
+void JsonStackTable::Add(uint32_t stack_id, const std::vector<SourceFrame>& stack) {
+  auto [entry, inserted] = stacks.try_emplace(stack_id);
+  if (!inserted) return;
+  for (const SourceFrame& f : stack) {
+    // One return address gives the same frames in every stack; its inlined
+    // calls are told apart by their function and line.
+    std::string key = std::to_string(f.address) + '\n' + f.function + '\n' + f.file + '\n' + std::to_string(f.line) +
+                      '\n' + f.module + (f.inlined ? "\ni" : "\n");
+    auto [index, added] = frame_index.try_emplace(std::move(key), static_cast<uint32_t>(frames.size()));
+    if (added) frames.push_back(f);
+    entry->second.push_back(index->second);
+  }
+}
 
 std::string Hex(uint64_t value) {
   char buf[24];
@@ -46,8 +56,9 @@ std::string Hex(uint64_t value) {
   return buf;
 }
 
-json SiteJson(const SiteView& v) {
+json SiteJson(const SiteView& v, const ReportInput& input) {
   const SiteStats& s = v.stats;
+  input.json_stacks.Add(s.stack_id, v.stack);
   json j = {{"stack_id", s.stack_id},
           {"name", v.name},
           {"module", v.module},
@@ -71,14 +82,13 @@ json SiteJson(const SiteView& v) {
           {"size_min", s.size_min},
           {"size_max", s.size_max}};
   if (!v.stack_ids.empty()) j["stack_ids"] = v.stack_ids;
-  j["stack"] = StackJson(v.stack);
   return j;
 }
 
 json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites) {
   json out = json::array();
   for (const SiteStats& s : sites) {
-    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input)));
+    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input), input));
   }
   return out;
 }
@@ -104,6 +114,14 @@ json JudgedFramesJson(const JudgedFrames& judged) {
           {"all_frames_option", "--all-frames"}};
 }
 
+namespace {
+
+// Compact, replacing invalid UTF-8 (a path or symbol in another encoding)
+// instead of throwing: the report must not fail on one odd name.
+std::string Compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
 json ScopeJson(const ReportScope& scope, const ReportInput& input) {
   json j = {{"phase", scope.phase ? json(PhaseName(*scope.phase)) : json(nullptr)},
             {"kind", scope.phase ? json(PhaseKindName(scope.phase->kind)) : json(nullptr)},
@@ -117,13 +135,82 @@ json ScopeJson(const ReportScope& scope, const ReportInput& input) {
   return j;
 }
 
-void Emit(const json& j, std::ostream& out) {
-  // Replace invalid UTF-8 (a path or symbol in another encoding) instead of
-  // throwing: the report must not fail on one odd name.
-  out << j.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+namespace {
+
+// An object that lists rows (a phase's "sites": objects naming a stack_id).
+bool HoldsRows(const json& j) {
+  if (!j.is_object()) return false;
+  for (const auto& [key, value] : j.items())
+    if (value.is_array() && !value.empty() && value.front().is_object() && value.front().contains("stack_id"))
+      return true;
+  return false;
 }
 
-json StackRefJson(const SiteView& v) {
+void EmitExpanded(const json& j, size_t indent, std::ostream& out);
+
+// A member of an expanded object: an array or object one element a line
+// (an element that lists rows expanded in turn); anything else on its line.
+void EmitMember(const json& value, size_t indent, bool top_level, std::ostream& out) {
+  const bool lines = !value.empty() && (value.is_array() || (value.is_object() && top_level));
+  if (!lines || (value.is_object() && !top_level)) {
+    out << Compact(value);
+    return;
+  }
+  const std::string pad(indent + 2, ' ');
+  out << (value.is_array() ? "[\n" : "{\n");
+  size_t index = 0;
+  for (auto e = value.begin(); e != value.end(); ++e, ++index) {
+    out << pad;
+    if (value.is_object()) out << Compact(e.key()) << ": ";
+    if (HoldsRows(e.value())) {
+      EmitExpanded(e.value(), indent + 2, out);
+    } else {
+      out << Compact(e.value());
+    }
+    out << (index + 1 < value.size() ? ",\n" : "\n");
+  }
+  out << std::string(indent, ' ') << (value.is_array() ? ']' : '}');
+}
+
+void EmitExpanded(const json& j, size_t indent, std::ostream& out) {
+  out << "{\n";
+  size_t index = 0;
+  for (auto it = j.begin(); it != j.end(); ++it, ++index) {
+    out << std::string(indent + 2, ' ') << Compact(it.key()) << ": ";
+    EmitMember(it.value(), indent + 2, indent == 0, out);
+    out << (index + 1 < j.size() ? ",\n" : "\n");
+  }
+  out << std::string(indent, ' ') << '}';
+}
+
+}  // namespace
+
+void Emit(const json& j, std::ostream& out) {
+  // One line per top-level key, and per element of a top-level array or
+  // object (a row, a stack, a frame), and per row of a per-phase answer:
+  // readable, greppable, and no larger than what it holds (indenting every
+  // field of 50,000 rows doubled them).
+  if (!j.is_object() || j.empty()) {
+    out << Compact(j) << '\n';
+    return;
+  }
+  EmitExpanded(j, 0, out);
+  out << '\n';
+}
+
+void Emit(json j, const ReportInput& input, std::ostream& out) {
+  const JsonStackTable& table = input.json_stacks;
+  json stacks = json::object();
+  for (const auto& [id, frames] : table.stacks) stacks[std::to_string(id)] = frames;
+  json frames = json::array();
+  for (const SourceFrame& f : table.frames) frames.push_back(FrameJson(f));
+  j["stacks"] = std::move(stacks);
+  j["stack_frames"] = std::move(frames);
+  Emit(j, out);
+}
+
+json StackRefJson(const SiteView& v, const ReportInput& input) {
+  input.json_stacks.Add(v.stats.stack_id, v.stack);
   return {{"stack_id", v.stats.stack_id},
           {"name", v.name},
           {"module", v.module},
@@ -131,8 +218,7 @@ json StackRefJson(const SiteView& v) {
           {"function", v.function},
           {"location", v.location},
           {"thread", v.thread},
-          {"threads", ThreadsJson(v)},
-          {"stack", StackJson(v.stack)}};
+          {"threads", ThreadsJson(v)}};
 }
 
 // The blocks live at the end, and whether they are leaks (program_end.h).
@@ -182,7 +268,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   json phases = json::array();
   for (const ReportScope& scope : JudgedScopes(input)) {
     json phase = ScopeJson(scope, input);
-    phase["hidden_sites"] = ViewsJson(HiddenSiteViews(input, scope.judged, 10));
+    phase["hidden_sites"] = ViewsJson(HiddenSiteViews(input, scope.judged, 10), input);
     phases.push_back(std::move(phase));
   }
   json classes = json::array();
@@ -194,7 +280,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   json j = {{"capture", std::move(capture)},
             {"frames", h.frames.frames_rendered},
             {"frame_source", h.frames.frame_source},
-            {"threads", s.threads.size()},
+            {"threads", GameThreadCount(s.threads)},
             {"allocations", h.allocations},
             {"frees", h.frees},
             {"bytes_allocated", h.bytes_allocated},
@@ -213,21 +299,21 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
             {"allocs_over_live", h.anomalies.allocs_over_live},
             {"handoffs_repaired", s.handoffs_repaired},
             {"other_processes", std::move(others)}};
-  Emit(j, out);
+  Emit(std::move(j), input, out);
 }
 
 void WriteHiddenJson(const ReportInput& input, std::ostream& out) {
   json phases = json::array();
   for (const ReportScope& scope : JudgedScopes(input)) {
     json phase = ScopeJson(scope, input);
-    phase["sites"] = ViewsJson(HiddenSiteViews(input, scope.judged, SIZE_MAX));
+    phase["sites"] = ViewsJson(HiddenSiteViews(input, scope.judged, SIZE_MAX), input);
     phases.push_back(std::move(phase));
   }
   Emit({{"range", RangeJson(CompleteFramesRange(input))},
         {"min_fraction", input.options.min_fraction},
         {"module_classes_shown", ClassesShownJson(input)},
         {"phases", std::move(phases)}},
-       out);
+       input, out);
 }
 
 void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
@@ -247,7 +333,7 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
   NameCallersOfLookAlikes(views);
   json sites = json::array();
   for (size_t i = 0; i < views.size(); ++i) {
-    json site = SiteJson(views[i]);
+    json site = SiteJson(views[i], input);
     site["blocks"] = shown[i]->blocks;
     site["leaked_bytes"] = shown[i]->bytes;
     sites.push_back(std::move(site));
@@ -258,7 +344,7 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
         {"program_end", DescribeProgramEnd(HowProgramEnded(input.capture))},
         {"module_classes_shown", ClassesShownJson(input)},
         {"sites", std::move(sites)}},
-       out);
+       input, out);
 }
 
 void WriteSitesJson(const ReportInput& input, std::ostream& out) {
@@ -268,7 +354,7 @@ void WriteSitesJson(const ReportInput& input, std::ostream& out) {
     phase["sites"] = SitesJson(input, SitesInRange(input.heap.sites, scope.range, FramesIn(input, scope.range)));
     phases.push_back(std::move(phase));
   }
-  Emit({{"module_classes_shown", ClassesShownJson(input)}, {"phases", std::move(phases)}}, out);
+  Emit({{"module_classes_shown", ClassesShownJson(input)}, {"phases", std::move(phases)}}, input, out);
 }
 
 }  // namespace memframe::analysis

@@ -20,9 +20,11 @@ struct ClassTotals {
   uint64_t sites = 0, calls = 0, bytes = 0;
 };
 
-std::array<ClassTotals, kClasses.size()> Totals(const LifetimeReport& r) {
+// The classes' totals over the sites --only / --hide keep.
+std::array<ClassTotals, kClasses.size()> Totals(const LifetimeReport& r, const ReportInput& input) {
   std::array<ClassTotals, kClasses.size()> totals{};
   for (const SiteLifetime& s : r.sites) {
+    if (!KeepsSite(input, s.stack_id)) continue;
     ClassTotals& t = totals[static_cast<size_t>(s.lifetime)];
     t.sites++;
     t.calls += s.allocations + s.frees;
@@ -38,8 +40,17 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
+bool OwnedByTheGame(const SiteView& v);
+
+// The frame arena is advice for the game's code: sized by its sites alone.
 LifetimeReport Analyze(const ReportInput& input, const ReportScope& scope) {
-  return AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
+  LifetimeReport r = AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
+  std::vector<SiteLifetime> owned;
+  for (const SiteLifetime& s : r.sites)
+    if (KeepsSite(input, s.stack_id) && OwnedByTheGame(NameStack(s.stack_id, input))) owned.push_back(s);
+  r.frame_arena = AdviseFrameArena(input.capture.main, owned,
+                                   scope.judged.steady_only ? scope.judged.ranges : std::vector<FrameRange>{});
+  return r;
 }
 
 // The load phases' names, in the order AnalyzeLevelLoads lists the loads.
@@ -52,7 +63,8 @@ std::vector<std::string> LoadNames(const ReportInput& input) {
 
 void WriteFrameArenaText(const FrameArenaAdvice& a, std::ostream& out) {
   if (!a.calls_saved) return;
-  out << "\nFrame arena: " << FormatBytes(a.p99_bytes) << " (the 99th percentile of the frame sites' bytes over "
+  out << "\nFrame arena for the game's code: " << FormatBytes(a.p99_bytes)
+      << " (the 99th percentile of its frame sites' bytes over "
       << Plural(a.frames, "judged frame") << "; the largest frame " << FormatBytes(a.max_bytes) << ") saves "
       << FormatCount(a.calls_saved) << " malloc+free calls and " << FormatBytes(a.bytes_saved) << " of heap traffic\n";
 }
@@ -76,7 +88,7 @@ bool Owned(const SiteView& v) { return !v.stack.empty() && OwnedByTheGame(v.modu
 // One scope's classes, frame arena and sites; advice only for the sites the
 // game's code led to (what the user can change), the others counted.
 void WriteScopeText(const ReportInput& input, const ReportScope& scope, const LifetimeReport& r, std::ostream& out) {
-  auto totals = Totals(r);
+  auto totals = Totals(r, input);
   out << '\n' << ScopeTitle(scope, input) << ":\n\n";
   TextTable summary({{"class", true}, {"sites"}, {"malloc+free calls"}, {"bytes"}, {"advice", true}});
   for (LifetimeClass c : kClasses) {
@@ -164,7 +176,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
   LifetimeReport any;
   for (const ReportScope& scope : JudgedScopes(input)) {
     LifetimeReport r = Analyze(input, scope);
-    auto totals = Totals(r);
+    auto totals = Totals(r, input);
     json classes = json::array();
     for (LifetimeClass c : kClasses) {
       const ClassTotals& t = totals[static_cast<size_t>(c)];
@@ -178,9 +190,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
     for (const SiteLifetime& s : r.sites) {
       if (!KeepsSite(input, s.stack_id)) continue;
       const SiteView view = NameStack(s.stack_id, input);
-      json site = StackRefJson(view);
-      json stack = std::move(site["stack"]);
-      site.erase("stack");
+      json site = StackRefJson(view, input);
       site["from_game"] = view.from_game;
       site["owned"] = Owned(view);
       site["class"] = LifetimeClassName(s.lifetime);
@@ -200,7 +210,6 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
       site["peak_live_bytes"] = s.peak_live_bytes;
       site["calls_saved"] = s.calls_saved;
       site["bytes_saved"] = s.bytes_saved;
-      site["stack"] = std::move(stack);
       sites.push_back(std::move(site));
     }
     json phase = ScopeJson(scope, input);
@@ -219,7 +228,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
         {"last_ended_frame", any.has_teardown ? json(any.last_ended_frame) : json(nullptr)},
         {"phases", std::move(phases)},
         {"level_loads", std::move(loads)}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis

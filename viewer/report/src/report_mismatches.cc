@@ -73,15 +73,15 @@ void WriteMismatchesJson(const ReportInput& input, std::ostream& out) {
                     {"bytes", m.bytes},
                     {"first_frame", m.first_frame},
                     {"first_address", Hex(m.first_address)},
-                    {"alloc_site", has_alloc ? StackRefJson(NameStack(m.alloc_stack, input)) : json(nullptr)},
-                    {"free_site", m.free_stack ? StackRefJson(NameStack(m.free_stack, input)) : json(nullptr)}});
+                    {"alloc_site", has_alloc ? StackRefJson(NameStack(m.alloc_stack, input), input) : json(nullptr)},
+                    {"free_site", m.free_stack ? StackRefJson(NameStack(m.free_stack, input), input) : json(nullptr)}});
   }
   Emit({{"frees", r.frees},
         {"free_stacks_recorded", r.frees_with_stack > 0},
         {"freed_before_attach", r.freed_before_attach},
         {"total", total},
         {"mismatches", std::move(list)}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis

@@ -172,7 +172,7 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   if (s.process.attached) out << "Attached    " << DescribeAttach(c) << '\n';
   out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
   if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
-  out << ", " << s.threads.size() << (s.threads.size() == 1 ? " thread" : " threads") << '\n';
+  out << ", " << Plural(GameThreadCount(s.threads), "thread") << '\n';
   if (!input.threads.empty())
     out << "Threads     " << DescribeThreads(s, input.threads)
         << " only (--thread): their allocations, and the frees of their blocks\n";
@@ -182,6 +182,9 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
   if (end.LiveBlocksAreLeaks()) {
     out << "Leaks       " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
         << " live at exit\n";
+  } else if (end.kind == ProgramEnd::Kind::kDetached) {
+    out << "Still live  " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
+        << " when memframe detached; the process ran on (not leaks)\n";
   } else {
     out << "Live at end " << Plural(h.leaks.total_blocks, "block") << ", " << FormatBytes(h.leaks.total_bytes)
         << " (not called leaks: the program " << DescribeProgramEnd(end) << ")\n";
@@ -244,12 +247,8 @@ void WriteHiddenText(const ReportInput& input, std::ostream& out) {
 void WriteLeaksText(const ReportInput& input, std::ostream& out) {
   const LeakReport& leaks = GroupedLeaks(input);
   const ProgramEnd end = HowProgramEnded(input.capture);
-  out << Plural(leaks.total_blocks, "block") << " (" << FormatBytes(leaks.total_bytes) << ") were live at the end; the program "
-      << DescribeProgramEnd(end);
-  if (end.LiveBlocksAreLeaks())
-    out << ", so they are leaks\n";
-  else
-    out << ", so they are not called leaks (only an exit shows that nothing would have freed them)\n";
+  out << Plural(leaks.total_blocks, "block") << " (" << FormatBytes(leaks.total_bytes) << ") were live "
+      << LiveAtEndVerdict(end) << '\n';
   if (leaks.sites.empty()) return;
   out << '\n';
   if (!input.options.classes.KeepsAll()) out << "Call sites" << ClassesShown(input) << ":\n";

@@ -31,10 +31,9 @@ void WriteThreadsText(const ReportInput& input, std::ostream& out) {
   TextTable table({{"tid"}, {"name", true}, {"allocations"}, {"bytes"}, {"frees"}, {"freed"}, {"allocs/frame"},
                    {"frames"}, {"allocator time"}, {"share"}});
   for (const ThreadStats& t : r.threads) {
-    char per_frame[32];
-    snprintf(per_frame, sizeof per_frame, "%.1f", PerFrame(t.allocations, r.frames));
     table.AddRow({std::to_string(t.tid), t.name.empty() ? "(unnamed)" : t.name, FormatCount(t.allocations),
-                  FormatBytes(t.bytes), FormatCount(t.frees), FormatBytes(t.bytes_freed), per_frame,
+                  FormatBytes(t.bytes), FormatCount(t.frees), FormatBytes(t.bytes_freed),
+                  FormatRate(PerFrame(t.allocations, r.frames)),
                   FormatCount(t.frames_with_allocations),
                   FormatDuration(t.alloc_time_ns), FormatPercent(Share(t.alloc_time_ns, r.alloc_time_ns))});
   }

@@ -1,5 +1,6 @@
 #include "memframe/report/units.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 
@@ -50,6 +51,28 @@ std::string FormatPercent(double fraction) {
   snprintf(buf, sizeof(buf), "%.0f%%", fraction * 100);
   return buf;
 }
+
+std::string FormatRate(double value) {
+  if (value == 0) return "0";
+  if (value >= 999.5) return FormatCount(static_cast<uint64_t>(std::llround(value)));
+  char buf[32];
+  snprintf(buf, sizeof(buf), value < 9.995 ? "%.2f" : value < 99.95 ? "%.1f" : "%.0f", value);
+  return buf;
+}
+
+std::string FormatByteRate(double bytes) {
+  if (bytes >= 1023.5) return FormatBytes(static_cast<uint64_t>(std::llround(bytes)));
+  return FormatRate(bytes) + " B";
+}
+
+namespace {
+std::string Signed(double value, std::string (*format)(double)) {
+  return (value < 0 ? "-" : "+") + format(std::fabs(value));
+}
+}  // namespace
+
+std::string FormatSignedRate(double value) { return Signed(value, FormatRate); }
+std::string FormatSignedByteRate(double bytes) { return Signed(bytes, FormatByteRate); }
 
 std::string FormatShare(uint64_t part, uint64_t whole) {
   return FormatPercent(whole ? static_cast<double>(part) / static_cast<double>(whole) : 0);

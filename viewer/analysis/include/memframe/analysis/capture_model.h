@@ -57,7 +57,16 @@ struct Thread {
   bool exited = false;
   uint64_t events = 0;
   uint64_t dropped = 0;  // events the agent dropped on this thread (drop mode)
+  // memframe's own (its writer, wire::kWriterThreadName): it ends the
+  // time-slice frames, but is no thread of the game's, so no count, list,
+  // report or export of the game's threads shows it.
+  bool memframe = false;
 };
+
+// The game's threads: every thread of the stream but memframe's own.
+inline size_t GameThreadCount(const std::vector<Thread>& threads) {
+  return static_cast<size_t>(std::count_if(threads.begin(), threads.end(), [](const Thread& t) { return !t.memframe; }));
+}
 
 enum class AllocatorKind : uint8_t { kOther = 0, kFrameArena = 1, kLevelStack = 2, kPool = 3, kRing = 4 };
 

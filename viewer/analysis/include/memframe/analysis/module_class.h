@@ -2,8 +2,10 @@
 // game's own allocations stand apart from its graphics driver's and the
 // system libraries'. One rule table decides (first match wins): the user's
 // rules, then the main executable (game), then the known driver and system
-// libraries, then libraries shipped beside the executable (game); every
-// other library is engine or middleware.
+// libraries by name, then the libraries the system's package manager
+// installs in the system library folders (system, but for the engines and
+// middleware it packages), then libraries shipped beside the executable
+// (game); every other library is engine or middleware.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,9 @@ struct ModuleClassRule {
   // is matched with '/' for '\\').
   std::string pattern;
   ModuleClass module_class = ModuleClass::kEngine;
+  // Windows' names have no case (KERNEL32.DLL); Linux's do: libGL is the
+  // driver's, libglib and libglfw are not.
+  bool fold_case = false;
 };
 
 // "PATTERN=CLASS", as --module-class takes it. False with *error otherwise.
@@ -50,6 +55,7 @@ class ModuleClassifier {
  private:
   std::string executable_;
   std::string executable_dir_;  // with a trailing '/'
+  std::string executable_name_;
   std::vector<ModuleClassRule> user_rules_;
 };
 
@@ -61,6 +67,17 @@ ModuleClassifier ClassifierFor(const Stream& stream, std::vector<ModuleClassRule
 // The built-in table of driver and system libraries (after the user rules
 // and the main executable; REPORTS.md lists it).
 const std::vector<ModuleClassRule>& DefaultModuleClassRules();
+
+// Whether `path` (with '/') lies in a folder the system's package manager
+// installs shared libraries in: /lib, /usr/lib, their lib64 and lib32 and
+// multiarch (x86_64-linux-gnu) folders and the folders below them, but for
+// a game's own folder there (a "games" folder, or one named
+// `executable_name`, as Debian ships a game's private libraries).
+bool InSystemLibraryFolder(const std::string& path, const std::string& executable_name);
+
+// The engines and middleware a distribution packages (Ogre, Irrlicht,
+// Bullet, Lua, ...): engine even in the system library folders.
+const std::vector<std::string>& PackagedEnginePatterns();
 
 // Which classes a report or view keeps: --only game,driver / --hide driver.
 struct ClassFilter {

@@ -28,6 +28,7 @@ struct ThreadStats {
   uint64_t mapped_bytes = 0;
   uint64_t alloc_time_ns = 0;           // inside the real allocator (allocations and frees)
   uint64_t frames_with_allocations = 0;  // distinct frames in which it allocated
+  bool memframe = false;                 // memframe's own thread (never in a ThreadReport)
 };
 
 struct ThreadReport {
@@ -48,6 +49,7 @@ struct ThreadHistory {
   struct Thread {
     uint32_t tid = 0;
     std::string name;
+    bool memframe = false;            // memframe's own thread (never in a ThreadReport)
     std::vector<ThreadFrame> frames;  // ascending; only the frames it called the allocator in
   };
   std::vector<Thread> threads;  // by thread index (Stream::threads)

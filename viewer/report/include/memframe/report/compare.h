@@ -11,14 +11,17 @@
 
 namespace memframe::analysis {
 
+// `all`: every site row, else rows whose figures print alike are folded
+// into the first of them, with their count.
 void WriteComparisonText(const CaptureComparison& c, const std::string& base_path, const std::string& next_path,
-                         std::ostream& out);
+                         bool all, std::ostream& out);
 void WriteComparisonJson(const CaptureComparison& c, const std::string& base_path, const std::string& next_path,
                          const std::vector<std::string>& regressions, std::ostream& out);
 
 struct CompareRequest {
   std::string base_path, next_path;
   bool json = false;
+  bool all = false;  // text: every site row, none folded
   std::optional<double> fail_on_regression;  // percent
 };
 

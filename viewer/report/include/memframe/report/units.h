@@ -11,6 +11,14 @@ std::string FormatCount(uint64_t value);     // 1234567 -> "1,234,567"
 std::string FormatBytes(uint64_t bytes);     // "812 B", "12.3 KiB", "4.56 MiB"
 std::string FormatDuration(uint64_t ns);     // "850 ns", "12.3 µs", "4.50 ms", "1.20 s"
 std::string FormatPercent(double fraction);  // 0.5 -> "50%"
+// A count per frame, three significant digits: "0.42", "25.1", "1,529"; "0".
+std::string FormatRate(double value);
+// Bytes per frame: FormatRate's digits below 1 KiB ("0.19 B", "24.5 B"),
+// FormatBytes' above ("718 KiB").
+std::string FormatByteRate(double bytes);
+// The same with a sign, for a change: "+0.27", "-7.30 KiB", "+0 B" for 0.
+std::string FormatSignedRate(double value);
+std::string FormatSignedByteRate(double bytes);
 // part / whole as FormatPercent says it; "0%" when whole is 0.
 std::string FormatShare(uint64_t part, uint64_t whole);
 // "1 block", "2,048 blocks" (nouns whose plural takes an s).
