@@ -256,11 +256,17 @@ TEST_F(DriverGameTest, HiddenAndLifetimesJudgeSteadyPlay) {
   EXPECT_EQ(levels[kLevel2Blocks]["class"], "long-lived");
   EXPECT_EQ(levels[kLevel2Blocks]["lived_to_end"], kLevel2Blocks);
 
-  // The viewer's Hidden and Lifetimes views say and do the same.
-  json view = ViewData({"--dump-view-data", "hidden"});
+  // The viewer's Hidden and Lifetimes views say and do the same: a range
+  // picked is judged by its steady frames; with none, one steady phase, the
+  // longest (the last, 13 frames against 11 and 12), as the report's parts.
+  json view = ViewData({"--dump-view-data", "hidden", "--range", "0:" + std::to_string(kFrames - 1)});
   EXPECT_EQ(view["judged_frames"]["judged"], "steady");
   EXPECT_EQ(view["judged_frames"]["ranges"], SteadyRangesJson());
   EXPECT_EQ(Named(view["rows"], kWorkerSiteName)->at("allocations"), kSteadyFrames * kWorkerBlocks);
+  json longest = ViewData({"--dump-view-data", "hidden"});
+  EXPECT_EQ(longest["scope"]["phase"], "steady 3");
+  EXPECT_EQ(longest["judged_frames"]["ranges"], json::array({{{"from", kLoad2Frame + 1}, {"to", kFrames - 1}}}));
+  EXPECT_EQ(Named(longest["rows"], kWorkerSiteName)->at("allocations"), (kFrames - 1 - kLoad2Frame) * kWorkerBlocks);
   json view_all = ViewData({"--dump-view-data", "lifetimes", "--all-frames"});
   EXPECT_EQ(view_all["judged_frames"]["judged"], "all");
   bool level_row = false;

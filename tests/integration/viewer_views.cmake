@@ -64,3 +64,20 @@ if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET m
            COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_allocators_test>)
   set_tests_properties(viewer.allocators PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 300)
 endif()
+
+# The viewer on a game in parts (phases_truth.h): Hidden and Lifetimes judge
+# one phase at a time, the search finds what a game function led to, the
+# timeline names its phase bands.
+if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET memframe_agent
+   AND TARGET memframe_phases_game)
+  add_executable(viewer_views_phases_test viewer_views_phases_test.cc)
+  target_link_libraries(viewer_views_phases_test PRIVATE memframe_e2e_helpers memframe_phases_truth GTest::gtest_main)
+  target_compile_definitions(viewer_views_phases_test PRIVATE
+    MEMFRAME_CLI_PATH="$<TARGET_FILE:memframe>"
+    MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>"
+    MEMFRAME_PHASES_GAME_PATH="$<TARGET_FILE:memframe_phases_game>")
+  add_dependencies(viewer_views_phases_test memframe memframe-viewer memframe_agent memframe_phases_game)
+  add_test(NAME viewer.views_phases
+           COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_views_phases_test>)
+  set_tests_properties(viewer.views_phases PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 600)
+endif()

@@ -199,7 +199,7 @@ void App::Poll() {
 }
 
 void App::ApplyInitialSelection() {
-  selection_.Apply(options_);
+  selection_.Apply(options_, session_->frames());
 }
 
 void App::Draw() {

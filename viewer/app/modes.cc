@@ -183,7 +183,7 @@ int RunDumpViewData(const ViewerOptions& options) {
     return 2;
   }
   Selection selection;
-  selection.Apply(options);
+  selection.Apply(options, session->frames());
   // A marker that is not in the capture is a usage error, as in the CLI.
   for (const std::string* marker : {&options.diff_a, &options.diff_b}) {
     if (marker->empty()) continue;

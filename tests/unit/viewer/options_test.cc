@@ -62,7 +62,7 @@ TEST(ViewerOptions, FiltersAndFlame) {
   EXPECT_EQ(o.flame_metric, FlameMetric::kLiveBytes);
   EXPECT_EQ(o.flame_function, "LoadLevel");
   Selection selection;
-  selection.Apply(o);
+  selection.Apply(o, analysis::FrameTable{});
   EXPECT_EQ(selection.search, "Spawn");
   EXPECT_EQ(selection.size_bin, 6);
   EXPECT_TRUE(selection.group_by_function);
@@ -134,6 +134,40 @@ TEST(ViewerOptions, PicksMustNameFramesOfTheCapture) {
   o.frame.reset();
   o.range_b = analysis::FrameRange{20, 30};
   EXPECT_EQ(FramePicksProblem(o, frames), "--range-b 20:30 holds no frame of the capture (frames 0..9)");
+}
+
+// --phase picks a phase as its timeline button does: B its frames, A the
+// frame before; a phase the capture lacks, or --phase with --range, is an
+// error.
+TEST(ViewerOptions, PhaseSelectsItsFramesAndTheFrameBefore) {
+  analysis::FrameTable frames;
+  for (uint64_t f = 0; f < 10; ++f) frames.frames.push_back({.frame = f});
+  analysis::Phase startup, load;
+  startup.kind = analysis::PhaseKind::kStartup;
+  startup.frames = {0, 3};
+  load.kind = analysis::PhaseKind::kLoad;
+  load.frames = {4, 9};
+  load.frame_before = 3;
+  frames.phases = {startup, load};
+  ViewerOptions o;
+  std::string error;
+  ASSERT_TRUE(Parse({"c.mfc", "--dump-view-data", "hidden", "--phase", "load 1"}, &o, &error)) << error;
+  EXPECT_EQ(o.phase, "load 1");
+  EXPECT_EQ(FramePicksProblem(o, frames), "");
+  Selection selection;
+  selection.Apply(o, frames);
+  EXPECT_EQ(selection.range_b, (analysis::FrameRange{4, 9}));
+  EXPECT_EQ(selection.range_a, (analysis::FrameRange{3, 3}));
+  EXPECT_EQ(selection.PickedRange(frames.All()), (analysis::FrameRange{4, 9}));
+  o.phase = "steady 1";
+  EXPECT_EQ(FramePicksProblem(o, frames),
+            "--phase: no phase \"steady 1\" in the capture (its phases: start-up, load 1; or a position 1..2)");
+  o.phase = "2";
+  o.range = analysis::FrameRange{0, 1};
+  EXPECT_EQ(FramePicksProblem(o, frames), "--phase picks range A and B itself: drop --range and --range-b");
+  ViewerOptions empty;
+  EXPECT_FALSE(Parse({"c.mfc", "--phase="}, &empty, &error));
+  EXPECT_EQ(error, "--phase needs a value");
 }
 
 }  // namespace

@@ -31,6 +31,24 @@ TEST(RowFilter, SearchFindsFunctionModuleOrFileInAnyCase) {
   EXPECT_FALSE(MatchesSearch(game, "spawn damage"));
 }
 
+analysis::SourceFrame Frame(std::string function, std::string file = "", uint32_t line = 0) {
+  analysis::SourceFrame f;
+  f.function = std::move(function);
+  f.file = std::move(file);
+  f.line = line;
+  return f;
+}
+
+// A frame a site's stack passes through matches by its function or its
+// file:line (its module does not: the game's executable is on most stacks).
+TEST(RowFilter, AFrameMatchesByFunctionOrFileAndLine) {
+  const analysis::SourceFrame tick = Frame("GameplayTick(int)", "/src/game/main.cpp", 50);
+  EXPECT_TRUE(FrameMatchesSearch(tick, "gameplaytick"));
+  EXPECT_TRUE(FrameMatchesSearch(tick, "MAIN.cpp:5"));
+  EXPECT_FALSE(FrameMatchesSearch(tick, "src/game"));  // the location is the file's name
+  EXPECT_FALSE(FrameMatchesSearch(Frame("swrast_dri.so+0x1234"), "GameplayTick"));
+}
+
 analysis::SiteStats Site(uint32_t id, uint64_t allocations, uint64_t bytes) {
   analysis::SiteStats s;
   s.stack_id = id;

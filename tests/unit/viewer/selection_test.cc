@@ -59,7 +59,7 @@ TEST(Selection, TheRangePickedLastIsTheOneTheViewsJudge) {
   EXPECT_EQ(s.PickedRange(all), all);
   ViewerOptions options;
   options.range = analysis::FrameRange{10, 19};
-  s.Apply(options);
+  s.Apply(options, t);
   EXPECT_EQ(s.PickedRange(all), (analysis::FrameRange{10, 19}));
   s.SelectFrame(42);
   EXPECT_EQ(s.FocusRange(all), (analysis::FrameRange{42, 42}));

@@ -34,5 +34,14 @@ TEST(SortedRowOrder, SecondKeyBreaksTies) {
   EXPECT_EQ(SortedRowOrder(4, keys, CompareRows), (std::vector<uint32_t>{3, 1, 0, 2}));
 }
 
+// The game's own rows first (as the reports list them), each part in the
+// sort's order: rows 0 and 3 are the game's.
+TEST(SortedRowOrder, FirstRowsLeadEachPartSorted) {
+  SortKey keys[] = {{1, true}};
+  auto game = [](uint32_t row) { return row == 0 || row == 3; };
+  EXPECT_EQ(SortedRowOrder(4, keys, CompareRows, game), (std::vector<uint32_t>{3, 0, 1, 2}));
+  EXPECT_EQ(SortedRowOrder(4, {}, CompareRows, game), (std::vector<uint32_t>{0, 3, 1, 2}));
+}
+
 }  // namespace
 }  // namespace memframe::viewer

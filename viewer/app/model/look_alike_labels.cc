@@ -1,6 +1,8 @@
 #include "look_alike_labels.h"
 
 #include <algorithm>
+#include <numeric>
+#include <tuple>
 
 #include "memframe/analysis/module_class.h"
 #include "memframe/analysis/site_origin.h"
@@ -33,22 +35,38 @@ bool SameFrame(const analysis::SourceFrame* a, const analysis::SourceFrame* b) {
   return a->module == b->module && a->module_offset == b->module_offset && a->function == b->function;
 }
 
+// An order whose equal frames are SameFrame's.
+bool FrameBefore(const analysis::SourceFrame* a, const analysis::SourceFrame* b) {
+  return std::tie(a->module, a->module_offset, a->function) < std::tie(b->module, b->module_offset, b->function);
+}
+
 }  // namespace
 
 void LookAlikeLabels::NameInsides(Session& session, const std::vector<uint32_t>& alike) {
   std::vector<std::vector<const analysis::SourceFrame*>> stacks;
   for (uint32_t id : alike) stacks.push_back(Frames(session, id));
+  // Innermost first: where each row parts from the row it shares the most
+  // frames with. In the stacks' lexicographic order that row is a neighbour,
+  // so a game's thousands of driver stacks under one call cost a sort, not
+  // every pair.
+  std::vector<size_t> sorted(alike.size());
+  std::iota(sorted.begin(), sorted.end(), size_t{0});
+  std::sort(sorted.begin(), sorted.end(), [&](size_t a, size_t b) {
+    return std::lexicographical_compare(stacks[a].begin(), stacks[a].end(), stacks[b].begin(), stacks[b].end(),
+                                        FrameBefore);
+  });
+  auto shared = [&](size_t a, size_t b) {
+    size_t k = 0;
+    while (k < stacks[a].size() && k < stacks[b].size() && SameFrame(stacks[a][k], stacks[b][k])) ++k;
+    return k;
+  };
   std::unordered_map<std::string, size_t> seen;  // text -> how many rows have it
   std::vector<std::string> texts(alike.size());
-  for (size_t i = 0; i < alike.size(); ++i) {
-    // Innermost first: where it parts from the row it shares the most with.
+  for (size_t n = 0; n < sorted.size(); ++n) {
+    const size_t i = sorted[n];
     size_t parts = 0;
-    for (size_t j = 0; j < alike.size(); ++j) {
-      if (j == i) continue;
-      size_t k = 0;
-      while (k < stacks[i].size() && k < stacks[j].size() && SameFrame(stacks[i][k], stacks[j][k])) ++k;
-      parts = std::max(parts, k);
-    }
+    if (n > 0) parts = shared(i, sorted[n - 1]);
+    if (n + 1 < sorted.size()) parts = std::max(parts, shared(i, sorted[n + 1]));
     if (parts < stacks[i].size()) texts[i] = FrameText(*stacks[i][parts]);
     ++seen[texts[i]];
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "memframe/analysis/phases.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/man_page.h"
 
@@ -77,6 +78,9 @@ std::vector<CommandOption> ViewerOptionTable(ViewerOptions* o) {
       {"--range", "A:B", "select frames A to B", [o](const std::string& v) { return ApplyRange("--range", v, &o->range); }},
       {"--range-b", "A:B", "the second range (the diff's B)",
        [o](const std::string& v) { return ApplyRange("--range-b", v, &o->range_b); }},
+      {"--phase", "N|NAME",
+       "select a phase as its button does: B = its frames, A = the frame before (`memframe report phases` lists them)",
+       store(&o->phase, "--phase needs a phase's number or name")},
       {"--diff-a", "MARKER", "the snapshot diff's A at a named marker", store(&o->diff_a, "--diff-a needs a marker name")},
       {"--diff-b", "MARKER", "the snapshot diff's B at a named marker", store(&o->diff_b, "--diff-b needs a marker name")},
       {"--module-class", "PATTERN=CLASS", "class the modules PATTERN matches as CLASS (repeatable, first match wins)",
@@ -186,6 +190,11 @@ std::string FramePicksProblem(const ViewerOptions& options, const analysis::Fram
   if (options.frame && !frames.Find(*options.frame))
     return "frame " + std::to_string(*options.frame) + " is not in the capture (" + analysis::DescribeFrames(frames) +
            ")";
+  if (!options.phase.empty()) {
+    if (options.range || options.range_b) return "--phase picks range A and B itself: drop --range and --range-b";
+    std::string error;
+    if (!analysis::FindPhaseByName(frames.phases, options.phase, &error)) return "--phase: " + error;
+  }
   for (const auto& [name, range] : {std::pair{"--range", options.range}, std::pair{"--range-b", options.range_b}}) {
     if (range && frames.CountIn(*range) == 0)
       return std::string(name) + " " + std::to_string(range->from) + ":" + std::to_string(range->to) +

@@ -24,6 +24,7 @@ struct ViewerOptions {
   std::optional<uint64_t> frame;               // --frame N
   std::optional<analysis::FrameRange> range;   // --range A:B (selects range A)
   std::optional<analysis::FrameRange> range_b;  // --range-b A:B
+  std::string phase;            // --phase N|NAME: B = the phase, A = the frame before (a phase button)
   std::string diff_a, diff_b;   // --diff-a / --diff-b MARKER: the diff's A / B at a named marker
   std::string follow_socket;    // --follow SOCKET: a run being recorded, kept current
   double measure_fps_seconds = 0;  // --measure-fps SECONDS: render --view for that long, print frame times
@@ -54,9 +55,9 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* option
 // that parsing, --help and the man page read.
 std::vector<CommandOption> ViewerOptionTable(ViewerOptions* options);
 
-// "" when --frame, --range and --range-b name frames of the capture, else
-// what is wrong ("frame 900 is not in the capture (frames 0..299)"): a pick
-// past the end is an error, not an empty view.
+// "" when --frame, --range, --range-b and --phase name frames or a phase of
+// the capture, else what is wrong ("frame 900 is not in the capture (frames
+// 0..299)"): a pick past the end is an error, not an empty view.
 std::string FramePicksProblem(const ViewerOptions& options, const analysis::FrameTable& frames);
 
 std::string ViewerUsage();

@@ -25,12 +25,23 @@ bool MatchesSearch(const SiteLabel& label, const std::string& search) {
   return false;
 }
 
+bool FrameMatchesSearch(const analysis::SourceFrame& frame, const std::string& search) {
+  return ContainsIgnoringCase(frame.function, search) || ContainsIgnoringCase(analysis::LineLocation(frame), search);
+}
+
+bool SiteMatchesSearch(Session& session, uint32_t stack_id, const std::string& search) {
+  // The allocator's own frames (malloc, operator new) are before the
+  // allocating one: every site has them, so they match nothing.
+  return MatchesSearch(session.Label(stack_id), search) ||
+         session.AnyFrameFromAlloc(stack_id, [&](const analysis::SourceFrame& f) { return FrameMatchesSearch(f, search); });
+}
+
 RowFilter::RowFilter(Session& session, const Selection& selection) : session_(session), search_(selection.search) {
   if (selection.size_bin) size_stacks_ = &session.StacksInSizeBin(*selection.size_bin);
 }
 
 bool RowFilter::Keeps(uint32_t stack_id, const std::vector<uint32_t>* members) const {
-  if (!session_.Keeps(stack_id) || !MatchesSearch(session_.Label(stack_id), search_)) return false;
+  if (!session_.Keeps(stack_id) || !SiteMatchesSearch(session_, stack_id, search_)) return false;
   if (!size_stacks_) return true;
   if (!members) return size_stacks_->contains(stack_id);
   return std::any_of(members->begin(), members->end(), [&](uint32_t id) { return size_stacks_->contains(id); });

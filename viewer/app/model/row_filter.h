@@ -19,6 +19,14 @@ namespace memframe::viewer {
 // True when `search` is empty or is found, ignoring case, in the label's
 // name, function, location (file:line) or module.
 bool MatchesSearch(const SiteLabel& label, const std::string& search);
+// True when `search` is found, ignoring case, in the frame's function or
+// file:line.
+bool FrameMatchesSearch(const analysis::SourceFrame& frame, const std::string& search);
+// Whether the table filters keep the site of `stack_id` for `search`: its
+// label matches, or a frame of its stack from the allocating one outward
+// does (Session::AnyFrameFromAlloc): a search for a game function keeps
+// the driver's and the libraries' sites it led to, not only its own.
+bool SiteMatchesSearch(Session& session, uint32_t stack_id, const std::string& search);
 
 class RowFilter {
  public:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memframe/analysis/phases.h"
+
 namespace memframe::viewer {
 
 namespace {
@@ -82,8 +84,12 @@ void Selection::Clear() {
   *this = std::move(fresh);
 }
 
-void Selection::Apply(const ViewerOptions& options) {
+void Selection::Apply(const ViewerOptions& options, const analysis::FrameTable& frames) {
   // The most specific pick is applied last: it is what the detail shows.
+  std::string error;
+  if (const analysis::Phase* phase = options.phase.empty() ? nullptr
+                                     : analysis::FindPhaseByName(frames.phases, options.phase, &error))
+    SelectPhase(*phase);
   if (options.range_b) SelectRangeB(*options.range_b);
   if (options.range) SelectRangeA(*options.range);
   if (options.frame) SelectFrame(*options.frame);

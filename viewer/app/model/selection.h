@@ -42,6 +42,9 @@ struct Selection {
   // The live-memory graph stacks the sites the table filter keeps (search,
   // size bin) on the other sites, instead of by module class.
   bool live_by_filter = false;
+  // With no range picked, Hidden and Lifetimes judge every steady phase at
+  // once (judged_scope.h) instead of opening on one phase.
+  bool whole_capture = false;
 
   void SelectFrame(uint64_t f) {
     frame = f;
@@ -57,17 +60,30 @@ struct Selection {
     marker_b.reset();
     focus = range_focus = Focus::kRangeB;
   }
-  // A phase (a timeline phase button): B is its frames, A the frame before
-  // it, so the range views show the phase and the diff what it left behind.
+  // A phase (a timeline phase button, the phase picker, --phase): B is its
+  // frames, A the frame before it, so the range views show the phase and
+  // the diff what it left behind.
   void SelectPhase(analysis::FrameRange frames, uint64_t frame_before) {
     SelectRangeA({frame_before, frame_before});
     SelectRangeB(frames);
+    whole_capture = false;
+  }
+  void SelectPhase(const analysis::Phase& phase) { SelectPhase(phase.frames, phase.frame_before); }
+  // Hidden and Lifetimes judge the whole capture at once instead of one
+  // steady phase (the phase picker's last entry): the range picked is let
+  // go (the ranges stay drawn, for the diff).
+  void JudgeWholeCapture() {
+    range_focus = Focus::kAll;
+    if (focus == Focus::kRangeA || focus == Focus::kRangeB) focus = Focus::kAll;
+    whole_capture = true;
   }
   // Forgets the frames, ranges and markers picked; the table filters and
   // the flame graph's picks stay (they are not a place in the timeline).
   void Clear();
-  // The initial picks of the command line (--frame, --range, --search, ...).
-  void Apply(const ViewerOptions& options);
+  // The initial picks of the command line (--frame, --range, --phase,
+  // --search, ...); `frames` names the phases (options checked by
+  // FramePicksProblem).
+  void Apply(const ViewerOptions& options, const analysis::FrameTable& frames);
 
   // The frames the detail views summarise (Frame detail, Flame graph,
   // Fragmentation at its end): the latest pick, a frame or a range, inside `all`.

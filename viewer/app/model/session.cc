@@ -185,6 +185,20 @@ const std::vector<analysis::SourceFrame>& Session::Stack(uint32_t stack_id) {
   return stacks_.emplace(stack_id, std::move(frames)).first->second;
 }
 
+bool Session::AnyFrameFromAlloc(uint32_t stack_id, const std::function<bool(const analysis::SourceFrame&)>& match) {
+  auto it = capture_.main.stacks.find(stack_id);
+  if (it == capture_.main.stacks.end()) return false;
+  const size_t alloc = Label(stack_id).alloc_frame;
+  size_t index = 0;  // as Stack() numbers the frames: memframe's own left out
+  for (uint64_t address : it->second) {
+    const auto& frames = symbolizer_->Symbolize(address);
+    if (!frames.empty() && analysis::IsMemframeModule(frames[0].module)) continue;
+    for (const analysis::SourceFrame& f : frames)
+      if (index++ >= alloc && match(f)) return true;
+  }
+  return false;
+}
+
 const analysis::GroupedSites& Session::SiteGroups() {
   if (!has_groups_) {
     groups_ = analysis::GroupSitesByUserStack(heap_.sites, capture_.main, *symbolizer_);
@@ -283,6 +297,8 @@ const SiteLabel& Session::Label(uint32_t stack_id) {
     label.module = origin.module;
     label.module_class = origin.module_class;
     label.has_stack = true;
+    label.from_game = analysis::LedByTheGame(origin, stack);
+    label.alloc_frame = origin.alloc;
   }
   return labels_.emplace(stack_id, std::move(label)).first->second;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -37,6 +38,8 @@ struct SiteLabel {
   std::string module;    // file name of the module that allocated
   analysis::ModuleClass module_class = analysis::ModuleClass::kSystem;
   bool has_stack = false;
+  bool from_game = false;  // a game frame is on the stack (site_origin.h LedByTheGame): listed first
+  size_t alloc_frame = 0;  // index in Stack() of the allocating frame (SiteOrigin::alloc)
 };
 
 class Session {
@@ -63,6 +66,11 @@ class Session {
   // Symbolized on first use and cached.
   const SiteLabel& Label(uint32_t stack_id);
   const std::vector<analysis::SourceFrame>& Stack(uint32_t stack_id);
+  // Whether `match` holds for a frame of the site's stack from the
+  // allocating frame outward (a search for the functions that led to it).
+  // Frames come from the symbolizer's cache one by one: a search over every
+  // site keeps no whole stack (Stack() of SuperTux's every site is 377 MB).
+  bool AnyFrameFromAlloc(uint32_t stack_id, const std::function<bool(const analysis::SourceFrame&)>& match);
   // Call sites as `memframe report hidden` counts them: stacks that differ
   // only inside the runtime or the graphics driver are one site
   // (site_groups.h). Built on first use (the loader builds it, off the UI

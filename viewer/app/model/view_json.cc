@@ -25,6 +25,7 @@ void AddOrigin(nlohmann::json& row, const SiteLabel& label) {
   row["name"] = label.name;
   row["module"] = label.module;
   row["module_class"] = label.has_stack ? nlohmann::json(analysis::ModuleClassName(label.module_class)) : nullptr;
+  row["from_game"] = label.from_game;
 }
 
 nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s, bool grouped) {

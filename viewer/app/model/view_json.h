@@ -17,7 +17,7 @@ nlohmann::json RangeJson(analysis::FrameRange range);
 // The symbolized stack, innermost first: [{function, file, line, module, inlined}].
 nlohmann::json StackJson(Session& session, uint32_t stack_id);
 // Who allocated, as the reports' JSON says it: name, module, module_class
-// (null without a stack), added to `row`.
+// (null without a stack), from_game, added to `row`.
 void AddOrigin(nlohmann::json& row, const SiteLabel& label);
 // A call site's label, thread cell (of the hidden table's groups when
 // `grouped`), figures over a range, and stack.

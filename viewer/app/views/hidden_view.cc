@@ -1,5 +1,6 @@
 #include "views/hidden_view.h"
 
+#include <algorithm>
 #include <string>
 
 #include <imgui.h>
@@ -10,6 +11,7 @@
 #include "row_filter.h"
 #include "widgets/filter_bar.h"
 #include "widgets/judged_frames_line.h"
+#include "widgets/phase_picker.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -19,37 +21,34 @@ namespace {
 
 enum Column { kFunction, kLocation, kModule, kThread, kFrames, kAllocsPerFrame, kBytesPerFrame, kAllocations, kBytes, kSizes, kColumns };
 
-// The range picked, or the ended frames as `memframe report hidden` takes them.
-analysis::FrameRange RangeOf(ViewContext& ctx) {
-  if (ctx.selection.has_picked_range()) return ctx.selection.PickedRange(ctx.session.AllFrames());
-  return ctx.session.CompleteFrames();
-}
-
 }  // namespace
 
 bool HiddenView::Refresh(ViewContext& ctx) {
-  analysis::FrameRange range = RangeOf(ctx);
+  // Without a range picked, one steady phase; the whole capture's ended
+  // frames (as `memframe report hidden` takes them) only when asked.
+  JudgedScope scope = JudgedScopeOf(ctx.session, ctx.selection, ctx.session.CompleteFrames());
   RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
-  if (has_rows_ && range.from == range_.from && range.to == range_.to && rows_percent_ == min_percent_ &&
-      key == filter_key_ && rows_all_frames_ == ctx.session.judge_all_frames())
-    return false;
+  if (has_rows_ && scope == scope_ && rows_percent_ == min_percent_ && key == filter_key_) return false;
   filter_key_ = key;
-  rows_all_frames_ = ctx.session.judge_all_frames();
-  range_ = range;
-  judged_ = ctx.session.Judged(range_);
+  scope_ = std::move(scope);
   rows_percent_ = min_percent_;
   // Grouped as the CLI groups them, so the table and `memframe report hidden`
   // list the same sites with the same figures.
   // By function: coarser groups, each a union of the report's.
   const analysis::GroupedSites& groups =
       ctx.selection.group_by_function ? ctx.session.FunctionGroups() : ctx.session.SiteGroups();
-  rows_ = analysis::FindHiddenSites(groups.index, judged_.ranges, judged_.count, min_percent_ / 100.0);
+  const analysis::JudgedFrames& judged = scope_.judged;
+  rows_ = analysis::FindHiddenSites(groups.index, judged.ranges, judged.count, min_percent_ / 100.0);
   total_rows_ = rows_.size();
   RowFilter filter(ctx.session, ctx.selection);
   std::erase_if(rows_, [&](const analysis::SiteStats& s) {
     auto it = groups.members.find(s.stack_id);
     return !filter.Keeps(s.stack_id, it != groups.members.end() ? &it->second : nullptr);
   });
+  // The report's order: the game's own sites first, each part in the
+  // hidden ranking.
+  std::stable_partition(rows_.begin(), rows_.end(),
+                        [&](const analysis::SiteStats& s) { return ctx.session.Label(s.stack_id).from_game; });
   std::vector<const std::vector<analysis::SourceFrame>*> stacks;
   stacks.reserve(rows_.size());
   for (const analysis::SiteStats& s : rows_) stacks.push_back(&ctx.session.Stack(s.stack_id));
@@ -71,13 +70,19 @@ SiteLabel HiddenView::RowLabel(ViewContext& ctx, size_t i) const {
 }
 
 void HiddenView::Draw(ViewContext& ctx) {
+  bool changed = Refresh(ctx);
+  if (DrawPhasePicker(ctx.session, ctx.selection, scope_)) changed = Refresh(ctx) || changed;
   ImGui::SetNextItemWidth(200);
   ImGui::SliderInt("##percent", &min_percent_, 5, 100, "in \xE2\x89\xA5 %d%% of frames", ImGuiSliderFlags_AlwaysClamp);
-  bool changed = Refresh(ctx);
+  changed = Refresh(ctx) || changed;
   ImGui::SameLine();
   ImGui::TextColored(palette::kDimText, "%zu call sites allocate in at least %d%% of the frames judged",
                      rows_.size(), min_percent_);
-  if (DrawJudgedFramesLine(ctx.session, ctx.selection, judged_)) changed = Refresh(ctx) || changed;
+  ImGui::SameLine(0, 16);
+  ImGui::Checkbox("Game's code first", &game_first_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The sites the game's own code led to (a game frame on the stack) lead the table, whatever "
+                      "the sort, as in `memframe report hidden`");
 
   DrawFilterBar(ctx.selection, true, rows_.size(), total_rows_);
   const bool stack_shown = has_selection_ && keys_.stack_open();
@@ -109,6 +114,10 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
   ImGui::TableHeadersRow();
 
   Session& session = ctx.session;
+  rows_changed = rows_changed || rows_game_first_ != game_first_;
+  rows_game_first_ = game_first_;
+  RowFirst game = nullptr;
+  if (game_first_) game = [&](uint32_t row) { return session.Label(rows_[row].stack_id).from_game; };
   const auto& order = order_.Update(rows_.size(), rows_changed, [&](uint32_t a, uint32_t b, int column) {
     const analysis::SiteStats& x = rows_[a];
     const analysis::SiteStats& y = rows_[b];
@@ -125,7 +134,7 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
       case kSizes: return Compare3(x.size_max, y.size_max);
     }
     return 0;
-  });
+  }, game);
   if (!has_selection_ && !order.empty()) {
     // Something useful below the table from the first frame on.
     selected_stack_ = rows_[order[0]].stack_id;
@@ -179,8 +188,9 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json HiddenView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
-  // Without a window the order is the analysis' ranking, which is also the
-  // default sort (frames descending, ties kept in ranking order).
+  // Without a window the order is the report's (the game's own sites
+  // first, then the analysis' ranking), which is also the default sort
+  // (frames descending, ties kept in ranking order, the game's first).
   for (size_t i = 0; i < rows_.size(); ++i) {
     nlohmann::json row = SiteStatsJson(ctx.session, rows_[i], true);
     row["location"] = names_[i].location;
@@ -189,8 +199,9 @@ nlohmann::json HiddenView::Data(ViewContext& ctx) {
     rows.push_back(std::move(row));
   }
   return {{"view", name()},
-          {"range", RangeJson(range_)},
-          {"judged_frames", JudgedFramesJson(judged_)},
+          {"range", RangeJson(scope_.range)},
+          {"scope", JudgedScopeJson(scope_)},
+          {"judged_frames", JudgedFramesJson(scope_.judged)},
           {"min_fraction", min_percent_ / 100.0},
           {"filter", FilterJson(ctx.session, ctx.selection)},
           {"rows", rows}};

@@ -1,7 +1,7 @@
 // Hidden per-frame allocations: the call sites that allocate in most frames
 // (analysis::FindHiddenSites), the churn a steady game should not have;
-// judged over the steady play of the range picked (the whole capture's ended
-// frames when none is) unless the user asks for every frame (phases.h).
+// judged over one steady phase or the range picked, as `memframe report
+// hidden` judges them (judged_scope.h), the game's own sites first.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/look_alikes.h"
 #include "memframe/analysis/phases.h"
+#include "judged_scope.h"
 #include "row_filter.h"
 #include "view.h"
 #include "widgets/name_column.h"
@@ -37,10 +38,12 @@ class HiddenView : public View {
   static std::vector<uint32_t> StackIds(ViewContext& ctx, uint32_t stack_id);
 
   int min_percent_ = 50;  // the CLI's default threshold, 0.5
-  analysis::FrameRange range_{};
-  analysis::JudgedFrames judged_;  // the frames of range_ the rows judge
-  bool rows_all_frames_ = false;   // Session::judge_all_frames() of rows_
+  JudgedScope scope_;      // what rows_ judge
   int rows_percent_ = -1;
+  // The game's own sites (SiteLabel::from_game) lead the table whatever the
+  // sort, as in the report.
+  bool game_first_ = true;
+  bool rows_game_first_ = true;  // game_first_ of the table's order
   bool has_rows_ = false;
   RowFilterKey filter_key_;  // of rows_
   size_t total_rows_ = 0;    // before the row filter

@@ -6,10 +6,12 @@
 #include <imgui.h>
 
 #include "format.h"
+#include "memframe/analysis/site_origin.h"
 #include "view_json.h"
 #include "row_filter.h"
 #include "widgets/filter_bar.h"
 #include "widgets/judged_frames_line.h"
+#include "widgets/phase_picker.h"
 #include "widgets/site_row.h"
 #include "widgets/stack_panel.h"
 
@@ -48,20 +50,19 @@ constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLev
 }  // namespace
 
 const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
-  const analysis::FrameRange range = ctx.selection.PickedRange(ctx.session.AllFrames());
-  if (!report_ || report_all_frames_ != ctx.session.judge_all_frames() || !(range == report_range_)) {
-    report_all_frames_ = ctx.session.judge_all_frames();
-    report_range_ = range;
-    judged_ = ctx.session.Judged(range);
-    // The judged ranges themselves: every frame of the range picked when
-    // every frame is asked for (the whole capture's when none is picked,
-    // which is every block, as `memframe report lifetimes --all-frames`).
-    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, ctx.session.frames().phases, judged_.ranges);
+  // The whole capture, when asked, is every block (every frame), as
+  // `memframe report lifetimes --all-frames`.
+  JudgedScope scope = JudgedScopeOf(ctx.session, ctx.selection, ctx.session.AllFrames());
+  if (!report_ || !(scope == scope_)) {
+    scope_ = std::move(scope);
+    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, ctx.session.frames().phases, scope_.judged.ranges);
     summary_classes_.reset();
     rows_general_ = !show_general_;  // rebuild the rows
   }
   return *report_;
 }
+
+bool LifetimesView::Owned(const SiteLabel& label) { return label.has_stack && analysis::OwnedByTheGame(label.module_class); }
 
 const LifetimesView::Summary& LifetimesView::KeptSummary(ViewContext& ctx) {
   const analysis::LifetimeReport& report = Report(ctx);
@@ -78,30 +79,42 @@ const LifetimesView::Summary& LifetimesView::KeptSummary(ViewContext& ctx) {
   // Another replay only when the classes narrow the frame sites.
   summary_.frame_arena = ctx.session.class_filter().KeepsAll()
                              ? report.frame_arena
-                             : analysis::AdviseFrameArena(ctx.session.capture().main, kept, judged_.ranges);
+                             : analysis::AdviseFrameArena(ctx.session.capture().main, kept, scope_.judged.ranges);
   summary_classes_ = ctx.session.classes_generation();
   return summary_;
 }
 
-void LifetimesView::Draw(ViewContext& ctx) {
-  Report(ctx);  // first: a new range rebuilds the rows below
-  DrawClasses(ctx);
-  if (DrawJudgedFramesLine(ctx.session, ctx.selection, judged_)) Report(ctx);
+bool LifetimesView::RefreshRows(ViewContext& ctx) {
   RowFilterKey key = FilterKeyOf(ctx.session, ctx.selection);
-  bool changed = rows_general_ != show_general_ || !(key == filter_key_);
+  bool changed = rows_general_ != show_general_ || rows_not_owned_ != show_not_owned_ || !(key == filter_key_);
   if (changed) {
     rows_.clear();
+    not_owned_ = 0;
     const auto& sites = Report(ctx).sites;
     RowFilter filter(ctx.session, ctx.selection);
-    for (uint32_t i = 0; i < sites.size(); ++i)
-      if ((show_general_ || sites[i].lifetime != LifetimeClass::kGeneral) && filter.Keeps(sites[i].stack_id))
-        rows_.push_back(i);
+    for (uint32_t i = 0; i < sites.size(); ++i) {
+      if ((!show_general_ && sites[i].lifetime == LifetimeClass::kGeneral) || !filter.Keeps(sites[i].stack_id)) continue;
+      if (!Owned(ctx.session.Label(sites[i].stack_id))) {
+        ++not_owned_;
+        if (!show_not_owned_) continue;
+      }
+      rows_.push_back(i);
+    }
     rows_general_ = show_general_;
+    rows_not_owned_ = show_not_owned_;
     filter_key_ = key;
     std::vector<uint32_t> ids;
     for (uint32_t i : rows_) ids.push_back(sites[i].stack_id);
     labels_.Build(ctx.session, ids);
   }
+  return changed;
+}
+
+void LifetimesView::Draw(ViewContext& ctx) {
+  Report(ctx);  // first: a new range rebuilds the rows below
+  if (DrawPhasePicker(ctx.session, ctx.selection, scope_)) Report(ctx);
+  const bool changed = RefreshRows(ctx);  // before the classes: their line counts what the rows left out
+  DrawClasses(ctx);
   DrawFilterBar(ctx.selection, false, rows_.size(), Report(ctx).sites.size());
   const bool stack_shown = selected_stack_ && keys_.stack_open();
   float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
@@ -146,6 +159,12 @@ void LifetimesView::DrawClasses(ViewContext& ctx) {
   }
   ImGui::SameLine(0, 22);
   ImGui::Checkbox("Show general sites", &show_general_);
+  if (not_owned_ || show_not_owned_) {
+    ImGui::TextColored(palette::kDimText, "%s in driver and system code, which the game cannot change, %s",
+                       Plural(not_owned_, "site").c_str(), show_not_owned_ ? "shown too" : "left out");
+    ImGui::SameLine(0, 16);
+    ImGui::Checkbox("Show them", &show_not_owned_);
+  }
 }
 
 void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
@@ -231,7 +250,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
   for (const analysis::SiteLifetime& s : report.sites) {
     if (!filter.Keeps(s.stack_id)) continue;
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
-    rows.push_back({{"stack_id", s.stack_id}, {"function", label.function}, {"location", label.location},
+    rows.push_back({{"stack_id", s.stack_id}, {"owned", Owned(label)}, {"function", label.function}, {"location", label.location},
                     {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
                     {"thread", ctx.session.ThreadCell(s.stack_id)},
                     {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
@@ -251,8 +270,9 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                        {"calls", summary.calls[static_cast<int>(c)]}});
   const analysis::FrameArenaAdvice& arena = summary.frame_arena;
   return {{"view", name()},
-          {"range", RangeJson(report_range_)},
-          {"judged_frames", JudgedFramesJson(judged_)},
+          {"range", RangeJson(scope_.range)},
+          {"scope", JudgedScopeJson(scope_)},
+          {"judged_frames", JudgedFramesJson(scope_.judged)},
           {"boundary_frames", report.boundary_frames},
           {"classes", classes},
           {"frame_arena", {{"frames", arena.frames}, {"p99_bytes", arena.p99_bytes}, {"max_bytes", arena.max_bytes},

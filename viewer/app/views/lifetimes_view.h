@@ -1,11 +1,13 @@
 // Lifetime advice (analysis::AnalyzeLifetimes): each call site classed by
 // how its blocks live (frame, level, pool, long-lived, general) with the
 // allocator that would serve it, its capacity and what moving it saves.
-// Computed when the tab is first shown, over the steady play of the range
-// picked (Selection::PickedRange; the whole capture when none is) unless the
-// user asks for every frame (phases.h; computed again when either changes).
-// The summary above the table (sites and calls per lifetime, the frame
-// arena) is of the classes the class filter keeps, as the table is.
+// Computed when the tab is first shown, over one steady phase or the range
+// picked, as `memframe report lifetimes` judges them (judged_scope.h;
+// computed again when it changes). The summary above the table (sites and
+// calls per lifetime, the frame arena) is of the classes the class filter
+// keeps, as the table is. Advice rows are for the code the game can change
+// (game and engine classes, site_origin.h OwnedByTheGame); the driver's and
+// the system's sites are counted on one line, shown when asked.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "memframe/analysis/lifetimes.h"
+#include "judged_scope.h"
 #include "row_filter.h"
 #include "look_alike_labels.h"
 #include "view.h"
@@ -42,19 +45,26 @@ class LifetimesView : public View {
     analysis::FrameArenaAdvice frame_arena;
   };
   const Summary& KeptSummary(ViewContext& ctx);
+  // Makes rows_ again when the filters, the toggles or the report changed;
+  // true when it did.
+  bool RefreshRows(ViewContext& ctx);
   void DrawClasses(ViewContext& ctx);
   void DrawTable(ViewContext& ctx, bool rows_changed);
 
+  // A site of code the user can change.
+  static bool Owned(const SiteLabel& label);
+
   std::optional<analysis::LifetimeReport> report_;
-  analysis::JudgedFrames judged_;    // what report_ judged
-  bool report_all_frames_ = false;   // Session::judge_all_frames() of report_
-  analysis::FrameRange report_range_{};  // the range picked that report_ judged
+  JudgedScope scope_;  // what report_ judged
   Summary summary_;
   std::optional<uint64_t> summary_classes_;  // Session::classes_generation() of summary_; reset with report_
   std::vector<uint32_t> rows_;  // indices into report_->sites that are shown
   bool show_general_ = false;
-  bool rows_general_ = true;
-  RowFilterKey filter_key_;  // of rows_    // show_general_ the rows were made with (differs at first: build them)
+  bool rows_general_ = true;  // show_general_ the rows were made with (differs at first: build them)
+  bool show_not_owned_ = false;
+  bool rows_not_owned_ = false;  // show_not_owned_ of rows_
+  size_t not_owned_ = 0;         // sites of rows_' kind left out (or shown) for not being the game's
+  RowFilterKey filter_key_;      // of rows_
   TableOrder order_;
   TableKeys keys_;
   NameColumn name_column_;

@@ -72,8 +72,8 @@ void MismatchesView::RefreshKept(ViewContext& ctx) {
   // The search finds the allocating or the freeing site (sizes and classes
   // are the allocation's business, not the free's: they do not apply).
   for (uint32_t i = 0; i < rows.size(); ++i) {
-    if (MatchesSearch(ctx.session.Label(rows[i].alloc_stack), kept_search_) ||
-        MatchesSearch(ctx.session.Label(rows[i].free_stack), kept_search_))
+    if (SiteMatchesSearch(ctx.session, rows[i].alloc_stack, kept_search_) ||
+        SiteMatchesSearch(ctx.session, rows[i].free_stack, kept_search_))
       kept_.push_back(i);
   }
   order_.Invalidate();

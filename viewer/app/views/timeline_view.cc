@@ -9,6 +9,7 @@
 #include "format.h"
 #include "style.h"
 #include "views/timeline_mismatches.h"
+#include "views/timeline_phases.h"
 
 namespace memframe::viewer {
 
@@ -101,10 +102,11 @@ void TimelineView::DrawToolbar(ViewContext& ctx) {
   LegendSwatch(palette::kRangeB, "range B");
   LegendSwatch(palette::kPhaseStartup | IM_COL32_A_MASK, "start-up");
   LegendSwatch(palette::kPhaseLoad | IM_COL32_A_MASK, "load");
+  LegendSwatch(palette::kPhaseUnload | IM_COL32_A_MASK, "unload");
   ImGui::NewLine();
   DrawLiveGraphChoice(ctx);
   ImGui::SameLine(0, 24);
-  DrawPhaseButtons(ctx);
+  DrawPhaseButtons(ctx, phases_);
 }
 
 void TimelineView::DrawLiveGraphChoice(ViewContext& ctx) {
@@ -121,51 +123,6 @@ void TimelineView::DrawLiveGraphChoice(ViewContext& ctx) {
                           : "The sites the tables' filter keeps against the others: type a search above a table "
                             "or click a histogram bin first");
   ctx.selection.live_by_filter = by == 1;
-}
-
-void TimelineView::DrawPhaseButtons(ViewContext& ctx) {
-  constexpr size_t kMaxButtons = 16;
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(palette::kDimText, "Phases (click: select it):");
-  for (size_t i = 0; i < phases_.size() && i < kMaxButtons; ++i) {
-    const analysis::Phase& p = phases_[i];
-    std::string label = std::string(analysis::PhaseKindName(p.kind)) + " " + std::to_string(p.frames.from);
-    if (p.frames.to != p.frames.from) label += "\xE2\x80\x93" + std::to_string(p.frames.to);
-    ImGui::SameLine();
-    ImGui::PushID(static_cast<int>(i));
-    if (ImGui::SmallButton(label.c_str())) ctx.selection.SelectPhase(p.frames, p.frame_before);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s: %s allocated in %s blocks, live heap %s -> %s\n"
-                        "Click: B = its frames (every tab shows them), A = the frame before (the diff: what it left)",
-                        label.c_str(), FormatBytes(p.bytes_allocated).c_str(), FormatCount(p.allocations).c_str(),
-                        FormatBytes(p.live_before).c_str(), FormatBytes(p.live_after).c_str());
-    ImGui::PopID();
-  }
-  if (phases_.size() > kMaxButtons) {
-    ImGui::SameLine();
-    ImGui::TextColored(palette::kDimText, "and %zu more", phases_.size() - kMaxButtons);
-  }
-}
-
-void TimelineView::DrawPhaseBands(ViewContext& ctx, const PlotRect& plot) {
-  const analysis::FrameTable& table = ctx.session.frames();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->PushClipRect(plot.min, plot.max, true);
-  for (const analysis::Phase& p : phases_) {
-    if (p.kind == analysis::PhaseKind::kSteady || p.kind == analysis::PhaseKind::kTeardown) continue;
-    // Phases are frame numbers; the timeline's x is the row.
-    const size_t first = table.LowerBound(p.frames.from), end = table.LowerBound(p.frames.to + 1);
-    float x0 = plot.min.x + static_cast<float>(viewport_.XOf(static_cast<double>(first)));
-    float x1 = plot.min.x + static_cast<float>(viewport_.XOf(static_cast<double>(end)));
-    x1 = std::max(x1, x0 + 2);  // a one-frame load stays visible zoomed out
-    const ImU32 colour = p.kind == analysis::PhaseKind::kLoad     ? palette::kPhaseLoad
-                         : p.kind == analysis::PhaseKind::kUnload ? palette::kPhaseUnload
-                                                                  : palette::kPhaseStartup;
-    draw->AddRectFilled(ImVec2(x0, plot.min.y), ImVec2(x1, plot.max.y), colour);
-    draw->AddText(ImVec2(x1 + 2, plot.max.y - ImGui::GetTextLineHeight() - 14), colour | IM_COL32_A_MASK,
-                  analysis::PhaseKindName(p.kind));
-  }
-  draw->PopClipRect();
 }
 
 void TimelineView::Draw(ViewContext& ctx) {
@@ -194,7 +151,7 @@ void TimelineView::Draw(ViewContext& ctx) {
   HandleInput(ctx, plot);
   DrawTimeline(ImGui::GetWindowDrawList(), plot, series_, viewport_, look_,
                InRows(ctx.selection, ctx.session.frames()), &geometry_);
-  DrawPhaseBands(ctx, plot);  // over the bars: faint enough to read them through
+  DrawPhaseBands(ctx.session.frames(), phases_, plot, viewport_);  // over the bars: faint enough to read them through
   live_graph_.Draw(ctx, ImVec2(canvas_min.x, bars_bottom), canvas_max, viewport_, look_.bytes, series_.steady);
   int marker = DrawMarkers(ctx, plot);
   int mismatch = DrawMismatchMarks(ctx.session, plot, viewport_);
@@ -369,6 +326,7 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
   for (const analysis::Phase& p : analysis::FindPhases(table))
     phases.push_back({{"phase", analysis::PhaseKindName(p.kind)},
                       {"name", analysis::PhaseName(p)},
+                      {"band", PhaseBandJson(p)},
                       {"from", p.frames.from},
                       {"to", p.frames.to},
                       {"spike_threshold",

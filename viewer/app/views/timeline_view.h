@@ -1,6 +1,6 @@
 // The frame timeline: one bar per frame (allocations or bytes), spikes in
-// red, time inside the allocator as a line, start-up and loads as faint
-// bands over the bars (phases.h), and the live-memory graph under them. Wheel zooms around the mouse, drag pans, click
+// red, time inside the allocator as a line, start-up, loads and unloads as
+// faint bands over the bars (timeline_phases.h), and the live-memory graph under them. Wheel zooms around the mouse, drag pans, click
 // selects a frame, shift-drag range A, ctrl-drag range B, double-click fits
 // everything; a phase's button above the plot sets A and B across it, so
 // the diff shows what it left behind.
@@ -39,11 +39,7 @@ class TimelineView : public View {
   // Session::markers) of the one under the mouse, or -1.
   int DrawMarkers(ViewContext& ctx, const PlotRect& plot);
   void DrawMarkerTooltip(ViewContext& ctx, int marker);
-  // One button per phase: a click selects A = the frame before it, B = its
-  // last frame.
   void DrawLiveGraphChoice(ViewContext& ctx);
-  void DrawPhaseButtons(ViewContext& ctx);
-  void DrawPhaseBands(ViewContext& ctx, const PlotRect& plot);
 
   TimelineLook look_;
   LiveGraph live_graph_;  // under the bars (live_graph.h)

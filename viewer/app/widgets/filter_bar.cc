@@ -13,11 +13,15 @@ void DrawFilterBar(Selection& selection, bool can_group, size_t shown, size_t to
   // ImGui edits a char buffer; the Selection's string is the one truth.
   char buffer[256];
   std::snprintf(buffer, sizeof buffer, "%s", selection.search.c_str());
-  ImGui::SetNextItemWidth(260);
+  ImGui::SetNextItemWidth(340);
   // Ctrl+F: search (GLFW key codes are ASCII for letters).
   if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('F', false)) ImGui::SetKeyboardFocusHere();
-  if (ImGui::InputTextWithHint("##search", "search function, module, file (Ctrl+F)", buffer, sizeof buffer))
+  if (ImGui::InputTextWithHint("##search", "search function or its callers, module, file (Ctrl+F)", buffer, sizeof buffer))
     selection.search = buffer;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Keeps the sites whose function, module or file:line holds the text, and those any\n"
+                      "function that led to them does: a game function finds the driver's and the\n"
+                      "engine's allocations it made happen");
   if (!selection.search.empty()) {
     ImGui::SameLine(0, 4);
     if (ImGui::SmallButton("x##clear_search")) selection.search.clear();

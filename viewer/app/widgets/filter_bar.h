@@ -1,5 +1,5 @@
-// The line above every call-site table: a search box (function, module,
-// file; any case), the size range clicked in the size histogram with a
+// The line above every call-site table: a search box (function or any of
+// its callers, module, file; any case), the size range clicked in the size histogram with a
 // button that clears it, and, where the table can, "Group by function".
 // The Selection holds them, so every table filters alike (row_filter.h).
 #pragma once

@@ -4,6 +4,8 @@
 // every frame, shared by the views (Session).
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "memframe/analysis/phases.h"
@@ -14,6 +16,12 @@ namespace memframe::viewer {
 
 // Draws the line; true when the toggle changed the session's choice.
 bool DrawJudgedFramesLine(Session& session, const Selection& selection, const analysis::JudgedFrames& judged);
+
+// What the line says of the judged frames: "the steady frames 1..120 (120
+// frames): start-up and loads are left out".
+std::string JudgedFramesText(const analysis::JudgedFrames& judged);
+// The "All frames" toggle (Session::judge_all_frames); true when it changed.
+bool DrawAllFramesToggle(Session& session);
 
 // What the line says, for --dump-view-data: as `memframe report hidden
 // --json` has it ("judged", "ranges", "frame_count").

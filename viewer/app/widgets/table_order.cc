@@ -4,7 +4,8 @@
 
 namespace memframe::viewer {
 
-const std::vector<uint32_t>& TableOrder::Update(size_t rows, bool rows_changed, const RowCompare& compare) {
+const std::vector<uint32_t>& TableOrder::Update(size_t rows, bool rows_changed, const RowCompare& compare,
+                                                const RowFirst& first) {
   ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
   bool specs_changed = specs && specs->SpecsDirty;
   if (specs_changed) {
@@ -16,7 +17,7 @@ const std::vector<uint32_t>& TableOrder::Update(size_t rows, bool rows_changed, 
     }
     specs->SpecsDirty = false;
   }
-  if (specs_changed || rows_changed || order_.size() != rows) order_ = SortedRowOrder(rows, keys_, compare);
+  if (specs_changed || rows_changed || order_.size() != rows) order_ = SortedRowOrder(rows, keys_, compare, first);
   return order_;
 }
 

@@ -14,8 +14,10 @@ namespace memframe::viewer {
 class TableOrder {
  public:
   // Call between BeginTable and the first row. Returns the display order,
-  // sorted again only when the user changed the sort or `rows_changed`.
-  const std::vector<uint32_t>& Update(size_t rows, bool rows_changed, const RowCompare& compare);
+  // sorted again only when the user changed the sort or `rows_changed`;
+  // the rows `first` holds for lead (SortedRowOrder).
+  const std::vector<uint32_t>& Update(size_t rows, bool rows_changed, const RowCompare& compare,
+                                      const RowFirst& first = nullptr);
   const std::vector<uint32_t>& order() const { return order_; }
   // The rows changed behind the table's back (a refreshed session): the
   // next Update sorts again with the same keys.

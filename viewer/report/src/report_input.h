@@ -18,6 +18,7 @@
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/load_progress.h"
 #include "memframe/analysis/module_class.h"
+#include "memframe/analysis/phase_scopes.h"
 #include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/symbolizer.h"
@@ -144,10 +145,6 @@ struct ReportScope {
   FrameRange range;              // the scope's frames
   JudgedFrames judged;           // the frames its rules judge
 };
-
-// A steady phase shorter than this is left out of the per-phase answers
-// (three frames between two loads say nothing of a part of the game).
-constexpr uint64_t kMinScopeFrames = 8;
 
 // Scopes of the reports judged by steady play (hidden, lifetimes, the
 // summary): with --phase, that phase; with --from/--to or --all-frames, the

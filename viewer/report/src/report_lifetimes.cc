@@ -3,6 +3,7 @@
 #include <array>
 
 #include "memframe/analysis/lifetimes.h"
+#include "memframe/analysis/site_origin.h"
 #include "report_json_common.h"
 #include "report_text_common.h"
 
@@ -81,11 +82,8 @@ void WriteLevelLoadsText(const ReportInput& input, std::ostream& out) {
   }
 }
 
-// Code the user can change: the game's and its engine's. A driver's
-// allocations under the game's draw call are the driver's to make.
-bool OwnedByTheGame(const SiteView& v) {
-  return !v.stack.empty() && (v.module_class == ModuleClass::kGame || v.module_class == ModuleClass::kEngine);
-}
+// A site of code the user can change (site_origin.h OwnedByTheGame).
+bool Owned(const SiteView& v) { return !v.stack.empty() && OwnedByTheGame(v.module_class); }
 
 // One scope's classes, frame arena and sites; advice only for the sites the
 // game's code led to (what the user can change), the others counted.
@@ -109,7 +107,7 @@ void WriteScopeText(const ReportInput& input, const ReportScope& scope, const Li
   for (const SiteLifetime& s : r.sites) {
     if (s.lifetime == LifetimeClass::kGeneral || !KeepsSite(input, s.stack_id)) continue;
     SiteView v = NameStack(s.stack_id, input);
-    if (!OwnedByTheGame(v)) {
+    if (!Owned(v)) {
       ++not_ours;
       continue;
     }
@@ -194,7 +192,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
       const SiteView view = NameStack(s.stack_id, input);
       json site = StackRefJson(view, input);
       site["from_game"] = view.from_game;
-      site["owned"] = OwnedByTheGame(view);
+      site["owned"] = Owned(view);
       site["class"] = LifetimeClassName(s.lifetime);
       site["advice"] = LifetimeAdvice(s.lifetime);
       site["allocations"] = s.allocations;

@@ -4,6 +4,7 @@
 #include "report_text_common.h"
 
 #include "memframe/report/capture_notes.h"
+#include "memframe/report/phase_title.h"
 #include "memframe/analysis/look_alikes.h"
 #include "memframe/analysis/program_end.h"
 
@@ -77,15 +78,16 @@ std::string JudgedFramesText(const JudgedFrames& judged) {
   return text;
 }
 
-std::string ScopeTitle(const ReportScope& scope, const ReportInput& input) {
-  if (!scope.phase) return JudgedFramesText(scope.judged);
-  const Phase& p = *scope.phase;
-  std::string title = PhaseName(p) + ": " + RangeText(p.frames) + " (" +
-                      Plural(input.heap.frames.CountIn(p.frames), "frame") + ")";
+std::string PhaseTitle(const Phase& p, const FrameTable& table) {
+  std::string title = PhaseName(p) + ": " + RangeText(p.frames) + " (" + Plural(table.CountIn(p.frames), "frame") + ")";
   if (p.kind == PhaseKind::kSteady)
     title += ", " + FormatCount(p.allocation_spike.median) + " allocations / " + FormatBytes(p.bytes_spike.median) +
              " a frame";
   return title;
+}
+
+std::string ScopeTitle(const ReportScope& scope, const ReportInput& input) {
+  return scope.phase ? PhaseTitle(*scope.phase, input.heap.frames) : JudgedFramesText(scope.judged);
 }
 
 std::string ScopesNote(const ReportInput& input, const std::vector<ReportScope>& scopes) {

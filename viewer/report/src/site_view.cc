@@ -42,7 +42,7 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
   SiteOrigin origin = FindSiteOrigin(view.stack);
   view.module = origin.module;
   view.module_class = origin.module_class;
-  view.from_game = origin.game < view.stack.size();
+  view.from_game = LedByTheGame(origin, view.stack);
   if (origin.user < view.stack.size()) {
     const SourceFrame& f = view.stack[origin.user];
     view.function = f.function;
@@ -151,9 +151,7 @@ std::vector<ReportScope> JudgedScopes(const ReportInput& input) {
   if (const Phase* phase = PhaseOption(input)) return {PhaseScope(*phase, input)};
   std::vector<ReportScope> scopes;
   if (PerPhase(input)) {
-    for (const Phase& p : FindPhases(input.heap.frames))
-      if (p.kind == PhaseKind::kSteady && input.heap.frames.CountIn(p.frames) >= kMinScopeFrames)
-        scopes.push_back(PhaseScope(p, input));
+    for (const Phase* p : JudgedPhases(input.heap.frames)) scopes.push_back(PhaseScope(*p, input));
     if (!scopes.empty()) return scopes;
   }
   const FrameRange range = CompleteFramesRange(input);
@@ -162,12 +160,9 @@ std::vector<ReportScope> JudgedScopes(const ReportInput& input) {
 
 size_t ShortSteadyPhases(const ReportInput& input) {
   if (!PerPhase(input)) return 0;
-  size_t steady = 0, judged = 0;
-  for (const Phase& p : FindPhases(input.heap.frames)) {
-    if (p.kind != PhaseKind::kSteady) continue;
-    ++steady;
-    judged += input.heap.frames.CountIn(p.frames) >= kMinScopeFrames;
-  }
+  size_t steady = 0;
+  for (const Phase& p : FindPhases(input.heap.frames)) steady += p.kind == PhaseKind::kSteady;
+  const size_t judged = JudgedPhases(input.heap.frames).size();
   return judged ? steady - judged : 0;
 }
 

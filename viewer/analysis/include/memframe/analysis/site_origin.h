@@ -42,6 +42,20 @@ size_t UserFrameIndex(const std::vector<SourceFrame>& stack);
 // symbolizes a stack only up to there).
 bool OriginSettled(const std::vector<SourceFrame>& stack, const SiteOrigin& origin);
 
+// The game's own code made the allocation or led there (a game frame is on
+// the stack): the sites tables list first, what the user can change.
+inline bool LedByTheGame(const SiteOrigin& origin, const std::vector<SourceFrame>& stack) {
+  return origin.game < stack.size();
+}
+
+// Whether the module that allocated (SiteOrigin::module_class) is code the
+// user can change: the game's or its engine's. A driver's allocations under
+// the game's draw call are the driver's to make, so lifetime advice (which
+// allocator a site belongs in) is for these sites alone.
+inline bool OwnedByTheGame(ModuleClass allocating) {
+  return allocating == ModuleClass::kGame || allocating == ModuleClass::kEngine;
+}
+
 // "std::vector<int>::push_back(int const&)", or code from /usr/include/.
 bool IsStandardLibraryCode(const SourceFrame& frame);
 
