@@ -8,14 +8,11 @@
 //    holds neither the allocator's nor the loader's lock, which dlopen
 //    takes). If none is, let the process run a millisecond and look again.
 // 3. Let every other thread go (they may hold a lock the call needs, so they
-//    must run), save the chosen thread's registers (the general ones and
-//    the whole XSAVE area) and the stack bytes below its red zone, and run
-//    dlopen(agent), dlsym(handle, "memframe_attach") and
-//    memframe_attach(config) in it, each returning to address 0: the
-//    SIGSEGV stop that follows tells memframe the call returned, and the
-//    signal is never delivered.
-// 4. Put the registers and bytes back (a system call it was in restarts)
-//    and detach. A failure at any point restores the same way.
+//    must run), and have the chosen one run dlopen(agent), dlsym(handle,
+//    "memframe_attach") and memframe_attach(config) on paths that each end
+//    with the thread putting its own state back (remote_thread.h): a
+//    memframe killed at any instant leaves the game running on.
+// 4. Detach. A system call the thread was in is re-entered.
 #pragma once
 
 #include <sys/types.h>

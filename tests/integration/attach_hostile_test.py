@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""`memframe attach` against what could harm the game it attaches to.
+
+    attach_hostile_test.py --memframe PATH --agent PATH --victim PATH [--only NAME]
+
+killed at every instant: memframe attach is SIGKILLed at 30 instants
+spread evenly over its injection (measured first: from memframe's start,
+its "attached" line comes when the injection ends, and says how long the
+threads were stopped and the agent loaded); target_attach_victim must
+then end with its native output and status, every time.
+"""
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ARGS = None
+TMP = None
+
+
+def fail(message):
+    print("attach_hostile_test: FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def start_victim():
+    victim = subprocess.Popen([ARGS.victim], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if victim.stdout.readline() != "ready\n":
+        fail("target_attach_victim did not start")
+    return victim
+
+
+def finish_victim(victim):
+    out = victim.stdout.read()
+    return victim.wait(timeout=60), out
+
+
+def start_attach(pid, capture):
+    return subprocess.Popen([ARGS.memframe, "attach", "--agent", ARGS.agent, "--no-live", "--no-summary", "--force",
+                             "-o", capture, str(pid)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def injection_window():
+    """(start, end) of the injection in seconds after memframe attach's
+    start (the median of 3 attaches, each then ended by Ctrl+C): it ends at
+    the "attached" line, which says how long it took."""
+    windows = []
+    for _ in range(3):
+        victim = start_victim()
+        start = time.monotonic()
+        attach = start_attach(victim.pid, os.path.join(TMP, "measure.mfc"))
+        for line in attach.stderr:
+            found = re.search(r"attached to process .* stopped ([0-9.]+) ms .* for ([0-9.]+) ms", line)
+            if found:
+                end = time.monotonic() - start
+                took = (float(found.group(1)) + float(found.group(2))) / 1000
+                windows.append((max(0.0, end - 1.5 * took), end))
+                break
+        else:
+            fail("memframe attach never said it attached")
+        attach.send_signal(signal.SIGINT)
+        attach.communicate(timeout=60)
+        finish_victim(victim)
+    return sorted(windows)[1]
+
+
+def test_killed_at_every_instant(tries=30):
+    native = subprocess.run([ARGS.victim], capture_output=True, text=True, timeout=60)
+    native = (native.returncode, native.stdout.replace("ready\n", "", 1))
+    first, last = injection_window()
+    print("attach_hostile_test: the injection: %.1f to %.1f ms after memframe's start" % (first * 1000, last * 1000))
+    for i in range(tries):
+        delay = first + (last - first) * (i + 0.5) / tries
+        victim = start_victim()
+        attach = start_attach(victim.pid, os.path.join(TMP, "killed.mfc"))
+        time.sleep(delay)
+        attach.kill()
+        attach.communicate(timeout=60)
+        got = finish_victim(victim)
+        if got != native:
+            fail("memframe attach killed %.1f ms after its start: the victim ended with %r, natively %r"
+                 % (delay * 1000, got, native))
+
+
+def main():
+    global ARGS, TMP
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--memframe", required=True)
+    parser.add_argument("--agent", required=True)
+    parser.add_argument("--victim", required=True)
+    parser.add_argument("--only")
+    ARGS = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="memframe-attach-hostile-") as tmp:
+        TMP = tmp
+        tests = [("killed at every instant", test_killed_at_every_instant)]
+        for name, test in tests:
+            if ARGS.only and ARGS.only not in name:
+                continue
+            start = time.monotonic()
+            test()
+            print("attach_hostile_test: ok: %s (%.1f s)" % (name, time.monotonic() - start))
+
+
+if __name__ == "__main__":
+    main()
