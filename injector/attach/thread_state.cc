@@ -2,6 +2,7 @@
 
 #include <elf.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 
 #include <cerrno>
@@ -20,6 +21,41 @@ constexpr size_t kXcr0Offset = 464;
 // AMX tile state: usable only after arch_prctl(ARCH_REQ_XCOMP_PERM).
 constexpr uint64_t kPermissionFeatures = (uint64_t{1} << 17) | (uint64_t{1} << 18);
 constexpr size_t kXsaveHeaderOffset = 512;
+
+// The waits that return EINTR, not a restart code, when a stop wakes them.
+bool EndsWithEintrOnStop(long call) {
+  switch (call) {
+    case SYS_read: case SYS_readv: case SYS_recvfrom: case SYS_recvmsg: case SYS_recvmmsg: case SYS_accept:
+    case SYS_accept4: case SYS_sendto: case SYS_sendmsg: case SYS_connect:  // sockets with a timeout
+    case SYS_epoll_wait: case SYS_epoll_pwait: case SYS_epoll_pwait2: case SYS_semop: case SYS_semtimedop:
+    case SYS_rt_sigtimedwait: case SYS_io_getevents: case SYS_io_pgetevents:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The signal masks of `tid`'s /proc status lines named in `keys`, or'ed.
+bool StatusMasks(pid_t pid, pid_t tid, std::initializer_list<const char*> keys, uint64_t* mask) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/status");
+  bool found = false;
+  *mask = 0;
+  for (std::string line; std::getline(in, line);)
+    for (const char* key : keys)
+      if (line.compare(0, strlen(key), key) == 0 && line.size() > strlen(key) && line[strlen(key)] == ':') {
+        *mask |= strtoull(line.c_str() + strlen(key) + 1, nullptr, 16);
+        found = true;
+      }
+  return found;
+}
+
+// A signal pending for `tid` or its process that it does not block.
+bool DeliverablePending(pid_t pid, pid_t tid) {
+  uint64_t pending = 0, blocked = 0;
+  if (!StatusMasks(pid, tid, {"SigPnd", "ShdPnd"}, &pending) || !StatusMasks(pid, tid, {"SigBlk"}, &blocked))
+    return true;  // unknown: leave the EINTR
+  return (pending & ~blocked) != 0;
+}
 
 }  // namespace
 
@@ -47,15 +83,7 @@ bool ReadThreadState(pid_t tid, ThreadState* state, std::string* error) {
   return true;
 }
 
-bool ReadBlockedSignals(pid_t pid, pid_t tid, uint64_t* mask) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/status");
-  for (std::string line; std::getline(in, line);) {
-    if (line.compare(0, 7, "SigBlk:") != 0) continue;
-    *mask = strtoull(line.c_str() + 7, nullptr, 16);
-    return true;
-  }
-  return false;
-}
+bool ReadBlockedSignals(pid_t pid, pid_t tid, uint64_t* mask) { return StatusMasks(pid, tid, {"SigBlk"}, mask); }
 
 user_regs_struct ResumableRegisters(const user_regs_struct& regs, uint16_t code_before_ip) {
   user_regs_struct out = regs;
@@ -73,6 +101,20 @@ user_regs_struct ResumableRegisters(const user_regs_struct& regs, uint16_t code_
       break;
   }
   return out;
+}
+
+bool RewindWaitCutByStop(pid_t pid, pid_t tid) {
+  user_regs_struct regs{};
+  if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return false;
+  const long call = static_cast<long>(regs.orig_rax);
+  if (call < 0 || static_cast<long>(regs.rax) != -EINTR || !EndsWithEintrOnStop(call)) return false;
+  errno = 0;
+  const long before = ptrace(PTRACE_PEEKDATA, tid, reinterpret_cast<void*>(regs.rip - 2), nullptr);
+  if (errno || (before & 0xffff) != 0x050f || DeliverablePending(pid, tid)) return false;
+  // orig_rax stays: the stop's pickers still see the thread in its call.
+  regs.rax = regs.orig_rax;
+  regs.rip -= 2;
+  return ptrace(PTRACE_SETREGS, tid, nullptr, &regs) == 0;
 }
 
 uint64_t RestorableFeatures(const ThreadState& state) {

@@ -39,6 +39,15 @@ bool ReadBlockedSignals(pid_t pid, pid_t tid, uint64_t* mask);
 // `code_before_ip`: the 2 bytes before rip (to check they are a syscall).
 user_regs_struct ResumableRegisters(const user_regs_struct& regs, uint16_t code_before_ip);
 
+// For `tid` of `pid` in the stop of a PTRACE_INTERRUPT: a wait the kernel
+// ends with EINTR on a stop (epoll_wait, sigtimedwait, semtimedop, a
+// socket's timed read...; signal(7), "Interruption of system calls by stop
+// signals") is put back onto its `syscall` instruction, to be re-entered
+// on resume as the kernel re-enters the others: the program never sees
+// the stop. Left alone if a signal may be delivered to the thread (then
+// the EINTR is the signal's, as natively). True if it rewound the call.
+bool RewindWaitCutByStop(pid_t pid, pid_t tid);
+
 // The XSAVE features XRSTOR may restore from `state` (the XCR0 value the
 // kernel puts in the area's software bytes, less the features that need a
 // permission the process may not have asked for).

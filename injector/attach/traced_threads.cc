@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "attach/target_process.h"
+#include "attach/thread_state.h"
 
 namespace memframe::injector {
 
@@ -93,6 +94,8 @@ bool TracedThreads::WaitStop(pid_t tid, std::string* error) {
     unsigned long child = 0;
     ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
     if (child && !threads_.count(static_cast<pid_t>(child))) threads_[static_cast<pid_t>(child)] = Thread{};
+  } else if (event == PTRACE_EVENT_STOP) {
+    RewindWaitCutByStop(pid_, tid);
   } else if (event == 0 && sig != SIGTRAP) {
     t.pending_signal = sig;  // a signal-delivery stop: hold it for the resume
   }

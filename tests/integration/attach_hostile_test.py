@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """`memframe attach` against what could harm the game it attaches to.
 
-    attach_hostile_test.py --memframe PATH --agent PATH --victim PATH [--only NAME]
+    attach_hostile_test.py --memframe PATH --agent PATH --victim PATH --waits PATH
+                           [--only NAME]
 
 killed at every instant: memframe attach is SIGKILLed at 30 instants
 spread evenly over its injection (measured first: from memframe's start,
 its "attached" line comes when the injection ends, and says how long the
 threads were stopped and the agent loaded); target_attach_victim must
 then end with its native output and status, every time.
+
+waits not cut short: target_interrupted_waits loops on sigtimedwait,
+epoll_wait and nanosleep with timeouts while memframe attaches and
+detaches three times: no wait may return EINTR or before its timeout (the
+kernel returns EINTR from these after a stop; memframe re-enters them).
 """
 import argparse
 import os
@@ -87,17 +93,37 @@ def test_killed_at_every_instant(tries=30):
                  % (delay * 1000, got, native))
 
 
+def test_waits_not_cut_short(attaches=3):
+    native = subprocess.run([ARGS.waits], capture_output=True, text=True, timeout=60)
+    expected = (0, "ready\n12 waits of each kind, 0 early or in error\n")
+    if (native.returncode, native.stdout) != expected:
+        fail("target_interrupted_waits natively: %r %s" % ((native.returncode, native.stdout), native.stderr))
+    target = subprocess.Popen([ARGS.waits], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said = target.stdout.readline()
+    for i in range(attaches):
+        attach = subprocess.run([ARGS.memframe, "attach", "--agent", ARGS.agent, "--no-live", "--no-summary", "--force",
+                                 "--duration", "0.2", "-o", os.path.join(TMP, "waits.mfc"), str(target.pid)],
+                                capture_output=True, text=True, timeout=60)
+        if attach.returncode != 0:
+            fail("memframe attach %d failed: %s" % (i, attach.stderr))
+    out, err = target.communicate(timeout=60)
+    if (target.returncode, said + out) != expected:
+        fail("target_interrupted_waits under attaches: %r\n%s" % ((target.returncode, said + out), err))
+
+
 def main():
     global ARGS, TMP
     parser = argparse.ArgumentParser()
     parser.add_argument("--memframe", required=True)
     parser.add_argument("--agent", required=True)
     parser.add_argument("--victim", required=True)
+    parser.add_argument("--waits", required=True)
     parser.add_argument("--only")
     ARGS = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memframe-attach-hostile-") as tmp:
         TMP = tmp
-        tests = [("killed at every instant", test_killed_at_every_instant)]
+        tests = [("killed at every instant", test_killed_at_every_instant),
+                 ("waits not cut short", test_waits_not_cut_short)]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
                 continue
