@@ -4,6 +4,7 @@
 #include "capture/recent_stacks.h"
 #include "capture/recursion_guard.h"
 #include "capture/stack_table.h"
+#include "capture/unwinder_pipe.h"
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -46,6 +47,7 @@ bool g_fast_unwind = true;
 
 void InitStackCapture() {
   dl_iterate_phdr(FindAgentText, reinterpret_cast<void*>(&InitStackCapture));
+  RedirectUnwinderPipe();  // before libunwind's first call opens its pipe
   // Caching per thread makes repeated unwinds through the same code cheap.
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
   InitFastUnwinder();  // without it, FastBacktrace declines and libunwind does it all

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
+
 namespace memframe::agent {
 
 namespace {
@@ -13,6 +15,9 @@ namespace {
 // three quarters of the way up (a host that runs out of numbers takes the
 // lowest free ones first, so ours are the last it would reuse).
 constexpr int kPreferredFloor = 1000;
+// Numbers the agent may need above the program's soft limit (its stderr
+// copy, its socket, libunwind's pipe), with room to spare.
+constexpr rlim_t kAboveLimit = 16;
 
 int HighFloor() {
   rlimit limit{};
@@ -22,10 +27,30 @@ int HighFloor() {
   return floor > 3 ? static_cast<int>(floor) : 3;
 }
 
-// A close-on-exec copy of `fd` at a high number if one is free, else at the
-// lowest free number, else `fd` itself made close-on-exec.
+// A close-on-exec copy of `fd` at or above the soft RLIMIT_NOFILE, where
+// none of the program's own numbers can ever be (the kernel lets a number
+// above the limit stay open), the soft limit raised for the one dup within
+// the hard one; -1 if it cannot.
+int DupAboveLimit(int fd) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur > static_cast<rlim_t>(INT32_MAX) - kAboveLimit)
+    return -1;
+  rlimit raised = limit;
+  raised.rlim_cur = limit.rlim_cur + kAboveLimit;
+  if (limit.rlim_max != RLIM_INFINITY && raised.rlim_cur > limit.rlim_max) return -1;
+  if (setrlimit(RLIMIT_NOFILE, &raised) != 0) return -1;
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, static_cast<int>(limit.rlim_cur));
+  setrlimit(RLIMIT_NOFILE, &limit);
+  return moved;
+}
+
+// A close-on-exec copy of `fd` above the soft limit, else at a high number
+// if one is free, else at the lowest free number, else `fd` itself made
+// close-on-exec.
 int MoveHigh(int fd) {
-  int moved = fcntl(fd, F_DUPFD_CLOEXEC, HighFloor());
+  int moved = DupAboveLimit(fd);
+  if (moved < 0) moved = fcntl(fd, F_DUPFD_CLOEXEC, HighFloor());
   if (moved < 0) moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
   if (moved < 0) {
     fcntl(fd, F_SETFD, FD_CLOEXEC);

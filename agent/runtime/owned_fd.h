@@ -2,8 +2,9 @@
 // number, or all of them (daemons, Python's os.closerange, sandboxes), and
 // then reuse the numbers for files and sockets of its own.
 //
-// The agent's fds sit at high numbers with close-on-exec, so that the host's
-// ordinary opens (which take the lowest free number) do not land on them, and
+// The agent's fds sit above the host's soft RLIMIT_NOFILE (else at high
+// numbers) with close-on-exec, so that the host's ordinary opens (which
+// take the lowest free number) never land on them nor run out early, and
 // every use first checks that the number still names the file the agent
 // opened (its device and inode). A number the host closed or reused is never
 // written to, waited on or closed: the agent forgets it. Between the check and

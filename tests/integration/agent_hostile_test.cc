@@ -1,10 +1,16 @@
 // Hosts that make life hard for an agent living in their process: their own
 // allocator in the executable (which may hold its lock while it maps
-// memory), allocations inside signal handlers, a tight address-space limit.
+// memory), allocations inside signal handlers, a tight address-space limit,
+// programs that count on their fd numbers.
 // The agent must never deadlock, crash or change what they do, and must
 // record what it can and count what it cannot.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -140,6 +146,55 @@ TEST(AgentHostile, UnderAnAddressSpaceLimitTheProgramKeepsNearlyAllOfIt) {
                                   << "\n" << agent_error;
     EXPECT_EQ(agent_error.find("not recording"), std::string::npos) << agent_error;
   }
+}
+
+// What target_fd_numbers prints in `mode`, natively and under the agent.
+std::pair<std::string, std::string> FdNumbers(const std::vector<std::string>& mode) {
+  std::vector<std::string> argv = {Target("fd_numbers")};
+  argv.insert(argv.end(), mode.begin(), mode.end());
+  AgentRun native = RunWithAgent(argv, {.preload = false});
+  AgentRun agent = RunWithAgent(argv);
+  EXPECT_EQ(native.exit_code, 0) << native.standard_error;
+  EXPECT_EQ(agent.exit_code, 0) << agent.standard_error;
+  EXPECT_FALSE(agent.streams.empty());
+  return {native.standard_output, agent.standard_output};
+}
+
+TEST(AgentHostile, AProgramsFirstOpenGetsTheNumberItGetsNatively) {
+  auto [native, agent] = FdNumbers({"first"});
+  EXPECT_EQ(native, "first open: 3\n");
+  EXPECT_EQ(agent, native);
+}
+
+// The agent's fds lie above the soft limit: a program started under a
+// tight one opens as many files as natively.
+TEST(AgentHostile, UnderATightFdLimitTheProgramOpensAsManyFilesAsNatively) {
+  auto [native, agent] = FdNumbers({"limit", "16"});
+  EXPECT_EQ(native.rfind("opened ", 0), 0u) << native;
+  EXPECT_NE(native, "opened 0\n");  // the test's own fds may take a few of the 16
+  EXPECT_EQ(agent, native);
+}
+
+// libunwind's memory check (a pipe it reads and writes) must never touch
+// the program's files on the numbers it once had.
+TEST(AgentHostile, FramesWithoutUnwindTablesLeaveTheProgramsFilesOnLowNumbersIntact) {
+  const std::string in = "/tmp/memframe-fd-numbers-in-" + std::to_string(getpid());
+  const std::string out = "/tmp/memframe-fd-numbers-out-" + std::to_string(getpid());
+  const std::string bytes = "abcdefghij";
+  FILE* f = fopen(in.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs(bytes.c_str(), f);
+  fclose(f);
+  AgentRun run = RunWithAgent({Target("fd_numbers"), "reuse", in, out});
+  std::ifstream written(out);
+  std::string got((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  EXPECT_EQ(run.standard_output, "read 10\n");
+  EXPECT_EQ(got, bytes);
+  ASSERT_EQ(run.streams.size(), 1u);
+  EXPECT_EQ(CountAllocs(run.streams[0], 64), 13u);  // i % 8 == 0 for i below 100: the walks did happen
 }
 
 }  // namespace
