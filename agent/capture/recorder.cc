@@ -13,6 +13,7 @@
 namespace memframe::agent {
 
 __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec"))) = ThreadState::kOutside;
+__thread OuterNew t_outer_new __attribute__((tls_model("initial-exec")));
 std::atomic<uint64_t> g_unrecorded_in_signal_handlers{0};
 std::atomic<bool> g_recording{false};
 

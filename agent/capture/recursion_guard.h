@@ -22,8 +22,12 @@
 //                    freed before that free is in the ring, so it is counted
 //                    instead.
 //   kInRealOuter     real operator new/delete, which call malloc/free
-//                    themselves: those inner calls pass through unrecorded,
-//                    each in its own kInRealAlloc / kInRealFree window.
+//                    themselves: the block's own inner call passes through
+//                    unrecorded, in its own kInRealAlloc / kInRealFree
+//                    window. Real operator new's other inner calls are the
+//                    game's and recorded (OuterNew): the exception object
+//                    of a std::bad_alloc it throws (which the game's catch
+//                    frees), and what a new_handler allocates or frees.
 // A hook that waits for room in its ring is in the same position as in its
 // real call: its event is complete and not yet in the ring, the ring and the
 // stack table are consistent (RingWaitWindow). A program that allocates
@@ -34,6 +38,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace memframe::agent {
@@ -41,6 +46,31 @@ namespace memframe::agent {
 enum class ThreadState : uint8_t { kOutside, kAgent, kHook, kInRealAlloc, kInRealFree, kInRealOuter };
 
 extern __thread ThreadState t_thread_state __attribute__((tls_model("initial-exec")));
+
+// While a recorded real operator new of libstdc++'s runs: the sizes it
+// asks the allocator for its block (malloc(max(size, 1)), or aligned_alloc
+// of that rounded up to the alignment). 0 while any other real call that
+// allocates through the hooks runs (operator delete, whose inner free is its
+// block's; an executable's own operator new, an allocator's API): all their
+// inner calls are theirs. An inner allocation of the block's size made by a
+// new_handler passes for the block's own and is not recorded.
+struct OuterNew {
+  size_t size = 0, rounded = 0;
+};
+extern __thread OuterNew t_outer_new __attribute__((tls_model("initial-exec")));
+
+// Sets t_outer_new for one real call that allocates through the hooks
+// itself; restores it after (also when the real call throws).
+class OuterNewScope {
+ public:
+  explicit OuterNewScope(OuterNew outer) : saved_(t_outer_new) { t_outer_new = outer; }
+  ~OuterNewScope() { t_outer_new = saved_; }
+  OuterNewScope(const OuterNewScope&) = delete;
+  OuterNewScope& operator=(const OuterNewScope&) = delete;
+
+ private:
+  OuterNew saved_;
+};
 
 // Allocator calls made by signal handlers that interrupted a hook where they
 // could not be recorded (see above); reported at the end of the stream.
@@ -52,6 +82,15 @@ extern std::atomic<uint64_t> g_unrecorded_in_signal_handlers;
 // a region hook, so that such a call is not recorded a second time.
 enum class HookKind : uint8_t { kHeapAlloc, kHeapFree, kRegion, kAllocatorApi };
 
+// A heap call made inside a recorded real operator new that is not its
+// block's own (see OuterNew).
+inline bool InnerCallIsTheGames(HookKind kind, size_t size) {
+  const OuterNew& outer = t_outer_new;
+  if (outer.size == 0) return false;
+  if (kind == HookKind::kHeapFree) return true;
+  return kind == HookKind::kHeapAlloc && size != outer.size && size != outer.rounded;
+}
+
 class RecursionGuard {
  public:
   // The agent's own work, which may allocate for itself: everything nested
@@ -61,10 +100,12 @@ class RecursionGuard {
   }
   // A hook's entry: acquired (the call is recorded) from the game's code, or
   // for a heap hook from a signal handler that interrupted a real allocation.
-  explicit RecursionGuard(HookKind kind) : previous_(t_thread_state) {
+  // `size`: an allocation's, for the inner calls of real operator new.
+  explicit RecursionGuard(HookKind kind, size_t size = 0) : previous_(t_thread_state) {
     acquired_ = previous_ == ThreadState::kOutside ||
                 (IsHeap(kind) && previous_ == ThreadState::kInRealAlloc) ||
-                (kind == HookKind::kHeapFree && previous_ == ThreadState::kInRealFree);
+                (kind == HookKind::kHeapFree && previous_ == ThreadState::kInRealFree) ||
+                (previous_ == ThreadState::kInRealOuter && InnerCallIsTheGames(kind, size));
     if (acquired_) {
       t_thread_state = ThreadState::kHook;
     } else if (previous_ == ThreadState::kHook ||

@@ -1,6 +1,8 @@
 // Every replaceable operator new and delete. Each forwards to libstdc++'s own
 // (found with dlsym), so the standard's behaviour stays exactly as it was:
-// the new_handler loop, std::bad_alloc, null from the nothrow forms. The
+// the new_handler loop, std::bad_alloc, null from the nothrow forms; what
+// the new_handler allocates and frees, and the exception object of a
+// std::bad_alloc, are recorded as the game's (recursion_guard.h OuterNew). The
 // family (new vs new[]) is recorded so mismatched deletes can be reported.
 #include <new>
 
@@ -12,10 +14,20 @@ using namespace memframe::agent;
 
 namespace {
 
+// What libstdc++'s operator new asks its allocator for: malloc(max(size,
+// 1)), or aligned_alloc of that rounded up to the alignment (at least a
+// pointer's). Its other inner calls are the game's (OuterNew).
+OuterNew BlockRequest(size_t size, size_t align) {
+  const size_t asked = size ? size : 1;
+  const size_t to = align > sizeof(void*) ? align : sizeof(void*);
+  return {asked, align ? (asked + to - 1) & ~(to - 1) : asked};
+}
+
 template <typename Call>
-void* New(size_t size, uint32_t kind, Call call) {
+void* New(size_t size, uint32_t kind, Call call, std::align_val_t align = std::align_val_t{0}) {
   EnsureRealFunctions();
-  return TrackedAlloc<false, HookKind::kHeapAlloc, true>(size, kind, call);
+  return TrackedAlloc<false, HookKind::kHeapAlloc, true>(size, kind, call,
+                                                         BlockRequest(size, static_cast<size_t>(align)));
 }
 
 template <typename Call>
@@ -39,16 +51,16 @@ MEMFRAME_EXPORT_CXX void* operator new[](size_t size, const std::nothrow_t& tag)
   return New(size, kNewArrayKind, [&] { return g_real.op_new_array_nothrow(size, tag); });
 }
 MEMFRAME_EXPORT_CXX void* operator new(size_t size, std::align_val_t align) {
-  return New(size, kNewKind, [&] { return g_real.op_new_aligned(size, align); });
+  return New(size, kNewKind, [&] { return g_real.op_new_aligned(size, align); }, align);
 }
 MEMFRAME_EXPORT_CXX void* operator new[](size_t size, std::align_val_t align) {
-  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_aligned(size, align); });
+  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_aligned(size, align); }, align);
 }
 MEMFRAME_EXPORT_CXX void* operator new(size_t size, std::align_val_t align, const std::nothrow_t& tag) noexcept {
-  return New(size, kNewKind, [&] { return g_real.op_new_aligned_nothrow(size, align, tag); });
+  return New(size, kNewKind, [&] { return g_real.op_new_aligned_nothrow(size, align, tag); }, align);
 }
 MEMFRAME_EXPORT_CXX void* operator new[](size_t size, std::align_val_t align, const std::nothrow_t& tag) noexcept {
-  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_aligned_nothrow(size, align, tag); });
+  return New(size, kNewArrayKind, [&] { return g_real.op_new_array_aligned_nothrow(size, align, tag); }, align);
 }
 
 MEMFRAME_EXPORT_CXX void operator delete(void* block) noexcept {

@@ -58,8 +58,13 @@ inline void EnsureRealFunctions() {
 }
 
 // Whether to record this call: recording, or not yet set up at all (a
-// library constructor allocating before the agent's constructor ran).
-inline bool ShouldRecord() { return __builtin_expect(Recording(), 1) || StartEarly(); }
+// library constructor allocating before the agent's constructor ran, which
+// is the agent's own if the library is there for the agent alone: an
+// allocation passes `caller`, its return address, to tell).
+inline bool ShouldRecord(const void* caller = nullptr) {
+  if (__builtin_expect(Recording() && g_agent_constructed.load(std::memory_order_relaxed), 1)) return true;
+  return ShouldRecordEarly(caller);
+}
 
 // The clock read that orders an event: unfenced for the heap hooks (the
 // merge undoes the rare cross-thread race that allows, handoff_repair.h,
@@ -72,14 +77,22 @@ inline uint64_t OrderTicks() { return kFenced ? OrderedTicks() : Ticks(); }
 // `call` performs the real allocation and returns the block (or null).
 // Always inlined: __builtin_frame_address(0) is then the hook's own frame,
 // where the stack's unwind starts (stack_capture.h). `kOuter`: the real
-// function allocates through the hooks itself (operator new).
+// function allocates through the hooks itself (operator new); `outer` says
+// which of its inner calls are the game's (none by default).
 template <bool kFenced = false, HookKind kKind = HookKind::kHeapAlloc, bool kOuter = false, typename Call>
-__attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call) {
+__attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call,
+                                                         OuterNew outer = {}) {
   constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealAlloc;
-  RecursionGuard guard(kKind);
-  if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(kWindow, call);
+  RecursionGuard guard(kKind, size);
+  if (!guard.acquired() || !ShouldRecord(__builtin_return_address(0))) return guard.CallReal(kWindow, call);
   uint64_t before = Ticks();
-  void* block = guard.CallReal(kWindow, call);
+  void* block;
+  if constexpr (kOuter) {
+    OuterNewScope scope(outer);
+    block = guard.CallReal(kWindow, call);
+  } else {
+    block = guard.CallReal(kWindow, call);
+  }
   // Stamped after the real call, so that a block is not seen before it
   // exists (less a few hundred cycles when unfenced).
   uint64_t after = OrderTicks<kFenced>();
@@ -95,7 +108,12 @@ __attribute__((always_inline)) inline void TrackedFree(const void* block, size_t
   RecursionGuard guard(kKind);
   if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(kWindow, call);
   uint64_t before = OrderTicks<kFenced>();  // before the real call: the address may be reused at once
-  guard.CallReal(kWindow, call);
+  if constexpr (kOuter) {
+    OuterNewScope scope({});
+    guard.CallReal(kWindow, call);
+  } else {
+    guard.CallReal(kWindow, call);
+  }
   uint64_t after = Ticks();
   RecordFree(guard, block, size, packed_kind, before, after - before, __builtin_frame_address(0));
 }
@@ -110,7 +128,7 @@ __attribute__((always_inline)) inline void* TrackedRealloc(void* old, size_t siz
   constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealFree;
   constexpr uint32_t kReallocAlloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagRealloc);
   constexpr uint32_t kReallocFree = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, wire::kFlagRealloc);
-  RecursionGuard guard(kKind);
+  RecursionGuard guard(kKind, size);
   if (!guard.acquired() || !ShouldRecord()) return guard.CallReal(kWindow, call);
   uint64_t before = OrderedTicks();
   void* fresh = guard.CallReal(kWindow, call);

@@ -42,6 +42,7 @@
 #include "runtime/config.h"
 #include "memframe/format.h"
 #include "runtime/diagnostics.h"
+#include "runtime/own_dependencies.h"
 #include "runtime/stream_start.h"
 #include "writer/module_map.h"
 #include "writer/writer_thread.h"
@@ -167,11 +168,13 @@ void SetUpCapture() {
   bool ok = g_config.socket_path != nullptr;
   if (!ok) Debug("MEMFRAME_SOCKET is not set; passive");
   if (ok) ok = ApplyConfig();
+  if (ok) FindAgentOnlyModules();
   if (ok) g_recording.store(true, std::memory_order_release);
   g_early_state.store(ok ? 2 : 3, std::memory_order_release);
 }
 
 __attribute__((constructor(101))) void StartAgent() {
+  g_agent_constructed.store(true, std::memory_order_release);
   // Loaded by dlopen into a running process (memframe attach), not by
   // LD_PRELOAD: nothing to do until memframe_attach (agent/attach), and
   // nothing heavy may run in the thread the injector interrupted.
@@ -271,6 +274,14 @@ void StopAttached() {
 }
 
 int RecorderFd() { return g_sink.fd(); }
+
+std::atomic<bool> g_agent_constructed{false};
+
+bool ShouldRecordEarly(const void* caller) {
+  if (!StartEarly()) return false;
+  return g_agent_constructed.load(std::memory_order_acquire) || !caller ||
+         !IsAgentOnlyCode(reinterpret_cast<uintptr_t>(caller));
+}
 
 bool StartEarly() {
   if (g_early_state.load(std::memory_order_acquire) >= 2) return Recording();

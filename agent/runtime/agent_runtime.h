@@ -1,6 +1,8 @@
 // What the process-level hooks (exec, dlopen/dlclose) ask of the runtime.
 #pragma once
 
+#include <atomic>
+
 namespace memframe::agent {
 
 // Before the process image is replaced: send everything, end the stream
@@ -28,5 +30,14 @@ int RecorderFd();
 // if that has not happened yet (an allocation in a library constructor that
 // runs before the agent's own). Returns whether to record.
 bool StartEarly();
+
+// Whether the agent's constructor has run: before it, the libraries only
+// the agent needs run theirs (own_dependencies.h).
+extern std::atomic<bool> g_agent_constructed;
+
+// A hook's question before the agent's constructor ran (or when not
+// recording): StartEarly, and not an allocation by a library only the
+// agent needs, made from `caller`.
+bool ShouldRecordEarly(const void* caller);
 
 }  // namespace memframe::agent

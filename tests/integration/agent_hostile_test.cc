@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <new>
 #include <string>
 
 #include "agent_harness.h"
@@ -146,6 +147,46 @@ TEST(AgentHostile, UnderAnAddressSpaceLimitTheProgramKeepsNearlyAllOfIt) {
                                   << "\n" << agent_error;
     EXPECT_EQ(agent_error.find("not recording"), std::string::npos) << agent_error;
   }
+}
+
+// What libstdc++'s __cxa_allocate_exception asks malloc for a std::bad_alloc:
+// its header (__cxa_refcounted_exception, 128 bytes on x86-64) and the object.
+constexpr uint64_t kBadAllocObjectSize = 128 + sizeof(std::bad_alloc);
+
+// A caught std::bad_alloc: the exception object libstdc++ allocates inside
+// operator new is the game's, freed by its catch; the block a new_handler
+// frees inside operator new is the game's too (new_semantics.cc).
+TEST(AgentHostile, ABadAllocCaughtAndANewHandlersFreeAreRecordedInPairs) {
+  AgentRun run = RunWithAgent({Target("new_semantics")});
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  EXPECT_NE(run.standard_output.find("bad_alloc after 2 handler calls"), std::string::npos) << run.standard_output;
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  EXPECT_EQ(UnknownFrees(s), 0u);
+  EXPECT_EQ(LiveBlocksOfSize(s, 1024), 0u);  // the reserve the handler frees
+  // Every std::bad_alloc thrown (one caught by the program, two inside the
+  // nothrow forms) is one exception object, allocated and freed.
+  uint64_t exception_objects = 0;
+  for (const DecodedEvent& e : s.events)
+    if (wire::KindOf(e.kind) == wire::EVENT_ALLOC && e.size == kBadAllocObjectSize)
+      ++exception_objects;
+  EXPECT_EQ(exception_objects, 3u);
+}
+
+// A C program: the libstdc++ the agent brings is the agent's, and so is
+// the emergency pool its constructor allocates.
+TEST(AgentHostile, ACProgramShowsOnlyItsOwnAllocations) {
+  AgentRun run = RunWithAgent({Target("c_program")});
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  EXPECT_EQ(run.standard_output, "c program done\n");
+  ASSERT_EQ(run.streams.size(), 1u);
+  const AgentStream& s = run.streams[0];
+  uint64_t allocations = 0;
+  for (const DecodedEvent& e : s.events) allocations += wire::KindOf(e.kind) == wire::EVENT_ALLOC;
+  for (uint64_t size = 100; size < 110; ++size) EXPECT_EQ(CountAllocs(s, size), 1u) << size;
+  EXPECT_EQ(CountAllocs(s, 4096), 1u);  // stdout's buffer (a pipe's block size)
+  EXPECT_EQ(allocations, 11u);
+  EXPECT_EQ(UnknownFrees(s), 0u);
 }
 
 // What target_fd_numbers prints in `mode`, natively and under the agent.

@@ -4,9 +4,14 @@
 // is nothing to resolve lazily and no early start.
 #pragma once
 
+#include <atomic>
+
 namespace memframe::agent {
 
 inline bool StartEarly() { return false; }
+// No library runs before the agent is set up.
+inline std::atomic<bool> g_agent_constructed{true};
+inline bool ShouldRecordEarly(const void*) { return false; }
 inline bool RealFunctionsResolved() { return true; }
 inline void ResolveRealFunctions() {}
 void* NextSymbol(const char* name);  // not on Windows: never defined
