@@ -48,13 +48,22 @@ bool IsAgentPath(const char* begin, const char* end) {
   return n >= m && memcmp(end - m, kAgent, m) == 0;
 }
 
+// The bytes WithoutAgent needs for `env`: its array and the rebuilt
+// LD_PRELOAD entry.
+size_t WithoutAgentBytes(char* const* env) {
+  size_t count = 0, preload = 0;
+  for (; env && env[count]; ++count)
+    if (strncmp(env[count], "LD_PRELOAD=", 11) == 0) preload += strlen(env[count]) + 1;
+  return sizeof(char*) * (count + 1) + preload;
+}
+
 // `env` without the agent: no MEMFRAME_* variables, and LD_PRELOAD without
-// the agent's entry. Allocates (the guard is held; on success the image is
-// gone, on failure the caller frees it).
-char** WithoutAgent(char* const* env) {
+// the agent's entry, built in `space` (WithoutAgentBytes of it).
+char** WithoutAgent(char* const* env, void* space) {
   size_t count = 0;
   while (env && env[count]) ++count;
-  auto** out = static_cast<char**>(malloc(sizeof(char*) * (count + 1)));
+  auto** out = static_cast<char**>(space);
+  char* strings = reinterpret_cast<char*>(out + count + 1);
   size_t kept = 0;
   for (size_t i = 0; i < count; ++i) {
     const char* entry = env[i];
@@ -64,7 +73,8 @@ char** WithoutAgent(char* const* env) {
       continue;
     }
     // Rebuild LD_PRELOAD from its other entries (':' or ' ' separated).
-    char* rebuilt = static_cast<char*>(malloc(strlen(entry) + 1));
+    char* rebuilt = strings;
+    strings += strlen(entry) + 1;
     strcpy(rebuilt, "LD_PRELOAD=");
     bool any = false;
     for (const char* p = entry + 11; *p;) {
@@ -82,27 +92,37 @@ char** WithoutAgent(char* const* env) {
   return out;
 }
 
+// An environment up to this size is stripped on the stack: in a vfork
+// child the heap is the parent's, and an exec that succeeds never frees.
+// A larger one goes to the heap (a vfork child then leaves it there).
+constexpr size_t kMaxStackEnvironment = 1 << 20;
+
+// Calls call(env without the agent), the stripped copy on the stack.
+template <typename Call>
+auto WithAgentStripped(char* const* env, Call call) {
+  const size_t bytes = WithoutAgentBytes(env);
+  void* space = nullptr;
+  if (bytes <= kMaxStackEnvironment) {
+    space = __builtin_alloca(bytes);
+  } else {
+    RecursionGuard guard;
+    space = malloc(bytes);
+  }
+  auto result = call(WithoutAgent(env, space));
+  if (bytes > kMaxStackEnvironment) {
+    RecursionGuard guard;
+    free(space);
+  }
+  return result;
+}
+
 // Runs one exec: flush and end the stream, strip the agent if asked, exec,
 // and if the exec comes back (it failed), record again.
 template <typename Call>
 int Exec(char* const* env, Call call) {
-  int saved_errno;
   BeforeExec();
-  int rc;
-  if (FollowExec()) {
-    rc = call(env);
-    saved_errno = errno;
-  } else {
-    char** stripped;
-    {
-      RecursionGuard guard;
-      stripped = WithoutAgent(env);
-    }
-    rc = call(stripped);
-    saved_errno = errno;
-    RecursionGuard guard;
-    free(stripped);
-  }
+  int rc = FollowExec() ? call(env) : WithAgentStripped(env, call);
+  int saved_errno = errno;
   AfterFailedExec();
   errno = saved_errno;
   return rc;
@@ -171,16 +191,8 @@ std::atomic<PosixSpawnFn> g_posix_spawnp{nullptr};
 // only when exec'd programs are not to be followed.
 template <typename Call>
 int Spawn(char* const* env, Call call) {
-  if (FollowExec()) return call(env);
-  char** stripped;
-  {
-    RecursionGuard guard;
-    stripped = WithoutAgent(env);
-  }
-  int rc = call(stripped);  // an error number; errno is not part of the result
-  RecursionGuard guard;
-  free(stripped);
-  return rc;
+  // An error number; errno is not part of the result.
+  return FollowExec() ? call(env) : WithAgentStripped(env, call);
 }
 }  // namespace
 

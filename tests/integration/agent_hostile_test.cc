@@ -189,6 +189,16 @@ TEST(AgentHostile, ACProgramShowsOnlyItsOwnAllocations) {
   EXPECT_EQ(UnknownFrees(s), 0u);
 }
 
+// With --no-follow-exec each exec strips the agent from the child's
+// environment: in a vfork child that work runs in the parent's memory,
+// where nothing of it may stay.
+TEST(AgentHostile, VforkedChildrenExecutedWithoutTheAgentLeaveTheHeapAsItWas) {
+  AgentRun run = RunWithAgent({Target("vfork_exec"), "1000"}, {.environment = {{"MEMFRAME_FOLLOW_EXEC", "0"}}});
+  EXPECT_EQ(run.exit_code, 0) << run.standard_error;
+  EXPECT_EQ(run.standard_output, "1000 children, heap grew by 0 bytes\n");
+  EXPECT_EQ(run.streams.size(), 1u);  // the children ran without the agent
+}
+
 // What target_fd_numbers prints in `mode`, natively and under the agent.
 std::pair<std::string, std::string> FdNumbers(const std::vector<std::string>& mode) {
   std::vector<std::string> argv = {Target("fd_numbers")};
