@@ -152,6 +152,7 @@ void* AttachMain(void*) {
   size_t restored = UnpatchAll();
   StopAttached();
   Debug("detached: %zu imports restored", restored);
+  CloseDiagnostics();  // the agent's last fd
   g_attach_running.store(false);
   return nullptr;
 }

@@ -43,6 +43,7 @@
 #include "memframe/format.h"
 #include "runtime/diagnostics.h"
 #include "runtime/own_dependencies.h"
+#include "capture/unwinder_pipe.h"
 #include "runtime/stream_start.h"
 #include "writer/module_map.h"
 #include "writer/writer_thread.h"
@@ -247,6 +248,7 @@ int StartAttached(const Config& config) {
     ResolveProcessFunctions();  // the presents: the GOT patcher, in the global scope
     pthread_atfork(nullptr, nullptr, AfterForkInChild);
   } else {
+    InitDiagnostics();  // closed at the detach
     ForgetStream();  // an earlier attach's, ended at its detach
   }
   // mi_malloc, mallocx, ...: the GOT patcher's too; at every attach, for a
@@ -271,6 +273,11 @@ void StopAttached() {
   if (!g_recording.exchange(false)) return;
   RecursionGuard guard;
   StopWriter("detach", 5000);
+  // What only the writer used goes; the threads' rings and the stack table
+  // stay (a thread of the game may still be inside a hook), and so do the
+  // agent and its libraries (a thread may still return into them).
+  ReleaseWriterMemory();
+  CloseUnwinderPipe();
 }
 
 int RecorderFd() { return g_sink.fd(); }

@@ -55,8 +55,10 @@ void VWrite(const char* format, va_list args) {
 
 #ifdef _WIN32
 void InitDiagnostics() { g_out = GetStdHandle(STD_ERROR_HANDLE); }
+void CloseDiagnostics() { g_out = nullptr; }
 #else
 void InitDiagnostics() { g_out.Take(fcntl(2, F_DUPFD_CLOEXEC, 0)); }
+void CloseDiagnostics() { g_out.Close(); }
 #endif
 
 void SetDebug(bool on) { g_debug = on; }

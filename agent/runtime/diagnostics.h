@@ -8,6 +8,9 @@
 namespace memframe::agent {
 
 void InitDiagnostics();
+// Closes the agent's copy of stderr (a detach leaves no fd behind); the
+// next InitDiagnostics opens it again.
+void CloseDiagnostics();
 // printf-style into a fixed stack buffer; always prefixed "memframe: ".
 void Warn(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Only when MEMFRAME_DEBUG=1.

@@ -410,6 +410,12 @@ size_t EncodeOneBatch(SocketSink& sink, uint32_t tid, const RingRecord* records,
 
 }  // namespace
 
+void ReleaseEventEncoder() {
+  UnmapPages(g_state, sizeof(EventEncoderState));
+  g_state = nullptr;
+  g_state_failed = false;
+}
+
 void ResetEventEncoder() {
   g_state_failed = false;
   if (EventEncoderState* state = State()) state->refs.Clear();

@@ -51,6 +51,9 @@ uint64_t EncodeEventBatch(SocketSink& sink, uint32_t tid, const RingRecord* reco
 // Forgets every block earlier batches named: a new connection (a followed
 // child's, after fork) starts a stream the recorder decodes from nothing.
 void ResetEventEncoder();
+// Gives the encoder's memory back (a detach, the writer ended); the next
+// batch maps it again.
+void ReleaseEventEncoder();
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason,
                        uint64_t unrecorded_in_signal_handlers);
 

@@ -59,6 +59,13 @@ void SocketSink::Close() {
 }
 #endif  // _WIN32
 
+void SocketSink::Release() {
+  Close();
+  UnmapPages(buffer_, capacity_);
+  buffer_ = nullptr;
+  capacity_ = 0;
+}
+
 wire::ProtoWriter SocketSink::BeginPacket(size_t reserve) {
   if (capacity_ - used_ < reserve + wire::kNestedLengthBytes) Flush();
   // The frame length is patched in EndPacket as a padded varint.

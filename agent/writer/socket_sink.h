@@ -37,6 +37,9 @@ class SocketSink {
   bool Adopt(int fd);
   // Closes the socket if it is still the agent's.
   void Close();
+  // Closes and gives the output buffer back (a detach: the next Adopt maps
+  // a new one). Only once no thread writes packets any more.
+  void Release();
 #ifdef _WIN32
   bool connected() const { return socket_ != kNoSocket; }
 #else

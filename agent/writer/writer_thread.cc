@@ -395,6 +395,19 @@ bool SyncWithWriter(int timeout_ms) {
   return false;
 }
 
+bool ReleaseWriterMemory() {
+  if (!g_done.load(std::memory_order_acquire)) return false;
+  if (g_sink) g_sink->Release();
+  UnmapPages(g_sent_stacks, kSentStackBits / 8);
+  UnmapPages(g_pending_ids, sizeof(uint32_t) * kMaxBatchRecords);
+  UnmapPages(g_views, sizeof(BufferView) * kMaxViews);
+  g_sent_stacks = nullptr;
+  g_pending_ids = nullptr;
+  g_views = nullptr;
+  ReleaseEventEncoder();
+  return true;
+}
+
 void ForgetWriterAfterFork() {
   // Everything the parent's writer had sent belongs to the parent's stream;
   // a followed child starts a stream of its own from scratch.

@@ -34,6 +34,11 @@ void StopWriter(const char* reason, int timeout_ms);
 // module map is current. For dlclose, which is about to unmap a library.
 bool SyncWithWriter(int timeout_ms);
 
+// After StopWriter at a detach: gives back the memory only the writer
+// used (its sink's buffer, its tables, the encoder's state), if the writer
+// ended; StartWriter maps it again. False if the writer is still running.
+bool ReleaseWriterMemory();
+
 // A new stream (agent_runtime.cc ForgetStream): forget the old writer
 // (without touching its connection) so a new one can start.
 void ForgetWriterAfterFork();

@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "attach/entry_patch_requests.h"
+#include "attach/leftovers.h"
 #include "attach/ptrace_injector.h"
 #include "attach/target_process.h"
 #include "cli_common.h"
@@ -220,6 +221,17 @@ AttachParse ParseAttachArguments(const std::vector<std::string>& args, AttachOpt
 
 bool ProcessAlive(pid_t pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
 
+// The process once the agent's thread has closed its last fds, which it
+// does just after the connection ends (at most a second later).
+ProcessFootprint AfterDetach(pid_t pid, const ProcessFootprint& before) {
+  ProcessFootprint after = ReadFootprint(pid);
+  for (int waited = 0; waited < 100 && after.fds != before.fds && ProcessAlive(pid); ++waited) {
+    usleep(10000);
+    after = ReadFootprint(pid);
+  }
+  return after;
+}
+
 // Records until a stop is asked for (then asks the agent to detach and
 // takes its last events), or the process ends. Returns how it ended.
 enum class Ending { kDetached, kProcessEnded, kNeverConnected };
@@ -334,6 +346,7 @@ int Attach(const AttachOptions& options) {
 
   // The recorder listens before the agent arrives (the socket has a backlog).
   Recorder recorder(socket->fd(), capture.get(), std::cerr);
+  const ProcessFootprint before = ReadFootprint(options.pid);
   InjectResult injected = InjectAgent(options.pid, agent, settings);
   if (!injected.ok || injected.attach_status != 0) {
     if (!injected.ok)
@@ -392,6 +405,9 @@ int Attach(const AttachOptions& options) {
   bool alive = ProcessAlive(options.pid);
   if (ending == Ending::kDetached)
     std::cerr << "memframe: detached from process " << options.pid << (alive ? "; it runs on\n" : "\n");
+  if (ending == Ending::kDetached && alive)
+    std::cerr << "memframe: left in process " << options.pid << ": " << DescribeLeftovers(before, AfterDetach(options.pid, before))
+              << '\n';
   else if (ending == Ending::kProcessEnded)
     std::cerr << "memframe: process " << options.pid << " ended\n";
   bool complete = FinishCapture(*capture, recorder, live.get(), info,

@@ -2,7 +2,7 @@
 """`memframe attach` against what could harm the game it attaches to.
 
     attach_hostile_test.py --memframe PATH --agent PATH --victim PATH --waits PATH
-                           [--only NAME]
+                           --workers PATH [--only NAME]
 
 killed at every instant: memframe attach is SIGKILLed at 30 instants
 spread evenly over its injection (measured first: from memframe's start,
@@ -14,6 +14,10 @@ waits not cut short: target_interrupted_waits loops on sigtimedwait,
 epoll_wait and nanosleep with timeouts while memframe attaches and
 detaches three times: no wait may return EINTR or before its timeout (the
 kernel returns EINTR from these after a stop; memframe re-enters them).
+
+nothing left after a detach: target_attach_workers attached, recorded and
+detached twice: its fds are exactly those it had before, its resident
+memory grew by at most 16 MiB, and memframe says what stays ("no fd").
 """
 import argparse
 import os
@@ -111,6 +115,52 @@ def test_waits_not_cut_short(attaches=3):
         fail("target_interrupted_waits under attaches: %r\n%s" % ((target.returncode, said + out), err))
 
 
+def footprint(pid):
+    """(the fds, the resident KiB) of process `pid`."""
+    with open("/proc/%d/status" % pid) as status:
+        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return sorted(int(fd) for fd in os.listdir("/proc/%d/fd" % pid)), rss
+
+
+def test_nothing_left_after_detach(cycles=2):
+    workers = subprocess.Popen([ARGS.workers, "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def command(line, answer):
+        workers.stdin.write(line + "\n")
+        workers.stdin.flush()
+        got = workers.stdout.readline().strip()
+        if got != answer:
+            fail("target_attach_workers said %r, not %r" % (got, answer))
+
+    if workers.stdout.readline().strip() != "ready":
+        fail("target_attach_workers did not start")
+    fds, rss = footprint(workers.pid)
+    for cycle in range(cycles):
+        attach = subprocess.Popen([ARGS.memframe, "attach", "--agent", ARGS.agent, "--no-live", "--no-summary",
+                                   "--force", "--duration", "0.5", "-o", os.path.join(TMP, "left.mfc"),
+                                   str(workers.pid)], stderr=subprocess.PIPE, text=True)
+        said = ""
+        while "memframe: recording" not in said:
+            line = attach.stderr.readline()
+            if not line:
+                fail("memframe attach stopped before recording: " + said)
+            said += line
+        command("round 100", "done")
+        said += attach.communicate(timeout=60)[1]
+        if attach.returncode != 0:
+            fail("memframe attach %d: %s" % (cycle, said))
+        left = [line for line in said.splitlines() if line.startswith("memframe: left in process")]
+        if len(left) != 1 or not left[0].endswith("; no fd"):
+            fail("memframe did not say it left no fd (cycle %d):\n%s" % (cycle, said))
+        after_fds, after_rss = footprint(workers.pid)
+        if after_fds != fds:
+            fail("after detach %d the fds are %s, before the attach %s" % (cycle, after_fds, fds))
+        if after_rss - rss > 16 * 1024:
+            fail("after detach %d the process holds %d KiB more resident memory" % (cycle, after_rss - rss))
+    command("exit 0", "bye")
+    workers.wait(timeout=30)
+
+
 def main():
     global ARGS, TMP
     parser = argparse.ArgumentParser()
@@ -118,12 +168,14 @@ def main():
     parser.add_argument("--agent", required=True)
     parser.add_argument("--victim", required=True)
     parser.add_argument("--waits", required=True)
+    parser.add_argument("--workers", required=True)
     parser.add_argument("--only")
     ARGS = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memframe-attach-hostile-") as tmp:
         TMP = tmp
         tests = [("killed at every instant", test_killed_at_every_instant),
-                 ("waits not cut short", test_waits_not_cut_short)]
+                 ("waits not cut short", test_waits_not_cut_short),
+                 ("nothing left after a detach", test_nothing_left_after_detach)]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
                 continue
