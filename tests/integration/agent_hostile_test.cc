@@ -213,7 +213,7 @@ std::pair<std::string, std::string> FdNumbers(const std::vector<std::string>& mo
 
 TEST(AgentHostile, AProgramsFirstOpenGetsTheNumberItGetsNatively) {
   auto [native, agent] = FdNumbers({"first"});
-  EXPECT_EQ(native, "first open: 3\n");
+  EXPECT_EQ(native.rfind("first open: ", 0), 0u) << native;  // 3, or more if the test runner left fds open
   EXPECT_EQ(agent, native);
 }
 
