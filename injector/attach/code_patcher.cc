@@ -16,7 +16,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Instructions a thread inside a patch may run alone to leave it.
+// Times a thread inside a patch runs alone for a moment to leave it.
 constexpr int kMaxSteps = 16;
 
 std::string Refusal(const CodePatch& patch, bool restore, const std::string& why) {
@@ -52,9 +52,9 @@ CodePatchResult ApplyCodePatches(pid_t pid, const std::vector<CodePatch>& patche
   // The thread seen inside each pending patch at the last try.
   std::vector<pid_t> inside(pending.size(), 0);
   for (result.tries = 1;; ++result.tries) {
-    // A thread inside a pending patch runs alone, one instruction at a
-    // time, until it is out (a prologue's instructions are few and run
-    // straight on).
+    // A thread inside a pending patch runs alone for a moment at a time
+    // until it is out (a prologue's instructions are few and run straight
+    // on).
     std::vector<pid_t> tids;
     for (const auto& [tid, t] : traced.threads()) tids.push_back(tid);  // a step may change the set
     std::vector<std::pair<pid_t, uint64_t>> ips;
@@ -68,7 +68,7 @@ CodePatchResult ApplyCodePatches(pid_t pid, const std::vector<CodePatch>& patche
       };
       for (int step = 0; step < kMaxSteps && inside_any(ip); ++step) {
         ++result.steps;
-        if (!traced.Step(tid, &ip)) break;
+        if (!traced.RunAlone(tid, &ip)) break;
       }
       ips.emplace_back(tid, ip);
     }

@@ -3,7 +3,8 @@
 // them, agent/attach/entry_trampolines.h) and their restore before a
 // detach. A thread stopped after the first of the bytes changed and before
 // their end would resume in the middle of the new instruction; such a
-// thread runs alone, one instruction at a time, until it is out. If it
+// thread runs alone for a moment at a time (never single-stepped: see
+// TracedThreads::RunAlone) until it is out. If it
 // does not leave (a loop, a signal waiting for it), the process runs a
 // millisecond and is stopped again, and after a few tries the patch is
 // refused.
@@ -38,7 +39,7 @@ struct CodePatchResult {
   std::vector<std::string> refused;   // "NAME: not patched at its entry: WHY", one per patch left alone
   double stopped_ms = 0;              // from the first stop to the last resume
   int tries = 0;                      // times every thread was stopped
-  int steps = 0;                      // instructions run alone by threads inside a patch
+  int steps = 0;                      // moments run alone by threads inside a patch
 };
 
 // How many times every thread is stopped before a patch a thread keeps

@@ -103,11 +103,16 @@ bool TracedThreads::WaitStop(pid_t tid, std::string* error) {
   return true;
 }
 
-bool TracedThreads::Step(pid_t tid, uint64_t* ip) {
+bool TracedThreads::RunAlone(pid_t tid, uint64_t* ip) {
   auto it = threads_.find(tid);
   if (it == threads_.end() || !it->second.stopped || it->second.pending_signal) return false;
-  if (ptrace(PTRACE_SINGLESTEP, tid, nullptr, nullptr) != 0) return false;
+  if (ptrace(PTRACE_CONT, tid, nullptr, nullptr) != 0) return false;
   it->second.stopped = false;
+  // Long enough to be scheduled and run a few instructions; the interrupt
+  // right away would stop it before its first.
+  timespec moment{0, 50'000};
+  nanosleep(&moment, nullptr);
+  ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
   std::string ignored;
   for (;;) {
     it = threads_.find(tid);

@@ -37,10 +37,12 @@ class TracedThreads {
   void DetachAllBut(pid_t keep);
   void DetachAll();
 
-  // Runs one instruction of the stopped `tid` alone (the others stay
-  // stopped); its instruction pointer after it. False if it cannot (a
-  // signal waits for it, which a step would lose, or it stopped for one).
-  bool Step(pid_t tid, uint64_t* ip);
+  // Lets the stopped `tid` run alone for a moment (the others stay
+  // stopped) and stops it again; its instruction pointer then. Not a
+  // single step: a tracer killed during one would leave the thread's trap
+  // flag set, and the game dies of the SIGTRAP. False if it cannot (a signal
+  // waits for it, which the run would lose, or it stopped for one).
+  bool RunAlone(pid_t tid, uint64_t* ip);
 
   // Waits for one stop of `tid`; new threads from clone events join the set.
   bool WaitStop(pid_t tid, std::string* error);

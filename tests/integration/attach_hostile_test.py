@@ -2,7 +2,7 @@
 """`memframe attach` against what could harm the game it attaches to.
 
     attach_hostile_test.py --memframe PATH --agent PATH --victim PATH --waits PATH
-                           --workers PATH [--only NAME]
+                           --workers PATH --present-pointer PATH [--only NAME]
 
 killed at every instant: memframe attach is SIGKILLed at 30 instants
 spread evenly over its injection (measured first: from memframe's start,
@@ -14,6 +14,12 @@ waits not cut short: target_interrupted_waits loops on sigtimedwait,
 epoll_wait and nanosleep with timeouts while memframe attaches and
 detaches three times: no wait may return EINTR or before its timeout (the
 kernel returns EINTR from these after a stop; memframe re-enters them).
+
+killed while patching entries: the same, 30 instants spread from
+memframe's start to its "recording" line, on target_present_pointer whose
+3 threads call a present fetched before the attach in a tight loop, so
+that memframe patches its entry with threads inside it; the program must
+answer, count every call once and exit 0.
 
 nothing left after a detach: target_attach_workers attached, recorded and
 detached twice: its fds are exactly those it had before, its resident
@@ -115,6 +121,51 @@ def test_waits_not_cut_short(attaches=3):
         fail("target_interrupted_waits under attaches: %r\n%s" % ((target.returncode, said + out), err))
 
 
+def test_killed_while_patching_entries(tries=30):
+    def start():
+        target = subprocess.Popen([ARGS.present_pointer], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+        if target.stdout.readline().strip() != "ready":
+            fail("target_present_pointer did not start")
+        command(target, "spin-on 3", "spinning")
+        return target
+
+    def command(target, line, answer):
+        target.stdin.write(line + "\n")
+        target.stdin.flush()
+        got = target.stdout.readline().strip()
+        if got != answer:
+            fail("target_present_pointer said %r, not %r (status %s)" % (got, answer, target.poll()))
+
+    target = start()
+    begin = time.monotonic()
+    attach = start_attach(target.pid, os.path.join(TMP, "patching.mfc"))
+    for line in attach.stderr:
+        if line.startswith("memframe: recording"):
+            break
+    span = time.monotonic() - begin
+    attach.send_signal(signal.SIGINT)
+    attach.communicate(timeout=60)
+    for i in range(tries):
+        delay = span * (i + 0.5) / tries
+        attach = start_attach(target.pid, os.path.join(TMP, "patching.mfc"))
+        time.sleep(delay)
+        attach.kill()
+        attach.communicate(timeout=60)
+        if target.poll() is not None:
+            fail("memframe attach killed %.1f ms after its start: target_present_pointer died (status %d)"
+                 % (delay * 1000, target.returncode))
+        if i % 10 == 9:  # a fresh process: an agent left recording nothing slows the next attaches
+            command(target, "spin-off 0", "calls-match")
+            command(target, "exit 0", "bye")
+            if target.wait(timeout=30) != 0:
+                fail("target_present_pointer exited with %d" % target.returncode)
+            target = start()
+    command(target, "spin-off 0", "calls-match")
+    command(target, "exit 0", "bye")
+    target.wait(timeout=30)
+
+
 def footprint(pid):
     """(the fds, the resident KiB) of process `pid`."""
     with open("/proc/%d/status" % pid) as status:
@@ -169,12 +220,14 @@ def main():
     parser.add_argument("--victim", required=True)
     parser.add_argument("--waits", required=True)
     parser.add_argument("--workers", required=True)
+    parser.add_argument("--present-pointer", required=True)
     parser.add_argument("--only")
     ARGS = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memframe-attach-hostile-") as tmp:
         TMP = tmp
         tests = [("killed at every instant", test_killed_at_every_instant),
                  ("waits not cut short", test_waits_not_cut_short),
+                 ("killed while patching entries", test_killed_while_patching_entries),
                  ("nothing left after a detach", test_nothing_left_after_detach)]
         for name, test in tests:
             if ARGS.only and ARGS.only not in name:
