@@ -104,26 +104,32 @@ bool TracedThreads::WaitStop(pid_t tid, std::string* error) {
 }
 
 bool TracedThreads::RunAlone(pid_t tid, uint64_t* ip) {
-  auto it = threads_.find(tid);
-  if (it == threads_.end() || !it->second.stopped || it->second.pending_signal) return false;
-  if (ptrace(PTRACE_CONT, tid, nullptr, nullptr) != 0) return false;
-  it->second.stopped = false;
-  // Long enough to be scheduled and run a few instructions; the interrupt
-  // right away would stop it before its first.
-  timespec moment{0, 50'000};
-  nanosleep(&moment, nullptr);
-  ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
-  std::string ignored;
-  for (;;) {
-    it = threads_.find(tid);
-    if (it == threads_.end()) return false;  // it exited
-    if (it->second.stopped) break;
-    WaitStop(tid, &ignored);
-  }
   user_regs_struct regs{};
   if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return false;
-  *ip = regs.rip;
-  return it->second.pending_signal == 0;
+  const uint64_t from = regs.rip;
+  // A moment long enough to be scheduled (an interrupt right away stops it
+  // before its first instruction), longer each time it did not move.
+  for (long moment_ns = 50'000; moment_ns <= 3'200'000; moment_ns *= 2) {
+    auto it = threads_.find(tid);
+    if (it == threads_.end() || !it->second.stopped || it->second.pending_signal) return false;
+    if (ptrace(PTRACE_CONT, tid, nullptr, nullptr) != 0) return false;
+    it->second.stopped = false;
+    timespec moment{0, moment_ns};
+    nanosleep(&moment, nullptr);
+    ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
+    std::string ignored;
+    for (;;) {
+      it = threads_.find(tid);
+      if (it == threads_.end()) return false;  // it exited
+      if (it->second.stopped) break;
+      WaitStop(tid, &ignored);
+    }
+    if (ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return false;
+    *ip = regs.rip;
+    if (it->second.pending_signal) return false;
+    if (regs.rip != from) return true;
+  }
+  return true;
 }
 
 void TracedThreads::Resume(pid_t tid, Thread& t) {
