@@ -110,7 +110,7 @@ class Judge:
     def fail(self, name, message):
         self.failures.append((name, message))
 
-    # (a) ------------------------------------------------------------------
+    # A load where a step loads ---------------------------------------------
     def check_loads_after_steps(self):
         for step in self.steps:
             if step["loads"] != LOAD:
@@ -127,7 +127,7 @@ class Judge:
                 print("load: '%s' (frames %d..%d) -> %s" % (step["name"], step["frame"], step["end_frame"],
                                                             describe(found[0])))
 
-    # (b) ------------------------------------------------------------------
+    # Screens of different kinds in different steady phases ---------------
     def screens(self, last_frame):
         """Each judged step's screen: its frames and the steady phase most of them lie in."""
         out = []
@@ -163,7 +163,7 @@ class Judge:
                     "%s '%s' (frames %d..%d)" % (kind, s.step, s.first, s.last) for kind in names
                     for s in by_kind[kind])))
 
-    # (c) ------------------------------------------------------------------
+    # No steady stretch cut into loads -----------------------------------
     def check_no_cut_into_loads(self):
         loads = [p for p in self.phases if p["phase"] in LOAD_KINDS]
         may = sum(1 for s in self.steps if s["loads"] in (LOAD, MAY))
@@ -179,7 +179,7 @@ class Judge:
                 self.fail("loads in a row", "%d loads with fewer than %d frames between: %s" % (
                     len(run), RUN_GAP, ", ".join(describe(p) for p in run)))
 
-    # (e) ------------------------------------------------------------------
+    # Few spikes ----------------------------------------------------------
     def check_spikes(self, screens):
         kind_of = {}
         for screen in screens:
@@ -196,8 +196,8 @@ class Judge:
                                                     phase["allocations_per_frame_median"]))
 
 
-def judge(game, steps, phases):
-    """Every phase check; returns the failures not known to be the detector's."""
+def judge_phases(steps, phases):
+    """Every phase check; returns the failures, (name, message)."""
     judge = Judge(steps, phases)
     judge.check_loads_after_steps()
     ended = [p for p in phases if p["phase"] != "teardown"]
@@ -205,14 +205,19 @@ def judge(game, steps, phases):
     judge.check_screens_apart(screens)
     judge.check_no_cut_into_loads()
     judge.check_spikes(screens)
+    return judge.failures
+
+
+def unexcused(game, failures):
+    """The failures not in KNOWN_WRONG[game], as messages; prints the others."""
     known = KNOWN_WRONG.get(game, {})
     failed = []
-    for name, message in judge.failures:
+    for name, message in failures:
         if name in known:
             print("known wrong, %s: %s (%s)" % (name, message, known[name]))
         else:
             failed.append("%s: %s" % (name, message))
-    for name in sorted(set(known) - {name for name, _ in judge.failures}):
+    for name in sorted(set(known) - {name for name, _ in failures}):
         print("known wrong now holds: %s" % name)
     return failed
 
@@ -245,7 +250,7 @@ def main():
                                      gl=game.gl, summary=summary)
         phases = capture_checks.report(args.memframe, capture, "phases")["phases"]
         game_drive.print_phases(phases, result["steps"])
-        failed = judge(game.name, result["steps"], phases)
+        failed = unexcused(game.name, judge_phases(result["steps"], phases))
     for message in failed:
         print("FAIL: " + message, file=sys.stderr)
     if failed:
