@@ -118,6 +118,8 @@ GAMES = {g.name: g for g in [
     # memory, each time the list shows). Reloading the level played before
     # builds it in memory the last one freed: thousands of allocations that
     # keep little. Screens between loads need fewer frames to stand apart.
+    # A ball tilted off the floor restarts the level (a load in play, which
+    # the test's slack of 2 loads covers).
     Game("neverball", ["/usr/games/neverball"], "^neverball$", "1024x768x24",
          {".neverball/neverballrc": NEVERBALL_RC}, (1023, 767), "SDL_GL_SwapWindow", True, [
              Step("title menu", Look(), 2, MENU, frames=30),
