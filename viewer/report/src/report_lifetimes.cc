@@ -40,14 +40,14 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
-bool OwnedByTheGame(const SiteView& v);
+bool Owned(const SiteView& v);
 
 // The frame arena is advice for the game's code: sized by its sites alone.
 LifetimeReport Analyze(const ReportInput& input, const ReportScope& scope) {
   LifetimeReport r = AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
   std::vector<SiteLifetime> owned;
   for (const SiteLifetime& s : r.sites)
-    if (KeepsSite(input, s.stack_id) && OwnedByTheGame(NameStack(s.stack_id, input))) owned.push_back(s);
+    if (KeepsSite(input, s.stack_id) && Owned(NameStack(s.stack_id, input))) owned.push_back(s);
   r.frame_arena = AdviseFrameArena(input.capture.main, owned,
                                    scope.judged.steady_only ? scope.judged.ranges : std::vector<FrameRange>{});
   return r;
