@@ -39,7 +39,12 @@ constexpr auto kConnectLimit = std::chrono::seconds(10);
 constexpr auto kDetachLimit = std::chrono::seconds(6);
 
 std::atomic<int> g_stop_signal{0};
-void OnStopSignal(int signal) { g_stop_signal.store(signal); }
+// Also ends any wait on an output that takes no data (a FIFO whose reader
+// stalled), which would otherwise hold the recorder, the detach and the game.
+void OnStopSignal(int signal) {
+  g_stop_signal.store(signal);
+  InterruptBlockedWrites();
+}
 
 // Ctrl+C, SIGTERM and SIGHUP end the recording (the process runs on); the
 // terminal's SIGINT goes to memframe's own process group only, never to
