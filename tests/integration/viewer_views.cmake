@@ -81,3 +81,16 @@ if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET m
            COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_views_phases_test>)
   set_tests_properties(viewer.views_phases PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 600)
 endif()
+
+# A screenshot of a damaged capture exits 1, as `memframe report` does.
+if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer)
+  add_executable(viewer_damaged_test viewer_damaged_test.cc)
+  target_include_directories(viewer_damaged_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
+  target_link_libraries(viewer_damaged_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_damaged_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
+  add_dependencies(viewer_damaged_test memframe-viewer)
+  add_test(NAME viewer.damaged_capture
+           COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_damaged_test>)
+  set_tests_properties(viewer.damaged_capture PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 300)
+endif()

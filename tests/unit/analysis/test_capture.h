@@ -102,6 +102,12 @@ class TestCapture {
   void Add(const wire::Packet& packet) { Add(stream_, packet); }
   void Add(uint32_t stream, const wire::Packet& packet) { records_.emplace_back(stream, packet.SerializeAsString()); }
   void AddRaw(uint32_t stream, std::string bytes) { records_.emplace_back(stream, std::move(bytes)); }
+  // The records so far, serialized (the first is the Hello).
+  std::vector<wire::Packet> Packets() const {
+    std::vector<wire::Packet> packets(records_.size());
+    for (size_t i = 0; i < records_.size(); ++i) packets[i].ParseFromString(records_[i].second);
+    return packets;
+  }
 
   void Clock(uint64_t ticks, uint64_t ns) {
     wire::Packet p;

@@ -62,6 +62,16 @@ void StreamBuilder::AddSymbols(const wire::SymbolDefs& defs) {
 }
 
 CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::string* error) {
+  // An agent says Hello once, first, and nothing after its EndOfStream: a
+  // stream that goes on is two recordings in one (a capture's body appended
+  // to itself), whose figures would all count twice.
+  const bool again = packet.body_case() == wire::Packet::kHello && stream_.has_hello;
+  if (again || stream_.has_end) {
+    *error = "capture is corrupt: stream " + std::to_string(stream_.stream_id) +
+             (again ? " says Hello a second time" : " goes on after its end record") +
+             " (a capture's records appended to it again?)";
+    return CaptureBuilder::Status::kDamaged;
+  }
   switch (packet.body_case()) {
     case wire::Packet::kHello: {
       const wire::Hello& h = packet.hello();
