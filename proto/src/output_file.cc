@@ -54,7 +54,7 @@ ssize_t WriteWaiting(void* cookie, const char* data, size_t size) {
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
       if (g_writes_interrupted.load(std::memory_order_relaxed) && idle_waits++ >= kWaitsAfterInterrupt) {
         errno = EINTR;
-        return -1;
+        return 0;
       }
       pollfd ready{fd, POLLOUT, 0};
       poll(&ready, 1, kPollMs);
@@ -62,8 +62,9 @@ ssize_t WriteWaiting(void* cookie, const char* data, size_t size) {
     }
     if (n == 0) errno = EIO;
     // stdio keeps nothing of a short count but the error flag, so report
-    // the failure, not the part that got through.
-    return -1;
+    // the failure, not the part that got through: 0, as fopencookie(3)
+    // wants (a negative count corrupts the stream's buffer pointers).
+    return 0;
   }
   return static_cast<ssize_t>(done);
 }
