@@ -200,6 +200,18 @@ TEST(HeapAnalysis, ASwingingPhaseSpikesOnlyBeyondItsSwing) {
   for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 50) << "frame " << f.frame;
 }
 
+// Play at 300 allocations a frame whose view turns for 20 frames at 750
+// (over the phase's threshold of 600): a stretch, not 20 spikes, nor its
+// first and last frame; a single frame at 750 among 300s is one.
+TEST(HeapAnalysis, ABusierStretchIsNoRowOfSpikes) {
+  FrameTable t = AnalyzeHeap(MakeStream(FramesOfChurn(201, 16, [](uint32_t frame) {
+                   return (frame >= 100 && frame < 120) || frame == 50 ? 750 : 300;
+                 }))).frames;
+  ASSERT_EQ(t.phases.size(), 2u);
+  EXPECT_EQ(t.phases[1].allocation_spike.threshold, 600u);
+  for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 50) << "frame " << f.frame;
+}
+
 // 2,000 frames: 150 allocations each until frame 1,500, then 300 (a busier
 // level), with real spikes at frames 300 and 1,700 (3x their neighbours).
 // By the whole capture's median every frame of the busier level would

@@ -172,6 +172,22 @@ Phase MakePhase(PhaseKind kind, const std::vector<FrameStats>& rows, size_t firs
   return p;
 }
 
+// Row i's figure is kSpikeRatio times the median of the kSpikeNeighbourFrames
+// rows before it and of those after it within rows [first, end), whichever
+// is higher: a frame, not a stretch (ETR's view turning for 22 frames of a
+// race at twice its usual rate), nor the first or last frame of one.
+bool StandsOutFromNeighbours(const std::vector<FrameStats>& rows, size_t first, size_t end, size_t i,
+                             uint64_t FrameStats::*field) {
+  auto side_median = [&](size_t from, size_t to) -> uint64_t {
+    std::vector<uint64_t> values;
+    for (size_t j = from; j < to; ++j) values.push_back(rows[j].*field);
+    return values.empty() ? 0 : MedianOfRows(values, 0, values.size());
+  };
+  const uint64_t before = side_median(i > first + kSpikeNeighbourFrames ? i - kSpikeNeighbourFrames : first, i);
+  const uint64_t after = side_median(i + 1, std::min(end, i + 1 + kSpikeNeighbourFrames));
+  return rows[i].*field > kSpikeRatio * std::max(before, after);
+}
+
 void NumberPhases(std::vector<Phase>& phases) {
   uint32_t seen[6] = {};
   for (Phase& p : phases) p.ordinal = ++seen[static_cast<int>(p.kind)];
@@ -262,8 +278,10 @@ void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases) {
       const size_t to = local ? std::min(end, first + (b + 1) * kSpikeBlock) : end;
       for (size_t i = first + b * kSpikeBlock; i < to; ++i) {
         FrameStats& f = rows[i];
-        f.allocations_spike = f.allocations > allocations.threshold;
-        f.bytes_spike = f.bytes_allocated > bytes.threshold;
+        f.allocations_spike = f.allocations > allocations.threshold &&
+                              StandsOutFromNeighbours(rows, first, end, i, &FrameStats::allocations);
+        f.bytes_spike = f.bytes_allocated > bytes.threshold &&
+                        StandsOutFromNeighbours(rows, first, end, i, &FrameStats::bytes_allocated);
         f.spike = f.allocations_spike || f.bytes_spike;
         p.spikes += f.spike;
       }

@@ -53,8 +53,11 @@
 //    own phase (frame_stats.h spike rule over the phase's frames, or its
 //    block of them in a long phase) by at least kSpikeFloorAllocations or
 //    kSpikeFloorBytes (fewer cannot make a frame late: a marble rolling
-//    from 43 to 90 allocations is the game's usual swing). Other phases
-//    have no spikes.
+//    from 43 to 90 allocations is the game's usual swing), and stands out
+//    from its neighbours: kSpikeRatio times the median of the
+//    kSpikeNeighbourFrames frames before it and of those after it in its
+//    phase, whichever is higher (a stretch of busier frames, a view turning
+//    for a second, is the game's swing, not a row of spikes). Other phases have no spikes.
 #pragma once
 
 #include <cstdint>
@@ -88,6 +91,7 @@ constexpr double kPlateauRatio = 1.5;
 constexpr uint64_t kPlateauPseudoCount = 8;
 constexpr uint64_t kSpikeFloorAllocations = 128;
 constexpr uint64_t kSpikeFloorBytes = 64 << 10;
+constexpr size_t kSpikeNeighbourFrames = 8;
 constexpr size_t kShortPlateauFrames = 8;
 constexpr double kShortPlateauRatio = 3;
 
