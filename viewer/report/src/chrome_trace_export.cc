@@ -17,29 +17,29 @@ namespace memframe::analysis {
 
 namespace {
 
-using nlohmann::json;
+using TraceJson = nlohmann::json;  // not report_json_common.h's ordered json: a trace's keys are sorted
 
 double Micros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
-json Metadata(const char* name, uint32_t pid, uint32_t tid, const std::string& value) {
+TraceJson Metadata(const char* name, uint32_t pid, uint32_t tid, const std::string& value) {
   return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", {{"name", value}}}};
 }
 
-json Complete(const std::string& name, const char* category, uint32_t pid, uint32_t tid, int64_t start_ns,
-              int64_t end_ns, json args) {
+TraceJson Complete(const std::string& name, const char* category, uint32_t pid, uint32_t tid, int64_t start_ns,
+              int64_t end_ns, TraceJson args) {
   return {{"ph", "X"},   {"name", name},         {"cat", category},
           {"pid", pid},  {"tid", tid},           {"ts", Micros(start_ns)},
           {"dur", Micros(end_ns - start_ns)},    {"args", std::move(args)}};
 }
 
-json Counter(const char* name, uint32_t pid, int64_t ns, uint64_t value) {
+TraceJson Counter(const char* name, uint32_t pid, int64_t ns, uint64_t value) {
   return {{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", Micros(ns)}, {"args", {{"value", value}}}};
 }
 
 // Each class's figure in one counter event: a stacked series per class.
-json ClassCounter(const char* name, uint32_t pid, int64_t ns, const LiveSeries& series, size_t row,
+TraceJson ClassCounter(const char* name, uint32_t pid, int64_t ns, const LiveSeries& series, size_t row,
                   const std::vector<ModuleClass>& classes, uint64_t (*figure)(const LiveFigures&)) {
-  json args = json::object();
+  TraceJson args = TraceJson::object();
   for (ModuleClass c : classes) args[ModuleClassName(c)] = figure(series.At(row, static_cast<size_t>(c)));
   return {{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", Micros(ns)}, {"args", std::move(args)}};
 }
@@ -52,7 +52,7 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
   const Timeline timeline = BuildTimeline(stream, heap.frames);
   const LiveSeries by_class = ComputeClassSeries(stream, heap.frames, symbolizer);
   const std::vector<ModuleClass> classes = PresentClasses(by_class);
-  json events = json::array();
+  TraceJson events = TraceJson::array();
   events.push_back(Metadata("process_name", pid, 0, stream.process.executable));
   for (const Thread& t : stream.threads) {
     if (t.memframe) continue;
@@ -109,7 +109,7 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
                       {"ts", Micros(m.ns)},
                       {"args", {{"frame", m.frame}}}});
   }
-  json trace = {{"traceEvents", std::move(events)},
+  TraceJson trace = {{"traceEvents", std::move(events)},
                 {"displayTimeUnit", "ms"},
                 {"otherData", {{"producer", "memframe"}, {"capture", capture.path}}}};
   return trace.dump() + "\n";

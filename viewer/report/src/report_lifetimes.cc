@@ -40,14 +40,15 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
-bool OwnedByTheGame(const SiteView& v);
+// A site of code the user can change (site_origin.h OwnedByTheGame).
+bool Owned(const SiteView& v) { return !v.stack.empty() && OwnedByTheGame(v.module_class); }
 
 // The frame arena is advice for the game's code: sized by its sites alone.
 LifetimeReport Analyze(const ReportInput& input, const ReportScope& scope) {
   LifetimeReport r = AnalyzeLifetimes(input.capture.main, FindPhases(input.heap.frames), scope.judged);
   std::vector<SiteLifetime> owned;
   for (const SiteLifetime& s : r.sites)
-    if (KeepsSite(input, s.stack_id) && OwnedByTheGame(NameStack(s.stack_id, input))) owned.push_back(s);
+    if (KeepsSite(input, s.stack_id) && Owned(NameStack(s.stack_id, input))) owned.push_back(s);
   r.frame_arena = AdviseFrameArena(input.capture.main, owned,
                                    scope.judged.steady_only ? scope.judged.ranges : std::vector<FrameRange>{});
   return r;
@@ -81,9 +82,6 @@ void WriteLevelLoadsText(const ReportInput& input, std::ostream& out) {
         << FormatBytes(load.bytes_allocated) << "\n";
   }
 }
-
-// A site of code the user can change (site_origin.h OwnedByTheGame).
-bool Owned(const SiteView& v) { return !v.stack.empty() && OwnedByTheGame(v.module_class); }
 
 // One scope's classes, frame arena and sites; advice only for the sites the
 // game's code led to (what the user can change), the others counted.
