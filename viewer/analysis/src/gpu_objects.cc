@@ -23,6 +23,15 @@ const char* GpuKindName(GpuKind kind) {
   return "none";
 }
 
+const char* GpuSizeBasisName(GpuSizeBasis basis) {
+  switch (basis) {
+    case GpuSizeBasis::kExact: return "exact";
+    case GpuSizeBasis::kAsUploaded: return "as uploaded";
+    case GpuSizeBasis::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
 std::string GlFormatName(uint32_t f) {
   switch (f) {
     case 0: return "";
@@ -334,6 +343,21 @@ GpuDiff DiffGpu(const GpuAnalysis& gpu, std::optional<uint64_t> frame_a, uint64_
   std::stable_sort(d.kept.begin(), d.kept.end(),
                    [](const GpuObject* x, const GpuObject* y) { return x->peak_bytes > y->peak_bytes; });
   return d;
+}
+
+GpuAnalysis AnalyzeGpu(const Stream& stream, const FrameTable& frames) {
+  return AnalyzeGpu(stream, frames.frames.empty() ? 0 : frames.frames.back().frame + 1);
+}
+
+std::vector<GpuKind> GpuKindsMade(const GpuAnalysis& gpu, bool in_total) {
+  std::vector<GpuKind> kinds;
+  for (int i = 1; i < kGpuKinds; ++i) {
+    const GpuKind k = static_cast<GpuKind>(i);
+    if ((!in_total || CountsInGpuTotal(k)) &&
+        std::any_of(gpu.objects.begin(), gpu.objects.end(), [k](const GpuObject& o) { return o.kind == k; }))
+      kinds.push_back(k);
+  }
+  return kinds;
 }
 
 GpuAnalysis AnalyzeGpu(const Stream& stream, uint64_t frame_count) {

@@ -16,25 +16,7 @@ namespace {
 
 constexpr size_t kRowsShown = 20;
 
-// The kinds a capture has: GL games have no Vulkan columns.
-std::vector<GpuKind> KindsSeen(const GpuAnalysis& gpu) {
-  std::vector<GpuKind> kinds;
-  for (int k = 1; k < kGpuKinds; ++k)
-    if (std::any_of(gpu.objects.begin(), gpu.objects.end(), [k](const GpuObject& o) { return o.kind == GpuKind(k); }))
-      kinds.push_back(GpuKind(k));
-  return kinds;
-}
-
 bool Changed(const GpuFrame& f) { return f.made || f.deleted || f.made_bytes || f.freed_bytes; }
-
-const char* BasisName(GpuSizeBasis basis) {
-  switch (basis) {
-    case GpuSizeBasis::kExact: return "exact";
-    case GpuSizeBasis::kAsUploaded: return "as uploaded";
-    case GpuSizeBasis::kUnknown: return "unknown";
-  }
-  return "unknown";
-}
 
 struct GpuSite {
   uint32_t stack_id = 0;
@@ -76,7 +58,7 @@ void ObjectTable(const std::vector<const GpuObject*>& objects, const ReportInput
     const GpuObject& o = *objects[i];
     const SiteView v = NameStack(o.stack_id, input);
     std::string bytes = FormatBytes(o.peak_bytes);
-    if (o.basis != GpuSizeBasis::kExact) bytes += std::string(" (") + BasisName(o.basis) + ")";
+    if (o.basis != GpuSizeBasis::kExact) bytes += std::string(" (") + GpuSizeBasisName(o.basis) + ")";
     table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), std::to_string(o.name), bytes, GlFormatName(o.format),
                   GpuDimensions(o), o.levels ? std::to_string(o.levels) : "", std::to_string(o.made_frame),
                   o.alive ? "-" : std::to_string(o.deleted_frame), FunctionOrPlaceholder(v), v.location});
@@ -87,8 +69,7 @@ void ObjectTable(const std::vector<const GpuObject*>& objects, const ReportInput
 }  // namespace
 
 GpuAnalysis AnalyzeGpuOf(const ReportInput& input) {
-  const auto& frames = input.heap.frames.frames;
-  return AnalyzeGpu(input.capture.main, frames.empty() ? 0 : frames.back().frame + 1);
+  return AnalyzeGpu(input.capture.main, input.heap.frames);
 }
 
 void WriteGpuText(const ReportInput& input, std::ostream& out) {
@@ -117,7 +98,7 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
     out << FormatCount(gpu.deletes_of_unknown) << " deletes of objects made before the recording (or never made)\n";
   if (gpu.dropped) out << FormatCount(gpu.dropped) << " GPU events dropped (--drop): the figures are short\n";
 
-  const std::vector<GpuKind> kinds = KindsSeen(gpu);
+  const std::vector<GpuKind> kinds = GpuKindsMade(gpu, false);
   out << "\nLive GPU bytes in the frames where they changed:\n";
   std::vector<TextTable::Column> columns = {{"frame"}};
   for (GpuKind k : kinds) columns.push_back({GpuKindName(k)});
@@ -156,7 +137,7 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
 
 void WriteGpuJson(const ReportInput& input, std::ostream& out) {
   const GpuAnalysis gpu = AnalyzeGpuOf(input);
-  const std::vector<GpuKind> kinds = KindsSeen(gpu);
+  const std::vector<GpuKind> kinds = GpuKindsMade(gpu, false);
   auto live_by_kind = [&](const std::array<uint64_t, kGpuKinds>& bytes) {
     json j = json::object();
     for (GpuKind k : kinds) j[GpuKindName(k)] = bytes[static_cast<int>(k)];
@@ -186,7 +167,7 @@ void WriteGpuJson(const ReportInput& input, std::ostream& out) {
                 {"name", o.name},
                 {"bytes", o.bytes},
                 {"peak_bytes", o.peak_bytes},
-                {"size_basis", BasisName(o.basis)},
+                {"size_basis", GpuSizeBasisName(o.basis)},
                 {"format", o.format},
                 {"format_name", GlFormatName(o.format)},
                 {"target", o.target},

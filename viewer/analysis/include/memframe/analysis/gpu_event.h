@@ -17,6 +17,8 @@ const char* GpuKindName(GpuKind kind);
 enum class GpuOp : uint8_t { kNone = 0, kStorage, kImage, kDelete, kMipmaps, kBind, kDeclare };
 // As wire::GpuSizeBasis.
 enum class GpuSizeBasis : uint8_t { kExact = 0, kAsUploaded, kUnknown };
+// "exact", "as uploaded", "unknown".
+const char* GpuSizeBasisName(GpuSizeBasis basis);
 
 struct GpuEvent {
   uint64_t ticks = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/frame_stats.h"
 #include "memframe/analysis/gpu_event.h"
 
 namespace memframe::analysis {
@@ -99,5 +100,10 @@ GpuDiff DiffGpu(const GpuAnalysis& gpu, std::optional<uint64_t> frame_a, uint64_
 // `frame_count`: the capture's frames (frames past the last GPU event still
 // get their row).
 GpuAnalysis AnalyzeGpu(const Stream& stream, uint64_t frame_count);
+// The same over every frame of `frames` (the heap analysis' table).
+GpuAnalysis AnalyzeGpu(const Stream& stream, const FrameTable& frames);
+// The kinds of the objects the capture made, in GpuKind order; with
+// `in_total`, only those that count in the GPU total (CountsInGpuTotal).
+std::vector<GpuKind> GpuKindsMade(const GpuAnalysis& gpu, bool in_total);
 
 }  // namespace memframe::analysis
