@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -149,6 +150,30 @@ TEST_F(GpuGame, TheLevelLoadDiffShowsTheGpuBesideTheHeap) {
   EXPECT_EQ(gpu["by_kind"]["texture"]["bytes_b"], kLevel1Textures);
   EXPECT_EQ(gpu["made"], kLevel1Count);
   EXPECT_EQ(gpu["kept"].size(), static_cast<size_t>(kLevel1Count));
+}
+
+// `memframe check` with GPU budgets: the load's GPU total exactly at its
+// limit passes, a byte under breaks it; the steady phases make no GPU bytes
+// (glBufferSubData streams, it does not allocate).
+TEST_F(GpuGame, CheckJudgesTheGpuBudgetsByPhase) {
+  auto check = [&](uint64_t load_limit) {
+    const std::string budget = (scratch_->path() / ("budget" + std::to_string(load_limit) + ".json")).string();
+    std::ofstream(budget) << R"({"gpu": {"load_live_bytes": )" << load_limit << R"(, "steady_frame_bytes": 0}})";
+    return e2e::RunCommand({MEMFRAME_CLI_PATH, "check", capture_, "--budget", budget}, 120);
+  };
+  const e2e::CommandResult met = check(kLevel1Bytes);
+  EXPECT_EQ(met.exit_code, 0) << met.standard_output;
+  for (const char* name : {"load 1: GPU live bytes after", "steady 1: GPU bytes made a frame",
+                           "steady 2: GPU bytes made a frame", "steady 3: GPU bytes made a frame"})
+    EXPECT_NE(met.standard_output.find(name), std::string::npos) << name << "\n" << met.standard_output;
+  const e2e::CommandResult broken = check(kLevel1Bytes - 1);
+  EXPECT_EQ(broken.exit_code, 1) << broken.standard_output;
+  const std::string& table = broken.standard_output;
+  const size_t row = table.find("load 1: GPU live bytes after");
+  ASSERT_NE(row, std::string::npos) << table;
+  const size_t line = table.rfind('\n', row) + 1;
+  EXPECT_EQ(table.substr(line, row - line).find("FAIL"), 2u) << table;  // "  FAIL    load 1: ..."
+  EXPECT_EQ(table.find("FAIL", row), std::string::npos) << "only the load's budget is broken\n" << table;
 }
 
 TEST_F(GpuGame, NoGpuRecordsNoObjects) {
