@@ -5,12 +5,15 @@
 // as the frame's value for the frame's whole slice; the "by class" counters
 // carry one series per module class (one arg each: chrome://tracing stacks
 // them, Perfetto shows a track per class); markers are thread-scoped
-// instants ("i"). Timestamps are microseconds of
+// instants ("i"). With GPU objects (gpu_objects.h), "GPU live bytes" and
+// "GPU live bytes by kind" (one arg per kind) at each frame's start, as the
+// heap's counters. Timestamps are microseconds of
 // CLOCK_MONOTONIC.
 #include <nlohmann/json.hpp>
 
 #include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/live_series.h"
 
 namespace memframe::analysis {
@@ -52,6 +55,8 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
   const Timeline timeline = BuildTimeline(stream, heap.frames);
   const LiveSeries by_class = ComputeClassSeries(stream, heap.frames, symbolizer);
   const std::vector<ModuleClass> classes = PresentClasses(by_class);
+  const GpuAnalysis gpu = AnalyzeGpu(stream, heap.frames);
+  const std::vector<GpuKind> gpu_kinds = GpuKindsMade(gpu, true);
   TraceJson events = TraceJson::array();
   events.push_back(Metadata("process_name", pid, 0, stream.process.executable));
   for (const Thread& t : stream.threads) {
@@ -89,6 +94,13 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
     events.push_back(Counter("allocations", pid, span.start_ns, f.allocations));
     events.push_back(Counter("bytes allocated", pid, span.start_ns, f.bytes_allocated));
     events.push_back(Counter("allocator time ns", pid, span.start_ns, f.alloc_time_ns));
+    if (const GpuFrame* g = gpu_kinds.empty() ? nullptr : gpu.Frame(f.frame)) {
+      events.push_back(Counter("GPU live bytes", pid, span.start_ns, g->total()));
+      TraceJson args = TraceJson::object();
+      for (GpuKind k : gpu_kinds) args[GpuKindName(k)] = g->live_bytes[static_cast<int>(k)];
+      events.push_back({{"ph", "C"}, {"name", "GPU live bytes by kind"}, {"pid", pid}, {"ts", Micros(span.start_ns)},
+                        {"args", std::move(args)}});
+    }
     if (classes.empty()) continue;
     events.push_back(ClassCounter("live heap bytes by class", pid, span.start_ns, by_class, i, classes,
                                   [](const LiveFigures& c) { return c.live_bytes; }));
