@@ -3,6 +3,7 @@
 // under Mesa and check every figure `memframe report gpu` gives against
 // gpu_truth.h.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -174,6 +175,43 @@ TEST_F(GpuGame, CheckJudgesTheGpuBudgetsByPhase) {
   const size_t line = table.rfind('\n', row) + 1;
   EXPECT_EQ(table.substr(line, row - line).find("FAIL"), 2u) << table;  // "  FAIL    load 1: ..."
   EXPECT_EQ(table.find("FAIL", row), std::string::npos) << "only the load's budget is broken\n" << table;
+}
+
+// memframe attach between the loads (gpu_truth.h, kAttachBeforeFrame): the
+// GL calls the game links reach the hooks from the attach on; objects made
+// before it are unknown until deleted, and the report says so.
+TEST(GpuGameAttach, LinkedCallsAfterTheAttachAreSeenAndEarlierObjectsAreUnknown) {
+  e2e::ScratchDirectory dir("memframe-gpu-attach");
+  const std::string capture = (dir.path() / "attached.mfc").string();
+  e2e::Child game = e2e::Child::Start(
+      {MEMFRAME_GPU_GAME_PATH, "--wait-before-frame", std::to_string(kAttachBeforeFrame)}, STDOUT_FILENO);
+  ASSERT_GT(game.pid, 0);
+  ASSERT_EQ(game.ReadLine(), "memframe_gpu_game: waiting before frame " + std::to_string(kAttachBeforeFrame));
+  e2e::Child attach = e2e::Child::Start({MEMFRAME_CLI_PATH, "attach", "--no-summary", "--no-live", "-o", capture,
+                                         std::to_string(game.pid)},
+                                        STDERR_FILENO);
+  std::string said, line;
+  while (!(line = attach.ReadLine()).empty() && line.rfind("memframe: recording", 0) != 0) said += line + "\n";
+  ASSERT_FALSE(line.empty()) << "memframe attach stopped before recording:\n" << said;
+  fputs("go\n", game.to);
+  fflush(game.to);
+  EXPECT_EQ(game.Wait(), 0);
+  while (!(line = attach.ReadLine()).empty()) said += line + "\n";
+  ASSERT_EQ(attach.Wait(), 0) << said;
+
+  std::string failure;
+  const json report = e2e::ReportJson(MEMFRAME_CLI_PATH, capture, {"gpu"}, &failure);
+  ASSERT_FALSE(report.is_discarded()) << failure;
+  EXPECT_EQ(report["attached"], true);
+  EXPECT_EQ(report["deletes_of_unknown"], kUnknownDeletesAfterAttach);
+  ASSERT_EQ(report["objects"].size(), 1u) << report["objects"].dump(1);
+  const json& portrait = report["objects"][0];
+  EXPECT_EQ(portrait["peak_bytes"], kPortraitBytes);
+  EXPECT_EQ(portrait["size_basis"], "as uploaded");
+  EXPECT_EQ(portrait["alive"], false);
+  EXPECT_TRUE(e2e::StackContains(portrait["site"], "LoadLevel2")) << portrait.dump(1);
+  const e2e::CommandResult text = e2e::RunCommand({MEMFRAME_CLI_PATH, "report", capture, "gpu"}, 120);
+  EXPECT_NE(text.standard_output.find("The recording starts at an attach"), std::string::npos) << text.standard_output;
 }
 
 TEST_F(GpuGame, NoGpuRecordsNoObjects) {

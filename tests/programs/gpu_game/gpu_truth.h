@@ -21,6 +21,16 @@
 
 namespace memframe::gpu_game {
 
+// Attached before this frame (`--wait-before-frame`, between the loads),
+// memframe sees only what the game makes through the GL calls it links
+// (glTexImage2D, glBindTexture, glDeleteTextures): calls through pointers it
+// fetched at the start go straight to the driver. So: level 1's four
+// textures deleted by glDeleteTextures are deletes of unknown objects, as
+// are level 2's probe and layers (made through pointers); the portrait
+// (glTexImage2D) is the one object made, and deleted.
+inline constexpr int kAttachBeforeFrame = 20;
+inline constexpr int kUnknownDeletesAfterAttach = 4 + 2;
+
 inline constexpr int kLevel1Frame = 10;
 inline constexpr int kLevel2Frame = 40;
 inline constexpr int kEndFrame = 70;

@@ -149,7 +149,11 @@ __attribute__((noinline)) void UnloadLevel2(const Gl& gl, Level2& l) {
 
 }  // namespace
 
-int main() {
+// `--wait-before-frame N`: before frame N, say so on stdout and wait for a
+// line on stdin (a test attaches meanwhile).
+int main(int argc, char** argv) {
+  int wait_before = -1;
+  if (argc == 3 && strcmp(argv[1], "--wait-before-frame") == 0) wait_before = atoi(argv[2]);
   if (!glfwInit()) return 1;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
@@ -165,6 +169,12 @@ int main() {
   Level2 level2{};
   static unsigned char stream[4096];
   for (int frame = 0;; ++frame) {
+    if (frame == wait_before) {
+      printf("memframe_gpu_game: waiting before frame %d\n", frame);
+      fflush(stdout);
+      char line[64];
+      if (!fgets(line, sizeof(line), stdin)) return 3;
+    }
     if (frame == kLevel1Frame) level1 = LoadLevel1(gl);
     if (frame == kLevel2Frame) {
       UnloadLevel1(gl, level1);

@@ -74,6 +74,10 @@ GpuAnalysis AnalyzeGpuOf(const ReportInput& input) {
 
 void WriteGpuText(const ReportInput& input, std::ostream& out) {
   const GpuAnalysis gpu = AnalyzeGpuOf(input);
+  if (input.capture.main.process.attached)
+    out << "The recording starts at an attach: GPU objects made before it are unknown until deleted ("
+        << FormatCount(gpu.deletes_of_unknown) << " deleted since), and calls through pointers the game fetched "
+        << "before it are not seen.\n";
   if (gpu.empty()) {
     out << "No GPU objects: the program made no buffer, texture or renderbuffer through the calls memframe "
            "hooks (or it ran with MEMFRAME_GPU=0).\n";
@@ -202,6 +206,7 @@ void WriteGpuJson(const ReportInput& input, std::ostream& out) {
   Emit({{"objects_made", gpu.objects.size()},
         {"alive_at_end", {{"objects", alive}, {"bytes", alive_bytes}}},
         {"peak", {{"bytes", gpu.peak_total}, {"frame", gpu.peak_frame}, {"by_kind", peak}}},
+        {"attached", input.capture.main.process.attached},
         {"deletes_of_unknown", gpu.deletes_of_unknown},
         {"dropped", gpu.dropped},
         {"frames", std::move(frames)},
