@@ -26,67 +26,189 @@ struct GlFormatInfo {
 constexpr GlFormatInfo Texel(uint8_t bits) { return {bits, 0, 0, 0}; }
 constexpr GlFormatInfo Block(uint8_t w, uint8_t h, uint8_t bytes) { return {0, w, h, bytes}; }
 
-constexpr GlFormatInfo GlSizedFormat(uint32_t internal_format) {
-  switch (internal_format) {
-    // 8 bits
-    case 0x8229: case 0x8F94: case 0x8231: case 0x8232:  // R8, R8_SNORM, R8I, R8UI
-    case 0x803C: case 0x8040: case 0x804B:               // ALPHA8, LUMINANCE8, INTENSITY8
-    case 0x8D48: case 0x2A10: case 0x8055:               // STENCIL_INDEX8, R3_G3_B2, RGBA2
-    case 0x8043: case 0x8FBD:                            // LUMINANCE4_ALPHA4, SR8_EXT
-    case 0x803B: case 0x803F: case 0x804A:               // ALPHA4, LUMINANCE4, INTENSITY4 (a byte each)
-      return Texel(8);
-    // 16 bits
-    case 0x822A: case 0x8F98: case 0x822D: case 0x8233: case 0x8234:  // R16, R16_SNORM, R16F, R16I, R16UI
-    case 0x822B: case 0x8F95: case 0x8237: case 0x8238:               // RG8, RG8_SNORM, RG8I, RG8UI
-    case 0x8D62: case 0x8057: case 0x8056: case 0x8050: case 0x804F:  // RGB565, RGB5_A1, RGBA4, RGB5, RGB4
-    case 0x81A5: case 0x8D49:                                         // DEPTH_COMPONENT16, STENCIL_INDEX16
-    case 0x8042: case 0x803E: case 0x8045: case 0x804D: case 0x8FBE:  // L16, A16, L8A8, I16, SRG8_EXT
-      return Texel(16);
-    // 24 bits
-    case 0x8051: case 0x8F96: case 0x8D8F: case 0x8D7D: case 0x8C41:  // RGB8, RGB8_SNORM, RGB8I, RGB8UI, SRGB8
-      return Texel(24);
-    // 32 bits
-    case 0x8058: case 0x8F97: case 0x8D8E: case 0x8D7C: case 0x8C43:  // RGBA8, _SNORM, I, UI, SRGB8_ALPHA8
-    case 0x8059: case 0x906F: case 0x8C3A: case 0x8C3D: case 0x8052:  // RGB10_A2, RGB10_A2UI, R11F_G11F_B10F, RGB9_E5, RGB10
-    case 0x822E: case 0x8235: case 0x8236:                            // R32F, R32I, R32UI
-    case 0x822C: case 0x8F99: case 0x822F: case 0x8239: case 0x823A:  // RG16, _SNORM, F, I, UI
-    case 0x81A6: case 0x81A7: case 0x8CAC: case 0x88F0:               // DEPTH24, DEPTH32, DEPTH32F, DEPTH24_STENCIL8
-    case 0x93A1: case 0x8048:                                         // BGRA8_EXT, LUMINANCE16_ALPHA16
-      return Texel(32);
-    case 0x8054: case 0x8F9A: case 0x881B: case 0x8D89: case 0x8D77: case 0x8053:  // RGB16, _SNORM, F, I, UI; RGB12
-      return Texel(48);
-    case 0x805B: case 0x8F9B: case 0x881A: case 0x8D88: case 0x8D76:  // RGBA16, _SNORM, F, I, UI
-    case 0x8230: case 0x823B: case 0x823C: case 0x8CAD: case 0x805A:  // RG32F, RG32I, RG32UI, DEPTH32F_STENCIL8, RGBA12
-      return Texel(64);
-    case 0x8815: case 0x8D83: case 0x8D71:  // RGB32F, RGB32I, RGB32UI
-      return Texel(96);
-    case 0x8814: case 0x8D82: case 0x8D70:  // RGBA32F, RGBA32I, RGBA32UI
-      return Texel(128);
+// One sized or compressed internal format: its GL name and its storage.
+struct GlFormat {
+  uint32_t format;
+  const char* name;
+  GlFormatInfo info;
+};
 
-    // S3TC (EXT_texture_compression_s3tc, _sRGB)
-    case 0x83F0: case 0x83F1: case 0x8C4C: case 0x8C4D: return Block(4, 4, 8);
-    case 0x83F2: case 0x83F3: case 0x8C4E: case 0x8C4F: return Block(4, 4, 16);
+// Every sized and compressed format of core GL and the common extensions:
+// the one list the sizes and the names come from.
+inline constexpr GlFormat kGlFormats[] = {
+    // 8 bits
+    {0x8229, "GL_R8", Texel(8)},
+    {0x8F94, "GL_R8_SNORM", Texel(8)},
+    {0x8231, "GL_R8I", Texel(8)},
+    {0x8232, "GL_R8UI", Texel(8)},
+    {0x803C, "GL_ALPHA8", Texel(8)},
+    {0x8040, "GL_LUMINANCE8", Texel(8)},
+    {0x804B, "GL_INTENSITY8", Texel(8)},
+    {0x8D48, "GL_STENCIL_INDEX8", Texel(8)},
+    {0x2A10, "GL_R3_G3_B2", Texel(8)},
+    {0x8055, "GL_RGBA2", Texel(8)},
+    {0x8043, "GL_LUMINANCE4_ALPHA4", Texel(8)},
+    {0x8FBD, "GL_SR8_EXT", Texel(8)},
+    {0x803B, "GL_ALPHA4", Texel(8)},
+    {0x803F, "GL_LUMINANCE4", Texel(8)},
+    {0x804A, "GL_INTENSITY4", Texel(8)},
+    // 16 bits
+    {0x822A, "GL_R16", Texel(16)},
+    {0x8F98, "GL_R16_SNORM", Texel(16)},
+    {0x822D, "GL_R16F", Texel(16)},
+    {0x8233, "GL_R16I", Texel(16)},
+    {0x8234, "GL_R16UI", Texel(16)},
+    {0x822B, "GL_RG8", Texel(16)},
+    {0x8F95, "GL_RG8_SNORM", Texel(16)},
+    {0x8237, "GL_RG8I", Texel(16)},
+    {0x8238, "GL_RG8UI", Texel(16)},
+    {0x8D62, "GL_RGB565", Texel(16)},
+    {0x8057, "GL_RGB5_A1", Texel(16)},
+    {0x8056, "GL_RGBA4", Texel(16)},
+    {0x8050, "GL_RGB5", Texel(16)},
+    {0x804F, "GL_RGB4", Texel(16)},
+    {0x81A5, "GL_DEPTH_COMPONENT16", Texel(16)},
+    {0x8D49, "GL_STENCIL_INDEX16", Texel(16)},
+    {0x8042, "GL_LUMINANCE16", Texel(16)},
+    {0x803E, "GL_ALPHA16", Texel(16)},
+    {0x8045, "GL_LUMINANCE8_ALPHA8", Texel(16)},
+    {0x804D, "GL_INTENSITY16", Texel(16)},
+    {0x8FBE, "GL_SRG8_EXT", Texel(16)},
+    // 24 bits
+    {0x8051, "GL_RGB8", Texel(24)},
+    {0x8F96, "GL_RGB8_SNORM", Texel(24)},
+    {0x8D8F, "GL_RGB8I", Texel(24)},
+    {0x8D7D, "GL_RGB8UI", Texel(24)},
+    {0x8C41, "GL_SRGB8", Texel(24)},
+    // 32 bits (GL_RGB10's 30 and GL_DEPTH_COMPONENT24's 24 padded)
+    {0x8058, "GL_RGBA8", Texel(32)},
+    {0x8F97, "GL_RGBA8_SNORM", Texel(32)},
+    {0x8D8E, "GL_RGBA8I", Texel(32)},
+    {0x8D7C, "GL_RGBA8UI", Texel(32)},
+    {0x8C43, "GL_SRGB8_ALPHA8", Texel(32)},
+    {0x8059, "GL_RGB10_A2", Texel(32)},
+    {0x906F, "GL_RGB10_A2UI", Texel(32)},
+    {0x8C3A, "GL_R11F_G11F_B10F", Texel(32)},
+    {0x8C3D, "GL_RGB9_E5", Texel(32)},
+    {0x8052, "GL_RGB10", Texel(32)},
+    {0x822E, "GL_R32F", Texel(32)},
+    {0x8235, "GL_R32I", Texel(32)},
+    {0x8236, "GL_R32UI", Texel(32)},
+    {0x822C, "GL_RG16", Texel(32)},
+    {0x8F99, "GL_RG16_SNORM", Texel(32)},
+    {0x822F, "GL_RG16F", Texel(32)},
+    {0x8239, "GL_RG16I", Texel(32)},
+    {0x823A, "GL_RG16UI", Texel(32)},
+    {0x81A6, "GL_DEPTH_COMPONENT24", Texel(32)},
+    {0x81A7, "GL_DEPTH_COMPONENT32", Texel(32)},
+    {0x8CAC, "GL_DEPTH_COMPONENT32F", Texel(32)},
+    {0x88F0, "GL_DEPTH24_STENCIL8", Texel(32)},
+    {0x93A1, "GL_BGRA8_EXT", Texel(32)},
+    {0x8048, "GL_LUMINANCE16_ALPHA16", Texel(32)},
+    // 48 bits (GL_RGB12's 36 padded)
+    {0x8054, "GL_RGB16", Texel(48)},
+    {0x8F9A, "GL_RGB16_SNORM", Texel(48)},
+    {0x881B, "GL_RGB16F", Texel(48)},
+    {0x8D89, "GL_RGB16I", Texel(48)},
+    {0x8D77, "GL_RGB16UI", Texel(48)},
+    {0x8053, "GL_RGB12", Texel(48)},
+    // 64 bits (GL_DEPTH32F_STENCIL8's 40 padded)
+    {0x805B, "GL_RGBA16", Texel(64)},
+    {0x8F9B, "GL_RGBA16_SNORM", Texel(64)},
+    {0x881A, "GL_RGBA16F", Texel(64)},
+    {0x8D88, "GL_RGBA16I", Texel(64)},
+    {0x8D76, "GL_RGBA16UI", Texel(64)},
+    {0x8230, "GL_RG32F", Texel(64)},
+    {0x823B, "GL_RG32I", Texel(64)},
+    {0x823C, "GL_RG32UI", Texel(64)},
+    {0x8CAD, "GL_DEPTH32F_STENCIL8", Texel(64)},
+    {0x805A, "GL_RGBA12", Texel(64)},
+    // 96 bits
+    {0x8815, "GL_RGB32F", Texel(96)},
+    {0x8D83, "GL_RGB32I", Texel(96)},
+    {0x8D71, "GL_RGB32UI", Texel(96)},
+    // 128 bits
+    {0x8814, "GL_RGBA32F", Texel(128)},
+    {0x8D82, "GL_RGBA32I", Texel(128)},
+    {0x8D70, "GL_RGBA32UI", Texel(128)},
+    // S3TC (EXT_texture_compression_s3tc, EXT_texture_sRGB)
+    {0x83F0, "GL_COMPRESSED_RGB_S3TC_DXT1_EXT", Block(4, 4, 8)},
+    {0x83F1, "GL_COMPRESSED_RGBA_S3TC_DXT1_EXT", Block(4, 4, 8)},
+    {0x8C4C, "GL_COMPRESSED_SRGB_S3TC_DXT1_EXT", Block(4, 4, 8)},
+    {0x8C4D, "GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT", Block(4, 4, 8)},
+    {0x83F2, "GL_COMPRESSED_RGBA_S3TC_DXT3_EXT", Block(4, 4, 16)},
+    {0x83F3, "GL_COMPRESSED_RGBA_S3TC_DXT5_EXT", Block(4, 4, 16)},
+    {0x8C4E, "GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT", Block(4, 4, 16)},
+    {0x8C4F, "GL_COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT", Block(4, 4, 16)},
     // RGTC (core 3.0), LATC (EXT)
-    case 0x8DBB: case 0x8DBC: case 0x8C70: case 0x8C71: return Block(4, 4, 8);
-    case 0x8DBD: case 0x8DBE: case 0x8C72: case 0x8C73: return Block(4, 4, 16);
+    {0x8DBB, "GL_COMPRESSED_RED_RGTC1", Block(4, 4, 8)},
+    {0x8DBC, "GL_COMPRESSED_SIGNED_RED_RGTC1", Block(4, 4, 8)},
+    {0x8C70, "GL_COMPRESSED_LUMINANCE_LATC1_EXT", Block(4, 4, 8)},
+    {0x8C71, "GL_COMPRESSED_SIGNED_LUMINANCE_LATC1_EXT", Block(4, 4, 8)},
+    {0x8DBD, "GL_COMPRESSED_RG_RGTC2", Block(4, 4, 16)},
+    {0x8DBE, "GL_COMPRESSED_SIGNED_RG_RGTC2", Block(4, 4, 16)},
+    {0x8C72, "GL_COMPRESSED_LUMINANCE_ALPHA_LATC2_EXT", Block(4, 4, 16)},
+    {0x8C73, "GL_COMPRESSED_SIGNED_LUMINANCE_ALPHA_LATC2_EXT", Block(4, 4, 16)},
     // BPTC (core 4.2)
-    case 0x8E8C: case 0x8E8D: case 0x8E8E: case 0x8E8F: return Block(4, 4, 16);
+    {0x8E8C, "GL_COMPRESSED_RGBA_BPTC_UNORM", Block(4, 4, 16)},
+    {0x8E8D, "GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM", Block(4, 4, 16)},
+    {0x8E8E, "GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT", Block(4, 4, 16)},
+    {0x8E8F, "GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT", Block(4, 4, 16)},
     // ETC2 / EAC (core 4.3), ETC1 (OES)
-    case 0x9270: case 0x9271: case 0x9274: case 0x9275: case 0x9276: case 0x9277: case 0x8D64:
-      return Block(4, 4, 8);
-    case 0x9272: case 0x9273: case 0x9278: case 0x9279: return Block(4, 4, 16);
+    {0x9270, "GL_COMPRESSED_R11_EAC", Block(4, 4, 8)},
+    {0x9271, "GL_COMPRESSED_SIGNED_R11_EAC", Block(4, 4, 8)},
+    {0x9274, "GL_COMPRESSED_RGB8_ETC2", Block(4, 4, 8)},
+    {0x9275, "GL_COMPRESSED_SRGB8_ETC2", Block(4, 4, 8)},
+    {0x9276, "GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2", Block(4, 4, 8)},
+    {0x9277, "GL_COMPRESSED_SRGB8_PUNCHTHROUGH_ALPHA1_ETC2", Block(4, 4, 8)},
+    {0x8D64, "GL_ETC1_RGB8_OES", Block(4, 4, 8)},
+    {0x9272, "GL_COMPRESSED_RG11_EAC", Block(4, 4, 16)},
+    {0x9273, "GL_COMPRESSED_SIGNED_RG11_EAC", Block(4, 4, 16)},
+    {0x9278, "GL_COMPRESSED_RGBA8_ETC2_EAC", Block(4, 4, 16)},
+    {0x9279, "GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC", Block(4, 4, 16)},
     // FXT1 (3DFX)
-    case 0x86B0: case 0x86B1: return Block(8, 4, 16);
-    default: break;
-  }
-  // ASTC (KHR_texture_compression_astc_ldr): RGBA 0x93B0.., sRGB 0x93D0..,
-  // fourteen block sizes in the same order, 16 bytes each.
-  constexpr uint8_t kAstc[14][2] = {{4, 4},  {5, 4},  {5, 5},  {6, 5},   {6, 6},   {8, 5},   {8, 6},
-                                    {8, 8},  {10, 5}, {10, 6}, {10, 8},  {10, 10}, {12, 10}, {12, 12}};
-  for (uint32_t base : {0x93B0u, 0x93D0u})
-    if (internal_format >= base && internal_format < base + 14)
-      return Block(kAstc[internal_format - base][0], kAstc[internal_format - base][1], 16);
-  return {};
+    {0x86B0, "GL_COMPRESSED_RGB_FXT1_3DFX", Block(8, 4, 16)},
+    {0x86B1, "GL_COMPRESSED_RGBA_FXT1_3DFX", Block(8, 4, 16)},
+    // ASTC (KHR_texture_compression_astc_ldr): 16 bytes a block
+    {0x93B0, "GL_COMPRESSED_RGBA_ASTC_4x4_KHR", Block(4, 4, 16)},
+    {0x93B1, "GL_COMPRESSED_RGBA_ASTC_5x4_KHR", Block(5, 4, 16)},
+    {0x93B2, "GL_COMPRESSED_RGBA_ASTC_5x5_KHR", Block(5, 5, 16)},
+    {0x93B3, "GL_COMPRESSED_RGBA_ASTC_6x5_KHR", Block(6, 5, 16)},
+    {0x93B4, "GL_COMPRESSED_RGBA_ASTC_6x6_KHR", Block(6, 6, 16)},
+    {0x93B5, "GL_COMPRESSED_RGBA_ASTC_8x5_KHR", Block(8, 5, 16)},
+    {0x93B6, "GL_COMPRESSED_RGBA_ASTC_8x6_KHR", Block(8, 6, 16)},
+    {0x93B7, "GL_COMPRESSED_RGBA_ASTC_8x8_KHR", Block(8, 8, 16)},
+    {0x93B8, "GL_COMPRESSED_RGBA_ASTC_10x5_KHR", Block(10, 5, 16)},
+    {0x93B9, "GL_COMPRESSED_RGBA_ASTC_10x6_KHR", Block(10, 6, 16)},
+    {0x93BA, "GL_COMPRESSED_RGBA_ASTC_10x8_KHR", Block(10, 8, 16)},
+    {0x93BB, "GL_COMPRESSED_RGBA_ASTC_10x10_KHR", Block(10, 10, 16)},
+    {0x93BC, "GL_COMPRESSED_RGBA_ASTC_12x10_KHR", Block(12, 10, 16)},
+    {0x93BD, "GL_COMPRESSED_RGBA_ASTC_12x12_KHR", Block(12, 12, 16)},
+    {0x93D0, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_4x4_KHR", Block(4, 4, 16)},
+    {0x93D1, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_5x4_KHR", Block(5, 4, 16)},
+    {0x93D2, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_5x5_KHR", Block(5, 5, 16)},
+    {0x93D3, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_6x5_KHR", Block(6, 5, 16)},
+    {0x93D4, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_6x6_KHR", Block(6, 6, 16)},
+    {0x93D5, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8x5_KHR", Block(8, 5, 16)},
+    {0x93D6, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8x6_KHR", Block(8, 6, 16)},
+    {0x93D7, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8x8_KHR", Block(8, 8, 16)},
+    {0x93D8, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x5_KHR", Block(10, 5, 16)},
+    {0x93D9, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x6_KHR", Block(10, 6, 16)},
+    {0x93DA, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x8_KHR", Block(10, 8, 16)},
+    {0x93DB, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR", Block(10, 10, 16)},
+    {0x93DC, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12x10_KHR", Block(12, 10, 16)},
+    {0x93DD, "GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12x12_KHR", Block(12, 12, 16)},
+};
+
+constexpr const GlFormat* FindGlFormat(uint32_t internal_format) {
+  for (const GlFormat& f : kGlFormats)
+    if (f.format == internal_format) return &f;
+  return nullptr;
+}
+
+constexpr GlFormatInfo GlSizedFormat(uint32_t internal_format) {
+  const GlFormat* f = FindGlFormat(internal_format);
+  return f ? f->info : GlFormatInfo{};
 }
 
 // Bytes of one image of `internal_format`; false (and 0) when the format is
@@ -105,18 +227,31 @@ constexpr bool GlImageBytes(uint32_t internal_format, uint32_t width, uint32_t h
   return true;
 }
 
-// The unsized internal formats, whose storage the driver picks.
+// The unsized internal formats, whose storage the driver picks, with their
+// names (the legacy component counts have none in GL: "1 component"...).
+inline constexpr struct {
+  uint32_t format;
+  const char* name;
+} kGlUnsizedFormats[] = {
+    {1, "1 component"}, {2, "2 components"}, {3, "3 components"}, {4, "4 components"},
+    {0x1903, "GL_RED"}, {0x8227, "GL_RG"}, {0x1907, "GL_RGB"}, {0x1908, "GL_RGBA"},
+    {0x1906, "GL_ALPHA"}, {0x1909, "GL_LUMINANCE"}, {0x190A, "GL_LUMINANCE_ALPHA"}, {0x8049, "GL_INTENSITY"},
+    {0x80E0, "GL_BGR"}, {0x80E1, "GL_BGRA"}, {0x1902, "GL_DEPTH_COMPONENT"}, {0x84F9, "GL_DEPTH_STENCIL"},
+    {0x1901, "GL_STENCIL_INDEX"}, {0x8C40, "GL_SRGB"}, {0x8C42, "GL_SRGB_ALPHA"},
+};
+
 constexpr bool GlUnsizedFormat(uint32_t internal_format) {
-  switch (internal_format) {
-    case 1: case 2: case 3: case 4:                       // legacy component counts
-    case 0x1903: case 0x8227: case 0x1907: case 0x1908:  // RED, RG, RGB, RGBA
-    case 0x1906: case 0x1909: case 0x190A: case 0x8049:  // ALPHA, LUMINANCE, LUMINANCE_ALPHA, INTENSITY
-    case 0x80E0: case 0x80E1:                             // BGR, BGRA
-    case 0x1902: case 0x84F9: case 0x1901:                // DEPTH_COMPONENT, DEPTH_STENCIL, STENCIL_INDEX
-    case 0x8C40: case 0x8C42:                             // SRGB, SRGB_ALPHA
-      return true;
-    default: return false;
-  }
+  for (const auto& f : kGlUnsizedFormats)
+    if (f.format == internal_format) return true;
+  return false;
+}
+
+// The name of any format above ("GL_ALPHA8", "GL_RGBA"); null for another.
+constexpr const char* GlFormatName(uint32_t internal_format) {
+  if (const GlFormat* f = FindGlFormat(internal_format)) return f->name;
+  for (const auto& f : kGlUnsizedFormats)
+    if (f.format == internal_format) return f.name;
+  return nullptr;
 }
 
 // Bytes of one pixel as the client hands it over (glTexImage's format and

@@ -33,54 +33,8 @@ const char* GpuSizeBasisName(GpuSizeBasis basis) {
 }
 
 std::string GlFormatName(uint32_t f) {
-  switch (f) {
-    case 0: return "";
-    case 1: case 2: case 3: case 4: return std::to_string(f) + " components";
-    case 0x1903: return "GL_RED";
-    case 0x8227: return "GL_RG";
-    case 0x1907: return "GL_RGB";
-    case 0x1908: return "GL_RGBA";
-    case 0x1906: return "GL_ALPHA";
-    case 0x1909: return "GL_LUMINANCE";
-    case 0x190A: return "GL_LUMINANCE_ALPHA";
-    case 0x80E1: return "GL_BGRA";
-    case 0x1902: return "GL_DEPTH_COMPONENT";
-    case 0x84F9: return "GL_DEPTH_STENCIL";
-    case 0x8229: return "GL_R8";
-    case 0x822B: return "GL_RG8";
-    case 0x8051: return "GL_RGB8";
-    case 0x8058: return "GL_RGBA8";
-    case 0x8C41: return "GL_SRGB8";
-    case 0x8C43: return "GL_SRGB8_ALPHA8";
-    case 0x8D62: return "GL_RGB565";
-    case 0x8056: return "GL_RGBA4";
-    case 0x8057: return "GL_RGB5_A1";
-    case 0x8059: return "GL_RGB10_A2";
-    case 0x822D: return "GL_R16F";
-    case 0x822F: return "GL_RG16F";
-    case 0x881A: return "GL_RGBA16F";
-    case 0x881B: return "GL_RGB16F";
-    case 0x822E: return "GL_R32F";
-    case 0x8814: return "GL_RGBA32F";
-    case 0x8C3A: return "GL_R11F_G11F_B10F";
-    case 0x81A5: return "GL_DEPTH_COMPONENT16";
-    case 0x81A6: return "GL_DEPTH_COMPONENT24";
-    case 0x8CAC: return "GL_DEPTH_COMPONENT32F";
-    case 0x88F0: return "GL_DEPTH24_STENCIL8";
-    case 0x8CAD: return "GL_DEPTH32F_STENCIL8";
-    case 0x8D48: return "GL_STENCIL_INDEX8";
-    case 0x83F0: return "GL_COMPRESSED_RGB_S3TC_DXT1";
-    case 0x83F1: return "GL_COMPRESSED_RGBA_S3TC_DXT1";
-    case 0x83F2: return "GL_COMPRESSED_RGBA_S3TC_DXT3";
-    case 0x83F3: return "GL_COMPRESSED_RGBA_S3TC_DXT5";
-    case 0x8DBB: return "GL_COMPRESSED_RED_RGTC1";
-    case 0x8DBD: return "GL_COMPRESSED_RG_RGTC2";
-    case 0x8E8C: return "GL_COMPRESSED_RGBA_BPTC_UNORM";
-    case 0x9274: return "GL_COMPRESSED_RGB8_ETC2";
-    case 0x9278: return "GL_COMPRESSED_RGBA8_ETC2_EAC";
-    case 0x93B0: return "GL_COMPRESSED_RGBA_ASTC_4x4";
-    default: break;
-  }
+  if (f == 0) return "";
+  if (const char* name = wire::GlFormatName(f)) return name;
   char hex[16];
   snprintf(hex, sizeof(hex), "0x%04X", f);
   return hex;

@@ -76,9 +76,8 @@ struct GpuAnalysis {
   uint64_t LiveTotal(uint64_t frame) const;
 };
 
-// "GL_RGBA8", "GL_COMPRESSED_RED_RGTC1", ... for the formats games use
-// most; "0x8C3A" for the others (a table of every name would be a second
-// copy of the GL headers); "" for 0.
+// "GL_RGBA8", "GL_ALPHA8", ...: every format the size table knows
+// (gl_formats.h); "0x8C3A" for another; "" for 0.
 std::string GlFormatName(uint32_t internal_format);
 // "256x256", "64x64 cube", "64x64x4", "320x240 x4 samples"; "" without a size.
 std::string GpuDimensions(const GpuObject& object);
