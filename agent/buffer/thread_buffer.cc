@@ -145,6 +145,13 @@ void SetConsumerAlive(bool alive) {
 }
 
 bool InConsumerProcess() { return g_consumer_pid.load(std::memory_order_relaxed) == ThisProcessId(); }
+
+bool ProducerMayWait(bool* checked) {
+  if (g_drop_when_full || !g_consumer_alive.load(std::memory_order_acquire)) return false;
+  if (*checked) return true;
+  *checked = true;
+  return WorthWaiting();
+}
 ThreadBuffer* FirstBuffer() { return g_first.load(std::memory_order_acquire); }
 
 ThreadBuffer* CurrentThreadBuffer() {

@@ -104,4 +104,10 @@ bool InConsumerProcess();
 
 uint32_t CurrentThreadId();
 
+// For a producer whose queue is full (the rings', the GPU events'): whether
+// to wait for the writer (lossless and a writer of this process drains)
+// rather than drop. `*checked` starts false for each wait: the first call
+// of a wait makes the one system call that tells who drains.
+bool ProducerMayWait(bool* checked);
+
 }  // namespace memframe::agent

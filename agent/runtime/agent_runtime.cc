@@ -43,6 +43,7 @@
 #include "memframe/format.h"
 #include "runtime/diagnostics.h"
 #include "runtime/stream_start.h"
+#include "gpu/gpu_queue.h"
 #include "writer/module_map.h"
 #include "writer/writer_thread.h"
 
@@ -112,6 +113,7 @@ void AfterForkInChild() {
   bool was_recording = g_recording.exchange(false, std::memory_order_relaxed);
   ForgetStream();
   ForgetAllBuffersAfterFork();  // the other threads' buffers can never drain
+  ForgetGpuQueueAfterFork();    // nor can the parent's queued GPU events
   g_sink.Close();  // our copy only; the parent's connection stays up
   if (was_recording && g_config.follow_fork) {
     RecursionGuard guard;

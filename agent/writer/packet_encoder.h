@@ -11,6 +11,7 @@
 namespace memframe::agent {
 
 struct OwnAllocatorReport;
+struct GpuRecord;
 struct AllocatorApiReport;
 
 struct HelloInfo {
@@ -51,6 +52,8 @@ uint64_t EncodeEventBatch(SocketSink& sink, uint32_t tid, const RingRecord* reco
 // Forgets every block earlier batches named: a new connection (a followed
 // child's, after fork) starts a stream the recorder decodes from nothing.
 void ResetEventEncoder();
+// GPU object events (gpu/gpu_queue.h), with the drops since the last packet.
+void EncodeGpuEvents(SocketSink& sink, const GpuRecord* records, int count, uint64_t dropped);
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason,
                        uint64_t unrecorded_in_signal_handlers);
 

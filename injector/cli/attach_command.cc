@@ -190,6 +190,7 @@ bool WriteAgentSettings(const std::string& path, const std::string& socket, cons
     text += std::string(wire::kEnvTimeSliceMs) + "=" + std::to_string(options.time_slice_ms) + "\n";
   if (options.drop_when_full) text += std::string(wire::kEnvDropWhenFull) + "=1\n";
   if (options.free_stacks) text += std::string(wire::kEnvFreeStacks) + "=1\n";
+  if (!options.gpu) text += std::string(wire::kEnvGpu) + "=0\n";
   if (!options.frame_source.empty()) text += std::string(wire::kEnvFrameSource) + "=" + options.frame_source + "\n";
   if (const char* debug = getenv(wire::kEnvDebug)) text += std::string(wire::kEnvDebug) + "=" + debug + "\n";
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -270,6 +270,7 @@ int Run(const RunOptions& options) {
   if (options.follow_fork) spec.env.emplace_back(wire::kEnvFollowFork, "1");
   if (!options.follow_exec) spec.env.emplace_back(wire::kEnvFollowExec, "0");
   if (options.free_stacks) spec.env.emplace_back(wire::kEnvFreeStacks, "1");
+  if (!options.gpu) spec.env.emplace_back(wire::kEnvGpu, "0");
   if (!options.frame_source.empty()) spec.env.emplace_back(wire::kEnvFrameSource, options.frame_source);
 
   SignalPolicy signal_policy;
@@ -378,6 +379,8 @@ void PrintRunUsage(std::ostream& out) {
          "                      present by name, e.g. glXSwapBuffers, SDL_GL_SwapWindow\n"
          "  --free-stacks       capture the call stack of every free too (slower; the\n"
          "                      mismatches report then shows where each block was freed)\n"
+         "  --no-gpu            record no GPU objects (GL buffers, textures, renderbuffers;\n"
+         "                      Vulkan memory): the GPU hooks only pass the calls on\n"
          "  --no-live           offer no live socket (see --live)\n"
          "  --live              start memframe-viewer following the run; without it,\n"
          "                      memframe prints the command that follows it\n"
@@ -428,6 +431,7 @@ std::vector<CommandOption> RecordingOptions(RunOptions* o) {
          return std::string();
        }},
       Flag("--free-stacks", &o->free_stacks),
+      {"--no-gpu", "", "", unset(&o->gpu)},
       {"--no-live", "", "", unset(&o->live_socket)},
       Flag("--live", &o->launch_viewer),
   };

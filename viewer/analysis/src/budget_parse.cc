@@ -149,6 +149,13 @@ std::string DuplicateKey(const std::string& text) {
   return duplicate;
 }
 
+void ParseGpu(const json& g, Budget* b) {
+  OnlyKeys(g, "gpu", {"load_live_bytes", "steady_frame_bytes"});
+  if (g.contains("load_live_bytes")) b->gpu_load_live_bytes = Count(g["load_live_bytes"], "gpu.load_live_bytes");
+  if (g.contains("steady_frame_bytes"))
+    b->gpu_steady_frame_bytes = Count(g["steady_frame_bytes"], "gpu.steady_frame_bytes");
+}
+
 }  // namespace
 
 bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
@@ -165,7 +172,7 @@ bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
   try {
     OnlyKeys(doc, "",
              {"steady_frame", "steady_worst_frame", "allocator_time_p99_ns", "load_live_bytes", "loads", "unloads",
-              "leaks", "mismatches"});
+              "leaks", "mismatches", "gpu"});
     if (doc.contains("steady_frame")) b.steady_frame = Steady(doc["steady_frame"], "steady_frame");
     if (doc.contains("steady_worst_frame"))
       b.steady_worst_frame = Steady(doc["steady_worst_frame"], "steady_worst_frame");
@@ -178,6 +185,7 @@ bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
     count("unloads", &b.unloads);
     if (doc.contains("leaks")) ParseLeaks(doc["leaks"], &b);
     if (doc.contains("mismatches")) b.mismatches = Count(doc["mismatches"], "mismatches");
+    if (doc.contains("gpu")) ParseGpu(doc["gpu"], &b);
   } catch (const BadBudget& bad) {
     *error = bad.message;
     return false;
