@@ -4,7 +4,8 @@
 //   - the program is linked against the API-set import libraries: its
 //     HeapAlloc/HeapReAlloc/HeapFree and VirtualAlloc/VirtualFree, kernelbase's
 //     HeapAlloc/HeapFree fetched with GetProcAddress, and a DLL it loads with
-//     kernelbase's LoadLibraryW are all recorded, frees and unmaps included.
+//     kernelbase's LoadLibraryW are all recorded, frees and unmaps included;
+//   - a private heap destroyed whole (HeapDestroy) leaves no leak.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -89,6 +90,11 @@ TEST_F(WindowsHeapPaths, RegionsThroughTheApiSetAreRecorded) {
   uint64_t mapped_at_end = 0;
   for (const json& frame : frames_) mapped_at_end = frame.value("mapped_bytes", uint64_t{0});
   EXPECT_EQ(mapped_at_end, static_cast<uint64_t>(kApiSetRegionBytes));
+}
+
+TEST_F(WindowsHeapPaths, APrivateHeapDestroyedWholeLeavesNoLeak) {
+  EXPECT_EQ(Allocated("PrivateHeapBlocks").allocations, static_cast<uint64_t>(kPrivateBlocks + 1));
+  EXPECT_EQ(Leaked("PrivateHeapBlocks"), 0);
 }
 
 }  // namespace
