@@ -3,10 +3,13 @@
 //   memframe.exe run [--agent DLL] [--connect HOST:PORT] -- GAME.exe [ARGS...]
 //   memframe.exe attach [--agent DLL] [--connect HOST:PORT] PID|NAME.exe
 //
-// run: the game is created suspended; a remote thread calls LoadLibraryW on
-// the agent, a second one the agent's MemframeStart (which connects to the
-// recorder and patches the game's import tables), and only then does the
-// game's first thread run, so nothing it allocates is missed.
+// run: the game is created suspended, with the agent put first in its import
+// table (import_table_windows.h), so that the agent's DllMain starts
+// recording (connects to the recorder, patches the import tables) before any
+// DLL the game imports is initialised; a remote thread calling LoadLibraryW
+// on the agent initialises the process, a second one asks MemframeStart
+// whether it records, and only then does the game's first thread run, so
+// nothing it allocates is missed.
 // attach: the same two remote threads in a game that is already running;
 // the recording starts there (blocks allocated before are not seen).
 // The recorder is the Linux `memframe run --tcp`, which sets MEMFRAME_TCP
@@ -21,11 +24,13 @@
 #include <string>
 #include <vector>
 
+#include "import_table_windows.h"
 #include "inject_windows.h"
 #include "platform/windows/windows_agent.h"
 
 namespace {
 
+using memframe::windows::ImportAgentFirst;
 using memframe::windows::InjectAgent;
 using memframe::windows::PeMachine;
 using memframe::windows::RemoteModule;
@@ -183,7 +188,8 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
   }
   bool recording = false;
   std::wstring error;
-  if (!InjectAgent(child.hProcess, agent, nullptr, &recording, &error)) {
+  if (!ImportAgentFirst(child.hProcess, agent, "MemframeStart", &error) ||
+      !InjectAgent(child.hProcess, agent, nullptr, &recording, &error)) {
     Fail(L"%ls", error);
     TerminateProcess(child.hProcess, kExitMemframeError);
     CloseHandle(child.hThread);

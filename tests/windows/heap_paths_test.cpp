@@ -5,7 +5,9 @@
 //     HeapAlloc/HeapReAlloc/HeapFree and VirtualAlloc/VirtualFree, kernelbase's
 //     HeapAlloc/HeapFree fetched with GetProcAddress, and a DLL it loads with
 //     kernelbase's LoadLibraryW are all recorded, frees and unmaps included;
-//   - a private heap destroyed whole (HeapDestroy) leaves no leak.
+//   - a private heap destroyed whole (HeapDestroy) leaves no leak;
+//   - what the engine DLL it imports allocates in its global constructor and
+//     its DllMain, before main, is recorded.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -95,6 +97,16 @@ TEST_F(WindowsHeapPaths, RegionsThroughTheApiSetAreRecorded) {
 TEST_F(WindowsHeapPaths, APrivateHeapDestroyedWholeLeavesNoLeak) {
   EXPECT_EQ(Allocated("PrivateHeapBlocks").allocations, static_cast<uint64_t>(kPrivateBlocks + 1));
   EXPECT_EQ(Leaked("PrivateHeapBlocks"), 0);
+}
+
+TEST_F(WindowsHeapPaths, AnImportedDllsStartUpIsRecorded) {
+  const e2e::SiteTotals constructor = Allocated("EngineConstructorBlocks");
+  EXPECT_EQ(constructor.allocations, static_cast<uint64_t>(kEngineCtorBlocks));
+  EXPECT_EQ(constructor.bytes, static_cast<uint64_t>(kEngineCtorBlocks) * kEngineCtorBytes);
+  const e2e::SiteTotals dllmain = Allocated("EngineDllMainBlocks");
+  EXPECT_EQ(dllmain.allocations, static_cast<uint64_t>(kEngineDllMainBlocks));
+  EXPECT_EQ(dllmain.bytes, static_cast<uint64_t>(kEngineDllMainBlocks) * kEngineDllMainBytes);
+  EXPECT_EQ(Leaked("EngineConstructorBlocks"), kEngineCtorBlocks);
 }
 
 }  // namespace
