@@ -109,5 +109,21 @@ TEST_F(WindowsHeapPaths, AnImportedDllsStartUpIsRecorded) {
   EXPECT_EQ(Leaked("EngineConstructorBlocks"), kEngineCtorBlocks);
 }
 
+// Wine ends the stack of a call back from the system (a window procedure's)
+// with a made-up return address, 0xdeadbabe, below KiUserCallbackDispatcher:
+// no frame.
+TEST_F(WindowsHeapPaths, CallbackStacksEndWithoutWinesSentinel) {
+  const std::vector<json> sites = e2e::SitesWithFunctionInStack(sites_, "CallbackWindowProc");
+  EXPECT_EQ(e2e::SumSites(sites).allocations, static_cast<uint64_t>(kCallbackBlocks));
+  EXPECT_EQ(Leaked("CallbackWindowProc"), 0);
+  ASSERT_FALSE(sites.empty());
+  for (const json& site : sites) {
+    const json& stack = site.value("stack", json::array());
+    ASSERT_FALSE(stack.empty());
+    EXPECT_TRUE(e2e::StackContains(site, "KiUserCallbackDispatcher")) << stack.dump();
+    for (const json& frame : stack) EXPECT_NE(frame.value("address", ""), "0xdeadbabe") << stack.dump();
+  }
+}
+
 }  // namespace
 }  // namespace memframe::windows

@@ -15,6 +15,7 @@ enum {
   kPluginBlocks = 6, kPluginBytes = 4444,            /* PluginWork (plugin.c, LoadLibraryW): kept live */
   /* PrivateHeapBlocks: a HeapCreate heap destroyed whole; none leaks. */
   kPrivateBlocks = 40, kPrivateBytes = 555, kPrivateLargeBytes = 1 << 20,
+  kCallbackBlocks = 3, kCallbackBytes = 8888,       /* CallbackWindowProc: WM_CREATE, freed at WM_DESTROY */
   /* engine.cpp, imported by the program: before main. */
   kEngineCtorBlocks = 7, kEngineCtorBytes = 6666,    /* EngineConstructorBlocks: malloc, kept live */
   kEngineDllMainBlocks = 4, kEngineDllMainBytes = 7777, /* EngineDllMainBlocks: HeapAlloc, kept live */

@@ -3,7 +3,8 @@
 // libwindowsapp, whose imports name api-ms-win-core-* DLLs), by pointers
 // fetched from kernelbase, through a DLL loaded with kernelbase's
 // LoadLibraryW, and with a private heap destroyed whole; the engine DLL it
-// imports allocates before main. heap_paths_truth.h says how much.
+// imports allocates before main; its window procedure allocates when the
+// system calls it back. heap_paths_truth.h says how much.
 #include <windows.h>
 
 #include <stdio.h>
@@ -61,6 +62,28 @@ NOINLINE void PrivateHeapBlocks(void) {
   HeapDestroy(heap);
 }
 
+// A window procedure called back by the system (WM_CREATE): its stack runs
+// through Wine's KiUserCallbackDispatcher.
+LRESULT CALLBACK CallbackWindowProc(HWND window, UINT message, WPARAM w, LPARAM l) {
+  static void* kept[kCallbackBlocks];
+  if (message == WM_CREATE)
+    for (int i = 0; i < kCallbackBlocks; ++i) kept[i] = HeapAlloc(GetProcessHeap(), 0, kCallbackBytes);
+  if (message == WM_DESTROY)
+    for (int i = 0; i < kCallbackBlocks; ++i) HeapFree(GetProcessHeap(), 0, kept[i]);
+  return DefWindowProcW(window, message, w, l);
+}
+
+NOINLINE int CallbackBlocks(void) {
+  WNDCLASSW type = {0};
+  type.lpfnWndProc = CallbackWindowProc;
+  type.hInstance = GetModuleHandleW(NULL);
+  type.lpszClassName = L"memframe_heap_paths";
+  if (!RegisterClassW(&type)) return 0;
+  HWND window = CreateWindowExW(0, type.lpszClassName, L"heap paths", WS_OVERLAPPEDWINDOW, 0, 0, 64, 64, NULL, NULL,
+                                type.hInstance, NULL);
+  return window && DestroyWindow(window);
+}
+
 int main(void) {
   ApiSetHeapBlocks();
   ApiSetRealloc();
@@ -68,7 +91,9 @@ int main(void) {
   int fetched = FetchedHeapCalls();
   int plugin = LoadPlugin();
   PrivateHeapBlocks();
+  int callback = CallbackBlocks();
   int engine = EngineBlocksLive();
-  printf("memframe_heap_paths: fetched %d, plugin %d, engine blocks %d\n", fetched, plugin, engine);
-  return fetched && plugin && engine == kEngineCtorBlocks + kEngineDllMainBlocks ? 0 : 1;
+  printf("memframe_heap_paths: fetched %d, plugin %d, window %d, engine blocks %d\n", fetched, plugin, callback,
+         engine);
+  return fetched && plugin && callback && engine == kEngineCtorBlocks + kEngineDllMainBlocks ? 0 : 1;
 }
