@@ -72,6 +72,16 @@ std::wstring FullPath(const std::wstring& path) {
   return n && n < MAX_PATH * 2 ? std::wstring(buffer, n) : path;
 }
 
+// The program CreateProcess would start for `name`: one without a folder is
+// looked for as CreateProcess looks (SearchPath: memframe.exe's folder, the
+// current one, the system folders, PATH), and ".exe" is added to a name
+// without an extension. Empty when there is none.
+std::wstring FindProgram(const std::wstring& name) {
+  wchar_t buffer[MAX_PATH * 2];
+  DWORD n = SearchPathW(nullptr, name.c_str(), L".exe", MAX_PATH * 2, buffer, nullptr);
+  return n && n < MAX_PATH * 2 ? std::wstring(buffer, n) : L"";
+}
+
 std::wstring QuoteArgument(const std::wstring& arg) {
   if (!arg.empty() && arg.find_first_of(L" \t\"") == std::wstring::npos) return arg;
   std::wstring quoted = L"\"";
@@ -160,8 +170,13 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     PrintUsage();
     return kExitMemframeError;
   }
-  std::wstring game = FullPath(args[0]);
-  if (game.size() < 4 || _wcsicmp(game.c_str() + game.size() - 4, L".exe") != 0) game += L".exe";
+  std::wstring game = FindProgram(args[0]);
+  if (game.empty()) {
+    Fail(L"%ls: not found%ls", args[0],
+         args[0].find_first_of(L"\\/") == std::wstring::npos ? L" (in memframe.exe's folder, the current one, the "
+                                                                L"system folders or PATH)" : L"");
+    return kExitMemframeError;
+  }
   std::wstring why;
   WORD machine = PeMachine(game, &why);
   if (machine == 0) {

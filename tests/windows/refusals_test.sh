@@ -6,6 +6,9 @@
 #   a missing agent DLL, a missing game, attach to a process that is not
 #   running, and no recorder to stream to.
 #
+# A game is found as CreateProcess finds it (a name without a folder in the
+# system folders and PATH, ".exe" added), and named in messages as given.
+#
 #   refusals_test.sh WINDOWS_BIN_DIR
 set -uo pipefail
 bin="$1"
@@ -51,6 +54,19 @@ expect missing_game 125 "nosuchgame.exe: not found" \
   wine "$bin/memframe.exe" run -- "$scratch/nosuchgame.exe"
 expect attach_no_process 125 "no running process is named nosuchgame.exe" \
   wine "$bin/memframe.exe" attach nosuchgame.exe
+expect no_such_name 125 "memframe: nosuchgame: not found (in memframe.exe's folder" \
+  wine "$bin/memframe.exe" run -- nosuchgame
+if grep -q "nosuchgame.exe" "$scratch/no_such_name.err"; then
+  echo "FAIL no_such_name: the message names nosuchgame.exe, not the name given"; failures=$((failures + 1))
+fi
+# Found in the system folder, ".exe" added; the recorder is not there, so it
+# runs unprofiled and its status passes through.
+expect system_folder 7 "the agent is not recording" wine "$bin/memframe.exe" run -- cmd /c exit 7
+# Found on PATH (Wine appends WINEPATH): a copy of memframe.exe, asked for help.
+mkdir -p "$scratch/path"
+cp "$bin/memframe.exe" "$scratch/path/mfpathprog.exe"
+WINEPATH="$(winepath -w "$scratch/path" 2>/dev/null)" \
+  expect on_path 0 "usage: memframe.exe run" wine "$bin/memframe.exe" run -- mfpathprog --help
 unset MEMFRAME_TCP
 expect no_recorder 125 "no recorder: pass --connect" \
   wine "$bin/memframe.exe" run -- "$bin/memframe_demo_game.exe"
