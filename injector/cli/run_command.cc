@@ -338,8 +338,23 @@ int Run(const RunOptions& options) {
   int status = Record(*child, recorder, &note);
   if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
   if (recorder.recorded_streams() == 0) {
-    std::cerr << "memframe: no process connected, so the capture holds no allocations; did the agent "
-              << (options.tcp ? "memframe_agent.dll" : agent) << " load?\n";
+    // A capture of nothing is no capture: none is left behind.
+    if (options.tcp && status == kExitRunFailed) {
+      // Under --tcp the program is usually memframe.exe, whose refusals
+      // (said above) exit 125 before any game starts.
+      std::cerr << "memframe: " << options.command[0] << " exited with status " << kExitRunFailed
+                << " (a refusal of memframe's, said above) before any process connected; no capture written\n";
+    } else {
+      std::cerr << "memframe: no process connected (did the agent " << (options.tcp ? "memframe_agent.dll" : agent)
+                << " load?); no capture written\n";
+    }
+    capture->SetRecordTap(nullptr);
+    if (live) {
+      recorder.AttachLive(nullptr);
+      live->Finish(1000);
+    }
+    DiscardCapture(*capture);
+    return status;
   }
 
   info.set_exit_status(status);

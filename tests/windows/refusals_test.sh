@@ -7,11 +7,12 @@
 #   running, and no recorder to stream to.
 #
 # A game is found as CreateProcess finds it (a name without a folder in the
-# system folders and PATH, ".exe" added), and named in messages as given.
+# system folders and PATH, ".exe" added), and named in messages as given;
+# the Linux recorder leaves no capture behind a refused run.
 #
-#   refusals_test.sh WINDOWS_BIN_DIR
+#   refusals_test.sh WINDOWS_BIN_DIR MEMFRAME_CLI
 set -uo pipefail
-bin="$1"
+bin="$1" cli="$2"
 command -v wine >/dev/null || { echo "skipped: wine not found (scripts/setup.sh installs wine64)"; exit 77; }
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/memframe-win-refusals.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
@@ -70,4 +71,10 @@ WINEPATH="$(winepath -w "$scratch/path" 2>/dev/null)" \
 unset MEMFRAME_TCP
 expect no_recorder 125 "no recorder: pass --connect" \
   wine "$bin/memframe.exe" run -- "$bin/memframe_demo_game.exe"
+# Through the Linux recorder: the refusal is said, and no empty capture stays.
+expect no_capture_left 125 "exited with status 125 (a refusal of memframe's, said above) before any process connected; no capture written" \
+  "$cli" run --tcp -o "$scratch/refused.mfc" -- wine "$bin/memframe.exe" run -- nosuchgame
+if [ -e "$scratch/refused.mfc" ]; then
+  echo "FAIL no_capture_left: $scratch/refused.mfc was left behind"; failures=$((failures + 1))
+fi
 exit $((failures > 0))
