@@ -26,6 +26,7 @@
 
 #include "import_table_windows.h"
 #include "inject_windows.h"
+#include "platform/windows/present_names_windows.h"
 #include "platform/windows/windows_agent.h"
 
 namespace {
@@ -34,6 +35,7 @@ using memframe::windows::ImportAgentFirst;
 using memframe::windows::InjectAgent;
 using memframe::windows::PeMachine;
 using memframe::windows::RemoteModule;
+using memframe::agent::WindowsPresentNamed;
 
 constexpr int kExitMemframeError = 125;  // as the Linux memframe run (cli_common.h)
 
@@ -156,6 +158,22 @@ std::string RecorderAddress(const std::wstring& connect) {
   return bytes > 1 ? std::string(narrow) : "";
 }
 
+// The recorder's --frame-source (MEMFRAME_FRAME_SOURCE, which it sets and
+// Wine passes on): auto, slices or a Windows present; false (said why) for
+// anything else, such as a Linux present, which would never end a frame.
+bool CheckFrameSource() {
+  char source[128];
+  DWORD n = GetEnvironmentVariableA("MEMFRAME_FRAME_SOURCE", source, sizeof(source));
+  if (n == 0 || (n < sizeof(source) && (strcmp(source, "auto") == 0 || strcmp(source, "slices") == 0 ||
+                                        WindowsPresentNamed(source) != memframe::agent::kPresentApiCount)))
+    return true;
+  std::wstring names;
+  for (const char* name : memframe::agent::kWindowsPresentNames) names += L", " + std::wstring(name, name + strlen(name));
+  Fail(L"--frame-source %ls is no Windows present: a Windows game takes auto, slices%ls",
+       n < sizeof(source) ? std::wstring(source, source + n) : L"(too long)", names);
+  return false;
+}
+
 // Waits for the game to end; its exit status.
 int WaitForExit(HANDLE process) {
   WaitForSingleObject(process, INFINITE);
@@ -189,7 +207,7 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     return kExitMemframeError;
   }
   std::wstring agent = CheckedAgent(options.agent);
-  if (agent.empty() || RecorderAddress(options.connect).empty()) return kExitMemframeError;
+  if (agent.empty() || RecorderAddress(options.connect).empty() || !CheckFrameSource()) return kExitMemframeError;
 
   std::wstring command_line = QuoteArgument(game);
   for (size_t j = 1; j < args.size(); ++j) command_line += L" " + QuoteArgument(args[j]);

@@ -4,7 +4,8 @@
 #   a 32-bit game (a copy of the demo game with its PE Machine field set to
 #   i386: the check reads the header, as it would of a real 32-bit game),
 #   a missing agent DLL, a missing game, attach to a process that is not
-#   running, and no recorder to stream to.
+#   running, no recorder to stream to, and a Linux present as the frame
+#   source.
 #
 # A game is found as CreateProcess finds it (a name without a folder in the
 # system folders and PATH, ".exe" added), and named in messages as given;
@@ -68,6 +69,10 @@ mkdir -p "$scratch/path"
 cp "$bin/memframe.exe" "$scratch/path/mfpathprog.exe"
 WINEPATH="$(winepath -w "$scratch/path" 2>/dev/null)" \
   expect on_path 0 "usage: memframe.exe run" wine "$bin/memframe.exe" run -- mfpathprog --help
+# A Linux present never ends a Windows game's frames.
+MEMFRAME_FRAME_SOURCE=glXSwapBuffers expect linux_present 125 \
+  "frame-source glXSwapBuffers is no Windows present: a Windows game takes auto, slices, SwapBuffers" \
+  wine "$bin/memframe.exe" run -- "$bin/memframe_demo_game.exe"
 unset MEMFRAME_TCP
 expect no_recorder 125 "no recorder: pass --connect" \
   wine "$bin/memframe.exe" run -- "$bin/memframe_demo_game.exe"

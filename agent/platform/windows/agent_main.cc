@@ -21,6 +21,7 @@
 #include "capture/stack_table.h"
 #include "memframe/format.h"
 #include "platform/windows/iat_patch.h"
+#include "platform/windows/present_hooks_windows.h"
 #include "platform/windows/symbols_windows.h"
 #include "platform/windows/windows_agent.h"
 #include "runtime/config.h"
@@ -67,6 +68,17 @@ void ReadExecutable() {
     g_executable[0] = '\0';
 }
 
+// MEMFRAME_FRAME_SOURCE: "auto", "slices" or a Windows present; memframe.exe
+// refuses the rest (a Linux present) before the game starts.
+void ApplyFrameSource(const char* source) {
+  if (!source || !*source || strcmp(source, "auto") == 0) return;
+  if (strcmp(source, "slices") == 0) {
+    ConfigureFrameSource(0, true);
+  } else if (!ForceWindowsFrameSource(source)) {
+    Warn("frame source '%s' is no Windows present; using auto", source);
+  }
+}
+
 unsigned long Start(const MemframeStartOptions* start) {
   InitDiagnostics();
   Config config = ReadConfig();
@@ -81,7 +93,7 @@ unsigned long Start(const MemframeStartOptions* start) {
     return 1;
   }
   if (!ApplyCaptureConfig(config)) return 1;
-  if (config.frame_source && strcmp(config.frame_source, "slices") == 0) ConfigureFrameSource(0, true);
+  ApplyFrameSource(config.frame_source);
   if (!g_sink.Connect(address)) return 1;
   ReadExecutable();
   HelloInfo hello{};
