@@ -97,6 +97,11 @@ ThreadBuffer* FirstBuffer();
 // Whether a writer drains the buffers (producers wait for room only then).
 // Alive also notes the calling process as the writer's.
 void SetConsumerAlive(bool alive);
+// Called by the writer's thread once it runs. Before that, where a writer
+// created under the loader lock cannot start until the loader lets go of it
+// (Windows, the agent started by its DllMain), a full ring drops its events
+// rather than wait on a writer that cannot come.
+void SetConsumerRunning();
 // False in a copy of the process made by a raw fork or clone system call, or
 // in a vfork child: the writer is another process's. One system call, so for
 // the wait and stop paths, never per event.

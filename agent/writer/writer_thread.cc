@@ -286,6 +286,7 @@ void* WriterMain(void*) {
   // Named before it ends a time slice: the ThreadInfo that comes with its
   // first events carries the name readers leave out of the game's threads.
   pthread_setname_np(pthread_self(), wire::kWriterThreadName);
+  SetConsumerRunning();
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
   CommitRingsAhead();

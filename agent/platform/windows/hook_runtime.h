@@ -4,6 +4,9 @@
 // is nothing to resolve lazily and no early start.
 #pragma once
 
+// A DLL's exports are the functions marked so (annotation_hooks.cc's API).
+#define MEMFRAME_EXPORT extern "C" __declspec(dllexport)
+
 namespace memframe::agent {
 
 inline bool StartEarly() { return false; }

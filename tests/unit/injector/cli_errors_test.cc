@@ -59,14 +59,16 @@ TEST_F(MemframeCli, BadValuesAreErrorsWithOneMessageForm) {
       {{"attach", "--frame-source=vsync", "1"},
        "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, eglSwapBuffers, "
        "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
-       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'vsync'"},
+       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, or of a Windows game (wine memframe.exe run) "
+       "SwapBuffers, wglSwapBuffers, wglSwapLayerBuffers, vkQueuePresentKHR, IDXGISwapChain::Present, not 'vsync'"},
       {{"attach", "--follow-fork", "1"}, "--follow-fork applies to `memframe run` only"},
       {{"run", "--time-slice=60001", "--", "/bin/true"}, "--time-slice wants milliseconds from 0 to 60000, not '60001'",
        kExitRunFailed},
       {{"run", "--frame-source", "vsync", "/bin/true"},
        "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, eglSwapBuffers, "
        "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
-       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'vsync'",
+       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, or of a Windows game (wine memframe.exe run) "
+       "SwapBuffers, wglSwapBuffers, wglSwapLayerBuffers, vkQueuePresentKHR, IDXGISwapChain::Present, not 'vsync'",
        kExitRunFailed},
       {{"report"}, "no capture file given"},
   };
