@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "memframe/output_file.h"
+
 extern char** environ;
 
 namespace memframe::injector {
@@ -21,7 +23,7 @@ namespace {
 
 // ---- signals ----------------------------------------------------------------
 
-constexpr int kIgnoredSignals[] = {SIGINT, SIGQUIT, SIGPIPE};
+constexpr int kTerminalSignals[] = {SIGINT, SIGQUIT};
 constexpr int kForwardedSignals[] = {SIGTERM, SIGHUP};
 constexpr int kPolicySignals[] = {SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP, SIGCHLD};
 
@@ -35,9 +37,15 @@ std::atomic<pid_t> g_forward_to{0};
 // poll(), so memframe notices it at once instead of at the next tick.
 void NoteChildExit(int) {}
 
+// The terminal sent it to the program too, which decides what it means;
+// memframe only stops waiting on an output that takes no data (a FIFO whose
+// reader stalled), so that it can finish once the program has.
+void StopWaitingOnOutputs(int) { InterruptBlockedWrites(); }
+
 void ForwardSignal(int signal_number) {
   pid_t child = g_forward_to.load(std::memory_order_relaxed);
   if (child > 0) kill(child, signal_number);
+  InterruptBlockedWrites();
 }
 
 // In the child after fork: what memframe started with, so the program sees
@@ -136,11 +144,15 @@ SignalPolicy::SignalPolicy() {
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
+  // Neither is SA_RESTART: a write waiting on an output must see them.
+  struct sigaction terminal {};
+  terminal.sa_handler = StopWaitingOnOutputs;
+  sigemptyset(&terminal.sa_mask);
   struct sigaction forward {};
   forward.sa_handler = ForwardSignal;
-  forward.sa_flags = SA_RESTART;
   sigemptyset(&forward.sa_mask);
-  for (int s : kIgnoredSignals) sigaction(s, &ignore, &g_original[s]);
+  sigaction(SIGPIPE, &ignore, &g_original[SIGPIPE]);
+  for (int s : kTerminalSignals) sigaction(s, &terminal, &g_original[s]);
   for (int s : kForwardedSignals) sigaction(s, &forward, &g_original[s]);
   struct sigaction child_exit {};
   child_exit.sa_handler = NoteChildExit;

@@ -43,10 +43,13 @@ std::vector<std::string> AgentCandidates(const std::string& exe_dir);
 // else the first of them (for the error message).
 std::string DefaultAgentPath();
 
-// While alive: SIGINT and SIGQUIT are ignored (the terminal sends them to the
-// whole process group; the program decides what they mean), so is SIGPIPE,
-// and SIGTERM / SIGHUP are forwarded to the launched program. A program
-// launched meanwhile gets the dispositions memframe started with.
+// While alive: SIGINT and SIGQUIT do not end memframe (the terminal sends
+// them to the whole process group; the program decides what they mean),
+// SIGPIPE is ignored, and SIGTERM / SIGHUP are forwarded to the launched
+// program. Each of the four also ends any wait on an output that takes no
+// data (InterruptBlockedWrites), so memframe ends once the program has,
+// whatever reads its capture. A program launched meanwhile gets the
+// dispositions memframe started with.
 class SignalPolicy {
  public:
   SignalPolicy();

@@ -117,6 +117,12 @@ void LiveServer::Accept() {
       close(fd);
       continue;
     }
+    if (viewers_.size() >= kMaxViewers) {
+      *log_ << "memframe: refused a live viewer (pid " << peer.pid << "): " << kMaxViewers
+            << " follow this run already\n";
+      close(fd);
+      continue;
+    }
     auto viewer = std::make_unique<Viewer>();
     viewer->fd = fd;
     viewer->id = next_viewer_++;
@@ -189,6 +195,8 @@ bool LiveServer::Write(Viewer& viewer) {
   // Keep the buffer from growing forever: drop what was sent once it is
   // most of the buffer.
   if (viewer.out_sent == viewer.out.size()) {
+    // A viewer that caught up gives back what its backlog took.
+    if (viewer.out.capacity() > (1u << 20)) std::string().swap(viewer.out);
     viewer.out.clear();
     viewer.out_sent = 0;
   } else if (viewer.out_sent > (1u << 20) && viewer.out_sent > viewer.out.size() / 2) {
@@ -202,13 +210,39 @@ void LiveServer::Publish(uint32_t stream, const void* packet, size_t size) {
   for (auto& viewer : viewers_) {
     if (viewer->dead) continue;
     if (viewer->queued() + size > max_queued_) {
-      *log_ << "memframe: live viewer " << viewer->id << " cannot keep up (more than " << (max_queued_ >> 10)
-            << " KiB behind); disconnected it, the capture is unaffected\n";
-      viewer->dead = true;  // dropped at the next Service
+      GiveUp(*viewer, "more than " + std::to_string(max_queued_ >> 10) + " KiB behind");
       continue;
     }
     AppendRecord(&viewer->out, stream, packet, size);
   }
+  BoundTotalQueued();
+}
+
+size_t LiveServer::queued_bytes() const {
+  size_t total = 0;
+  for (const auto& viewer : viewers_)
+    if (!viewer->dead) total += viewer->queued();
+  return total;
+}
+
+void LiveServer::BoundTotalQueued() {
+  const size_t max_total = 2 * max_queued_;
+  for (size_t total = queued_bytes(); total > max_total;) {
+    Viewer* furthest = nullptr;
+    for (auto& viewer : viewers_)
+      if (!viewer->dead && (!furthest || viewer->queued() > furthest->queued())) furthest = viewer.get();
+    total -= furthest->queued();
+    GiveUp(*furthest, "the viewers together are more than " + std::to_string(max_total >> 10) +
+                          " KiB behind, this one the most");
+  }
+}
+
+void LiveServer::GiveUp(Viewer& viewer, const std::string& why) {
+  *log_ << "memframe: live viewer " << viewer.id << " cannot keep up (" << why
+        << "); disconnected it, the capture is unaffected\n";
+  viewer.dead = true;  // dropped at the next Service; its memory now
+  std::string().swap(viewer.out);
+  viewer.out_sent = 0;
 }
 
 void LiveServer::Drop(size_t index) {

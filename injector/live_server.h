@@ -10,7 +10,11 @@
 //
 // The game must never wait for a viewer: each viewer has a bounded queue
 // written without blocking; a viewer that falls further behind than that is
-// disconnected with a message, and the capture is unaffected. The backlog is
+// disconnected with a message, and the capture is unaffected. The queues
+// together are bounded too (twice one queue's bound, and at most
+// kMaxViewers viewers): when they pass it, the viewer furthest behind is
+// disconnected, so that stalled viewers cannot make the recorder, which
+// shares the machine with the game, grow without limit. The backlog is
 // not replayed from memory: the viewer reads it from the capture file, so
 // the recorder holds no second copy of the run and does no catch-up work.
 #pragma once
@@ -51,6 +55,8 @@ class LiveServer {
   void SetHost(Host host) { host_ = std::move(host); }
   const std::string& socket_path() const { return socket_path_; }
   size_t viewers() const { return viewers_.size(); }
+  // Bytes waiting in every viewer's queue.
+  size_t queued_bytes() const;
 
   // Poll integration: AddPollFds appends this server's descriptors (the
   // listening socket and each viewer); Service handles their revents, given
@@ -65,8 +71,11 @@ class LiveServer {
   // then closes every viewer.
   void Finish(int limit_ms);
 
-  // A viewer more than this far behind is disconnected.
+  // A viewer more than this far behind is disconnected, and the one
+  // furthest behind when all are together more than twice this.
   static constexpr size_t kMaxQueuedBytes = 64u << 20;
+  // More are refused as they connect.
+  static constexpr size_t kMaxViewers = 16;
   // Requests are small; anything bigger is not a memframe viewer.
   static constexpr size_t kMaxRequestBytes = 4096;
   static constexpr size_t kMaxSnapshotName = wire::kMaxSnapshotNameBytes;
@@ -79,6 +88,10 @@ class LiveServer {
   bool Write(Viewer& viewer);       // false: drop it
   bool HandleRequest(Viewer& viewer, const uint8_t* data, size_t size);
   void Drop(size_t index);
+  // Disconnects viewers, furthest behind first, until the queues together
+  // are within twice one queue's bound.
+  void BoundTotalQueued();
+  void GiveUp(Viewer& viewer, const std::string& why);  // says why; dropped at the next Service
 
   std::string socket_path_;
   std::string capture_path_;

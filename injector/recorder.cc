@@ -18,14 +18,14 @@ namespace memframe::injector {
 namespace {
 
 constexpr auto kFlushInterval = std::chrono::seconds(1);
-// Packet.body's members an agent writes are fields 1..9, 12 and 13
+// Packet.body's members an agent writes are fields 1..9, 12, 13 and 14
 // (memframe.proto; 10 and 11 are the recorder's own); a first tag outside
 // them is not something an agent of our protocol version writes.
 constexpr uint64_t kFirstBodyField = wire::Packet::kHelloFieldNumber;
 constexpr uint64_t kLastBodyField = wire::Packet::kRecorderFieldNumber;
 constexpr bool IsAgentBody(uint64_t field) {
   return (field >= kFirstBodyField && field <= kLastBodyField) || field == wire::Packet::kAllocatorsFieldNumber ||
-         field == wire::Packet::kSymbolsFieldNumber;
+         field == wire::Packet::kSymbolsFieldNumber || field == wire::Packet::kGpuFieldNumber;
 }
 constexpr uint64_t kLengthDelimited = 2;
 

@@ -13,6 +13,7 @@
 #include "attach/x86_prologue.h"
 #include "hooks/allocator_api_hooks.h"
 #include "hooks/elf_symbols.h"
+#include "hooks/gl_hooks.h"
 #include "hooks/present_hooks.h"
 #include "hooks/real_functions.h"
 #include "runtime/diagnostics.h"
@@ -41,12 +42,36 @@ const char* const kHookedNames[] = {
     "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
 };
 constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
-// Then the allocators' own API (mi_malloc, mallocx, ...), from its list:
-// hook i >= kHookCount is API name i - kHookCount.
-constexpr size_t kMaxHooks = kHookCount + kMaxAllocatorApiFunctions;
+// Then the GL object and context calls (gl_hooks.h), whose hooks are the
+// tables' own; then the allocators' own API (mi_malloc, mallocx, ...), from
+// its list: hook i >= ApiBase() is API name i - ApiBase().
+constexpr size_t kMaxGlHooks = 128;
+constexpr size_t kMaxHooks = kHookCount + kMaxGlHooks + kMaxAllocatorApiFunctions;
 void* g_hooks[kMaxHooks];
 
-const char* HookName(size_t i) { return i < kHookCount ? kHookedNames[i] : AllocatorApiImportName(i - kHookCount); }
+// GL hook i (0-based) of the two tables, or null past their end.
+const InterceptedFunction* GlHook(size_t i) {
+  for (auto* table : {GlObjectFunctions, GlContextFunctions}) {
+    int count = 0;
+    const InterceptedFunction* functions = table(&count);
+    if (i < static_cast<size_t>(count)) return &functions[i];
+    i -= static_cast<size_t>(count);
+  }
+  return nullptr;
+}
+size_t GlHookCount() {
+  int objects = 0, contexts = 0;
+  GlObjectFunctions(&objects);
+  GlContextFunctions(&contexts);
+  return static_cast<size_t>(objects + contexts);
+}
+size_t ApiBase() { return kHookCount + GlHookCount(); }
+
+const char* HookName(size_t i) {
+  if (i < kHookCount) return kHookedNames[i];
+  if (const InterceptedFunction* gl = GlHook(i - kHookCount)) return gl->name;
+  return AllocatorApiImportName(i - ApiBase());
+}
 uintptr_t g_agent_base = 0;
 
 struct PatchedSlot {
@@ -107,17 +132,20 @@ bool TakesApiHook(size_t api, void* slot_value, uintptr_t module_start, uintptr_
 // own value, unless that points back into its module's PLT (a lazily bound
 // slot). Returns false if the real function is unknown (the slot stays).
 bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintptr_t module_end) {
-  int count = 0;
-  const InterceptedFunction* functions = InterceptedFunctions(&count);
-  for (int i = 0; i < count; ++i) {
-    if (strcmp(functions[i].name, name) != 0) continue;
-    if (functions[i].real->load(std::memory_order_acquire)) return true;
+  auto knows = [&](const InterceptedFunction& f) {
+    if (f.real->load(std::memory_order_acquire)) return true;
     auto value = reinterpret_cast<uintptr_t>(slot_value);
     if (!slot_value || (value >= module_start && value < module_end)) return false;
-    functions[i].real->store(slot_value, std::memory_order_release);
+    f.real->store(slot_value, std::memory_order_release);
     return true;
-  }
-  return true;  // not a present: malloc's real functions come from real_functions.cc
+  };
+  int count = 0;
+  const InterceptedFunction* functions = InterceptedFunctions(&count);
+  for (int i = 0; i < count; ++i)
+    if (strcmp(functions[i].name, name) == 0) return knows(functions[i]);
+  for (size_t i = 0; const InterceptedFunction* gl = GlHook(i); ++i)
+    if (strcmp(gl->name, name) == 0) return knows(*gl);
+  return true;  // neither a present nor GL: malloc's real functions come from real_functions.cc
 }
 
 // The real functions of the presents and lookups not known yet are looked
@@ -143,7 +171,7 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
     void* value = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     // Null: a weak import nothing defines (`if (&mi_malloc)` must stay false).
     if (!value || value == g_hooks[hook] || AlreadyPatched(slot)) return true;
-    if (static_cast<size_t>(hook) >= kHookCount ? !TakesApiHook(hook - kHookCount, value, t.start, t.end)
+    if (static_cast<size_t>(hook) >= ApiBase() ? !TakesApiHook(hook - ApiBase(), value, t.start, t.end)
                                                 : !KnowsReal(name, value, t.start, t.end))
       return true;
     size_t n = g_slot_count.load(std::memory_order_relaxed);
@@ -265,7 +293,9 @@ bool PrepareGotPatching() {
   void* agent = dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD);
   if (!agent) return false;
   for (size_t i = 0; i < kHookCount; ++i) g_hooks[i] = RealDlsym()(agent, HookName(i));
-  for (size_t i = kHookCount; i < kMaxHooks && HookName(i); ++i) g_hooks[i] = AllocatorApiImportHook(i - kHookCount);
+  if (GlHookCount() > kMaxGlHooks) Warn("more GL hooks than kMaxGlHooks: the rest are not patched at an attach");
+  for (size_t i = 0; i < GlHookCount() && i < kMaxGlHooks; ++i) g_hooks[kHookCount + i] = GlHook(i)->hook;
+  for (size_t i = ApiBase(); i < kMaxHooks && HookName(i); ++i) g_hooks[i] = AllocatorApiImportHook(i - ApiBase());
   dlclose(agent);  // only the reference just taken; the agent is NODELETE
   return g_hooks[0] != nullptr;
 }

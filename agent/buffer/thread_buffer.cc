@@ -25,6 +25,7 @@ namespace memframe::agent {
 namespace {
 std::atomic<ThreadBuffer*> g_first{nullptr};
 std::atomic<bool> g_consumer_alive{false};
+std::atomic<bool> g_consumer_running{false};
 std::atomic<uint32_t> g_consumer_pid{0};  // the process the writer runs in
 bool g_drop_when_full = false;
 
@@ -64,7 +65,7 @@ ThreadBuffer* NewBuffer() {
 void RegisterThreadExit(ThreadBuffer*) {}
 void SleepMicros(long us) { Sleep(us < 1000 ? 0 : static_cast<DWORD>(us / 1000)); }
 uint32_t ThisProcessId() { return static_cast<uint32_t>(GetCurrentProcessId()); }
-bool WorthWaiting() { return true; }
+bool WorthWaiting() { return g_consumer_running.load(std::memory_order_acquire); }
 uint32_t ThisThreadId() { return static_cast<uint32_t>(GetCurrentThreadId()); }
 #else
 
@@ -139,12 +140,20 @@ uint32_t CurrentThreadId() {
 }
 
 void SetDropWhenFull(bool drop) { g_drop_when_full = drop; }
+void SetConsumerRunning() { g_consumer_running.store(true, std::memory_order_release); }
 void SetConsumerAlive(bool alive) {
   if (alive) g_consumer_pid.store(ThisProcessId(), std::memory_order_relaxed);
   g_consumer_alive.store(alive, std::memory_order_release);
 }
 
 bool InConsumerProcess() { return g_consumer_pid.load(std::memory_order_relaxed) == ThisProcessId(); }
+
+bool ProducerMayWait(bool* checked) {
+  if (g_drop_when_full || !g_consumer_alive.load(std::memory_order_acquire)) return false;
+  if (*checked) return true;
+  *checked = true;
+  return WorthWaiting();
+}
 ThreadBuffer* FirstBuffer() { return g_first.load(std::memory_order_acquire); }
 
 ThreadBuffer* CurrentThreadBuffer() {

@@ -97,11 +97,22 @@ ThreadBuffer* FirstBuffer();
 // Whether a writer drains the buffers (producers wait for room only then).
 // Alive also notes the calling process as the writer's.
 void SetConsumerAlive(bool alive);
+// Called by the writer's thread once it runs. Before that, where a writer
+// created under the loader lock cannot start until the loader lets go of it
+// (Windows, the agent started by its DllMain), a full ring drops its events
+// rather than wait on a writer that cannot come.
+void SetConsumerRunning();
 // False in a copy of the process made by a raw fork or clone system call, or
 // in a vfork child: the writer is another process's. One system call, so for
 // the wait and stop paths, never per event.
 bool InConsumerProcess();
 
 uint32_t CurrentThreadId();
+
+// For a producer whose queue is full (the rings', the GPU events'): whether
+// to wait for the writer (lossless and a writer of this process drains)
+// rather than drop. `*checked` starts false for each wait: the first call
+// of a wait makes the one system call that tells who drains.
+bool ProducerMayWait(bool* checked);
 
 }  // namespace memframe::agent

@@ -98,6 +98,8 @@ void RecordFree(const RecursionGuard&, const void* address, size_t size, uint32_
   Push(ticks, packed_kind, CurrentFrame(), reinterpret_cast<uint64_t>(address), size, stack, duration);
 }
 
+uint32_t CaptureEventStack(const RecursionGuard&, const void* hook_frame) { return StackId(hook_frame); }
+
 void EnterPresent() { ++t_present_depth; }
 
 void ConfigureFrameSource(uint32_t forced_marker, bool slices_only) {

@@ -27,6 +27,10 @@ void RecordAlloc(const RecursionGuard& proof, const void* address, size_t size, 
 void RecordFree(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
                 uint64_t ticks, uint64_t duration, const void* hook_frame = nullptr);
 
+// The calling hook's stack, interned (0 when stacks are off): for events
+// that do not go through the ring (gpu/gpu_queue.h).
+uint32_t CaptureEventStack(const RecursionGuard& proof, const void* hook_frame);
+
 // MEMFRAME_FRAME_SOURCE: frames end only at `forced_marker` (at every call
 // of it, nested or not), or (slices_only) only time slices cut the run.
 void ConfigureFrameSource(uint32_t forced_marker, bool slices_only);

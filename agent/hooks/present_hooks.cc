@@ -11,6 +11,7 @@
 
 #include "attach/entry_trampolines.h"
 #include "capture/recorder.h"
+#include "hooks/gl_hooks.h"
 #include "hooks/real_functions.h"
 #include "hooks/tracked_call.h"
 
@@ -121,31 +122,50 @@ const InterceptedFunction* InterceptedFunctions(int* count) {
   return kIntercepted;
 }
 
+namespace {
+// Every table of intercepted functions: the presents and lookups, then the
+// GL object and context calls (gl_hooks.h). `visit` returns false to stop.
+template <typename Visit>
+void ForEachIntercepted(Visit visit) {
+  for (const InterceptedFunction& f : kIntercepted)
+    if (!visit(f)) return;
+  for (auto* table : {GlObjectFunctions, GlContextFunctions}) {
+    int count = 0;
+    const InterceptedFunction* functions = table(&count);
+    for (int i = 0; i < count; ++i)
+      if (!visit(functions[i])) return;
+  }
+}
+}  // namespace
+
 void* InterceptSymbol(const char* name, void* real) {
   if (!real || !name) return real;
-  for (const InterceptedFunction& f : kIntercepted) {
-    if (strcmp(f.name, name) != 0) continue;
-    if (real == f.hook) return real;  // looked up through the agent itself
+  void* result = real;
+  ForEachIntercepted([&](const InterceptedFunction& f) {
+    if (strcmp(f.name, name) != 0) return true;
+    if (real == f.hook) return false;  // looked up through the agent itself
     // A patched entry's real function is its moved prologue: the entry
     // found again would lead back to the hook.
     if (!IsEntryTrampolineReal(f.real)) f.real->store(real, std::memory_order_release);
-    return f.hook;
-  }
-  return real;
+    result = f.hook;
+    return false;
+  });
+  return result;
 }
 
 void ResolveInterceptedFunctions(InterceptLookup scope) {
   void* handle = scope == InterceptLookup::kGlobal ? RTLD_DEFAULT : RTLD_NEXT;
   bool missed = false;
-  for (const InterceptedFunction& f : kIntercepted) {
-    if (f.real->load(std::memory_order_acquire)) continue;
+  ForEachIntercepted([&](const InterceptedFunction& f) {
+    if (f.real->load(std::memory_order_acquire)) return true;
     void* real = RealDlsym()(handle, f.name);
     missed |= !real;
-    if (!real || real == f.hook) continue;
+    if (!real || real == f.hook) return true;
     // A hook's own lookup or an interception may have filled it meanwhile.
     void* unknown = nullptr;
     f.real->compare_exchange_strong(unknown, real, std::memory_order_acq_rel);
-  }
+    return true;
+  });
   // Most games lack most of these; at the start this is the game's main
   // thread, whose dlerror() must say "no error" as it would natively. The
   // first call hands out the message and the second frees it (glibc): left

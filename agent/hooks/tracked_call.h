@@ -19,7 +19,9 @@
 #include "runtime/agent_runtime.h"
 #endif
 
+#ifndef MEMFRAME_EXPORT  // the Windows agent exports with __declspec (hook_runtime.h)
 #define MEMFRAME_EXPORT extern "C" __attribute__((visibility("default")))
+#endif
 #define MEMFRAME_EXPORT_CXX __attribute__((visibility("default")))
 
 namespace memframe::agent {

@@ -45,6 +45,7 @@
 #include "runtime/own_dependencies.h"
 #include "capture/unwinder_pipe.h"
 #include "runtime/stream_start.h"
+#include "gpu/gpu_queue.h"
 #include "writer/module_map.h"
 #include "writer/writer_thread.h"
 
@@ -114,6 +115,7 @@ void AfterForkInChild() {
   bool was_recording = g_recording.exchange(false, std::memory_order_relaxed);
   ForgetStream();
   ForgetAllBuffersAfterFork();  // the other threads' buffers can never drain
+  ForgetGpuQueueAfterFork();    // nor can the parent's queued GPU events
   g_sink.Close();  // our copy only; the parent's connection stays up
   if (was_recording && g_config.follow_fork) {
     RecursionGuard guard;

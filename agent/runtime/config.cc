@@ -26,6 +26,7 @@ Config ReadConfigWith(const char* (*lookup)(const char* name, void* context), vo
   if (const char* fork = getenv(wire::kEnvFollowFork)) c.follow_fork = fork[0] == '1';
   if (const char* exec = getenv(wire::kEnvFollowExec)) c.follow_exec = exec[0] != '0';
   if (const char* frees = getenv(wire::kEnvFreeStacks)) c.free_stacks = frees[0] == '1';
+  if (const char* gpu = getenv(wire::kEnvGpu)) c.gpu = gpu[0] != '0';
   c.frame_source = getenv(wire::kEnvFrameSource);
   return c;
 }

@@ -14,6 +14,7 @@ struct Config {
   bool follow_fork = false;    // fork children: own stream, or untracked
   bool follow_exec = true;
   bool free_stacks = false;
+  bool gpu = true;             // GPU object events (MEMFRAME_GPU=0: off)
   const char* frame_source = nullptr;  // null/"auto", "slices", or a present's name (glXSwapBuffers, ...)    // capture the stack of every free too (mismatch reports show both)     // exec'd programs keep the agent (a launcher script exec'ing the game)
 };
 

@@ -5,6 +5,7 @@
 #include "capture/recorder.h"
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
+#include "gpu/gpu_queue.h"
 #include "runtime/diagnostics.h"
 #include "writer/writer_thread.h"
 
@@ -18,6 +19,7 @@ bool ApplyCaptureConfig(const Config& config) {
     return false;
   }
   SetDropWhenFull(config.drop_when_full);
+  g_gpu_tracking = config.gpu;
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include "capture/allocator_table.h"
 #include "capture/marker_table.h"
 #include "capture/stack_table.h"
+#include "gpu/gpu_queue.h"
 #include "memframe.pb.h"
 #include "memframe/event_refs.h"
 #include "memframe/format.h"
@@ -457,6 +458,51 @@ void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint
   w.String(E::kReasonFieldNumber, reason);
   if (unrecorded_in_signal_handlers)
     w.Varint(E::kUnrecordedInSignalHandlersFieldNumber, unrecorded_in_signal_handlers);
+  w.EndNested(body);
+  sink.EndPacket(w);
+}
+
+void EncodeGpuEvents(SocketSink& sink, const GpuRecord* records, int count, uint64_t dropped) {
+  using G = wire::GpuEvent;
+  // 24 fields of at most a tag and a 10-byte varint, and the event's own
+  // length prefix.
+  constexpr size_t kMaxBytesPerGpuEvent = 24 * 12 + 8;
+  ProtoWriter w = sink.BeginPacket(32 + kMaxBytesPerGpuEvent * static_cast<size_t>(count));
+  size_t body = w.BeginNested(P::kGpuFieldNumber);
+  for (int i = 0; i < count; ++i) {
+    const GpuRecord& r = records[i];
+    size_t event = w.BeginNested(wire::GpuEvents::kEventsFieldNumber);
+    // Zero fields are left out, as protobuf would: a reader sees the default.
+    auto field = [&w](uint32_t number, uint64_t value) {
+      if (value) w.Varint(number, value);
+    };
+    field(G::kOpFieldNumber, r.op);
+    field(G::kKindFieldNumber, r.kind);
+    field(G::kContextFieldNumber, r.context);
+    field(G::kNameFieldNumber, r.name);
+    field(G::kBytesFieldNumber, r.bytes);
+    field(G::kFormatFieldNumber, r.format);
+    field(G::kWidthFieldNumber, r.width);
+    field(G::kHeightFieldNumber, r.height);
+    field(G::kDepthFieldNumber, r.depth);
+    field(G::kLevelsFieldNumber, r.levels);
+    field(G::kSamplesFieldNumber, r.samples);
+    field(G::kLevelFieldNumber, r.level);
+    field(G::kFaceFieldNumber, r.face);
+    field(G::kTargetFieldNumber, r.target);
+    field(G::kBasisFieldNumber, r.basis);
+    field(G::kTicksFieldNumber, r.ticks);
+    field(G::kFrameFieldNumber, r.frame);
+    field(G::kThreadIdFieldNumber, r.tid);
+    field(G::kStackIdFieldNumber, r.stack_id);
+    field(G::kMemoryFieldNumber, r.memory);
+    field(G::kOffsetFieldNumber, r.offset);
+    field(G::kMemoryTypeFieldNumber, r.memory_type);
+    field(G::kMemoryHeapFieldNumber, r.memory_heap);
+    field(G::kMemoryFlagsFieldNumber, r.memory_flags);
+    w.EndNested(event);
+  }
+  if (dropped) w.Varint(wire::GpuEvents::kDroppedFieldNumber, dropped);
   w.EndNested(body);
   sink.EndPacket(w);
 }

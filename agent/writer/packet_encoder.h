@@ -11,6 +11,7 @@
 namespace memframe::agent {
 
 struct OwnAllocatorReport;
+struct GpuRecord;
 struct AllocatorApiReport;
 
 struct HelloInfo {
@@ -54,6 +55,8 @@ void ResetEventEncoder();
 // Gives the encoder's memory back (a detach, the writer ended); the next
 // batch maps it again.
 void ReleaseEventEncoder();
+// GPU object events (gpu/gpu_queue.h), with the drops since the last packet.
+void EncodeGpuEvents(SocketSink& sink, const GpuRecord* records, int count, uint64_t dropped);
 void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint64_t last_frame, const char* reason,
                        uint64_t unrecorded_in_signal_handlers);
 

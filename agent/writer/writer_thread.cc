@@ -21,6 +21,7 @@
 #include "capture/recorder.h"
 #include "capture/marker_table.h"
 #include "capture/stack_table.h"
+#include "gpu/gpu_queue.h"
 #include "runtime/diagnostics.h"
 #include "memframe/format.h"
 #include "writer/module_map.h"
@@ -123,19 +124,26 @@ BufferView* ViewOf(ThreadBuffer* b) {
 
 // Sends the stack definitions these records' events need, then the events
 // (the ring's own records carry stack id 0). Returns the events sent.
-uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t dropped, RecordReader* reader) {
-  int pending = 0;
-  for (int i = 0; i < count; ++i) {
-    uint32_t id = records[i].stack_id;
-    if (id && !StackSent(id)) {
-      MarkStackSent(id);
-      g_pending_ids[pending++] = id;
-    }
+// Notes a stack the next packet uses; the ones not sent yet gather in
+// g_pending_ids until SendPendingStacks.
+void NoteStack(uint32_t id, int* pending) {
+  if (id && !StackSent(id)) {
+    MarkStackSent(id);
+    g_pending_ids[(*pending)++] = id;
   }
+}
+
+void SendPendingStacks(int pending) {
   if (pending) {
     EncodeStackDefs(*g_sink, g_pending_ids, pending);
     FlushIfFull();
   }
+}
+
+uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t dropped, RecordReader* reader) {
+  int pending = 0;
+  for (int i = 0; i < count; ++i) NoteStack(records[i].stack_id, &pending);
+  SendPendingStacks(pending);
   uint32_t marker_end = MarkerEnd();
   if (marker_end > g_markers_sent) {
     EncodeMarkerDefs(*g_sink, g_markers_sent, marker_end);
@@ -189,6 +197,28 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
     sched_yield();
   }
   return taken;
+}
+
+// The queued GPU events, after the heap's (a GPU event names its frame and
+// time; a reader places it by those, not by its packet's place).
+GpuRecord* g_gpu_records = nullptr;
+constexpr int kMaxGpuRecords = 1024;  // kMaxBatchRecords stacks at most: g_pending_ids holds them
+uint64_t g_gpu_dropped = 0;
+
+void DrainGpuEvents() {
+  for (;;) {
+    const int count = TakeGpuRecords(g_gpu_records, kMaxGpuRecords, &g_gpu_dropped);
+    if (count == 0 && g_gpu_dropped == 0) return;
+    int pending = 0;
+    for (int i = 0; i < count; ++i) NoteStack(g_gpu_records[i].stack_id, &pending);
+    SendPendingStacks(pending);
+    EncodeGpuEvents(*g_sink, g_gpu_records, count, g_gpu_dropped);
+    g_dropped_total += g_gpu_dropped;
+    g_events_total += static_cast<uint64_t>(count);
+    g_gpu_dropped = 0;
+    FlushIfFull();
+    if (count < kMaxGpuRecords) return;
+  }
 }
 
 // `check_exits`: also look for threads that are gone (every buffer whose
@@ -256,6 +286,7 @@ void* WriterMain(void*) {
   // Named before it ends a time slice: the ThreadInfo that comes with its
   // first events carries the name readers leave out of the game's threads.
   pthread_setname_np(pthread_self(), wire::kWriterThreadName);
+  SetConsumerRunning();
   uint64_t next_module_check = 0, next_slow_work = 0, next_slice = MonotonicNs() + g_slice_ns;
   uint64_t next_exit_scan = 0;
   CommitRingsAhead();
@@ -294,6 +325,7 @@ void* WriterMain(void*) {
     bool scan_exits = now >= next_exit_scan;
     if (scan_exits) next_exit_scan = now + kModuleCheckNs;
     uint64_t taken = DrainAll(scan_exits);
+    DrainGpuEvents();
     if (g_send_failed || (g_sink->buffered() && !g_sink->Flush())) {
       Detach();
       break;
@@ -308,6 +340,7 @@ void* WriterMain(void*) {
   }
   if (g_sink->connected()) {
     DrainAll(false);
+    DrainGpuEvents();
     if (LoadedObjectsChanged()) EncodeModuleMap(*g_sink, Ticks());
     if (g_final_packets) g_final_packets(*g_sink);
     EncodeClockSync(*g_sink, Ticks(), MonotonicNs());
@@ -332,7 +365,8 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   if (!g_sent_stacks) g_sent_stacks = static_cast<uint64_t*>(MapPages(kSentStackBits / 8));
   if (!g_pending_ids) g_pending_ids = static_cast<uint32_t*>(MapPages(sizeof(uint32_t) * kMaxBatchRecords));
   if (!g_views) g_views = static_cast<BufferView*>(MapPages(sizeof(BufferView) * kMaxViews));
-  if (!g_sent_stacks || !g_pending_ids || !g_views) return false;
+  if (!g_gpu_records) g_gpu_records = static_cast<GpuRecord*>(MapPages(sizeof(GpuRecord) * kMaxGpuRecords));
+  if (!g_sent_stacks || !g_pending_ids || !g_views || !g_gpu_records) return false;
   ResetEventEncoder();  // a new connection: the recorder knows no block of an earlier one
 
   EncodeHello(*sink, hello);
@@ -419,6 +453,7 @@ void ForgetWriterAfterFork() {
   g_sync_done.store(0);
   g_events_total = 0;
   g_dropped_total = 0;
+  g_gpu_dropped = 0;
   g_send_failed = false;
   g_markers_sent = 0;
   g_allocators_sent = 1;

@@ -186,6 +186,11 @@ std::string WhyCannotAttach(pid_t pid, const std::string& agent) {
   if (state[0] == 'Z' || state[0] == 'X') return who + " has exited (it is a zombie)";
   std::string name = CommandName(pid);
   who += " (" + name + ")";
+  // A stopped process runs no thread to load the agent with: the attach
+  // would wait for a connection that cannot come.
+  if (state[0] == 'T')
+    return who + " is stopped (SIGSTOP or job control): continue it first (kill -CONT " + std::to_string(pid) +
+           "), as memframe loads its agent by running one of its threads";
   // Uid: real, effective, saved, fs. Tracing needs all of them to be ours.
   std::istringstream uids(StatusField(pid, "Uid"));
   uid_t me = geteuid();
@@ -198,7 +203,12 @@ std::string WhyCannotAttach(pid_t pid, const std::string& agent) {
   std::string tracer = StatusField(pid, "TracerPid");
   if (!tracer.empty() && tracer != "0") {
     pid_t tracer_pid = static_cast<pid_t>(atoi(tracer.c_str()));
-    return who + " is already traced by process " + tracer + " (" + CommandName(tracer_pid) +
+    const std::string tracer_name = CommandName(tracer_pid);
+    if (tracer_name == "memframe")
+      return who + " is being attached to by another memframe (process " + tracer +
+             ") right now; one memframe records a process at a time (`memframe detach " + std::to_string(pid) +
+             "` ends that recording)";
+    return who + " is already traced by process " + tracer + " (" + tracer_name +
            "): detach the debugger first (a process has one tracer at a time)";
   }
   std::string seccomp = SeccompRefusal(pid, who);

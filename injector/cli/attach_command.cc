@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "attach/entry_patch_requests.h"
 #include "attach/leftovers.h"
@@ -40,7 +41,12 @@ constexpr auto kConnectLimit = std::chrono::seconds(10);
 constexpr auto kDetachLimit = std::chrono::seconds(6);
 
 std::atomic<int> g_stop_signal{0};
-void OnStopSignal(int signal) { g_stop_signal.store(signal); }
+// Also ends any wait on an output that takes no data (a FIFO whose reader
+// stalled), which would otherwise hold the recorder, the detach and the game.
+void OnStopSignal(int signal) {
+  g_stop_signal.store(signal);
+  InterruptBlockedWrites();
+}
 
 // Ctrl+C, SIGTERM and SIGHUP end the recording (the process runs on); the
 // terminal's SIGINT goes to memframe's own process group only, never to
@@ -88,11 +94,35 @@ bool IsRunningMemframe(pid_t pid) {
   return name.size() >= 9 && name.compare(name.size() - 9, 9, "/memframe") == 0;
 }
 
-// The memframe recording `pid` according to its session file, or 0.
+// When `pid` started (clock ticks after boot, /proc/PID/stat field 22), or
+// 0: with the pid, it names one process even after the pid is reused.
+unsigned long long StartTime(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  size_t paren = text.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(text.substr(paren + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; ++i)
+    if (i == 22) return strtoull(field.c_str(), nullptr, 10);
+  return 0;
+}
+
+// What a session file holds: the recording memframe's pid and start time.
+std::string SessionText(pid_t owner) {
+  return std::to_string(owner) + " " + std::to_string(StartTime(owner)) + "\n";
+}
+
+// The memframe recording `pid` according to its session file, or 0. A file
+// its memframe left behind (killed) may name a pid now another memframe's:
+// the start time tells them apart.
 pid_t SessionOwner(pid_t pid) {
   std::ifstream in(SessionFile(pid));
   long owner = 0;
-  if (!(in >> owner) || owner <= 0 || !IsRunningMemframe(static_cast<pid_t>(owner))) return 0;
+  unsigned long long started = 0;
+  if (!(in >> owner >> started) || owner <= 0 || !IsRunningMemframe(static_cast<pid_t>(owner)) ||
+      StartTime(static_cast<pid_t>(owner)) != started)
+    return 0;
   return static_cast<pid_t>(owner);
 }
 
@@ -119,7 +149,7 @@ bool RegisterSession(pid_t pid, std::string* error) {
     *error = "cannot create " + path + ": " + strerror(errno);
     return false;
   }
-  std::string me = std::to_string(getpid()) + "\n";
+  std::string me = SessionText(getpid());
   bool ok = write(fd, me.data(), me.size()) == static_cast<ssize_t>(me.size());
   close(fd);
   return ok || (*error = "cannot write " + path, false);
@@ -127,8 +157,8 @@ bool RegisterSession(pid_t pid, std::string* error) {
 
 void UnregisterSession(pid_t pid) {
   std::ifstream in(SessionFile(pid));
-  long owner = 0;
-  if (in >> owner && owner == getpid()) unlink(SessionFile(pid).c_str());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text == SessionText(getpid())) unlink(SessionFile(pid).c_str());
 }
 
 std::string ProcessCommandLine(pid_t pid) {
@@ -161,6 +191,7 @@ bool WriteAgentSettings(const std::string& path, const std::string& socket, cons
     text += std::string(wire::kEnvTimeSliceMs) + "=" + std::to_string(options.time_slice_ms) + "\n";
   if (options.drop_when_full) text += std::string(wire::kEnvDropWhenFull) + "=1\n";
   if (options.free_stacks) text += std::string(wire::kEnvFreeStacks) + "=1\n";
+  if (!options.gpu) text += std::string(wire::kEnvGpu) + "=0\n";
   if (!options.frame_source.empty()) text += std::string(wire::kEnvFrameSource) + "=" + options.frame_source + "\n";
   if (const char* debug = getenv(wire::kEnvDebug)) text += std::string(wire::kEnvDebug) + "=" + debug + "\n";
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

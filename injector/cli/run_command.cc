@@ -15,6 +15,7 @@
 
 #include "cli_common.h"
 #include "hooks/present_hooks.h"
+#include "platform/windows/present_names_windows.h"
 #include "launch.h"
 #include "live_server.h"
 #include "memframe/capture_file.h"
@@ -175,21 +176,30 @@ std::string JoinCommand(const std::vector<std::string>& command) {
   return line;
 }
 
-// The presents the agent hooks, by the names it gives their markers (the
-// agent's one list, agent/hooks/present_entry_points.cc).
+// The presents the agents hook, by the names they give their markers (the
+// agents' lists, agent/hooks/present_entry_points.cc and
+// agent/platform/windows/present_names_windows.h).
 std::string PresentNames() {
   std::string names;
   for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
     names += (names.empty() ? "" : ", ") + std::string(agent::FixedMarkerName(id));
+  names += ", or of a Windows game (wine memframe.exe run)";
+  const char* separator = " ";
+  for (const char* name : agent::kWindowsPresentNames) {
+    names += separator + std::string(name);
+    separator = ", ";
+  }
   return names;
 }
 
-// What MEMFRAME_FRAME_SOURCE accepts (the agent only warns about the rest).
+// What MEMFRAME_FRAME_SOURCE accepts: a present of either agent, since the
+// program may be memframe.exe under Wine (which refuses a Linux present);
+// the Linux agent warns about a Windows one.
 bool IsFrameSource(const std::string& source) {
   if (source == "auto" || source == "slices") return true;
   for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
     if (source == agent::FixedMarkerName(id)) return true;
-  return false;
+  return agent::WindowsPresentNamed(source.c_str()) != agent::kPresentApiCount;
 }
 
 // Records until the program has exited and every connection is closed (or
@@ -270,6 +280,7 @@ int Run(const RunOptions& options) {
   if (options.follow_fork) spec.env.emplace_back(wire::kEnvFollowFork, "1");
   if (!options.follow_exec) spec.env.emplace_back(wire::kEnvFollowExec, "0");
   if (options.free_stacks) spec.env.emplace_back(wire::kEnvFreeStacks, "1");
+  if (!options.gpu) spec.env.emplace_back(wire::kEnvGpu, "0");
   if (!options.frame_source.empty()) spec.env.emplace_back(wire::kEnvFrameSource, options.frame_source);
 
   SignalPolicy signal_policy;
@@ -338,8 +349,23 @@ int Run(const RunOptions& options) {
   int status = Record(*child, recorder, &note);
   if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
   if (recorder.recorded_streams() == 0) {
-    std::cerr << "memframe: no process connected, so the capture holds no allocations; did the agent "
-              << (options.tcp ? "memframe_agent.dll" : agent) << " load?\n";
+    // A capture of nothing is no capture: none is left behind.
+    if (options.tcp && status == kExitRunFailed) {
+      // Under --tcp the program is usually memframe.exe, whose refusals
+      // (said above) exit 125 before any game starts.
+      std::cerr << "memframe: " << options.command[0] << " exited with status " << kExitRunFailed
+                << " (a refusal of memframe's, said above) before any process connected; no capture written\n";
+    } else {
+      std::cerr << "memframe: no process connected (did the agent " << (options.tcp ? "memframe_agent.dll" : agent)
+                << " load?); no capture written\n";
+    }
+    capture->SetRecordTap(nullptr);
+    if (live) {
+      recorder.AttachLive(nullptr);
+      live->Finish(1000);
+    }
+    DiscardCapture(*capture);
+    return status;
   }
 
   info.set_exit_status(status);
@@ -376,8 +402,11 @@ void PrintRunUsage(std::ostream& out) {
          "  --frame-source S    what ends a frame: auto (the outermost present of any\n"
          "                      kind, default), slices (time slices only), or one\n"
          "                      present by name, e.g. glXSwapBuffers, SDL_GL_SwapWindow\n"
+         "                      (a Windows game's: SwapBuffers, IDXGISwapChain::Present, ...)\n"
          "  --free-stacks       capture the call stack of every free too (slower; the\n"
          "                      mismatches report then shows where each block was freed)\n"
+         "  --no-gpu            record no GPU objects (GL buffers, textures, renderbuffers;\n"
+         "                      Vulkan memory): the GPU hooks only pass the calls on\n"
          "  --no-live           offer no live socket (see --live)\n"
          "  --live              start memframe-viewer following the run; without it,\n"
          "                      memframe prints the command that follows it\n"
@@ -428,6 +457,7 @@ std::vector<CommandOption> RecordingOptions(RunOptions* o) {
          return std::string();
        }},
       Flag("--free-stacks", &o->free_stacks),
+      {"--no-gpu", "", "", unset(&o->gpu)},
       {"--no-live", "", "", unset(&o->live_socket)},
       Flag("--live", &o->launch_viewer),
   };

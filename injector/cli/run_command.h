@@ -33,6 +33,7 @@ struct RunOptions {
   bool follow_fork = false;          // forked children record streams of their own
   bool follow_exec = true;           // exec'd programs keep the agent
   bool free_stacks = false;          // capture the stack of every free too
+  bool gpu = true;                   // GPU object events (--no-gpu: off)
   std::string frame_source;          // "" = auto; "slices"; or a present's name
   std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
   bool tcp = false;                  // preload nothing; agents connect to MEMFRAME_TCP (Windows, Wine)

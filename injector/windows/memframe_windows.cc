@@ -3,10 +3,13 @@
 //   memframe.exe run [--agent DLL] [--connect HOST:PORT] -- GAME.exe [ARGS...]
 //   memframe.exe attach [--agent DLL] [--connect HOST:PORT] PID|NAME.exe
 //
-// run: the game is created suspended; a remote thread calls LoadLibraryW on
-// the agent, a second one the agent's MemframeStart (which connects to the
-// recorder and patches the game's import tables), and only then does the
-// game's first thread run, so nothing it allocates is missed.
+// run: the game is created suspended, with the agent put first in its import
+// table (import_table_windows.h), so that the agent's DllMain starts
+// recording (connects to the recorder, patches the import tables) before any
+// DLL the game imports is initialised; a remote thread calling LoadLibraryW
+// on the agent initialises the process, a second one asks MemframeStart
+// whether it records, and only then does the game's first thread run, so
+// nothing it allocates is missed.
 // attach: the same two remote threads in a game that is already running;
 // the recording starts there (blocks allocated before are not seen).
 // The recorder is the Linux `memframe run --tcp`, which sets MEMFRAME_TCP
@@ -21,14 +24,18 @@
 #include <string>
 #include <vector>
 
+#include "import_table_windows.h"
 #include "inject_windows.h"
+#include "platform/windows/present_names_windows.h"
 #include "platform/windows/windows_agent.h"
 
 namespace {
 
+using memframe::windows::ImportAgentFirst;
 using memframe::windows::InjectAgent;
 using memframe::windows::PeMachine;
 using memframe::windows::RemoteModule;
+using memframe::agent::WindowsPresentNamed;
 
 constexpr int kExitMemframeError = 125;  // as the Linux memframe run (cli_common.h)
 
@@ -65,6 +72,16 @@ std::wstring FullPath(const std::wstring& path) {
   wchar_t buffer[MAX_PATH * 2];
   DWORD n = GetFullPathNameW(path.c_str(), MAX_PATH * 2, buffer, nullptr);
   return n && n < MAX_PATH * 2 ? std::wstring(buffer, n) : path;
+}
+
+// The program CreateProcess would start for `name`: one without a folder is
+// looked for as CreateProcess looks (SearchPath: memframe.exe's folder, the
+// current one, the system folders, PATH), and ".exe" is added to a name
+// without an extension. Empty when there is none.
+std::wstring FindProgram(const std::wstring& name) {
+  wchar_t buffer[MAX_PATH * 2];
+  DWORD n = SearchPathW(nullptr, name.c_str(), L".exe", MAX_PATH * 2, buffer, nullptr);
+  return n && n < MAX_PATH * 2 ? std::wstring(buffer, n) : L"";
 }
 
 std::wstring QuoteArgument(const std::wstring& arg) {
@@ -141,6 +158,22 @@ std::string RecorderAddress(const std::wstring& connect) {
   return bytes > 1 ? std::string(narrow) : "";
 }
 
+// The recorder's --frame-source (MEMFRAME_FRAME_SOURCE, which it sets and
+// Wine passes on): auto, slices or a Windows present; false (said why) for
+// anything else, such as a Linux present, which would never end a frame.
+bool CheckFrameSource() {
+  char source[128];
+  DWORD n = GetEnvironmentVariableA("MEMFRAME_FRAME_SOURCE", source, sizeof(source));
+  if (n == 0 || (n < sizeof(source) && (strcmp(source, "auto") == 0 || strcmp(source, "slices") == 0 ||
+                                        WindowsPresentNamed(source) != memframe::agent::kPresentApiCount)))
+    return true;
+  std::wstring names;
+  for (const char* name : memframe::agent::kWindowsPresentNames) names += L", " + std::wstring(name, name + strlen(name));
+  Fail(L"--frame-source %ls is no Windows present: a Windows game takes auto, slices%ls",
+       n < sizeof(source) ? std::wstring(source, source + n) : L"(too long)", names);
+  return false;
+}
+
 // Waits for the game to end; its exit status.
 int WaitForExit(HANDLE process) {
   WaitForSingleObject(process, INFINITE);
@@ -155,8 +188,13 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     PrintUsage();
     return kExitMemframeError;
   }
-  std::wstring game = FullPath(args[0]);
-  if (game.size() < 4 || _wcsicmp(game.c_str() + game.size() - 4, L".exe") != 0) game += L".exe";
+  std::wstring game = FindProgram(args[0]);
+  if (game.empty()) {
+    Fail(L"%ls: not found%ls", args[0],
+         args[0].find_first_of(L"\\/") == std::wstring::npos ? L" (in memframe.exe's folder, the current one, the "
+                                                                L"system folders or PATH)" : L"");
+    return kExitMemframeError;
+  }
   std::wstring why;
   WORD machine = PeMachine(game, &why);
   if (machine == 0) {
@@ -169,7 +207,7 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     return kExitMemframeError;
   }
   std::wstring agent = CheckedAgent(options.agent);
-  if (agent.empty() || RecorderAddress(options.connect).empty()) return kExitMemframeError;
+  if (agent.empty() || RecorderAddress(options.connect).empty() || !CheckFrameSource()) return kExitMemframeError;
 
   std::wstring command_line = QuoteArgument(game);
   for (size_t j = 1; j < args.size(); ++j) command_line += L" " + QuoteArgument(args[j]);
@@ -183,7 +221,8 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
   }
   bool recording = false;
   std::wstring error;
-  if (!InjectAgent(child.hProcess, agent, nullptr, &recording, &error)) {
+  if (!ImportAgentFirst(child.hProcess, agent, "MemframeStart", &error) ||
+      !InjectAgent(child.hProcess, agent, nullptr, &recording, &error)) {
     Fail(L"%ls", error);
     TerminateProcess(child.hProcess, kExitMemframeError);
     CloseHandle(child.hThread);

@@ -312,15 +312,19 @@ void CaptureReader::Damaged(const std::string& what) {
   // Nothing of the damaged frame is used; the records after it cannot be
   // decoded without it (a stream's batches refer to earlier ones).
   if (unchecked_frame_) {
-    damage_ = "capture is damaged at byte offset " + std::to_string(InputOffset()) + " of " +
-              std::to_string(file_size_) + " (" + what + "), in a block too large to check before use (" +
-              "written before blocks were kept small): the rest of the file was dropped";
+    StopReading("capture is damaged at byte offset " + std::to_string(InputOffset()) + " of " +
+                std::to_string(file_size_) + " (" + what + "), in a block too large to check before use (" +
+                "written before blocks were kept small): the rest of the file was dropped");
   } else {
     uint64_t records = CountRecords(buf_.data() + checked_end_, buf_.data() + buf_.size());
-    damage_ = "capture is damaged in the block at byte offset " + std::to_string(frame_start_) + " of " +
-              std::to_string(file_size_) + " (" + what + "): its " + std::to_string(records) +
-              (records == 1 ? " record" : " records") + " and the rest of the file were dropped";
+    StopReading("capture is damaged in the block at byte offset " + std::to_string(frame_start_) + " of " +
+                std::to_string(file_size_) + " (" + what + "): its " + std::to_string(records) +
+                (records == 1 ? " record" : " records") + " and the rest of the file were dropped");
   }
+}
+
+void CaptureReader::StopReading(const std::string& damage) {
+  damage_ = damage;
   buf_.resize(checked_end_);
   eof_ = true;
   in_pos_ = in_size_;
@@ -372,6 +376,14 @@ bool CaptureReader::Fill(size_t need) {
     if (frame_complete_ && !output_pending_) {
       frame_start_ = InputOffset();
       frame_output_start_ = decompressed_;
+      // A writer that opened with an empty frame wrote its last one empty
+      // (Checks): a frame after that is not this capture's.
+      if (opened_empty_ && frames_ >= 2 && last_frame_empty_) {
+        StopReading("capture goes on past its closing block, at byte offset " + std::to_string(frame_start_) +
+                    " of " + std::to_string(file_size_) +
+                    " (a capture's body appended to it again?): the rest of the file was dropped");
+        return false;
+      }
       if (!CheckFrameHeader()) {
         checked_end_ = buf_.size();
         return checked_end_ - buf_pos_ >= need;

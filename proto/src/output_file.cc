@@ -1,10 +1,14 @@
 #include "memframe/output_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -17,7 +21,95 @@ namespace memframe {
 
 namespace {
 
-std::string Reason(int error) { return error ? strerror(error) : "an earlier write failed"; }
+// Lock-free, so that a signal handler may set it.
+std::atomic<bool> g_writes_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+std::string Reason(int error) {
+  if (error == EINTR && g_writes_interrupted.load(std::memory_order_relaxed))
+    return "interrupted while it took no more data";
+  return error ? strerror(error) : "an earlier write failed";
+}
+
+// The stdio stream of an output that is not a regular file (a FIFO, a pipe,
+// a terminal, a device): its descriptor is non-blocking where it was opened
+// so, and a write that cannot go on waits in poll() until it can, or until a
+// signal said to stop waiting (InterruptBlockedWrites). A plain blocking
+// write(2) would hold memframe run for good on a reader that never reads.
+ssize_t WriteWaiting(void* cookie, const char* data, size_t size) {
+  // Once interrupted, a reader that still takes data within this many
+  // polls keeps the output; one that takes none for a second loses it.
+  constexpr int kWaitsAfterInterrupt = 4;
+  constexpr int kPollMs = 250;
+  const int fd = *static_cast<int*>(cookie);
+  size_t done = 0;
+  int idle_waits = 0;
+  while (done < size) {
+    ssize_t n = write(fd, data + done, size - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      idle_waits = 0;
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (g_writes_interrupted.load(std::memory_order_relaxed) && idle_waits++ >= kWaitsAfterInterrupt) {
+        errno = EINTR;
+        return 0;
+      }
+      pollfd ready{fd, POLLOUT, 0};
+      poll(&ready, 1, kPollMs);
+      continue;
+    }
+    if (n == 0) errno = EIO;
+    // stdio keeps nothing of a short count but the error flag, so report
+    // the failure, not the part that got through: 0, as fopencookie(3)
+    // wants (a negative count corrupts the stream's buffer pointers).
+    return 0;
+  }
+  return static_cast<ssize_t>(done);
+}
+
+int CloseWaiting(void* cookie) {
+  int* fd = static_cast<int*>(cookie);
+  int result = close(*fd);
+  delete fd;
+  return result;
+}
+
+FILE* OpenWaitingStream(int fd) {
+  cookie_io_functions_t io{};
+  io.write = WriteWaiting;
+  io.close = CloseWaiting;
+  int* cookie = new int(fd);
+  FILE* stream = fopencookie(cookie, "w", io);
+  if (!stream) delete cookie;
+  return stream;
+}
+
+// Opens a target that is not a regular file without waiting: a FIFO no
+// process reads would block open(2) until one came. -1 with *error set
+// (naming the output as it was given, `path`).
+int OpenInPlace(const std::string& target_path, const std::string& path, const struct stat& target,
+                std::string* error) {
+  int fd = open(target_path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    const int why = errno;
+    *error = "cannot write " + path + ": " +
+             (why == ENXIO && S_ISFIFO(target.st_mode)   ? "it is a FIFO that no process is reading"
+              : why == ENXIO && S_ISSOCK(target.st_mode) ? "it is a socket"
+                                                         : strerror(why));
+    return -1;
+  }
+  struct stat opened {};
+  if (fstat(fd, &opened) != 0 || S_ISREG(opened.st_mode)) {
+    // Swapped for a regular file since the stat: that is written beside
+    // and renamed, never in place.
+    close(fd);
+    *error = "cannot write " + path + ": it changed while it was being opened";
+    return -1;
+  }
+  return fd;
+}
 
 std::string DirectoryOf(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -49,6 +141,50 @@ int CreateTemporaryBeside(const std::string& path, mode_t mode, std::string* tem
   return -1;
 }
 
+std::string LinkText(const std::string& path) {
+  char text[PATH_MAX];
+  ssize_t n = readlink(path.c_str(), text, sizeof(text) - 1);
+  return n > 0 ? std::string(text, static_cast<size_t>(n)) : "?";
+}
+
+bool IsDescriptorNumber(const std::string& text) {
+  return !text.empty() && text.size() < 8 && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// The descriptor a name stands for, -1 for none: /dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N, or a symbolic link (a few deep) to one.
+// Opened by name, /dev/stdout would be the file behind descriptor 1 seen
+// from outside: a regular file there would be replaced (and the link with
+// it, by a rename over /dev/stdout), a socket could not be opened at all.
+int NamedDescriptor(std::string path) {
+  for (int depth = 0; depth < 8; ++depth) {
+    if (path == "/dev/stdout") return STDOUT_FILENO;
+    if (path == "/dev/stderr") return STDERR_FILENO;
+    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+      if (path.compare(0, prefix.size(), prefix) == 0 && IsDescriptorNumber(path.substr(prefix.size())))
+        return std::stoi(path.substr(prefix.size()));
+    }
+    struct stat st {};
+    if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return -1;
+    std::string text = LinkText(path);
+    path = text[0] == '/' ? text : DirectoryOf(path) + "/" + text;
+  }
+  return -1;
+}
+
+// False with *error when `target` is one of the policy's inputs.
+bool NotAnInput(const std::string& path, const struct stat& target, const OutputPolicy& policy, std::string* error) {
+  for (const std::string& input : policy.inputs) {
+    struct stat in {};
+    if (stat(input.c_str(), &in) == 0 && in.st_dev == target.st_dev && in.st_ino == target.st_ino) {
+      *error = "refusing to write " + path + ": it is " + (input == path ? "" : input + ", ") +
+               "an input of this command";
+      return false;
+    }
+  }
+  return true;
+}
+
 // rename(2), but refusing to replace a file that appeared meanwhile when the
 // policy said there was none to replace.
 int RenameInto(const std::string& from, const std::string& to, bool may_replace) {
@@ -68,17 +204,23 @@ std::unique_ptr<OutputFile> OutputFile::Create(const std::string& path, const Ou
     *error = "no output file given";
     return nullptr;
   }
-  struct stat target {};
-  const bool exists = stat(path.c_str(), &target) == 0;
-  if (exists) {
-    for (const std::string& input : policy.inputs) {
-      struct stat in {};
-      if (stat(input.c_str(), &in) == 0 && in.st_dev == target.st_dev && in.st_ino == target.st_ino) {
-        *error = "refusing to write " + path + ": it is " + (input == path ? "" : input + ", ") +
-                 "an input of this command";
-        return nullptr;
-      }
+  if (path == "-") return OpenDescriptor(STDOUT_FILENO, path, policy, error);
+  if (int inherited = NamedDescriptor(path); inherited >= 0) return OpenDescriptor(inherited, path, policy, error);
+  // Through a symbolic link: the file it names is replaced, never the link.
+  std::string target_path = path;
+  struct stat link {};
+  if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    char resolved[PATH_MAX];
+    if (!realpath(path.c_str(), resolved)) {
+      *error = "cannot write " + path + ": it is a symbolic link to " + LinkText(path) + ", which does not exist";
+      return nullptr;
     }
+    target_path = resolved;
+  }
+  struct stat target {};
+  const bool exists = stat(target_path.c_str(), &target) == 0;
+  if (exists) {
+    if (!NotAnInput(path, target, policy, error)) return nullptr;
     if (S_ISDIR(target.st_mode)) {
       *error = "cannot write " + path + ": it is a directory";
       return nullptr;
@@ -86,23 +228,22 @@ std::unique_ptr<OutputFile> OutputFile::Create(const std::string& path, const Ou
   }
   std::unique_ptr<OutputFile> output(new OutputFile());
   output->path_ = path;
-  int fd = -1;
+  output->target_path_ = target_path;
   if (exists && !S_ISREG(target.st_mode)) {
     // A device or a FIFO: nothing to rename over, so write it directly.
-    fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    output->in_place_ = true;
-  } else {
-    const bool is_capture = exists && StartsWithCaptureMagic(path);
-    if (exists && (policy.existing == OutputPolicy::Existing::kRefuse ||
-                   (policy.existing == OutputPolicy::Existing::kReplaceUnlessCapture && is_capture))) {
-      *error = path + (is_capture ? " holds a memframe capture already" : " exists already") +
-               (policy.force_hint.empty() ? "" : " (" + policy.force_hint + ")");
-      return nullptr;
-    }
-    fd = CreateTemporaryBeside(path, policy.mode, &output->temp_path_);
-    if (fd < 0) output->temp_path_.clear();
+    int fd = OpenInPlace(target_path, path, target, error);
+    return fd >= 0 && output->StartInPlace(fd, error) ? std::move(output) : nullptr;
   }
+  const bool is_capture = exists && StartsWithCaptureMagic(target_path);
+  if (exists && (policy.existing == OutputPolicy::Existing::kRefuse ||
+                 (policy.existing == OutputPolicy::Existing::kReplaceUnlessCapture && is_capture))) {
+    *error = path + (is_capture ? " holds a memframe capture already" : " exists already") +
+             (policy.force_hint.empty() ? "" : " (" + policy.force_hint + ")");
+    return nullptr;
+  }
+  int fd = CreateTemporaryBeside(target_path, policy.mode, &output->temp_path_);
   if (fd < 0) {
+    output->temp_path_.clear();
     *error = "cannot create " + path + ": " + strerror(errno);
     return nullptr;
   }
@@ -115,6 +256,45 @@ std::unique_ptr<OutputFile> OutputFile::Create(const std::string& path, const Ou
   }
   return output;
 }
+
+// What the shell opened for memframe (/dev/stdout, /dev/fd/N): written
+// where it points, at its offset, never replaced.
+std::unique_ptr<OutputFile> OutputFile::OpenDescriptor(int inherited, const std::string& path,
+                                                       const OutputPolicy& policy, std::string* error) {
+  struct stat st {};
+  if (fstat(inherited, &st) != 0) {
+    *error = "cannot write " + path + ": descriptor " + std::to_string(inherited) + " is not open";
+    return nullptr;
+  }
+  if (!NotAnInput(path, st, policy, error)) return nullptr;
+  int fd = -1;
+  if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+    // Opened anew (a description of our own), so that making it
+    // non-blocking does not make the shell's non-blocking too.
+    fd = open(("/proc/self/fd/" + std::to_string(inherited)).c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  }
+  if (fd < 0) fd = fcntl(inherited, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0) {
+    *error = "cannot write " + path + ": " + strerror(errno);
+    return nullptr;
+  }
+  std::unique_ptr<OutputFile> output(new OutputFile());
+  output->path_ = output->target_path_ = path;
+  return output->StartInPlace(fd, error) ? std::move(output) : nullptr;
+}
+
+bool OutputFile::StartInPlace(int fd, std::string* error) {
+  in_place_ = true;
+  stream_ = OpenWaitingStream(fd);
+  if (stream_) return true;
+  *error = "cannot write " + path_ + ": " + strerror(errno);
+  close(fd);
+  return false;
+}
+
+void InterruptBlockedWrites() { g_writes_interrupted.store(true, std::memory_order_relaxed); }
+
+void AllowBlockedWrites() { g_writes_interrupted.store(false, std::memory_order_relaxed); }
 
 std::unique_ptr<OutputFile> OutputFile::Adopt(FILE* stream, const std::string& name) {
   std::unique_ptr<OutputFile> output(new OutputFile());
@@ -151,7 +331,14 @@ bool OutputFile::MoveIntoPlace(std::string* error) {
 
 bool OutputFile::Rename(std::string* error) {
   if (in_place_) return true;
-  if (RenameInto(temp_path_, path_, may_replace_) != 0) {
+  // Only a regular file is ever replaced: what took its place meanwhile (a
+  // link, a device, a directory) is left alone.
+  struct stat now {};
+  if (may_replace_ && lstat(target_path_.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
+    *error = "cannot write " + path_ + ": it is no longer a regular file; left it alone";
+    return false;
+  }
+  if (RenameInto(temp_path_, target_path_, may_replace_) != 0) {
     *error = (errno == EEXIST ? path_ + " appeared while it was being written; left it alone"
                               : "cannot write " + path_ + ": " + strerror(errno));
     return false;

@@ -4,6 +4,12 @@
 // 100 M events (README.md) and, at a few million, by the capture_scale test.
 //
 //   memframe_capture_gen OUT.mfc [--events N] [--threads T] [--events-per-frame E] [--seed S]
+//   memframe_capture_gen OUT.mfc --churn-threads T
+//
+// --churn-threads: T threads that each live a moment (a job system that
+// starts a thread per job): one allocation and its free each, overlapping
+// the next two threads' in time, a frame every 100 threads. The shape that
+// made `memframe report` quadratic in threads (issue 34, item 10).
 //
 // Model: T threads (thread 0 presents), E events a frame spread over them.
 // Each thread keeps a working set of blocks: it allocates while under its
@@ -46,6 +52,7 @@ struct Options {
   uint32_t threads = 4;
   uint32_t events_per_frame = 2000;
   uint64_t seed = 1;
+  uint32_t churn_threads = 0;
 };
 
 using Rng = memframe::test_support::XorShift;
@@ -71,7 +78,42 @@ class Generator {
   Generator(const Options& options, CaptureWriter* writer)
       : options_(options), writer_(writer), rng_{options.seed * 0x9E3779B97F4A7C15ull | 1} {}
 
+  bool RunChurn() {
+    Header();
+    SimThread main;
+    main.tid = 999;
+    uint64_t ticks = 1'000'000, events = 0;
+    uint32_t frame = 0;
+    for (uint32_t t = 0; t < options_.churn_threads; ++t, ticks += 10) {
+      SimThread th;
+      th.tid = 1000 + t;
+      wire::Packet p;
+      p.mutable_thread()->set_thread_id(th.tid);
+      p.mutable_thread()->set_name("job " + std::to_string(t));
+      const uint64_t address = 0x7f0000000000ull + (static_cast<uint64_t>(t) << 12);
+      if (!Write(p) ||
+          !Push(th, wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0), address, 64, 1 + t % kStacks,
+                ticks + 3, frame, 100) ||
+          !Push(th, wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0), address, 0, 0, ticks + 25, frame, 50) ||
+          !Flush(th))
+        return false;
+      events += 2;
+      if (t % 100 == 99) {
+        if (!Push(main, wire::PackKind(wire::EVENT_FRAME_END, 0, 0), kPresentMarker, frame, 0, ticks + 9, frame, 0) ||
+            !Flush(main))
+          return false;
+        ++frame;
+        ++events;
+      }
+    }
+    options_.events = events;
+    return Trailer(frame, events);
+  }
+
+  uint64_t events() const { return options_.events; }
+
   bool Run() {
+    if (options_.churn_threads) return RunChurn();
     Header();
     threads_.resize(options_.threads);
     for (uint32_t t = 0; t < options_.threads; ++t) {
@@ -241,6 +283,7 @@ bool ParseOptions(int argc, char** argv, Options* o) {
     else if (arg == "--threads" && number(&v) && v <= 64) o->threads = static_cast<uint32_t>(v);
     else if (arg == "--events-per-frame" && number(&v) && v <= 1'000'000) o->events_per_frame = static_cast<uint32_t>(v);
     else if (arg == "--seed" && number(&v)) o->seed = v;
+    else if (arg == "--churn-threads" && number(&v) && v <= 1'000'000) o->churn_threads = static_cast<uint32_t>(v);
     else if (o->out.empty() && arg[0] != '-') o->out = arg;
     else return false;
   }
@@ -254,7 +297,8 @@ int main(int argc, char** argv) {
   if (!ParseOptions(argc, argv, &options)) {
     fprintf(stderr,
             "usage: memframe_capture_gen OUT.mfc [--events N] [--threads T (<= 64)] "
-            "[--events-per-frame E (>= T)] [--seed S]\n");
+            "[--events-per-frame E (>= T)] [--seed S]\n"
+            "       memframe_capture_gen OUT.mfc --churn-threads T\n");
     return 2;
   }
   std::string error;
@@ -268,7 +312,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "memframe_capture_gen: writing %s failed: %s\n", options.out.c_str(), writer->error().c_str());
     return 1;
   }
-  printf("wrote %s: %llu events, %llu bytes\n", options.out.c_str(), static_cast<unsigned long long>(options.events),
+  printf("wrote %s: %llu events, %llu bytes\n", options.out.c_str(), static_cast<unsigned long long>(generator.events()),
          static_cast<unsigned long long>(writer->bytes_written()));
   return 0;
 }

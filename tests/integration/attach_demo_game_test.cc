@@ -31,60 +31,15 @@ using e2e::RunCommand;
 constexpr int kGameplayFrames = 120;
 constexpr int kAttachBefore = 60;  // after the first labels expire: the frees of older blocks are counted apart
 
-// A child with its stdin and one output stream as pipes.
-struct Child {
-  pid_t pid = -1;
-  FILE* to = nullptr;    // its stdin
-  FILE* from = nullptr;  // its stdout or stderr
-
-  static Child Start(const std::vector<std::string>& argv, int output_fd) {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) return {};
-    Child child;
-    child.pid = fork();
-    if (child.pid == 0) {
-      dup2(in[0], STDIN_FILENO);
-      dup2(out[1], output_fd);
-      std::vector<char*> args;
-      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    child.to = fdopen(in[1], "w");
-    child.from = fdopen(out[0], "r");
-    return child;
-  }
-
-  // The next line it writes (without the newline), or "" at its end.
-  std::string ReadLine() {
-    char line[4096];
-    if (!from || !fgets(line, sizeof(line), from)) return "";
-    std::string text(line);
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    return text;
-  }
-
-  int Wait() {
-    if (to) fclose(to);
-    to = nullptr;
-    int status = 0;
-    if (waitpid(pid, &status, 0) != pid) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-};
-
 TEST(AttachDemoGame, FramesFromTheAttachOnMatchTheTruth) {
   e2e::ScratchDirectory dir("memframe-attach-demo");
   const std::string capture = (dir.path() / "attached.mfc").string();
-  Child game = Child::Start({MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames),
+  e2e::Child game = e2e::Child::Start({MEMFRAME_DEMO_GAME_PATH, "--frames", std::to_string(kGameplayFrames),
                              "--wait-before-gameplay-frame", std::to_string(kAttachBefore)},
                             STDOUT_FILENO);
   ASSERT_GT(game.pid, 0);
   ASSERT_EQ(game.ReadLine(), "memframe_demo_game: waiting before gameplay frame " + std::to_string(kAttachBefore));
-  Child attach = Child::Start({MEMFRAME_CLI_PATH, "attach", "--no-summary", "-o", capture, std::to_string(game.pid)},
+  e2e::Child attach = e2e::Child::Start({MEMFRAME_CLI_PATH, "attach", "--no-summary", "-o", capture, std::to_string(game.pid)},
                               STDERR_FILENO);
   const std::string live_prefix = "memframe: live view: memframe-viewer --follow ";
   std::string said, line, socket;

@@ -698,6 +698,40 @@ def test_refusals():
             fail("memframe %s: want %r, got %d %s" % (" ".join(words), expected, result.returncode, result.stderr))
 
 
+def test_refusals_name_the_cause():
+    # A stopped process (SIGSTOP, Ctrl+Z) runs no thread to load the agent:
+    # said at once, not after a wait for a connection that cannot come.
+    w = Workers(1)
+    os.kill(w.proc.pid, signal.SIGSTOP)
+    started = time.monotonic()
+    refusal(w.proc.pid, "is stopped (SIGSTOP or job control): continue it first (kill -CONT %d)" % w.proc.pid)
+    if time.monotonic() - started > 5:
+        fail("the refusal of a stopped process took %.1f s" % (time.monotonic() - started))
+    os.kill(w.proc.pid, signal.SIGCONT)
+    w.command("round 1", "done")
+    # Traced by a memframe (another one's injection, or another user's
+    # memframe): not "detach the debugger". This test seizes it under that
+    # name.
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_SET_NAME, PR_GET_NAME = 15, 16
+    own_name = ctypes.create_string_buffer(16)
+    libc.prctl(PR_GET_NAME, own_name, 0, 0, 0)
+    libc.prctl(PR_SET_NAME, b"memframe", 0, 0, 0)
+    PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_DETACH = 0x4206, 0x4207, 17
+    if libc.ptrace(PTRACE_SEIZE, w.proc.pid, None, None) != 0:
+        fail("the test cannot seize its own child: errno %d" % ctypes.get_errno())
+    try:
+        refusal(w.proc.pid, "is being attached to by another memframe (process %d) right now; one memframe records "
+                "a process at a time (`memframe detach %d` ends that recording)" % (os.getpid(), w.proc.pid))
+    finally:
+        libc.prctl(PR_SET_NAME, own_name, 0, 0, 0)
+        libc.ptrace(PTRACE_INTERRUPT, w.proc.pid, None, None)
+        os.waitpid(w.proc.pid, 0x40000000)  # __WALL
+        libc.ptrace(PTRACE_DETACH, w.proc.pid, None, None)
+    w.command("round 1", "done")
+    w.finish(0)
+
+
 def main():
     global ARGS, TMP
     parser = argparse.ArgumentParser()
@@ -727,7 +761,7 @@ def main():
                  ("library loaded while attached", test_library_loaded_while_attached),
                  ("entry patch under spinning threads",
                   lambda: test_entry_patch_under_spinning_threads(ARGS.entry_cycles)),
-                 ("refusals", test_refusals),
+                 ("refusals", test_refusals), ("refusals name the cause", test_refusals_name_the_cause),
                  ("own allocator at attach", test_own_allocator_at_attach),
                  ("own allocator refused at attach", test_own_allocator_refused_at_attach),
                  ("own allocator: operator new at attach", test_own_operator_new_at_attach),

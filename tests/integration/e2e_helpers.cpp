@@ -1,6 +1,8 @@
 #include "e2e_helpers.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -215,6 +217,43 @@ std::vector<std::string> JUnitTestcaseNames(const std::string& xml) {
     names.push_back(xml.substr(at, xml.find('"', at) - at));
   }
   return names;
+}
+
+Child Child::Start(const std::vector<std::string>& argv, int output_fd) {
+  int in[2], out[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) return {};
+  Child child;
+  child.pid = fork();
+  if (child.pid == 0) {
+    dup2(in[0], STDIN_FILENO);
+    dup2(out[1], output_fd);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  child.to = fdopen(in[1], "w");
+  child.from = fdopen(out[0], "r");
+  return child;
+}
+
+std::string Child::ReadLine() {
+  char line[4096];
+  if (!from || !fgets(line, sizeof(line), from)) return "";
+  std::string text(line);
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+int Child::Wait() {
+  if (to) fclose(to);
+  to = nullptr;
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace memframe::e2e

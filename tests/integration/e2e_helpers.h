@@ -3,7 +3,10 @@
 // JSON that `memframe report ... --json` prints.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -98,6 +101,20 @@ std::vector<std::string> CheckRow(const std::string& table, const std::string& b
 // A mean of `total` over `frames` as `memframe check` shows it: to a tenth,
 // rounded up, thousands separated ("36,408.9").
 std::string CheckMean(std::uint64_t total, std::uint64_t frames);
+
+// A child with its stdin and one output stream as pipes: a game that waits
+// for a line before a frame, `memframe attach` whose messages are read.
+struct Child {
+  pid_t pid = -1;
+  FILE* to = nullptr;    // its stdin
+  FILE* from = nullptr;  // its stdout or stderr (`output_fd`)
+
+  static Child Start(const std::vector<std::string>& argv, int output_fd);
+  // The next line it writes (without the newline), or "" at its end.
+  std::string ReadLine();
+  // Closes its stdin and waits: its exit status, or 128 + its signal.
+  int Wait();
+};
 
 // The testcase names of a JUnit file `memframe check --junit` wrote, in order.
 std::vector<std::string> JUnitTestcaseNames(const std::string& xml);

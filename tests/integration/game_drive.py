@@ -13,9 +13,16 @@ GAME is a name from game_scripts.py (the games, their settings and steps).
 The log is CAPTURE with .steps.json for .mfc:
 
     { "game", "command", "capture", "mode": "run"|"attach", "frame_source", "frames",
-      "wall_seconds", "steps": [ { "name", "action", "at_s" (seconds since the
-      game was started), "frame" (the frame the step began in; null before an
-      attach), "end_frame" (the frame its action ended in), "mark_frame" (--mark) } ] }
+      "wall_seconds", "steps": [ { "name", "action", "screen", "loads" (the
+      step's truth: game_scripts.py), "at_s" (seconds since the game was
+      started), "frame" (the frame the step began in; null before an
+      attach), "end_frame" (the frame its action ended in), "short" (true:
+      the game drew fewer frames than the step wanted within --patience),
+      "mark_frame" (--mark) } ] }
+
+Under `memframe run` each step lasts its `wait` seconds after its action
+and at least its `frames` frames, counted live on the run's live socket
+(live_frames.py); under --attach, its seconds only.
 
 Step times become frames through the capture's own clock: `memframe export
 --format chrome-json` gives each frame's span in CLOCK_MONOTONIC, which
@@ -45,6 +52,7 @@ import threading
 import time
 
 import game_scripts
+from live_frames import LiveFrames
 
 # Mesa's software renderer and no audio device: what a headless machine has.
 GAME_ENV = {"LIBGL_ALWAYS_SOFTWARE": "1", "SDL_AUDIODRIVER": "dummy", "ALSOFT_DRIVERS": "null"}
@@ -170,6 +178,7 @@ class Run:
         self.args, self.game, self.display, self.log = args, game, display, log
         self.env = dict(os.environ, HOME=home, DISPLAY=display, **GAME_ENV)
         self.live_socket = None
+        self.live_frames = None  # run: the frame the game is in
         self.recorder = None  # memframe run, or memframe attach
         self.game_proc = None  # the game itself with --attach
         self.started_ns = None
@@ -181,9 +190,8 @@ class Run:
             self.game_proc = subprocess.Popen(self.game.command, env=self.env, stdout=self.log,
                                               stderr=subprocess.STDOUT, start_new_session=True)
             return
+        # The live socket: the frames each step waits for, and --mark.
         cmd = [self.args.memframe, "run", "--no-summary", "-o", self.args.output, "--force"]
-        if not self.args.mark:
-            cmd.append("--no-live")
         self.recorder = subprocess.Popen(cmd + ["--"] + self.game.command, env=self.env, stdout=self.log,
                                          stderr=subprocess.PIPE, text=True, start_new_session=True)
         self.tee(self.recorder.stderr)
@@ -225,6 +233,24 @@ class Run:
             raise DriveError("memframe attach did not start recording")
 
     # --- steps ---------------------------------------------------------
+    def follow_frames(self, deadline):
+        """Connects to the run's live socket (memframe prints it as it starts)."""
+        while not self.live_socket:
+            if not self.alive() or time.monotonic() > deadline:
+                raise DriveError("memframe run did not say where its live socket is")
+            time.sleep(0.05)
+        self.live_frames = LiveFrames(self.live_socket)
+
+    def wait_for(self, step, first_frame, deadline):
+        """`step.wait` seconds, then until the step has lasted
+        `step.frames` frames (at most --patience seconds more); False if
+        the game drew fewer."""
+        time.sleep(step.wait)
+        if not self.live_frames or not step.frames:
+            return True
+        patience = min(self.args.patience, max(0, deadline - time.monotonic()))
+        return self.live_frames.wait_until(first_frame + step.frames, patience)
+
     def mark(self, name):
         if not self.live_socket:
             return
@@ -232,6 +258,8 @@ class Run:
                        stderr=self.log, timeout=30)
 
     def play(self, ui, deadline):
+        if not self.args.attach:
+            self.follow_frames(deadline)
         done = []
         for number, step in enumerate(self.game.steps, 1):
             if time.monotonic() > deadline:
@@ -242,12 +270,13 @@ class Run:
                 ui.screenshot(os.path.join(self.args.shots, "%02d-before-%s.png" % (number, slug(step.name))))
             ui.focus()
             begin = time.monotonic_ns()
+            first_frame = self.live_frames.frame if self.live_frames else 0
             if self.args.mark:
                 self.mark("step %d: %s" % (number, step.name))
             step.action.run(ui)
             end = time.monotonic_ns()
-            done.append({"name": step.name, "action": str(step.action), "begin_ns": begin, "end_ns": end})
-            time.sleep(step.wait)
+            done.append({"name": step.name, "action": str(step.action), "screen": step.screen, "loads": step.loads,
+                         "begin_ns": begin, "end_ns": end, "short": not self.wait_for(step, first_frame, deadline)})
         if self.args.shots and self.alive():
             ui.screenshot(os.path.join(self.args.shots, "%02d-end.png" % (len(done) + 1)))
         return done
@@ -322,16 +351,14 @@ def frame_at(spans, starts, ns):
     return spans[i][2] if i >= 0 else None
 
 
-def script_log(args, game, run, steps, wall_seconds):
+def script_log(args, game, run, steps, wall_seconds, summary):
     spans, markers = frame_spans(args.memframe, args.output)
     starts = [s[0] for s in spans]
     marks = {name: frame for name, frame in markers}
-    summary = json.loads(subprocess.run([args.memframe, "report", args.output, "summary", "--json"],
-                                        capture_output=True, text=True, timeout=600).stdout)
     out = []
     for number, step in enumerate(steps, 1):
-        entry = {"name": step["name"], "action": step["action"],
-                 "at_s": round((step["begin_ns"] - run.started_ns) / 1e9, 2),
+        entry = {"name": step["name"], "action": step["action"], "screen": step["screen"], "loads": step["loads"],
+                 "short": step["short"], "at_s": round((step["begin_ns"] - run.started_ns) / 1e9, 2),
                  "frame": frame_at(spans, starts, step["begin_ns"]),
                  "end_frame": frame_at(spans, starts, step["end_ns"])}
         if args.mark:
@@ -347,7 +374,8 @@ def steps_path(capture):
 
 
 def drive(args, game):
-    """One run of `game`; returns the script log (also written beside the capture)."""
+    """One run of `game`; returns the script log (also written beside the
+    capture) and the capture's summary (`report summary --json`)."""
     if not os.access(game.command[0], os.X_OK):
         raise DriveError("%s is not installed (scripts/setup.sh installs it)" % game.command[0])
     if args.shots:
@@ -369,28 +397,36 @@ def drive(args, game):
                 ui.rest_pointer()
                 steps = run.play(ui, deadline)
             finally:
+                if run.live_frames:
+                    run.live_frames.close()
                 run.finish()
                 watchdog.cancel()
     wall = (time.monotonic_ns() - run.started_ns) / 1e9
-    result = script_log(args, game, run, steps, wall)
+    summary = json.loads(subprocess.run([args.memframe, "report", args.output, "summary", "--json"],
+                                        capture_output=True, text=True, timeout=600).stdout)
+    result = script_log(args, game, run, steps, wall, summary)
     with open(steps_path(args.output), "w") as f:
         json.dump(result, f, indent=1)
         f.write("\n")
-    return result
+    return result, summary
+
+
+def print_phases(phases, steps):
+    """The detector's phases in frame order, with the steps that began in
+    each: what the phases should have cut, beside what they cut."""
+    for phase in phases:
+        first, last = phase["frames"]["from"], phase["frames"]["to"]
+        print("%-9s %5d..%-5d %s" % (phase["phase"], first, last, "; ".join(
+            "%s @%d" % (s["name"], s["frame"]) for s in steps if s["frame"] is not None and first <= s["frame"] <= last)))
 
 
 def phases_beside_steps(memframe, capture):
-    """The detector's phases (`report phases`) in frame order, with the
-    steps of CAPTURE.steps.json that began in each: what the phases should
-    have cut, beside what they cut."""
+    """print_phases of a driven capture (`report phases`, CAPTURE.steps.json)."""
     with open(steps_path(capture)) as f:
         steps = json.load(f)["steps"]
     result = subprocess.run([memframe, "report", capture, "phases", "--json"], capture_output=True, text=True,
                             timeout=600)
-    for phase in json.loads(result.stdout)["phases"]:
-        first, last = phase["frames"]["from"], phase["frames"]["to"]
-        print("%-9s %5d..%-5d %s" % (phase["phase"], first, last, "; ".join(
-            "%s @%d" % (s["name"], s["frame"]) for s in steps if s["frame"] is not None and first <= s["frame"] <= last)))
+    print_phases(json.loads(result.stdout)["phases"], steps)
 
 
 def print_table(result):
@@ -398,8 +434,10 @@ def print_table(result):
                                                    result["frame_source"], result["wall_seconds"]))
     for step in result["steps"]:
         extra = "" if "mark_frame" not in step else "  mark %s" % step["mark_frame"]
-        print("  %6.1f s  frame %5s..%-5s %s  [%s]%s" % (step["at_s"], step["frame"], step["end_frame"],
-                                                       step["name"], step["action"], extra))
+        truth = "/".join(t for t in (step.get("screen"), step.get("loads")) if t)
+        short = " (fewer frames than wanted)" if step.get("short") else ""
+        print("  %6.1f s  frame %5s..%-5s %-40s %-10s [%s]%s%s" % (step["at_s"], step["frame"], step["end_frame"],
+                                                                 step["name"], truth, step["action"], extra, short))
 
 
 def main():
@@ -412,6 +450,8 @@ def main():
     parser.add_argument("--shots", help="a folder for a screenshot before each step")
     parser.add_argument("--log", help="the game's and memframe's output (default: dropped)")
     parser.add_argument("--timeout", type=float, default=240, help="seconds before the run is killed")
+    parser.add_argument("--patience", type=float, default=30,
+                        help="seconds a step waits for its frames beyond its wait")
     parser.add_argument("--list", action="store_true", help="the games and their steps")
     parser.add_argument("--phases", metavar="CAPTURE", help="the phases of a driven capture beside its steps")
     parser.add_argument("game", nargs="?")
@@ -420,7 +460,9 @@ def main():
         for game in game_scripts.GAMES.values():
             print("%s: %s" % (game.name, " ".join(game.command)))
             for step in game.steps:
-                print("  %-40s %-28s then %g s" % (step.name, step.action, step.wait))
+                truth = "/".join(t for t in (step.screen, step.loads) if t)
+                print("  %-40s %-28s then %g s, %3d frames  %s" % (step.name, step.action, step.wait, step.frames,
+                                                                   truth))
         return 0
     if args.phases and args.memframe:
         phases_beside_steps(args.memframe, args.phases)
@@ -430,7 +472,7 @@ def main():
     if args.game not in game_scripts.GAMES:
         parser.error("unknown game %r (--list)" % args.game)
     try:
-        print_table(drive(args, game_scripts.GAMES[args.game]))
+        print_table(drive(args, game_scripts.GAMES[args.game])[0])
     except DriveError as e:
         print("game_drive: " + str(e), file=sys.stderr)
         return 1

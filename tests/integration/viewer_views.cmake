@@ -81,3 +81,32 @@ if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET m
            COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_views_phases_test>)
   set_tests_properties(viewer.views_phases PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 600)
 endif()
+
+# A screenshot of a damaged capture exits 1, as `memframe report` does.
+if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer)
+  add_executable(viewer_damaged_test viewer_damaged_test.cc)
+  target_include_directories(viewer_damaged_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
+  target_link_libraries(viewer_damaged_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_damaged_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
+  add_dependencies(viewer_damaged_test memframe-viewer)
+  add_test(NAME viewer.damaged_capture
+           COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_damaged_test>)
+  set_tests_properties(viewer.damaged_capture PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 300)
+endif()
+
+# The GPU tab and the live graph's GPU band on the GPU game (gpu_truth.h).
+if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET memframe_agent
+   AND TARGET memframe_gpu_game)
+  pkg_check_modules(VIEWER_TEST_STB REQUIRED IMPORTED_TARGET stb)
+  add_executable(viewer_gpu_test viewer_gpu_test.cc)
+  target_link_libraries(viewer_gpu_test PRIVATE memframe_e2e_helpers memframe_gpu_truth PkgConfig::VIEWER_TEST_STB
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_gpu_test PRIVATE
+    MEMFRAME_CLI_PATH="$<TARGET_FILE:memframe>"
+    MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>"
+    MEMFRAME_GPU_GAME_PATH="$<TARGET_FILE:memframe_gpu_game>")
+  add_dependencies(viewer_gpu_test memframe memframe-viewer memframe_agent memframe_gpu_game)
+  add_test(NAME viewer.gpu COMMAND ${MEMFRAME_XVFB_RUN} ${MEMFRAME_XVFB_ARGS} $<TARGET_FILE:viewer_gpu_test>)
+  set_tests_properties(viewer.gpu PROPERTIES ENVIRONMENT "${MEMFRAME_XVFB_ENV}" TIMEOUT 300)
+endif()

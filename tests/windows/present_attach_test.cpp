@@ -5,6 +5,7 @@
 //     (Present1), each with one FrameScratch block; Wine draws them with
 //     SwapBuffers on a thread of its own, which must not count; its main
 //     thread's description names the thread;
+//   - --frame-source IDXGISwapChain::Present picks that present;
 //   - `memframe.exe attach NAME.exe` loads the agent into the Windows demo
 //     game started without memframe, and records it from there to its end.
 #include <gtest/gtest.h>
@@ -56,16 +57,25 @@ class WindowsPresentAttach : public ::testing::Test {
     return parsed.is_object() ? e2e::WithStacks(std::move(parsed)) : json::object();
   }
 
+  // Records the Direct3D 11 program into `capture` with the recorder's
+  // `options`; its command line when that failed, else "".
+  static std::string RecordD3d11(const std::string& capture, std::vector<std::string> options) {
+    std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "-o", capture};
+    record.insert(record.end(), options.begin(), options.end());
+    const std::vector<std::string> program = {"--", "wine", MEMFRAME_WINDOWS_BIN "/memframe.exe", "run", "--",
+                                              MEMFRAME_WINDOWS_BIN "/memframe_d3d11_frames.exe", "--frames",
+                                              std::to_string(kFramesPerSwapChain)};
+    record.insert(record.end(), program.begin(), program.end());
+    return e2e::RunCommand(record, kTimeoutSeconds).exit_code == 0 ? "" : e2e::ShellCommandLine(record);
+  }
+
   static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
 };
 
 TEST_F(WindowsPresentAttach, DxgiPresentsEndTheFrames) {
   const std::string capture = Capture("d3d11.mfc");
-  const std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "-o", capture, "--", "wine",
-                                           MEMFRAME_WINDOWS_BIN "/memframe.exe", "run", "--",
-                                           MEMFRAME_WINDOWS_BIN "/memframe_d3d11_frames.exe", "--frames",
-                                           std::to_string(kFramesPerSwapChain)};
-  ASSERT_EQ(e2e::RunCommand(record, kTimeoutSeconds).exit_code, 0) << e2e::ShellCommandLine(record);
+  const std::string failed = RecordD3d11(capture, {});
+  ASSERT_EQ(failed, "");
 
   const json summary = Report(capture, {});
   EXPECT_EQ(summary.value("frames", -1), 2 * kFramesPerSwapChain);
@@ -83,6 +93,17 @@ TEST_F(WindowsPresentAttach, DxgiPresentsEndTheFrames) {
   for (const json& thread : Report(capture, {"threads"}).value("threads", json::array()))
     named = named || thread.value("name", "") == "d3d11 main";
   EXPECT_TRUE(named) << "no thread named \"d3d11 main\"";
+}
+
+// --frame-source takes a Windows present: the recorder's CLI passes it on,
+// and every call of it ends a frame.
+TEST_F(WindowsPresentAttach, FrameSourceTakesAWindowsPresent) {
+  const std::string capture = Capture("d3d11_forced.mfc");
+  const std::string failed = RecordD3d11(capture, {"--frame-source", "IDXGISwapChain::Present"});
+  ASSERT_EQ(failed, "");
+  const json summary = Report(capture, {});
+  EXPECT_EQ(summary.value("frames", -1), 2 * kFramesPerSwapChain);
+  EXPECT_EQ(summary.value("frame_source", ""), "IDXGISwapChain::Present");
 }
 
 // Starts `argv` in the background; its pid, or -1.

@@ -36,6 +36,8 @@ class App {
   void Draw();
 
   Status status() const { return status_; }
+  // The loaded capture is damaged (its figures stop at the damage).
+  bool damaged() const { return session_ && !session_->capture().damage.empty(); }
   const std::string& error() const { return error_; }
 
  private:

@@ -102,7 +102,7 @@ int RunInteractive(const ViewerOptions& options) {
 }
 
 int RunScreenshot(const ViewerOptions& options) {
-  return WithSettledView(options, [&](App&, Backend& backend) {
+  return WithSettledView(options, [&](App& app, Backend& backend) {
     std::string error;
     std::vector<uint8_t> pixels;
     int width = 0, height = 0;
@@ -114,7 +114,9 @@ int RunScreenshot(const ViewerOptions& options) {
       std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
       return 1;
     }
-    return 0;
+    // The picture of a damaged capture is drawn (the loader warned), but
+    // exits 1 as `memframe report` does: a script must not take it as whole.
+    return app.damaged() ? 1 : 0;
   });
 }
 

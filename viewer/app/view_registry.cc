@@ -4,6 +4,7 @@
 #include "views/diff_view.h"
 #include "views/flame_view.h"
 #include "views/fragmentation_view.h"
+#include "views/gpu_view.h"
 #include "views/frame_detail_view.h"
 #include "views/lifetimes_view.h"
 #include "views/mismatches_view.h"
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<View>> MakeViews() {
   views.push_back(std::make_unique<MismatchesView>());
   views.push_back(std::make_unique<AllocatorsView>());
   views.push_back(std::make_unique<ThreadsView>());
+  views.push_back(std::make_unique<GpuView>());
   return views;
 }
 

@@ -23,7 +23,8 @@
 // bytes.
 //
 // Each call looks its function up in the process once (dlsym; glibc 2.34
-// and later have it in libc, older ones need -ldl) and remembers the answer,
+// and later have it in libc, older ones need -ldl; on Windows GetProcAddress
+// in memframe_agent.dll, so windows.h is included) and remembers the answer,
 // so a later call costs one load and one test. The lookup is at run time, not
 // through a weak symbol: a weak undefined function is null in a PIE but has
 // a non-null PLT address in a non-PIE executable, and calling either without
@@ -35,11 +36,16 @@
 // The bytes then count twice in heap totals (the backing block and the
 // blocks carved from it); the reports say which blocks are custom.
 // Once a game calls memframe_frame_mark, it alone ends frames (swap calls
-// no longer do). Marker names longer than 63 bytes are cut; at most 1024
+// no longer do). On Windows `unsigned long` is 32 bits: a block or a
+// declared capacity of 4 GiB or more is cut. Marker names longer than 63 bytes are cut; at most 1024
 // distinct names per run.
 #pragma once
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <dlfcn.h>
+#endif
 
 // The block and region pointers are only recorded, never read: saying so
 // keeps GCC from warning that a game passes memory it has not written yet.
@@ -58,7 +64,13 @@ static inline void* memframe_annotation_function(void** cache, const char* name)
   void* fn = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
   if (fn == (void*)&absent) return 0;
   if (fn == 0) {
+#ifdef _WIN32
+    // memframe.exe loads the agent before anything of the game runs.
+    HMODULE agent = GetModuleHandleA("memframe_agent.dll");
+    fn = agent ? (void*)GetProcAddress(agent, name) : 0;
+#else
     fn = dlsym((void*)0 /* RTLD_DEFAULT */, name);
+#endif
     __atomic_store_n(cache, fn ? fn : (void*)&absent, __ATOMIC_RELEASE);
   }
   return fn;

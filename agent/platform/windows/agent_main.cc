@@ -1,8 +1,13 @@
-// memframe_agent.dll's start-up and shutdown. Nothing is done in DllMain but
-// noting thread exits: it runs under the loader lock, where connecting a
-// socket or starting a thread may deadlock. The injector calls MemframeStart
-// in a thread of its own once LoadLibraryW has returned (memframe.exe run:
-// before the game's first thread runs; attach: while it runs).
+// memframe_agent.dll's start-up and shutdown. Two ways in:
+// - `memframe.exe run` puts the agent first in the new process's import
+//   table (injector/windows/import_table_windows.h), and its DllMain starts
+//   recording before any DLL the program imports is initialised, so their
+//   DllMains and global constructors are seen. That runs under the loader
+//   lock: connecting the socket and creating the writer's thread are safe
+//   there, but the thread cannot run until the loader lets go, so until then
+//   a full ring drops events (thread_buffer.h, SetConsumerRunning).
+// - `memframe.exe attach` loads the agent with a remote LoadLibraryW and
+//   calls MemframeStart in a thread of its own, outside the loader lock.
 #include <windows.h>
 #include <shellapi.h>
 
@@ -16,6 +21,7 @@
 #include "capture/stack_table.h"
 #include "memframe/format.h"
 #include "platform/windows/iat_patch.h"
+#include "platform/windows/present_hooks_windows.h"
 #include "platform/windows/symbols_windows.h"
 #include "platform/windows/windows_agent.h"
 #include "runtime/config.h"
@@ -28,6 +34,10 @@ namespace memframe::agent {
 namespace {
 SocketSink g_sink;
 std::atomic<bool> g_started{false};
+// Start's answer (0: recording), for the MemframeStart that follows a start
+// in DllMain; kStartPending until there is one.
+constexpr unsigned long kStartPending = 2;
+std::atomic<unsigned long> g_start_result{kStartPending};
 std::atomic<bool> g_stopping{false};
 char g_executable[MAX_PATH * 4];
 char g_cmdline[8192];
@@ -58,6 +68,17 @@ void ReadExecutable() {
     g_executable[0] = '\0';
 }
 
+// MEMFRAME_FRAME_SOURCE: "auto", "slices" or a Windows present; memframe.exe
+// refuses the rest (a Linux present) before the game starts.
+void ApplyFrameSource(const char* source) {
+  if (!source || !*source || strcmp(source, "auto") == 0) return;
+  if (strcmp(source, "slices") == 0) {
+    ConfigureFrameSource(0, true);
+  } else if (!ForceWindowsFrameSource(source)) {
+    Warn("frame source '%s' is no Windows present; using auto", source);
+  }
+}
+
 unsigned long Start(const MemframeStartOptions* start) {
   InitDiagnostics();
   Config config = ReadConfig();
@@ -72,7 +93,7 @@ unsigned long Start(const MemframeStartOptions* start) {
     return 1;
   }
   if (!ApplyCaptureConfig(config)) return 1;
-  if (config.frame_source && strcmp(config.frame_source, "slices") == 0) ConfigureFrameSource(0, true);
+  ApplyFrameSource(config.frame_source);
   if (!g_sink.Connect(address)) return 1;
   ReadExecutable();
   HelloInfo hello{};
@@ -100,14 +121,25 @@ void StopWindowsAgent(const char* reason) {
 
 }  // namespace memframe::agent
 
-extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* options) {
+namespace {
+unsigned long StartOnce(const MemframeStartOptions* options) {
   using namespace memframe::agent;
-  if (g_started.exchange(true)) return 1;
+  if (g_started.exchange(true)) return g_start_result.load(std::memory_order_acquire);
   RecursionGuard guard;  // everything the agent sets up is its own
-  return Start(static_cast<const MemframeStartOptions*>(options));
+  unsigned long result = Start(options);
+  g_start_result.store(result, std::memory_order_release);
+  return result;
+}
+}  // namespace
+
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* options) {
+  return StartOnce(static_cast<const MemframeStartOptions*>(options));
 }
 
-extern "C" BOOL WINAPI DllMain(HINSTANCE, DWORD reason, LPVOID) {
+extern "C" BOOL WINAPI DllMain(HINSTANCE, DWORD reason, LPVOID reserved) {
+  // Non-null `reserved`: loaded with the process, as an import (memframe.exe
+  // run put it there), not by LoadLibrary. MemframeStart then only reports.
+  if (reason == DLL_PROCESS_ATTACH && reserved) StartOnce(nullptr);
   // The writer notices on its next scan (BufferThreadGone).
   if (reason == DLL_THREAD_DETACH) memframe::agent::MarkCurrentThreadExiting();
   return TRUE;

@@ -6,6 +6,9 @@
 
 #include <atomic>
 
+// A DLL's exports are the functions marked so (annotation_hooks.cc's API).
+#define MEMFRAME_EXPORT extern "C" __declspec(dllexport)
+
 namespace memframe::agent {
 
 inline bool StartEarly() { return false; }

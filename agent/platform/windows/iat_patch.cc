@@ -34,29 +34,81 @@ bool Skipped(HMODULE module) {
   return false;
 }
 
-// Fills in the real addresses of hooked exports whose DLL is now loaded.
-// GetModuleHandle never loads anything; forwarded exports (the
-// api-ms-win-crt-* sets, kernel32's heap functions) resolve to the final
-// function, which is what import slots hold.
+// Since Windows 7, kernel32's functions are also exported by kernelbase,
+// which holds their code, and the api-ms-win-core-* sets that Windows' own
+// DLLs and programs linked against the API-set import libraries name
+// resolve there (or, through kernelbase's forwarders, on to ntdll: its
+// HeapFree is RtlFreeHeap). Such an import slot holds kernelbase's (or
+// ntdll's) address, not kernel32's: a slot is patched when it holds the
+// final address of the hooked export of any DLL that exports it. The hook
+// calls kernel32's, which does the same.
+const wchar_t* const kAlsoExportedBy[][2] = {{L"kernel32.dll", L"kernelbase.dll"}};
+
+// Every address a hooked function is reached by: its own DLL's export and
+// the others' (kAlsoExportedBy), forwarders followed. Appended under
+// g_patch_lock, read without it: `count` is published after its entries.
+struct Target {
+  void* address;
+  void* hook;
+};
+constexpr int kMaxTargets = 512;
+Target g_targets[kMaxTargets];
+std::atomic<int> g_target_count{0};
+// Per hook, the exporters (bit 0: its own DLL, bit 1 + i: kAlsoExportedBy's
+// i-th) already looked up; a DLL loaded later is looked up then.
+constexpr int kMaxHooks = 256;
+uint8_t g_resolved[kMaxHooks];
+
+void AddTarget(void* address, void* hook) {
+  int n = g_target_count.load(std::memory_order_relaxed);
+  for (int i = 0; i < n; ++i)
+    if (g_targets[i].address == address) return;
+  if (n == kMaxTargets) return;
+  g_targets[n] = {address, hook};
+  g_target_count.store(n + 1, std::memory_order_release);
+}
+
+// The final address of `dll`'s export `function`, or null while `dll` is not
+// loaded. GetModuleHandle never loads anything; GetProcAddress follows
+// forwarders (the api-ms-win-crt-* sets, kernelbase's heap functions) to the
+// function itself, which is what import slots hold.
+void* ExportOf(const wchar_t* dll, const char* function) {
+  HMODULE module = GetModuleHandleW(dll);
+  return module ? reinterpret_cast<void*>(GetProcAddress(module, function)) : nullptr;
+}
+
+// Fills in the real addresses of hooked exports whose DLL is now loaded, and
+// every address they are also reached by.
 void ResolveExports(const ImportHook* hooks, int count) {
-  for (int i = 0; i < count; ++i) {
-    if (hooks[i].real->load(std::memory_order_acquire)) continue;
-    HMODULE dll = GetModuleHandleW(hooks[i].module);
-    if (!dll) continue;
-    FARPROC address = GetProcAddress(dll, hooks[i].function);
-    if (address) hooks[i].real->store(reinterpret_cast<void*>(address), std::memory_order_release);
+  for (int i = 0; i < count && i < kMaxHooks; ++i) {
+    if (!(g_resolved[i] & 1)) {
+      if (void* address = ExportOf(hooks[i].module, hooks[i].function)) {
+        void* unset = nullptr;  // a real one a Vulkan lookup found first stays
+        hooks[i].real->compare_exchange_strong(unset, address, std::memory_order_acq_rel);
+        AddTarget(address, hooks[i].hook);
+        g_resolved[i] |= 1;
+      }
+    }
+    for (size_t a = 0; a < sizeof(kAlsoExportedBy) / sizeof(kAlsoExportedBy[0]); ++a) {
+      const uint8_t bit = static_cast<uint8_t>(2u << a);
+      if ((g_resolved[i] & bit) || _wcsicmp(hooks[i].module, kAlsoExportedBy[a][0]) != 0) continue;
+      if (void* address = ExportOf(kAlsoExportedBy[a][1], hooks[i].function)) {
+        AddTarget(address, hooks[i].hook);
+        g_resolved[i] |= bit;
+      }
+    }
   }
 }
 
-void* HookFor(const ImportHook* hooks, int count, void* address) {
+void* HookFor(void* address) {
   if (!address) return nullptr;
-  for (int i = 0; i < count; ++i)
-    if (hooks[i].real->load(std::memory_order_relaxed) == address) return hooks[i].hook;
+  int n = g_target_count.load(std::memory_order_acquire);
+  for (int i = 0; i < n; ++i)
+    if (g_targets[i].address == address) return g_targets[i].hook;
   return nullptr;
 }
 
-
-void PatchModule(HMODULE module, const ImportHook* hooks, int count) {
+void PatchModule(HMODULE module) {
   auto* base = reinterpret_cast<uint8_t*>(module);
   auto* dos = reinterpret_cast<IMAGE_DOS_HEADER*>(base);
   if (dos->e_magic != IMAGE_DOS_SIGNATURE) return;
@@ -66,10 +118,10 @@ void PatchModule(HMODULE module, const ImportHook* hooks, int count) {
   if (!dir.VirtualAddress || !dir.Size) return;
   for (auto* d = reinterpret_cast<IMAGE_IMPORT_DESCRIPTOR*>(base + dir.VirtualAddress); d->Name; ++d) {
     if (!d->FirstThunk) continue;
-    // By address, not by name: also catches imports by ordinal and through
-    // the forwarding API sets.
+    // By address, not by the DLL the import names: also catches imports by
+    // ordinal and through the forwarding API sets.
     for (auto** slot = reinterpret_cast<void**>(base + d->FirstThunk); *slot; ++slot) {
-      if (void* hook = HookFor(hooks, count, *slot)) WriteSlot(slot, hook);
+      if (void* hook = HookFor(*slot)) WriteSlot(slot, hook);
     }
   }
 }
@@ -94,15 +146,13 @@ void PatchLoadedModules() {
     DWORD n = needed / sizeof(HMODULE);
     if (n > 1024) n = 1024;
     for (DWORD i = 0; i < n; ++i)
-      if (!Skipped(modules[i])) PatchModule(modules[i], hooks, count);
+      if (!Skipped(modules[i])) PatchModule(modules[i]);
   }
   ReleaseSRWLockExclusive(&g_patch_lock);
 }
 
 FARPROC HookedProcAddress(FARPROC real) {
-  int count = 0;
-  const ImportHook* hooks = ImportHooks(&count);
-  void* hook = HookFor(hooks, count, reinterpret_cast<void*>(real));
+  void* hook = HookFor(reinterpret_cast<void*>(real));
   return hook ? reinterpret_cast<FARPROC>(hook) : real;
 }
 

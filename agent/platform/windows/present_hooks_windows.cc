@@ -21,10 +21,6 @@ Fn Real(std::atomic<void*>& slot) {
 }
 
 // ---- Frames ---------------------------------------------------------------
-// Present and Present1 are one entry point: the analysis takes frames from
-// one, and a game may present one swap chain through both.
-enum PresentApi { kSwapBuffers, kWglSwapBuffers, kWglSwapLayerBuffers, kVkQueuePresent, kDxgiPresent, kPresentApiCount };
-constexpr char kDxgiPresentName[] = "IDXGISwapChain::Present";
 std::atomic<uint32_t> g_present_markers[kPresentApiCount];
 // Set when the game first presents a DXGI swap chain. From then on the GL
 // and Vulkan presents are not frames: they are how Direct3D is implemented
@@ -34,26 +30,36 @@ std::atomic<bool> g_dxgi_presents{false};
 
 // Dynamic markers (named in the stream's MarkerDefs): the fixed ids are
 // the Linux entry points.
-uint32_t PresentMarker(PresentApi api, const char* name) {
+uint32_t PresentMarker(PresentApi api) {
   uint32_t id = g_present_markers[api].load(std::memory_order_relaxed);
   if (!id) {
     RecursionGuard guard;
-    id = InternMarker(name);
+    id = InternMarker(kWindowsPresentNames[api]);
     g_present_markers[api].store(id, std::memory_order_relaxed);
   }
   return id;
 }
 
 template <typename Call>
-auto Present(PresentApi api, const char* name, Call call) {
+auto Present(PresentApi api, Call call) {
   if (api < kDxgiPresent && g_dxgi_presents.load(std::memory_order_relaxed)) return call();
-  uint32_t marker = PresentMarker(api, name);
+  uint32_t marker = PresentMarker(api);
   EnterPresent();
   auto result = call();
   LeavePresent(marker);
   return result;
 }
 
+}  // namespace
+
+bool ForceWindowsFrameSource(const char* name) {
+  PresentApi api = WindowsPresentNamed(name);
+  if (api == kPresentApiCount) return false;
+  ConfigureFrameSource(PresentMarker(api), false);
+  return true;
+}
+
+namespace {
 // ---- Vtable methods -------------------------------------------------------
 // Each patched vtable's real method. Vtables are per class, not per object,
 // so a handful covers a game (Wine has one swap chain class per API).
@@ -120,7 +126,7 @@ HRESULT STDMETHODCALLTYPE PresentHook(IDXGISwapChain* self, UINT sync_interval, 
   auto real = RealMethod<HRESULT(STDMETHODCALLTYPE*)(IDXGISwapChain*, UINT, UINT)>(g_present, self);
   if (flags & DXGI_PRESENT_TEST) return real(self, sync_interval, flags);
   g_dxgi_presents.store(true, std::memory_order_relaxed);
-  return Present(kDxgiPresent, kDxgiPresentName, [&] { return real(self, sync_interval, flags); });
+  return Present(kDxgiPresent, [&] { return real(self, sync_interval, flags); });
 }
 HRESULT STDMETHODCALLTYPE Present1Hook(IDXGISwapChain1* self, UINT sync_interval, UINT flags,
                                        const DXGI_PRESENT_PARAMETERS* parameters) {
@@ -128,7 +134,7 @@ HRESULT STDMETHODCALLTYPE Present1Hook(IDXGISwapChain1* self, UINT sync_interval
       g_present1, self);
   if (flags & DXGI_PRESENT_TEST) return real(self, sync_interval, flags, parameters);
   g_dxgi_presents.store(true, std::memory_order_relaxed);
-  return Present(kDxgiPresent, kDxgiPresentName, [&] { return real(self, sync_interval, flags, parameters); });
+  return Present(kDxgiPresent, [&] { return real(self, sync_interval, flags, parameters); });
 }
 
 void HookSwapChain(IUnknown* chain) {
@@ -217,18 +223,16 @@ void HookFactoryOfDevice(IUnknown* device) {
 }  // namespace
 
 BOOL WINAPI SwapBuffersHook(HDC dc) {
-  return Present(kSwapBuffers, "SwapBuffers", [&] { return Real<BOOL(WINAPI*)(HDC)>(g_swap_buffers)(dc); });
+  return Present(kSwapBuffers, [&] { return Real<BOOL(WINAPI*)(HDC)>(g_swap_buffers)(dc); });
 }
 BOOL WINAPI WglSwapBuffersHook(HDC dc) {
-  return Present(kWglSwapBuffers, "wglSwapBuffers",
-                 [&] { return Real<BOOL(WINAPI*)(HDC)>(g_wgl_swap_buffers)(dc); });
+  return Present(kWglSwapBuffers, [&] { return Real<BOOL(WINAPI*)(HDC)>(g_wgl_swap_buffers)(dc); });
 }
 BOOL WINAPI WglSwapLayerBuffersHook(HDC dc, UINT planes) {
-  return Present(kWglSwapLayerBuffers, "wglSwapLayerBuffers",
-                 [&] { return Real<BOOL(WINAPI*)(HDC, UINT)>(g_wgl_swap_layer_buffers)(dc, planes); });
+  return Present(kWglSwapLayerBuffers, [&] { return Real<BOOL(WINAPI*)(HDC, UINT)>(g_wgl_swap_layer_buffers)(dc, planes); });
 }
 int32_t __stdcall VkQueuePresentHook(void* queue, const void* info) {
-  return Present(kVkQueuePresent, "vkQueuePresentKHR", [&] {
+  return Present(kVkQueuePresent, [&] {
     return Real<int32_t(__stdcall*)(void*, const void*)>(g_vk_queue_present)(queue, info);
   });
 }
@@ -244,7 +248,7 @@ namespace {
 std::atomic<void*> g_vk_fetched_queue_present;
 
 int32_t __stdcall VkFetchedQueuePresentHook(void* queue, const void* info) {
-  return Present(kVkQueuePresent, "vkQueuePresentKHR", [&] {
+  return Present(kVkQueuePresent, [&] {
     return Real<int32_t(__stdcall*)(void*, const void*)>(g_vk_fetched_queue_present)(queue, info);
   });
 }

@@ -13,7 +13,14 @@
 #include <atomic>
 #include <cstdint>
 
+#include "platform/windows/present_names_windows.h"
+
 namespace memframe::agent {
+
+// --frame-source NAME (MEMFRAME_FRAME_SOURCE): every call of the Windows
+// present `name` ends a frame, nested or not, and no other present does.
+// False when `name` is none of kWindowsPresentNames.
+bool ForceWindowsFrameSource(const char* name);
 
 // Import slots' real functions (filled in by iat_patch.cc) and their hooks.
 extern std::atomic<void*> g_swap_buffers, g_wgl_swap_buffers, g_wgl_swap_layer_buffers, g_vk_queue_present,

@@ -40,9 +40,13 @@ int CaptureStack(uint64_t* frames, int max_depth, const void*) {
   int depth = 0;
   // Wine's walk may run past the thread's first frame into values that are
   // no return address (0, small numbers): the stack ends at the first.
+  // Below KiUserCallbackDispatcher (a window procedure called back by the
+  // system), Wine's frame holds a made-up return address: no frame.
+  constexpr uint64_t kWineCallbackSentinel = 0xdeadbabe;
   for (int i = first; i < n && depth < max_depth; ++i) {
     uint64_t pc = reinterpret_cast<uint64_t>(pcs[i]);
     if (pc < 0x10000) break;
+    if (pc == kWineCallbackSentinel) continue;
     frames[depth++] = pc;
   }
   return depth;

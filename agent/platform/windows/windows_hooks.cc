@@ -164,6 +164,25 @@ BOOL WINAPI HeapFreeHook(HANDLE heap, DWORD flags, LPVOID block) {
   return ok;
 }
 
+// A private heap destroyed whole frees every block it holds: each busy
+// block is recorded as freed before the heap goes (and its addresses with
+// it). HeapWalk takes the heap's own lock, as HeapDestroy itself does: a
+// heap being destroyed is in no other thread's hands, and it allocates
+// nothing. The process heap cannot be destroyed.
+std::atomic<void*> g_heap_destroy;
+
+void RecordHeapBlocksFreed(HANDLE heap) {
+  PROCESS_HEAP_ENTRY entry{};
+  while (HeapWalk(heap, &entry)) {
+    if (entry.wFlags & PROCESS_HEAP_ENTRY_BUSY)
+      TrackedFree<false, HookKind::kRegion>(entry.lpData, 0, kFree, [] {});
+  }
+}
+BOOL WINAPI HeapDestroyHook(HANDLE heap) {
+  if (heap && heap != GetProcessHeap() && Recording()) RecordHeapBlocksFreed(heap);
+  return Real<BOOL(WINAPI*)(HANDLE)>(g_heap_destroy)(heap);
+}
+
 // Only new reservations are regions; committing pages of one is not.
 LPVOID WINAPI VirtualAllocHook(LPVOID address, SIZE_T size, DWORD type, DWORD protect) {
   auto call = [&] {
@@ -255,6 +274,7 @@ const ImportHook kHooks[] = {
     {L"kernel32.dll", "HeapAlloc", reinterpret_cast<void*>(HeapAllocHook), &g_heap_alloc},
     {L"kernel32.dll", "HeapReAlloc", reinterpret_cast<void*>(HeapReAllocHook), &g_heap_realloc},
     {L"kernel32.dll", "HeapFree", reinterpret_cast<void*>(HeapFreeHook), &g_heap_free},
+    {L"kernel32.dll", "HeapDestroy", reinterpret_cast<void*>(HeapDestroyHook), &g_heap_destroy},
     {L"kernel32.dll", "VirtualAlloc", reinterpret_cast<void*>(VirtualAllocHook), &g_virtual_alloc},
     {L"kernel32.dll", "VirtualFree", reinterpret_cast<void*>(VirtualFreeHook), &g_virtual_free},
     {L"kernel32.dll", "GetProcAddress", reinterpret_cast<void*>(GetProcAddressHook), &g_get_proc_address},

@@ -106,6 +106,7 @@ class CaptureReader {
   bool ReadInput();        // keeps the unread input, appends more from the file
   bool CheckFrameHeader();
   void Damaged(const std::string& what);
+  void StopReading(const std::string& damage);  // keeps what was checked, reads no more
   uint64_t InputOffset() const { return in_base_ + in_pos_; }  // file offset of the next compressed byte
 
   FILE* file_ = nullptr;

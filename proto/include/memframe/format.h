@@ -77,6 +77,7 @@ constexpr const char* kEnvDropWhenFull = "MEMFRAME_DROP";        // "1": drop (a
 constexpr const char* kEnvFollowFork = "MEMFRAME_FOLLOW_FORK";   // "1": a forked child records its own stream
 constexpr const char* kEnvFollowExec = "MEMFRAME_FOLLOW_EXEC";   // "0": exec'd programs run without the agent
 constexpr const char* kEnvFreeStacks = "MEMFRAME_FREE_STACKS";   // "1": capture the stack of every free too
+constexpr const char* kEnvGpu = "MEMFRAME_GPU";                 // "0": no GPU object events (the GL / Vulkan calls pass straight through)
 constexpr const char* kEnvFrameSource = "MEMFRAME_FRAME_SOURCE"; // "auto" (default), "slices", or a present's name
 // memframe attach only, in the settings file it writes (never the
 // environment): a file the agent creates once its hooks are in place.

@@ -9,8 +9,17 @@
 //   the policy's mode), which is renamed over the target only once complete
 //   (or, for a capture that readers follow while it grows, as soon as it
 //   holds its header: MoveIntoPlace);
-// - a target that is not a regular file (/dev/stdout, a FIFO, /dev/full) is
-//   written directly, as there is nothing to rename over;
+// - a symbolic link is written through: the file it names is replaced,
+//   never the link; a link to nothing is refused;
+// - "-", /dev/stdout, /dev/stderr, /dev/fd/N (and links to them) are the
+//   descriptor memframe was given, written as it is (a file the shell
+//   opened is appended to at its offset, never replaced);
+// - only a regular file is ever replaced;
+// - a target that is not a regular file (a FIFO, a terminal, /dev/full) is
+//   written directly, as there is nothing to rename over; it is opened
+//   without waiting (a FIFO that no process reads is an error, not a hang),
+//   and a write that waits on a reader gives up once a signal said so
+//   (InterruptBlockedWrites);
 // - every failure is a message naming the file and strerror's reason.
 #pragma once
 
@@ -70,14 +79,26 @@ class OutputFile {
 
  private:
   OutputFile() = default;
-  bool Rename(std::string* error);  // the temporary file over the target
+  static std::unique_ptr<OutputFile> OpenDescriptor(int inherited, const std::string& path, const OutputPolicy& policy,
+                                                    std::string* error);
+  bool StartInPlace(int fd, std::string* error);  // owns fd, success or not
+  bool Rename(std::string* error);                // the temporary file over the target
 
   FILE* stream_ = nullptr;
-  std::string path_;       // the target
-  std::string temp_path_;  // empty when writing the target directly
+  std::string path_;         // the output as it was named
+  std::string target_path_;  // the file it names, past any symbolic link
+  std::string temp_path_;    // empty when writing the target directly
   bool in_place_ = false;
   bool may_replace_ = true;  // false: the target did not exist and must not now
 };
+
+// From a signal handler (async-signal-safe): writes to outputs that wait for
+// a reader (a FIFO, a pipe, a terminal) fail from now on, instead of
+// waiting, with "interrupted" as their reason. memframe run calls it on
+// Ctrl+C and SIGTERM, whose handlers must not be SA_RESTART.
+void InterruptBlockedWrites();
+// Undoes it (tests).
+void AllowBlockedWrites();
 
 // What a stream that a command wrote its results to says when it is closed:
 // "" when every byte reached it, else the reason ("No space left on device";

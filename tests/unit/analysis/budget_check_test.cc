@@ -7,6 +7,7 @@
 
 #include "memframe/analysis/budget.h"
 #include "memframe/report/check.h"
+#include "test_capture.h"
 
 namespace memframe::analysis {
 namespace {
@@ -190,6 +191,64 @@ TEST_F(BudgetCheckTest, ASteadyBudgetWithoutSteadyPlayIsBroken) {
   EXPECT_EQ(bytes->note, "no steady phase");
   ASSERT_NE(Find(r, "steady: allocator time p99"), nullptr);
   EXPECT_FALSE(Find(r, "steady: allocator time p99")->passed);
+}
+
+// GPU objects by hand: load 1 (frame 15) makes a 1 MiB texture, load 2
+// (frame 30) a 2 MiB one; each frame of steady 2 makes a 100-byte buffer
+// and deletes it (GPU churn: 100 bytes made a frame), steady 1 none.
+void AddGpuEvents(Stream* stream) {
+  using testing::GpuObjectEvent;
+  stream->gpu_events.push_back(GpuObjectEvent(GpuOp::kStorage, GpuKind::kTexture, 1, 1 << 20, 15));
+  for (uint64_t f = 16; f <= 29; ++f) {
+    stream->gpu_events.push_back(GpuObjectEvent(GpuOp::kStorage, GpuKind::kBuffer, f, 100, f));
+    stream->gpu_events.push_back(GpuObjectEvent(GpuOp::kDelete, GpuKind::kBuffer, f, 0, f));
+  }
+  stream->gpu_events.push_back(GpuObjectEvent(GpuOp::kStorage, GpuKind::kTexture, 2, 2 << 20, 30));
+}
+
+TEST_F(BudgetCheckTest, GpuBudgetsAreCheckedAfterEachLoadAndOnEachSteadyPhasesMeanFrame) {
+  AddGpuEvents(&capture_.main);
+  const BudgetReport r = Check(R"({"gpu": {"load_live_bytes": 3145727, "steady_frame_bytes": 99}})");
+  EXPECT_EQ(Names(r), (std::vector<std::string>{"steady 1: GPU bytes made a frame", "load 1: GPU live bytes after",
+                                                "steady 2: GPU bytes made a frame", "load 2: GPU live bytes after",
+                                                "leaked blocks (game)", "leaked bytes (game)", "mismatched frees"}));
+  const BudgetCheck* load1 = Find(r, "load 1: GPU live bytes after");
+  EXPECT_TRUE(load1->passed);
+  EXPECT_EQ(load1->actual, 1u << 20);
+  EXPECT_EQ(load1->phase, "load 1");
+  EXPECT_EQ(load1->frames, (FrameRange{15, 15}));
+  const BudgetCheck* load2 = Find(r, "load 2: GPU live bytes after");
+  EXPECT_FALSE(load2->passed);  // 3 MiB, one byte over
+  EXPECT_EQ(load2->actual, 3u << 20);
+  const BudgetCheck* steady1 = Find(r, "steady 1: GPU bytes made a frame");
+  EXPECT_TRUE(steady1->passed);
+  EXPECT_EQ(steady1->actual, 0u);
+  const BudgetCheck* steady2 = Find(r, "steady 2: GPU bytes made a frame");
+  EXPECT_FALSE(steady2->passed);
+  EXPECT_EQ(steady2->actual, 14u * 100);
+  EXPECT_EQ(steady2->per_frames, 14u);
+  EXPECT_EQ(steady2->frames, (FrameRange{16, 29}));
+  EXPECT_EQ(steady2->unit, "bytes");
+  EXPECT_EQ(r.broken(), 2u);
+  EXPECT_TRUE(Find(Check(R"({"gpu": {"steady_frame_bytes": 100}})"), "steady 2: GPU bytes made a frame")->passed);
+
+  // One phase alone keeps its GPU check; no steady phase breaks the steady one.
+  EXPECT_EQ(Names(Check(R"({"gpu": {"load_live_bytes": 1}})", &heap_.frames.phases[4])),
+            (std::vector<std::string>{"load 2: GPU live bytes after"}));
+  heap_.frames.phases = {MakePhase(PhaseKind::kStartup, 1, 0, 31), MakePhase(PhaseKind::kTeardown, 1, 32, 32)};
+  const BudgetCheck* none = Find(Check(R"({"gpu": {"steady_frame_bytes": 1}})"), "steady: GPU bytes made a frame");
+  ASSERT_NE(none, nullptr);
+  EXPECT_FALSE(none->passed);
+  EXPECT_EQ(none->note, "no steady phase");
+}
+
+TEST_F(BudgetCheckTest, AnUnknownGpuKeyIsAnError) {
+  Budget budget;
+  std::string error;
+  EXPECT_FALSE(ParseBudget(R"({"gpu": {"load_bytes": 1}})", &budget, &error));
+  EXPECT_EQ(error, "gpu.load_bytes: unknown key");
+  EXPECT_FALSE(ParseBudget(R"({"gpu": {"steady_frame_bytes": -1}})", &budget, &error));
+  EXPECT_EQ(error, "gpu.steady_frame_bytes: must be a whole number of at least 0");
 }
 
 }  // namespace

@@ -50,6 +50,21 @@ TEST(Budget, ParsesEveryKey) {
   EXPECT_EQ(b.mismatches, 2u);
 }
 
+// JSON keeps the last of two equal keys; a budget that says a limit twice
+// is a mistake to point at, not one to check silently.
+TEST(Budget, AKeyGivenTwiceIsAnError) {
+  EXPECT_EQ(Refusal(R"({"loads": 3, "loads": 30})"), "loads: given twice");
+  EXPECT_EQ(Refusal(R"({"steady_frame": {"bytes": 10, "allocations": 1, "bytes": 99}})"),
+            "steady_frame.bytes: given twice");
+  EXPECT_EQ(Refusal(R"({"steady_frame": {"sites": [{"pattern": "a"}, {"pattern": "b", "bytes": 1, "pattern": "c"}]}})"),
+            "steady_frame.sites[1].pattern: given twice");
+  // The same key in two objects is two keys.
+  Budget b;
+  std::string error;
+  EXPECT_TRUE(ParseBudget(R"({"steady_frame": {"bytes": 1}, "steady_worst_frame": {"bytes": 2}})", &b, &error))
+      << error;
+}
+
 TEST(Budget, DefaultsAllowNoLeakOfTheGamesOwnAndNoMismatch) {
   Budget b;
   std::string error;

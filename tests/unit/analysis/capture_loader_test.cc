@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+#include <utility>
+#include <vector>
+
 #include "memframe/analysis/symbolizer.h"
+#include "pe_symbols.h"
 
 #include "load_test_capture.h"
 #include "test_capture.h"
@@ -145,6 +151,78 @@ TEST(CaptureLoader, RecordedSymbolsNameFramesOfUnreadableModules) {
   EXPECT_EQ(LineLocation(symbolizer.Symbolize(0x180000020).front()), "cursoricon.c:720");
   // An address nothing named keeps its module+offset.
   EXPECT_EQ(symbolizer.Symbolize(0x140000100).front().function, "game.exe+0x100");
+}
+
+// A PE file with one .text section at RVA 0x1000 and a COFF symbol table
+// naming two functions at their section offsets, as a stripped Wine DLL
+// keeps its exports' names only.
+void WritePeWithCoffSymbols(const std::string& path, const std::vector<std::pair<std::string, uint32_t>>& functions) {
+  std::string pe(64, '\0');
+  pe[0] = 'M';
+  pe[1] = 'Z';
+  auto put = [&](size_t at, uint64_t value, size_t bytes) {
+    if (pe.size() < at + bytes) pe.resize(at + bytes, '\0');
+    for (size_t i = 0; i < bytes; ++i) pe[at + i] = static_cast<char>(value >> (8 * i));
+  };
+  put(0x3c, 64, 4);
+  put(64, 0x00004550, 4);                      // "PE\0\0"
+  put(68, 0x8664, 2);                          // x86-64
+  put(70, 1, 2);                               // one section
+  constexpr size_t kSection = 64 + 24, kSymbols = kSection + 40;
+  put(76, kSymbols, 4);
+  put(80, functions.size(), 4);
+  put(84, 0, 2);                               // no optional header
+  pe.resize(kSymbols, '\0');
+  memcpy(&pe[kSection], ".text", 5);
+  put(kSection + 12, 0x1000, 4);
+  std::string strings;
+  for (size_t i = 0; i < functions.size(); ++i) {
+    const size_t at = kSymbols + 18 * i;
+    put(at + 4, 4 + strings.size(), 4);         // the name, in the string table
+    put(at + 8, functions[i].second, 4);
+    put(at + 12, 1, 2);
+    put(at + 14, 0x20, 2);                      // a function
+    put(at + 16, 2, 1);                         // external
+    strings += functions[i].first + '\0';
+  }
+  pe.resize(kSymbols + 18 * functions.size(), '\0');  // the last record's aux count, 0
+  put(pe.size(), 4 + strings.size(), 4);
+  pe += strings;
+  std::ofstream(path, std::ios::binary) << pe;
+}
+
+// DbgHelp read the debug information; the COFF table's nearest preceding
+// symbol may be another function, and is taken only where it is DbgHelp's
+// function with its namespaces and parameters.
+TEST(CaptureLoader, DbgHelpsNameWinsOverACoffNeighbour) {
+  TempPath dll("comctl32.dll");
+  WritePeWithCoffSymbols(dll.path(), {{"EditLblWndProcW", 0x0}, {"_ZN4demo16SpawnDamageLabelER4Game", 0x100}});
+  TestCapture tc;
+  tc.Module(dll.path(), 0x180000000, 0, 0x10000);
+  wire::Packet p;
+  for (auto [address, function] : {std::pair<uint64_t, const char*>{0x180001050, "LISTVIEW_InsertItemT"},
+                                   {0x180001150, "SpawnDamageLabel"}}) {
+    wire::SymbolDef* d = p.mutable_symbols()->add_symbols();
+    d->set_address(address);
+    d->set_function(function);
+  }
+  tc.Add(p);
+  Capture c = LoadTestCapture(tc, "coff_neighbour");
+  Symbolizer symbolizer(c.main.modules);
+  EXPECT_EQ(symbolizer.Symbolize(0x180001050).front().function, "LISTVIEW_InsertItemT");
+  EXPECT_EQ(symbolizer.Symbolize(0x180001150).front().function, "demo::SpawnDamageLabel(Game&)");
+  // Where DbgHelp named nothing, the COFF symbol.
+  EXPECT_EQ(symbolizer.Symbolize(0x180001160).front().function, "demo::SpawnDamageLabel(Game&)");
+  EXPECT_EQ(symbolizer.Symbolize(0x180001010).front().function, "EditLblWndProcW");
+}
+
+TEST(QualifiesName, ANameBeforeItsParametersEndingInTheBareOne) {
+  EXPECT_TRUE(QualifiesName("demo::SpawnDamageLabel(Game&)", "SpawnDamageLabel"));
+  EXPECT_TRUE(QualifiesName("demo::Game::Spawn(int)", "Game::Spawn"));
+  EXPECT_TRUE(QualifiesName("EditLblWndProcW", "EditLblWndProcW"));
+  EXPECT_FALSE(QualifiesName("EditLblWndProcW", "LISTVIEW_InsertItemT"));
+  EXPECT_FALSE(QualifiesName("demo::MySpawn(int)", "Spawn"));
+  EXPECT_FALSE(QualifiesName("Spawn(int)", ""));
 }
 
 TEST(CaptureLoader, AnalysesTheStreamWithTheMostEvents) {

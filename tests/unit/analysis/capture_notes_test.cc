@@ -39,5 +39,22 @@ TEST(CaptureNotesTest, ABlockReusedWithoutItsFreeAndAnUnknownFree) {
       << out.str();
 }
 
+// A game that starts a thousand helper processes under the agent gets one
+// line about them, not a thousand.
+TEST(CaptureNotesTest, ManyOtherProcessesAreOneLine) {
+  Capture capture;
+  HeapAnalysis heap;
+  for (uint32_t i = 0; i < 1000; ++i) capture.other_streams.push_back({i + 2, 100 + i, "/bin/true", 2});
+  std::vector<std::string> notes = CaptureNotes(capture, heap);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_EQ(notes[0],
+            "1,000 other processes were recorded and not analysed (2,000 events in all): pid 100 /bin/true, pid 101 "
+            "/bin/true, pid 102 /bin/true and 997 more");
+  capture.other_streams.resize(2);
+  notes = CaptureNotes(capture, heap);
+  ASSERT_GE(notes.size(), 2u);
+  EXPECT_EQ(notes[1], "another process was recorded and not analysed: pid 101 /bin/true (2 events)");
+}
+
 }  // namespace
 }  // namespace memframe::analysis

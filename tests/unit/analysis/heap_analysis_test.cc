@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "memframe/analysis/phases.h"
 #include "test_capture.h"
 
 namespace memframe::analysis {
@@ -133,11 +134,27 @@ TEST(HeapAnalysis, LeaksOfTheBlocksAFrameRangeAllocated) {
   EXPECT_EQ(all.total_blocks, h.leaks.total_blocks);
 }
 
+// Frames 0..frames-1, frame f making allocations(f) blocks of `size`
+// bytes, each freed at once.
+template <typename Count>
+std::vector<TestEvent> FramesOfChurn(uint32_t frames, uint64_t size, Count allocations) {
+  std::vector<TestEvent> events;
+  uint64_t tick = 0;
+  for (uint32_t frame = 0; frame < frames; ++frame) {
+    for (int i = 0; i < allocations(frame); ++i) {
+      events.push_back(Alloc(++tick, frame, 0x1000, size, 1));
+      events.push_back(Free(++tick, frame, 0x1000));
+    }
+    events.push_back(FrameEnd(++tick, frame));
+  }
+  return events;
+}
+
 TEST(HeapAnalysis, SpikesStandOutFromSteadyFrames) {
   std::vector<TestEvent> events;
   uint64_t tick = 0, address = 0x1000;
   for (uint32_t frame = 0; frame < 12; ++frame) {
-    const int allocations = frame == 7 ? 40 : 10;  // frame 7 spikes
+    const int allocations = frame == 7 ? 800 : 200;  // frame 7 spikes
     for (int i = 0; i < allocations; ++i) {
       events.push_back(Alloc(++tick, frame, address, 32, 1));
       events.push_back(Free(++tick, frame, address));
@@ -149,38 +166,69 @@ TEST(HeapAnalysis, SpikesStandOutFromSteadyFrames) {
   // Frame 0 is start-up; frames 1..11 are the one steady phase.
   ASSERT_EQ(t.phases.size(), 2u);
   const Phase& steady = t.phases[1];
-  EXPECT_EQ(steady.allocation_spike.median, 10u);
+  EXPECT_EQ(steady.allocation_spike.median, 200u);
   EXPECT_EQ(steady.allocation_spike.mad, 0u);
-  EXPECT_EQ(steady.allocation_spike.threshold, 13u);  // 10 + 3 * max(0, 1, 1)
-  EXPECT_EQ(steady.bytes_spike.threshold, 320u + 3 * 32);
+  // The highest of 200 + 3 * max(0, 20, 1), Tukey's fence 200 + 3 * 0,
+  // twice the median and 200 + kSpikeFloorAllocations.
+  EXPECT_EQ(steady.allocation_spike.threshold, 400u);
+  EXPECT_EQ(steady.bytes_spike.threshold, 6400u + kSpikeFloorBytes);  // the floor is the highest
   EXPECT_EQ(steady.spikes, 1u);
   for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 7) << "frame " << f.frame;
 }
 
-// 2,000 frames: 10 allocations each until frame 1,500, then 20 (a busier
+// A frame of a steady phase must exceed its phase's usual frame by
+// kSpikeFloorAllocations to be a spike: 43 -> 110 allocations (a marble
+// rolling in Enigma) is 2.5x, and no frame is late for it.
+TEST(HeapAnalysis, AFewMoreAllocationsAreNoSpike) {
+  const int floor = static_cast<int>(kSpikeFloorAllocations);
+  FrameTable t = AnalyzeHeap(MakeStream(FramesOfChurn(40, 16, [&](uint32_t frame) {
+                   return frame == 20 ? 43 + floor : frame == 10 ? 43 + floor + 1 : 43;
+                 }))).frames;
+  ASSERT_EQ(t.phases.size(), 2u);
+  EXPECT_EQ(t.phases[1].allocation_spike.threshold, 43u + kSpikeFloorAllocations);
+  for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 10) << "frame " << f.frame;
+}
+
+// Play whose frames swing widely with what is on screen (allocations
+// between 300 and 900, spread evenly): Tukey's fence over its quartiles
+// leaves the swing alone and takes a frame far beyond it.
+TEST(HeapAnalysis, ASwingingPhaseSpikesOnlyBeyondItsSwing) {
+  FrameTable t = AnalyzeHeap(MakeStream(FramesOfChurn(101, 16, [](uint32_t frame) {
+                   return frame == 50 ? 3000 : 300 + static_cast<int>((frame * 37) % 61) * 10;
+                 }))).frames;
+  ASSERT_EQ(t.phases.size(), 2u);
+  for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 50) << "frame " << f.frame;
+}
+
+// Play at 300 allocations a frame whose view turns for 20 frames at 750
+// (over the phase's threshold of 600): a stretch, not 20 spikes, nor its
+// first and last frame; a single frame at 750 among 300s is one.
+TEST(HeapAnalysis, ABusierStretchIsNoRowOfSpikes) {
+  FrameTable t = AnalyzeHeap(MakeStream(FramesOfChurn(201, 16, [](uint32_t frame) {
+                   return (frame >= 100 && frame < 120) || frame == 50 ? 750 : 300;
+                 }))).frames;
+  ASSERT_EQ(t.phases.size(), 2u);
+  EXPECT_EQ(t.phases[1].allocation_spike.threshold, 600u);
+  for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 50) << "frame " << f.frame;
+}
+
+// 2,000 frames: 150 allocations each until frame 1,500, then 300 (a busier
 // level), with real spikes at frames 300 and 1,700 (3x their neighbours).
 // By the whole capture's median every frame of the busier level would
 // spike; the busier level is a steady phase of its own, judged against its
 // own frames, so frames 300 and 1,700 spike and no other does.
 TEST(HeapAnalysis, SpikesAreJudgedAgainstTheirOwnPhase) {
-  std::vector<TestEvent> events;
-  uint64_t tick = 0;
   constexpr uint32_t kFrames = 2000;
-  for (uint32_t frame = 0; frame < kFrames; ++frame) {
-    int allocations = frame < 1500 ? 10 : 20;
-    if (frame == 300 || frame == 1700) allocations *= 3;
-    for (int i = 0; i < allocations; ++i) {
-      events.push_back(Alloc(++tick, frame, 0x1000, 32, 1));
-      events.push_back(Free(++tick, frame, 0x1000));
-    }
-    events.push_back(FrameEnd(++tick, frame));
-  }
+  const std::vector<TestEvent> events = FramesOfChurn(kFrames, 32, [](uint32_t frame) {
+    const int allocations = frame < 1500 ? 150 : 300;
+    return frame == 300 || frame == 1700 ? 3 * allocations : allocations;
+  });
   FrameTable t = AnalyzeHeap(MakeStream(events)).frames;
   ASSERT_EQ(t.frames.size(), kFrames);
   ASSERT_EQ(t.phases.size(), 3u);
   EXPECT_EQ(t.phases[1].frames, (FrameRange{1, 1499}));
   EXPECT_EQ(t.phases[2].frames, (FrameRange{1500, 1999}));
-  EXPECT_EQ(t.phases[2].allocation_spike.threshold, 26u);  // 20 + 3 * max(0, 2, 1)
+  EXPECT_EQ(t.phases[2].allocation_spike.threshold, 600u);  // twice the median of 300
   for (const FrameStats& f : t.frames) EXPECT_EQ(f.spike, f.frame == 300 || f.frame == 1700) << "frame " << f.frame;
 }
 
@@ -191,7 +239,7 @@ TEST(HeapAnalysis, SpikesSayWhichFigureSpiked) {
   uint64_t tick = 0;
   for (uint32_t frame = 0; frame < 12; ++frame) {
     for (int i = 0; i < 10; ++i) {
-      events.push_back(Alloc(++tick, frame, 0x1000, frame == 4 ? 4096 : 32, 1));
+      events.push_back(Alloc(++tick, frame, 0x1000, frame == 4 ? 16384 : 32, 1));
       events.push_back(Free(++tick, frame, 0x1000));
     }
     events.push_back(FrameEnd(++tick, frame));

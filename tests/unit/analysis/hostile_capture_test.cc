@@ -267,5 +267,67 @@ TEST(HostileCapture, AModulePathNamingAFifoDoesNotHangTheReport) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
+// A capture of one allocation and one frame, run to its end.
+TestCapture OneRun() {
+  TestCapture tc;
+  tc.Recorder(false, 0);
+  tc.Marker(1, "glfwSwapBuffers");
+  tc.Batch(1, {Alloc(10, 0, 0x100, 64, 0), FrameEnd(20, 0)});
+  tc.End(2);
+  tc.Recorder(true, 0);
+  return tc;
+}
+
+TEST(HostileCapture, ABodyAppendedTwiceIsDamageNotDoubledFigures) {
+  TempPath once("once");
+  ASSERT_TRUE(OneRun().Write(once.path()));
+  const std::string bytes = once.ReadAll();
+  constexpr size_t kHeader = 12;  // "MEMFRAME" and the version
+  TempPath twice("twice");
+  twice.WriteAll(bytes + bytes.substr(kHeader));
+  Capture c = Load(twice.path());
+  EXPECT_EQ(c.damage, "capture goes on past its closing block, at byte offset " + std::to_string(bytes.size()) +
+                          " of " + std::to_string(2 * bytes.size() - kHeader) +
+                          " (a capture's body appended to it again?): the rest of the file was dropped");
+  EXPECT_EQ(c.main.events.size(), 2u);
+  // The report says so and exits 1, as for any damage; the summary that
+  // reads in one pass too.
+  for (const char* report : {"summary", "frames"}) {
+    testing::ReportResult r = testing::RunReportCli(twice.path(), report, {}, false);
+    EXPECT_EQ(r.code, 1) << report;
+    EXPECT_NE(r.err.find("capture goes on past its closing block"), std::string::npos) << r.err;
+  }
+}
+
+// The records of a capture written as one zstd frame (writers before frames
+// were checked) appended again, or joined by hand: caught by what they say.
+TEST(HostileCapture, AStreamThatStartsOverOrGoesOnAfterItsEndIsDamage) {
+  TestCapture after_end = OneRun();
+  after_end.Batch(1, {Alloc(30, 1, 0x200, 64, 0)});
+  TempPath a("after_end");
+  ASSERT_TRUE(after_end.Write(a.path()));
+  EXPECT_EQ(Load(a.path()).damage,
+            "capture is corrupt: stream 1 goes on after its end record (a capture's records appended to it again?)");
+
+  TestCapture restarted;
+  restarted.Batch(1, {Alloc(10, 0, 0x100, 64, 0)});
+  restarted.Add(1, TestCapture().Packets().front());
+  restarted.Batch(1, {Alloc(10, 0, 0x100, 64, 0)});
+  TempPath b("restarted");
+  ASSERT_TRUE(restarted.Write(b.path()));
+  Capture c = Load(b.path());
+  EXPECT_EQ(c.damage,
+            "capture is corrupt: stream 1 says Hello a second time (a capture's records appended to it again?)");
+  EXPECT_EQ(c.main.events.size(), 1u);
+
+  TestCapture closed_twice = OneRun();
+  closed_twice.Recorder(true, 0);
+  TempPath d("closed_twice");
+  ASSERT_TRUE(closed_twice.Write(d.path()));
+  EXPECT_EQ(Load(d.path()).damage,
+            "capture is corrupt: a recorder record after the closing one (a capture's records appended to it "
+            "again?)");
+}
+
 }  // namespace
 }  // namespace memframe::analysis

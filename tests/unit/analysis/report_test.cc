@@ -37,8 +37,9 @@ using testing::TestEvent;
 
 // Frames 0..9 end; frame 10 does not. Every frame: stack 1 allocates and
 // frees 48 bytes twice. Frames 0 and 5: stack 2 allocates 100 bytes and
-// never frees them.
-TestCapture GameCapture() {
+// never frees them. `ended`: the stream's end and the recorder's closing
+// record follow (a test that adds records adds them itself after its own).
+TestCapture GameCapture(bool ended = true) {
   TestCapture tc;
   analysis::Module self = testing::SelfModule();
   wire::Packet modules;
@@ -66,8 +67,10 @@ TestCapture GameCapture() {
     if (frame < 10) events.push_back(FrameEnd(++tick, frame));
   }
   tc.Batch(500, events);
-  tc.End();
-  tc.Recorder(true, 0);
+  if (ended) {
+    tc.End();
+    tc.Recorder(true, 0);
+  }
   return tc;
 }
 
@@ -304,7 +307,7 @@ TEST_F(ReportTest, TextReportsNameTheFunctions) {
 TEST_F(ReportTest, UsageErrorsExitTwo) {
   Result unknown = RunCli(path(), "bogus", {}, false);
   EXPECT_EQ(unknown.code, 2);
-  EXPECT_EQ(unknown.err, "memframe: error: unknown report 'bogus' (reports: allocators, diff, fragmentation, frames, hidden, histogram, leaks, lifetimes, locality, mismatches, phases, sites, threads)\n");
+  EXPECT_EQ(unknown.err, "memframe: error: unknown report 'bogus' (reports: allocators, diff, fragmentation, frames, gpu, hidden, histogram, leaks, lifetimes, locality, mismatches, phases, sites, threads)\n");
   EXPECT_EQ(unknown.out, "");
 
   Result bad_value = RunCli(path(), "frames", {"--from", "ten"}, false);
@@ -379,7 +382,7 @@ TEST(Report, TruncatedCaptureReportsWhatWasReadAndExitsOne) {
 // Two hidden sites in the same function, reached from different callers (a
 // stripped game drawing through one function): the rows must not look alike.
 TEST(ReportLookAlikes, RowsWithTheSameFunctionNameTheCallerThatTellsThemApart) {
-  TestCapture tc = GameCapture();
+  TestCapture tc = GameCapture(/*ended=*/false);
   tc.Stack(3, {report_test::SpawnDamageLabel(), report_test::LoadLevel()});
   tc.Stack(4, {report_test::SpawnDamageLabel(), report_test::DrawHud()});
   std::vector<TestEvent> events;
@@ -391,6 +394,8 @@ TEST(ReportLookAlikes, RowsWithTheSameFunctionNameTheCallerThatTellsThemApart) {
     events.push_back(Free(++tick, frame, 0x300000, 5));
   }
   tc.Batch(501, events);
+  tc.End();
+  tc.Recorder(true, 0);
   TempPath file("lookalikes");
   ASSERT_TRUE(tc.Write(file.path()));
 

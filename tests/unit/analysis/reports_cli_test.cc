@@ -422,7 +422,7 @@ TEST_F(ReportsCliTest, FramesSplitByClass) {
   EXPECT_NE(text.out.find("frame  phase     class     allocs  frees  bytes alloc  bytes freed  live bytes  mapped  alloc time"),
             std::string::npos)
       << text.out;
-  EXPECT_NE(text.out.find("    4  steady 1  all            5      2     1.58 KiB         96 B    1.49 KiB     0 B        0 ns  spike"),
+  EXPECT_NE(text.out.find("    4  steady 1  all            5      2     1.58 KiB         96 B    1.49 KiB     0 B        0 ns\n"),
             std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("         game         3      0     1.49 KiB          0 B    1.49 KiB     0 B\n"),

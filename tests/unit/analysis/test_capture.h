@@ -51,6 +51,20 @@ inline TestEvent Marker(uint64_t ticks, uint64_t frame, uint32_t id) {
 }
 
 // The same events as analysis::Event, for tests that build a Stream directly.
+// A GPU object event placed in `frame` (its tick is the frame number).
+inline analysis::GpuEvent GpuObjectEvent(analysis::GpuOp op, analysis::GpuKind kind, uint64_t name, uint64_t bytes,
+                                         uint64_t frame, uint32_t stack_id = 0) {
+  analysis::GpuEvent e;
+  e.op = op;
+  e.kind = kind;
+  e.name = name;
+  e.bytes = bytes;
+  e.frame = frame;
+  e.ticks = frame;
+  e.stack_id = stack_id;
+  return e;
+}
+
 inline analysis::Event ToEvent(const TestEvent& t, uint16_t thread = 0) { return analysis::FromWire(t, thread); }
 
 // A MAP or UNMAP (`kind`) of the mmap family, for a Stream built directly.
@@ -102,6 +116,12 @@ class TestCapture {
   void Add(const wire::Packet& packet) { Add(stream_, packet); }
   void Add(uint32_t stream, const wire::Packet& packet) { records_.emplace_back(stream, packet.SerializeAsString()); }
   void AddRaw(uint32_t stream, std::string bytes) { records_.emplace_back(stream, std::move(bytes)); }
+  // The records so far, serialized (the first is the Hello).
+  std::vector<wire::Packet> Packets() const {
+    std::vector<wire::Packet> packets(records_.size());
+    for (size_t i = 0; i < records_.size(); ++i) packets[i].ParseFromString(records_[i].second);
+    return packets;
+  }
 
   void Clock(uint64_t ticks, uint64_t ns) {
     wire::Packet p;

@@ -3,6 +3,10 @@
 // "memframe: error: ...", with a non-zero status: each case here is a value
 // a user could type, with the exact message and status it gets.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -55,14 +59,16 @@ TEST_F(MemframeCli, BadValuesAreErrorsWithOneMessageForm) {
       {{"attach", "--frame-source=vsync", "1"},
        "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, eglSwapBuffers, "
        "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
-       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'vsync'"},
+       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, or of a Windows game (wine memframe.exe run) "
+       "SwapBuffers, wglSwapBuffers, wglSwapLayerBuffers, vkQueuePresentKHR, IDXGISwapChain::Present, not 'vsync'"},
       {{"attach", "--follow-fork", "1"}, "--follow-fork applies to `memframe run` only"},
       {{"run", "--time-slice=60001", "--", "/bin/true"}, "--time-slice wants milliseconds from 0 to 60000, not '60001'",
        kExitRunFailed},
       {{"run", "--frame-source", "vsync", "/bin/true"},
        "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, eglSwapBuffers, "
        "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
-       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'vsync'",
+       "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, or of a Windows game (wine memframe.exe run) "
+       "SwapBuffers, wglSwapBuffers, wglSwapLayerBuffers, vkQueuePresentKHR, IDXGISwapChain::Present, not 'vsync'",
        kExitRunFailed},
       {{"report"}, "no capture file given"},
   };
@@ -94,6 +100,37 @@ TEST_F(MemframeCli, BadValuesAreErrorsWithOneMessageForm) {
     EXPECT_EQ(outcome.status, c.status) << c.message;
     EXPECT_EQ(outcome.err, "memframe: error: " + c.message + "\n") << outcome.err;
   }
+}
+
+// A session file that a killed `memframe attach` left behind may name a
+// pid that is now another memframe's: detach must not signal that one.
+TEST_F(MemframeCli, DetachTrustsNoStaleSessionFile) {
+  if (!FindCommand("check")) return;
+  // An unrelated memframe, busy for a few seconds: a check whose budget is
+  // a FIFO nobody writes.
+  const std::string fifo = dir_.File("budget.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  test::TempDir other_dir;
+  pid_t other = StartMemframe({"check", "none.mfc", "--budget", fifo}, other_dir, tmp_.path());
+  // It runs once its executable is memframe's.
+  for (int i = 0; i < 200 && std::filesystem::read_symlink("/proc/" + std::to_string(other) + "/exe").filename() !=
+                                 "memframe";
+       ++i)
+    usleep(10 * 1000);
+  // The file of a recording of this test's own process, by a memframe of
+  // that pid, as it was written before (no start time) and with a wrong one.
+  const std::string sessions = tmp_.path() + "/memframe-attach-" + std::to_string(geteuid());
+  ASSERT_EQ(mkdir(sessions.c_str(), 0700), 0);
+  for (const std::string& text : {std::to_string(other) + "\n", std::to_string(other) + " 1\n"}) {
+    std::ofstream(sessions + "/" + std::to_string(getpid())) << text;
+    Outcome detach = Memframe({"detach", std::to_string(getpid())});
+    EXPECT_EQ(detach.status, kExitMemframeError);
+    EXPECT_EQ(detach.err, "memframe: error: no `memframe attach " + std::to_string(getpid()) + "` of yours is recording\n");
+  }
+  // The other memframe was left alone: it ends as its own command does.
+  Outcome untouched = FinishMemframe(other, other_dir);
+  EXPECT_EQ(untouched.status, 2) << untouched.err;
+  EXPECT_EQ(untouched.err, "memframe: error: cannot read budget " + fifo + ": nothing came from it in 5 s\n");
 }
 
 // --help on every command and report prints its usage on stdout and exits

@@ -1,6 +1,6 @@
 // Runs the memframe binary (MEMFRAME_TEST_BINARY) as a user would, and keeps
 // its exit status, stdout and stderr: the harness of the tests that check
-// what the commands print and how they exit.
+// what the commands print and how they exit, and that none of them hangs.
 #pragma once
 
 #include <fcntl.h>
@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <sstream>
@@ -21,6 +22,7 @@ namespace memframe::injector {
 struct Outcome {
   int status = -1;  // the exit status, or 1000 + the signal that ended it
   std::string out, err;
+  bool timed_out = false;  // killed at the time limit
 };
 
 inline std::string Slurp(const std::string& path) {
@@ -30,11 +32,12 @@ inline std::string Slurp(const std::string& path) {
   return text.str();
 }
 
-// memframe ARGS with its output in files of `dir` and TMPDIR=`tmpdir` (where
-// its private socket directories go). `stdout_path` other than "": stdout
-// goes there (/dev/full). `file_size_limit` > 0: files memframe writes may
-// not grow past it (a full disk without a mount: writes fail with EFBIG).
-inline Outcome RunMemframe(std::vector<std::string> args, const test::TempDir& dir, const std::string& tmpdir,
+// Starts memframe ARGS with its output in files of `dir` and TMPDIR=`tmpdir`
+// (where its private socket directories go). `stdout_path` other than "":
+// stdout goes there (/dev/full). `file_size_limit` > 0: files memframe
+// writes may not grow past it (a full disk without a mount: writes fail
+// with EFBIG).
+inline pid_t StartMemframe(std::vector<std::string> args, const test::TempDir& dir, const std::string& tmpdir,
                            const std::string& stdout_path = "", rlim_t file_size_limit = 0) {
   std::string out = dir.File("stdout"), err = dir.File("stderr");
   pid_t pid = fork();
@@ -56,13 +59,33 @@ inline Outcome RunMemframe(std::vector<std::string> args, const test::TempDir& d
     execv(MEMFRAME_TEST_BINARY, argv.data());
     _exit(126);
   }
+  return pid;
+}
+
+// Waits for a memframe StartMemframe started, killing it after `seconds`
+// (a command that hangs is a failure, not a test that never ends).
+inline Outcome FinishMemframe(pid_t pid, const test::TempDir& dir, int seconds = 120) {
   Outcome outcome;
   int raw = 0;
-  waitpid(pid, &raw, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (waitpid(pid, &raw, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      outcome.timed_out = true;
+      kill(pid, SIGKILL);
+      waitpid(pid, &raw, 0);
+      break;
+    }
+    usleep(10 * 1000);
+  }
   outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 1000 + WTERMSIG(raw);
-  outcome.out = Slurp(out);
-  outcome.err = Slurp(err);
+  outcome.out = Slurp(dir.File("stdout"));
+  outcome.err = Slurp(dir.File("stderr"));
   return outcome;
+}
+
+inline Outcome RunMemframe(std::vector<std::string> args, const test::TempDir& dir, const std::string& tmpdir,
+                           const std::string& stdout_path = "", rlim_t file_size_limit = 0) {
+  return FinishMemframe(StartMemframe(std::move(args), dir, tmpdir, stdout_path, file_size_limit), dir);
 }
 
 }  // namespace memframe::injector

@@ -2,6 +2,7 @@
 // through, so that no careless command line loses data.
 #include "memframe/output_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "fake_agent_client.h"
 
@@ -119,6 +121,85 @@ TEST(OutputFile, SaysWhyItCannotWrite) {
   EXPECT_TRUE(full->Write("x", 1, &error));  // buffered
   EXPECT_FALSE(full->Commit(&error));
   EXPECT_EQ(error, "cannot write /dev/full: No space left on device");
+}
+
+TEST(OutputFile, AFifoIsWrittenInPlaceNeverWaitedOnForGood) {
+  test::TempDir dir;
+  const std::string fifo = dir.File("out.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string error;
+  EXPECT_FALSE(OutputFile::Create(fifo, OutputPolicy{}, &error));
+  EXPECT_EQ(error, "cannot write " + fifo + ": it is a FIFO that no process is reading");
+  // A reader that never reads: the write waits until told to stop waiting.
+  int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  auto output = OutputFile::Create(fifo, OutputPolicy{}, &error);
+  ASSERT_TRUE(output) << error;
+  std::thread interrupt([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    InterruptBlockedWrites();
+  });
+  const std::string data(1 << 20, 'x');
+  EXPECT_FALSE(output->Write(data.data(), data.size(), &error));
+  interrupt.join();
+  EXPECT_EQ(error, "cannot write " + fifo + ": interrupted while it took no more data");
+  AllowBlockedWrites();
+  output.reset();
+  close(reader);
+  EXPECT_EQ(FilesIn(dir.path()), 1u);
+}
+
+TEST(OutputFile, WritesThroughASymbolicLinkNeverReplacingIt) {
+  test::TempDir dir;
+  std::string file = dir.File("real.txt"), link = dir.File("link.txt");
+  std::ofstream(file) << "old";
+  std::filesystem::create_symlink(file, link);
+  std::string error;
+  ASSERT_TRUE(WriteAndCommit(link, OutputPolicy{}, "new", &error)) << error;
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(Slurp(file), "new");
+  // A link to a device: the device is written, the link stays.
+  std::filesystem::create_symlink("/dev/null", dir.File("null"));
+  ASSERT_TRUE(WriteAndCommit(dir.File("null"), OutputPolicy{}, "gone", &error)) << error;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("null")));
+  // A link to nothing is refused: writing through it would create a file
+  // wherever the link says.
+  std::filesystem::create_symlink(dir.File("missing"), dir.File("dangling"));
+  EXPECT_FALSE(WriteAndCommit(dir.File("dangling"), OutputPolicy{}, "x", &error));
+  EXPECT_EQ(error, "cannot write " + dir.File("dangling") + ": it is a symbolic link to " + dir.File("missing") +
+                       ", which does not exist");
+  EXPECT_FALSE(std::filesystem::exists(dir.File("missing")));
+  // The policy judges the file the link names.
+  std::ofstream(file) << "MEMFRAME a capture";
+  OutputPolicy keep_captures;
+  keep_captures.existing = OutputPolicy::Existing::kReplaceUnlessCapture;
+  EXPECT_FALSE(WriteAndCommit(link, keep_captures, "x", &error));
+  EXPECT_EQ(error, link + " holds a memframe capture already");
+  EXPECT_EQ(FilesIn(dir.path()), 4u);
+}
+
+TEST(OutputFile, ADescriptorsNameIsThatDescriptorAtItsOffset) {
+  test::TempDir dir;
+  const std::string file = dir.File("log");
+  std::ofstream(file) << "before ";
+  int fd = open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const std::string by_fd = "/dev/fd/" + std::to_string(fd);
+  std::filesystem::create_symlink(by_fd, dir.File("out"));
+  std::string error;
+  for (const std::string& name : {by_fd, "/proc/self/fd/" + std::to_string(fd), dir.File("out")})
+    ASSERT_TRUE(WriteAndCommit(name, OutputPolicy{}, "[" + name + "]", &error)) << error;
+  close(fd);
+  EXPECT_EQ(Slurp(file), "before [" + by_fd + "][/proc/self/fd/" + std::to_string(fd) + "][" + dir.File("out") + "]");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("out")));
+  EXPECT_EQ(FilesIn(dir.path()), 2u);
+  // Still not an input.
+  fd = open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  OutputPolicy policy;
+  policy.inputs = {file};
+  EXPECT_FALSE(OutputFile::Create("/dev/fd/" + std::to_string(fd), policy, &error));
+  EXPECT_EQ(error, "refusing to write /dev/fd/" + std::to_string(fd) + ": it is " + file + ", an input of this command");
+  close(fd);
 }
 
 TEST(CloseStream, ReportsWhatNeverReachedTheFile) {

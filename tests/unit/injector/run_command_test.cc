@@ -106,7 +106,9 @@ TEST(ParseRunArguments, ExplainsBadUsage) {
   EXPECT_EQ(error_of({"--frame-source", "bogus", "ls"}),
             "--frame-source wants auto, slices or one of the presents glfwSwapBuffers, glXSwapBuffers, "
             "eglSwapBuffers, SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, "
-            "SDL_Flip, SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, not 'bogus'");
+            "SDL_Flip, SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, or of a Windows game (wine "
+            "memframe.exe run) SwapBuffers, wglSwapBuffers, wglSwapLayerBuffers, vkQueuePresentKHR, "
+            "IDXGISwapChain::Present, not 'bogus'");
   RunOptions options;
   std::string error;
   EXPECT_EQ(ParseRunArguments({"--help"}, &options, &error), RunParse::kHelp);

@@ -5,6 +5,7 @@
 
 #include "budget_steady.h"
 #include "memframe/analysis/budget.h"
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_origin.h"
@@ -18,6 +19,41 @@ bool HasSteadyBudget(const Budget& b) {
     return l.all.allocations || l.all.bytes || !l.module_classes.empty() || !l.sites.empty();
   };
   return any(b.steady_frame) || any(b.steady_worst_frame) || b.allocator_time_p99_ns;
+}
+
+// "load 1: GPU live bytes after": the GPU total at the end of the load's last frame.
+void CheckGpuLoad(const GpuAnalysis& gpu, const Budget& budget, const Phase& load, std::vector<BudgetCheck>* out) {
+  if (!budget.gpu_load_live_bytes) return;
+  const std::string name = PhaseName(load);
+  const uint64_t live = gpu.LiveTotal(load.frames.to);
+  out->push_back({name + ": GPU live bytes after", name, *budget.gpu_load_live_bytes, live, 1,
+                  FrameRange{load.frames.to, load.frames.to}, live <= *budget.gpu_load_live_bytes, "bytes", ""});
+}
+
+// "steady 2: GPU bytes made a frame": the mean over the phase's frames, exact
+// as the heap's means; null `steady`: the capture has no steady phase.
+void CheckGpuSteady(const GpuAnalysis& gpu, const FrameTable& frames, const Budget& budget, const Phase* steady,
+                    std::vector<BudgetCheck>* out) {
+  if (!budget.gpu_steady_frame_bytes) return;
+  BudgetCheck c;
+  c.limit = *budget.gpu_steady_frame_bytes;
+  c.unit = "bytes";
+  if (!steady) {
+    c.name = "steady: GPU bytes made a frame";
+    c.passed = false;
+    c.note = "no steady phase";
+    out->push_back(std::move(c));
+    return;
+  }
+  c.phase = PhaseName(*steady);
+  c.name = c.phase + ": GPU bytes made a frame";
+  for (uint64_t f = steady->frames.from; f <= steady->frames.to; ++f)
+    if (f >= gpu.first_frame && f - gpu.first_frame < gpu.frames.size())
+      c.actual += gpu.frames[f - gpu.first_frame].made_bytes;
+  c.per_frames = std::max<uint64_t>(frames.CountIn(steady->frames), 1);
+  c.frames = steady->frames;
+  c.passed = c.actual <= static_cast<unsigned __int128>(c.limit) * c.per_frames;
+  out->push_back(std::move(c));
 }
 
 // How many phases of `kind` the run has, against `limit`.
@@ -78,20 +114,27 @@ BudgetReport CheckBudget(const Capture& capture, const HeapAnalysis& heap, Symbo
   for (const Phase& p : phases)
     if (p.kind == PhaseKind::kSteady && (!only || only == &p)) report.steady.push_back(p);
   const SteadySeries steady(capture, heap, symbolizer, budget, report.steady);
+  const bool gpu_budget = budget.gpu_load_live_bytes || budget.gpu_steady_frame_bytes;
+  const GpuAnalysis gpu = gpu_budget ? AnalyzeGpu(capture.main, heap.frames) : GpuAnalysis{};
 
   for (const Phase& p : phases) {
     if (only && only != &p) continue;
-    if (p.kind == PhaseKind::kSteady) steady.Check(&p, &report.checks);
+    if (p.kind == PhaseKind::kSteady) {
+      steady.Check(&p, &report.checks);
+      CheckGpuSteady(gpu, heap.frames, budget, &p, &report.checks);
+    }
     if (p.kind == PhaseKind::kLoad && budget.load_live_bytes) {
       const std::string name = PhaseName(p);
       report.checks.push_back({name + ": live bytes after", name, *budget.load_live_bytes, p.live_after, 1,
                                FrameRange{p.frames.to, p.frames.to}, p.live_after <= *budget.load_live_bytes, "bytes",
                                ""});
     }
+    if (p.kind == PhaseKind::kLoad) CheckGpuLoad(gpu, budget, p, &report.checks);
   }
   if (only) return report;
   // A steady budget that no phase could be judged by is broken, not met.
   if (report.steady.empty() && HasSteadyBudget(budget)) steady.Check(nullptr, &report.checks);
+  if (report.steady.empty()) CheckGpuSteady(gpu, heap.frames, budget, nullptr, &report.checks);
   CheckWholeRun(capture, heap, symbolizer, budget, &report.checks);
   return report;
 }

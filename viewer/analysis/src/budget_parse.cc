@@ -1,6 +1,9 @@
 // ParseBudget (budget.h): strict, so that a typo in a budget is an error
 // rather than a budget silently not checked.
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "memframe/analysis/budget.h"
 
@@ -95,6 +98,64 @@ void ParseLeaks(const json& l, Budget* b) {
   }
 }
 
+// The first key an object of `text` holds twice, by its path
+// ("steady_frame.sites[0].pattern"), or "": JSON keeps the last of them
+// silently, and a budget whose limit was edited in one place but not the
+// other would check the one nobody meant.
+std::string DuplicateKey(const std::string& text) {
+  struct Level {
+    bool array = false;
+    std::set<std::string> keys;
+    std::string key;  // the current member's, in an object
+    int index = -1;   // the current element's, in an array
+  };
+  std::vector<Level> levels;
+  std::string duplicate;
+  auto path = [&levels] {
+    std::string p;
+    for (const Level& l : levels) {
+      if (l.array) p += "[" + std::to_string(l.index) + "]";
+      else if (!l.key.empty()) p += (p.empty() ? "" : ".") + l.key;
+    }
+    return p;
+  };
+  auto element = [&levels] {
+    if (!levels.empty() && levels.back().array) ++levels.back().index;
+  };
+  json::parser_callback_t note = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        element();
+        levels.push_back({event == json::parse_event_t::array_start, {}, {}, -1});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!levels.empty()) levels.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!levels.empty()) {
+          levels.back().key = parsed.get<std::string>();
+          if (!levels.back().keys.insert(levels.back().key).second && duplicate.empty()) duplicate = path();
+        }
+        break;
+      case json::parse_event_t::value:
+        element();
+        break;
+    }
+    return true;
+  };
+  json::parse(text, note, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  return duplicate;
+}
+
+void ParseGpu(const json& g, Budget* b) {
+  OnlyKeys(g, "gpu", {"load_live_bytes", "steady_frame_bytes"});
+  if (g.contains("load_live_bytes")) b->gpu_load_live_bytes = Count(g["load_live_bytes"], "gpu.load_live_bytes");
+  if (g.contains("steady_frame_bytes"))
+    b->gpu_steady_frame_bytes = Count(g["steady_frame_bytes"], "gpu.steady_frame_bytes");
+}
+
 }  // namespace
 
 bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
@@ -103,11 +164,15 @@ bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
     *error = "not valid JSON";
     return false;
   }
+  if (std::string key = DuplicateKey(text); !key.empty()) {
+    *error = key + ": given twice";
+    return false;
+  }
   Budget b;
   try {
     OnlyKeys(doc, "",
              {"steady_frame", "steady_worst_frame", "allocator_time_p99_ns", "load_live_bytes", "loads", "unloads",
-              "leaks", "mismatches"});
+              "leaks", "mismatches", "gpu"});
     if (doc.contains("steady_frame")) b.steady_frame = Steady(doc["steady_frame"], "steady_frame");
     if (doc.contains("steady_worst_frame"))
       b.steady_worst_frame = Steady(doc["steady_worst_frame"], "steady_worst_frame");
@@ -120,6 +185,7 @@ bool ParseBudget(const std::string& text, Budget* budget, std::string* error) {
     count("unloads", &b.unloads);
     if (doc.contains("leaks")) ParseLeaks(doc["leaks"], &b);
     if (doc.contains("mismatches")) b.mismatches = Count(doc["mismatches"], "mismatches");
+    if (doc.contains("gpu")) ParseGpu(doc["gpu"], &b);
   } catch (const BadBudget& bad) {
     *error = bad.message;
     return false;

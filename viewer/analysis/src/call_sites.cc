@@ -138,10 +138,13 @@ std::vector<SiteStats> FindHiddenSites(const CallSiteIndex& index, const std::ve
     SiteStats s = SummarizeSite(site, ranges, frames_in_range);
     if (s.frames_with_allocations > 0 && s.frames_with_allocations >= needed) out.push_back(s);
   }
+  // The most allocations over the judged frames first: what each costs the
+  // frames (a site in 66 % of them making 76 a frame goes before one in
+  // every frame making 2).
   std::sort(out.begin(), out.end(), [](const SiteStats& a, const SiteStats& b) {
+    if (a.allocations != b.allocations) return a.allocations > b.allocations;
     if (a.frames_with_allocations != b.frames_with_allocations)
       return a.frames_with_allocations > b.frames_with_allocations;
-    if (a.allocations != b.allocations) return a.allocations > b.allocations;
     if (a.bytes != b.bytes) return a.bytes > b.bytes;
     return a.stack_id < b.stack_id;
   });

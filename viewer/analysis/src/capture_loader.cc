@@ -56,6 +56,12 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
   if (stream == 0) {
     if (packet.has_recorder()) {
       const wire::RecorderInfo& r = packet.recorder();
+      // The closing record is the recorder's last.
+      if (recorder_.finished) {
+        *error = "capture is corrupt: a recorder record after the closing one (a capture's records appended to it "
+                 "again?)";
+        return Status::kDamaged;
+      }
       recorder_.seen = true;
       if (!r.command_line().empty()) recorder_.command_line = r.command_line();
       if (r.start_unix_ns()) recorder_.start_unix_ns = r.start_unix_ns();

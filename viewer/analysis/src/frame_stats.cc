@@ -25,7 +25,13 @@ SpikeThreshold ComputeSpikeThreshold(const std::vector<uint64_t>& values) {
   for (uint64_t v : values) deviations.push_back(v > t.median ? v - t.median : t.median - v);
   t.mad = Median(std::move(deviations));
   uint64_t scale = std::max<uint64_t>({t.mad, t.median / 10, 1});
-  t.threshold = t.median + kSpikeScale * scale;
+  // Tukey's far-out fence: an extreme value whatever the spread's shape (a
+  // level whose frames swing with what is on screen has a wide one).
+  std::vector<uint64_t> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const uint64_t q1 = sorted[sorted.size() / 4], q3 = sorted[std::min(sorted.size() - 1, sorted.size() * 3 / 4)];
+  const uint64_t far_out = q3 + kSpikeScale * (q3 - q1);
+  t.threshold = std::max({t.median + kSpikeScale * scale, far_out, kSpikeRatio * t.median});
   return t;
 }
 

@@ -107,4 +107,12 @@ const char* PeSymbols::Find(uint64_t rva) const {
   return names_.c_str() + std::prev(it)->name;
 }
 
+bool QualifiesName(std::string_view qualified, std::string_view bare) {
+  if (bare.empty()) return false;
+  std::string_view name = qualified.substr(0, qualified.find('('));
+  if (name.size() < bare.size() || name.substr(name.size() - bare.size()) != bare) return false;
+  const size_t start = name.size() - bare.size();
+  return start == 0 || (start >= 2 && name.substr(start - 2, 2) == "::");
+}
+
 }  // namespace memframe::analysis

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memframe::analysis {
@@ -29,5 +30,10 @@ class PeSymbols {
   std::vector<Entry> entries_;
   std::string names_;
 };
+
+// Whether `qualified`, a demangled COFF name ("ns::Game::Spawn(int)"), is
+// the function DWARF (and so DbgHelp) calls `bare` ("Spawn", "Game::Spawn"):
+// its name before the parameters is `bare`, or ends with "::" + `bare`.
+bool QualifiesName(std::string_view qualified, std::string_view bare);
 
 }  // namespace memframe::analysis

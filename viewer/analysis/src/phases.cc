@@ -69,7 +69,25 @@ struct FrameVerdict {
   bool drops = false;     // shrinks the live heap by the unload limit
   bool elevated = false;  // above its baseline by the spike rule: joins a run next to it
   bool burst = false;     // makes kBurstRatio times the allocations of the frames around it
+  bool transition = false;  // far above both sides, which differ: from one screen to another
 };
+
+// Row i makes kTransitionRatio times the allocations of the frames on either
+// side, and the frames before it and after it are at different levels: the
+// frame that takes the game from one screen to another, building the new one
+// (a level built in one frame in memory it mostly frees again).
+bool IsTransition(const std::vector<uint64_t>& a, size_t i) {
+  if (i == 0 || a[i] < kHeavyFloorAllocations) return false;
+  const size_t from = std::max<size_t>(1, i > kBaselineFrames ? i - kBaselineFrames : 0);
+  const size_t to = std::min(a.size(), i + 1 + kBaselineFrames);
+  if (i - from < kShortPlateauFrames || to - (i + 1) < kShortPlateauFrames) return false;
+  const uint64_t higher = std::max(MedianOfRows(a, from, i), MedianOfRows(a, i + 1, to));
+  if (a[i] <= kTransitionRatio * higher) return false;
+  // The sides without row i.
+  std::vector<uint64_t> sides(a.begin() + static_cast<long>(from), a.begin() + static_cast<long>(to));
+  sides.erase(sides.begin() + static_cast<long>(i - from));
+  return LevelsDiffer(sides, 0, i - from, sides.size());
+}
 
 std::vector<FrameVerdict> JudgeEachFrame(const PhaseSeries& s) {
   const size_t n = s.bytes.size();
@@ -85,6 +103,7 @@ std::vector<FrameVerdict> JudgeEachFrame(const PhaseSeries& s) {
     v[i].elevated = Above(s.bytes[i], bytes, kNeighbourFloorBytes) || Above(s.growth[i], growth, kNeighbourFloorBytes);
     v[i].burst = FarAbove(s.allocations[i], allocations, kHeavyFloorAllocations) &&
                  s.allocations[i] > kBurstRatio * allocations.median;
+    v[i].transition = IsTransition(s.allocations, i);
   }
   return v;
 }
@@ -93,7 +112,7 @@ std::vector<FrameVerdict> JudgeEachFrame(const PhaseSeries& s) {
 // by the elevated rows next to it.
 std::vector<PhaseRun> FindRuns(const std::vector<FrameStats>& rows, const std::vector<FrameVerdict>& v) {
   auto near = [&](size_t a, size_t b) { return rows[b].frame - rows[a].frame <= kHeavyGap + 1; };
-  auto candidate = [&](size_t i) { return i == 0 || v[i].heavy || v[i].grows || v[i].drops; };
+  auto candidate = [&](size_t i) { return i == 0 || v[i].heavy || v[i].grows || v[i].drops || v[i].transition; };
   std::vector<PhaseRun> runs;
   for (size_t i = 0; i < v.size(); ++i) {
     if (!candidate(i)) continue;
@@ -112,6 +131,7 @@ std::vector<PhaseRun> FindRuns(const std::vector<FrameStats>& rows, const std::v
     for (size_t i = r.first; i <= r.last; ++i) {
       r.heavy += v[i].heavy;
       r.burst = r.burst || v[i].burst;
+      r.transition = r.transition || v[i].transition;
     }
   }
   return runs;
@@ -133,7 +153,7 @@ PhaseKind ClassifyRun(const PhaseRun& r, const PhaseSeries& s, bool attached) {
   const uint64_t drift = SideBaseline(s.growth, r.first).median * (settled - r.first + 1);
   if (low > before && low - before >= LoadLimit(before) + drift) return PhaseKind::kLoad;
   if (high < before && before - high >= UnloadLimit(before)) return PhaseKind::kUnload;
-  if (r.heavy >= kSustainedFrames || r.burst) return PhaseKind::kLoad;
+  if (r.heavy >= kSustainedFrames || r.burst || r.transition) return PhaseKind::kLoad;
   return PhaseKind::kSteady;
 }
 
@@ -150,6 +170,22 @@ Phase MakePhase(PhaseKind kind, const std::vector<FrameStats>& rows, size_t firs
   p.live_before = first ? rows[first - 1].live_bytes : 0;
   p.live_after = rows[last].live_bytes;
   return p;
+}
+
+// Row i's figure is kSpikeRatio times the median of the kSpikeNeighbourFrames
+// rows before it and of those after it within rows [first, end), whichever
+// is higher: a frame, not a stretch (ETR's view turning for 22 frames of a
+// race at twice its usual rate), nor the first or last frame of one.
+bool StandsOutFromNeighbours(const std::vector<FrameStats>& rows, size_t first, size_t end, size_t i,
+                             uint64_t FrameStats::*field) {
+  auto side_median = [&](size_t from, size_t to) -> uint64_t {
+    std::vector<uint64_t> values;
+    for (size_t j = from; j < to; ++j) values.push_back(rows[j].*field);
+    return values.empty() ? 0 : MedianOfRows(values, 0, values.size());
+  };
+  const uint64_t before = side_median(i > first + kSpikeNeighbourFrames ? i - kSpikeNeighbourFrames : first, i);
+  const uint64_t after = side_median(i + 1, std::min(end, i + 1 + kSpikeNeighbourFrames));
+  return rows[i].*field > kSpikeRatio * std::max(before, after);
 }
 
 void NumberPhases(std::vector<Phase>& phases) {
@@ -181,7 +217,7 @@ std::vector<Phase> DetectPhases(const FrameTable& table, bool attached) {
       if (r.kind != PhaseKind::kSteady) events.push_back(r);
     }
   }
-  if (events.empty() || events.front().first != 0) events.insert(events.begin(), PhaseRun{0, 0, 1, false, first_kind});
+  if (events.empty() || events.front().first != 0) events.insert(events.begin(), PhaseRun{0, 0, 1, false, false, first_kind});
 
   // Steady play between the events, cut into plateaus; a plateau that is
   // really a long load (plateaus.h) joins the events.
@@ -219,13 +255,15 @@ void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases) {
     if (p.kind != PhaseKind::kSteady) continue;
     auto [first, end] = table.RowsIn(p.frames);
     if (end - first < kMinFramesForSpikes) continue;
-    auto column = [&](size_t from, size_t to, uint64_t FrameStats::*field) {
+    auto column = [&](size_t from, size_t to, uint64_t FrameStats::*field, uint64_t floor) {
       std::vector<uint64_t> values;
       for (size_t i = from; i < to; ++i) values.push_back(rows[i].*field);
-      return ComputeSpikeThreshold(values);
+      SpikeThreshold t = ComputeSpikeThreshold(values);
+      t.threshold = std::max(t.threshold, t.median + floor);
+      return t;
     };
-    p.allocation_spike = column(first, end, &FrameStats::allocations);
-    p.bytes_spike = column(first, end, &FrameStats::bytes_allocated);
+    p.allocation_spike = column(first, end, &FrameStats::allocations, kSpikeFloorAllocations);
+    p.bytes_spike = column(first, end, &FrameStats::bytes_allocated, kSpikeFloorBytes);
     const size_t count = end - first;
     const bool local = SpikesJudgedLocally(count);
     const size_t blocks = local ? (count + kSpikeBlock - 1) / kSpikeBlock : 1;
@@ -234,14 +272,16 @@ void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases) {
       if (local) {
         const size_t from = first + (b == 0 ? 0 : (b - 1) * kSpikeBlock);
         const size_t to = std::min(end, first + (b + 2) * kSpikeBlock);
-        allocations = column(from, to, &FrameStats::allocations);
-        bytes = column(from, to, &FrameStats::bytes_allocated);
+        allocations = column(from, to, &FrameStats::allocations, kSpikeFloorAllocations);
+        bytes = column(from, to, &FrameStats::bytes_allocated, kSpikeFloorBytes);
       }
       const size_t to = local ? std::min(end, first + (b + 1) * kSpikeBlock) : end;
       for (size_t i = first + b * kSpikeBlock; i < to; ++i) {
         FrameStats& f = rows[i];
-        f.allocations_spike = f.allocations > allocations.threshold;
-        f.bytes_spike = f.bytes_allocated > bytes.threshold;
+        f.allocations_spike = f.allocations > allocations.threshold &&
+                              StandsOutFromNeighbours(rows, first, end, i, &FrameStats::allocations);
+        f.bytes_spike = f.bytes_allocated > bytes.threshold &&
+                        StandsOutFromNeighbours(rows, first, end, i, &FrameStats::bytes_allocated);
         f.spike = f.allocations_spike || f.bytes_spike;
         p.spikes += f.spike;
       }

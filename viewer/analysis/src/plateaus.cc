@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "memframe/analysis/phases.h"
 
@@ -28,13 +29,16 @@ RateLevel LevelOfRows(const std::vector<uint64_t>& values, size_t from, size_t t
   return level;
 }
 
-// log of the ratio of the two levels when they differ for good, else 0.
-double ChangeScore(const RateLevel& a, const RateLevel& b) {
+// log of the ratio of the two levels when they differ for good (by `ratio`
+// and by more than their jitter), else 0.
+double ChangeScore(const RateLevel& a, const RateLevel& b, double ratio = kPlateauRatio) {
   const double k = static_cast<double>(kPlateauPseudoCount);
   const double lo = std::min(a.mean, b.mean) + k, hi = std::max(a.mean, b.mean) + k;
-  if (hi < kPlateauRatio * lo || hi - lo <= std::max(a.spread, b.spread)) return 0;
+  if (hi < ratio * lo || hi - lo <= std::max(a.spread, b.spread)) return 0;
   return std::log(hi / lo);
 }
+
+}  // namespace
 
 uint64_t MedianOfRows(const std::vector<uint64_t>& values, size_t from, size_t to) {
   std::vector<uint64_t> w(values.begin() + static_cast<long>(from), values.begin() + static_cast<long>(to));
@@ -42,6 +46,8 @@ uint64_t MedianOfRows(const std::vector<uint64_t>& values, size_t from, size_t t
   std::nth_element(w.begin(), mid, w.end());
   return *mid;
 }
+
+namespace {
 
 uint64_t AbsDiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
@@ -88,6 +94,42 @@ std::vector<size_t> FindCuts(const std::vector<uint64_t>& a, size_t first, size_
   return cuts;
 }
 
+// Where a short plateau at the head (or the tail) of rows first..last ends
+// (or starts), if one does: the long windows cannot see a change fewer than
+// kMinPlateauFrames rows from the edge, so there the rows on the edge's side
+// of the cut are as many as there are (at least kShortPlateauFrames), and
+// the change must be kShortPlateauRatio (a cutscene's opening seconds at 4x
+// the world map behind it).
+std::optional<size_t> ShortEdgeCut(const std::vector<uint64_t>& a, size_t first, size_t last, bool head) {
+  const size_t m = kMinPlateauFrames, k = kShortPlateauFrames, end = last + 1;
+  std::optional<size_t> best;
+  if (end - first < 2 * k) return best;
+  const size_t lo = head ? first + k : std::max(first + k, end >= m ? end - m + 1 : 0);
+  const size_t hi = head ? std::min(first + m - 1, end - k) : end - k;
+  double best_score = 0;
+  for (size_t c = lo; c <= hi; ++c) {
+    const double score = ChangeScore(LevelOfRows(a, std::max(first, c >= m ? c - m : 0), c),
+                                     LevelOfRows(a, c, std::min(end, c + m)), kShortPlateauRatio);
+    if (score > best_score) best_score = score, best = c;
+  }
+  return best;
+}
+
+// Cuts each plateau's short head and tail off it.
+void CutShortEdges(const std::vector<uint64_t>& a, std::vector<PhaseRun>& plateaus) {
+  std::vector<PhaseRun> out;
+  for (PhaseRun p : plateaus) {
+    for (bool head : {true, false}) {
+      if (auto c = ShortEdgeCut(a, p.first, p.last, head)) {
+        out.push_back({p.first, *c - 1});
+        p.first = *c;
+      }
+    }
+    out.push_back(p);
+  }
+  plateaus = std::move(out);
+}
+
 // Joins neighbouring plateaus whose whole levels do not differ (a slow ramp
 // cut in two), from the first.
 void JoinAlikePlateaus(const std::vector<uint64_t>& a, std::vector<PhaseRun>& plateaus) {
@@ -120,6 +162,10 @@ bool IsLongLoad(const PhaseSeries& s, const std::vector<PhaseRun>& plateaus, siz
 
 }  // namespace
 
+bool LevelsDiffer(const std::vector<uint64_t>& values, size_t first, size_t middle, size_t end) {
+  return ChangeScore(LevelOfRows(values, first, middle), LevelOfRows(values, middle, end)) > 0;
+}
+
 std::vector<PhaseRun> CutPlateaus(const PhaseSeries& s, size_t first, size_t last) {
   std::vector<PhaseRun> plateaus;
   size_t from = first;
@@ -129,6 +175,7 @@ std::vector<PhaseRun> CutPlateaus(const PhaseSeries& s, size_t first, size_t las
   }
   plateaus.push_back({from, last});
   JoinAlikePlateaus(s.allocations, plateaus);
+  CutShortEdges(s.allocations, plateaus);
   for (size_t i = 0; i < plateaus.size(); ++i)
     if (IsLongLoad(s, plateaus, i)) plateaus[i].kind = PhaseKind::kLoad;
   return plateaus;

@@ -23,8 +23,16 @@ struct PhaseRun {
   size_t first = 0, last = 0;
   size_t heavy = 0;    // rows in it that allocate far above their baseline
   bool burst = false;  // a row in it makes kBurstRatio times its baseline's allocations
+  bool transition = false;  // a row in it takes the game from one level of allocation to another
   PhaseKind kind = PhaseKind::kSteady;
 };
+
+// The median of rows [from, to) of `values` (the lower middle of an even count).
+uint64_t MedianOfRows(const std::vector<uint64_t>& values, size_t from, size_t to);
+
+// Whether rows [first, middle) and [middle, end) of `values` are at levels
+// that differ for good (the plateau rule, phases.h step 4).
+bool LevelsDiffer(const std::vector<uint64_t>& values, size_t first, size_t middle, size_t end);
 
 // Steady rows first..last cut where the allocation rate changes for good
 // (phases.h, step 4), in order. A plateau whose live heap grows by the load

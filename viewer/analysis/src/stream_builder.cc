@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memframe/analysis/frame_source.h"
+#include "memframe/analysis/gpu_objects.h"
 
 #include "allocator_release.h"
 #include "event_decoder.h"
@@ -62,6 +63,16 @@ void StreamBuilder::AddSymbols(const wire::SymbolDefs& defs) {
 }
 
 CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::string* error) {
+  // An agent says Hello once, first, and nothing after its EndOfStream: a
+  // stream that goes on is two recordings in one (a capture's body appended
+  // to itself), whose figures would all count twice.
+  const bool again = packet.body_case() == wire::Packet::kHello && stream_.has_hello;
+  if (again || stream_.has_end) {
+    *error = "capture is corrupt: stream " + std::to_string(stream_.stream_id) +
+             (again ? " says Hello a second time" : " goes on after its end record") +
+             " (a capture's records appended to it again?)";
+    return CaptureBuilder::Status::kDamaged;
+  }
   switch (packet.body_case()) {
     case wire::Packet::kHello: {
       const wire::Hello& h = packet.hello();
@@ -187,6 +198,8 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
     case wire::Packet::kSymbols:
       AddSymbols(packet.symbols());
       return CaptureBuilder::Status::kOk;
+    case wire::Packet::kGpu:
+      return AddGpuEvents(packet.gpu(), error);
     case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere
     case wire::Packet::kSnapshot:
     case wire::Packet::kLiveStart:
@@ -227,6 +240,7 @@ Stream StreamBuilder::Finish(const MergeProgress& progress) {
   if (streaming_) {
     streamed_in_order_ = streaming_->Finish(&stream_.handoffs_repaired, &stream_.streamed_events);
     streaming_.reset();
+    PlaceGpuEvents(&stream_);  // no events kept: the agent's frame numbers stand
     return std::move(stream_);
   }
   MergeStats merge;
@@ -254,7 +268,50 @@ Stream StreamBuilder::Finish(const MergeProgress& progress) {
     });
   }
   ResolveFrameSource(stream_);
+  PlaceGpuEvents(&stream_);
   return std::move(stream_);
+}
+
+CaptureBuilder::Status StreamBuilder::AddGpuEvents(const wire::GpuEvents& batch, std::string* error) {
+  for (const wire::GpuEvent& w : batch.events()) {
+    if (w.op() > wire::GpuOp_MAX || w.kind() > wire::GpuObjectKind_MAX || w.basis() > wire::GpuSizeBasis_MAX) {
+      // Open enums: a newer writer's op or kind means nothing here.
+      continue;
+    }
+    if (w.face() > 5 || w.stack_id() != 0 && !stream_.stacks.count(w.stack_id())) {
+      *error = "stream " + std::to_string(stream_.stream_id) + ": a GPU event names cube face " +
+               std::to_string(w.face()) + " or an undefined stack " + std::to_string(w.stack_id());
+      return CaptureBuilder::Status::kDamaged;
+    }
+    GpuEvent e;
+    e.ticks = w.ticks();
+    e.frame = w.frame();
+    e.name = w.name();
+    e.bytes = w.bytes();
+    e.memory = w.memory();
+    e.offset = w.offset();
+    e.op = static_cast<GpuOp>(w.op());
+    e.kind = static_cast<GpuKind>(w.kind());
+    e.basis = static_cast<GpuSizeBasis>(w.basis());
+    e.face = static_cast<uint8_t>(w.face());
+    e.context = w.context();
+    e.format = w.format();
+    e.target = w.target();
+    e.width = w.width();
+    e.height = w.height();
+    e.depth = w.depth();
+    e.levels = w.levels();
+    e.samples = w.samples();
+    e.level = w.level();
+    e.memory_type = w.memory_type();
+    e.memory_heap = w.memory_heap();
+    e.memory_flags = w.memory_flags();
+    e.stack_id = w.stack_id();
+    e.thread = ThreadIndex(w.thread_id());
+    stream_.gpu_events.push_back(e);
+  }
+  stream_.gpu_dropped += batch.dropped();
+  return CaptureBuilder::Status::kOk;
 }
 
 StreamSummary StreamBuilder::Summary() const {

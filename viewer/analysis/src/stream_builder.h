@@ -53,6 +53,7 @@ class StreamBuilder {
   uint16_t ThreadIndex(uint32_t tid);
   void AddModules(const wire::ModuleMap& map);
   void AddSymbols(const wire::SymbolDefs& defs);
+  CaptureBuilder::Status AddGpuEvents(const wire::GpuEvents& batch, std::string* error);
 
   Stream stream_;
   std::unordered_map<uint32_t, uint16_t> thread_index_;

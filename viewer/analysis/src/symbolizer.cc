@@ -290,12 +290,15 @@ std::vector<SourceFrame> Symbolizer::Resolve(uint64_t return_address) {
     }
     const char* coff_name = debug->pe_symbols.Find(base.module_offset - 1);
     if (coff_name) base.function = Demangle(coff_name);
-    // What DbgHelp named where the game ran: its file:line, and its name
-    // where the COFF symbols have none (DWARF's names lack namespaces).
+    // What DbgHelp named where the game ran: its file:line, and its name.
+    // The COFF table holds only the symbols the linker kept (a Wine DLL's:
+    // its exports), so its nearest preceding one may be another function;
+    // it wins only where it names DbgHelp's function with its namespaces and
+    // parameters, which DWARF's names lack.
     auto recorded = debug->module.recorded_symbols.find(base.module_offset);
     if (recorded != debug->module.recorded_symbols.end()) {
       const RecordedSymbol& r = recorded->second;
-      if (!coff_name && !r.function.empty()) base.function = r.function;
+      if (!r.function.empty() && !(coff_name && QualifiesName(base.function, r.function))) base.function = r.function;
       base.file = r.file;
       base.line = r.line;
     }

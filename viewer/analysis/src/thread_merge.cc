@@ -108,6 +108,7 @@ void StreamingMerge::AddBatch(uint16_t thread, const std::vector<Event>& events,
   ThreadQueue& q = threads_[thread];
   // Equal ticks are fine: this batch arrived after every event let out.
   if (events.front().ticks < latest_let_out_) return Fail();
+  if (q.events.empty()) heads_.push({events.front().ticks, arrival, thread});
   for (const Event& e : events) q.events.push_back({e, arrival});
   newest_read_ = std::max(newest_read_, events.back().ticks);
   pending_ += events.size();
@@ -124,39 +125,31 @@ void StreamingMerge::Fail() {
   failed_ = true;
   threads_.clear();
   threads_.shrink_to_fit();
+  heads_ = {};
   pending_ = 0;
 }
 
 void StreamingMerge::LetOutBelow(uint64_t limit, uint64_t keep) {
-  // Few threads wait at once: a scan finds the earliest head and the
-  // runner-up, and the earliest thread's events go out while they stay
-  // ahead of it (one scan per switch of thread, as MergeThreadRuns).
-  auto before = [](const Pending& a, const Pending& b) {
-    return a.event.ticks != b.event.ticks ? a.event.ticks < b.event.ticks : a.arrival < b.arrival;
+  // The earliest thread's events go out while they stay ahead of the
+  // runner-up's head (one heap operation per switch of thread, as
+  // MergeThreadRuns).
+  auto ahead = [](const Pending& p, const Head& h) {
+    return p.event.ticks != h.ticks ? p.event.ticks < h.ticks : p.arrival < h.arrival;
   };
   auto due = [&](const Pending& p) { return p.event.ticks < limit || pending_ > keep; };
-  for (;;) {
-    ThreadQueue* first = nullptr;
-    const Pending* second = nullptr;
-    for (ThreadQueue& t : threads_) {
-      if (t.events.empty()) continue;
-      const Pending& head = t.events.front();
-      if (!first || before(head, first->events.front())) {
-        if (first) second = &first->events.front();
-        first = &t;
-      } else if (!second || before(head, *second)) {
-        second = &head;
-      }
-    }
-    if (!first || !due(first->events.front())) return;
-    std::deque<Pending>& q = first->events;
-    const Pending bound = second ? *second : Pending{};
-    while (!q.empty() && due(q.front()) && (!second || before(q.front(), bound))) {
+  while (!heads_.empty()) {
+    const uint16_t thread = heads_.top().thread;
+    std::deque<Pending>& q = threads_[thread].events;
+    if (!due(q.front())) return;
+    heads_.pop();
+    const Head* second = heads_.empty() ? nullptr : &heads_.top();
+    while (!q.empty() && due(q.front()) && (!second || ahead(q.front(), *second))) {
       latest_let_out_ = q.front().event.ticks;
       out_->Push(q.front().event);
       q.pop_front();
       --pending_;
     }
+    if (!q.empty()) heads_.push({q.front().event.ticks, q.front().arrival, thread});
   }
 }
 

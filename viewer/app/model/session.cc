@@ -42,6 +42,11 @@ const analysis::LiveSeries& Session::ClassSeries() {
   return class_series_;
 }
 
+const analysis::GpuAnalysis& Session::Gpu() {
+  if (!gpu_) gpu_ = analysis::AnalyzeGpu(capture_.main, heap_.frames);
+  return *gpu_;
+}
+
 const analysis::ModuleClassTotals& Session::TotalsByClass() {
   if (has_class_totals_) return class_totals_;
   class_totals_ = {};

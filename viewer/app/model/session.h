@@ -15,6 +15,7 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/leaks.h"
 #include "memframe/analysis/live_series.h"
@@ -117,6 +118,11 @@ class Session {
   // Changes whenever the rules or the filter change: views rebuild their rows.
   uint64_t classes_generation() const { return classes_generation_; }
 
+  // The GPU objects (gpu_objects.h) replayed over every frame of the
+  // table, on first use. Every thread's: a thread selection keeps the heap
+  // events only.
+  const analysis::GpuAnalysis& Gpu();
+
   // Frees that do not match their allocation (analysis::FindMismatches),
   // found on first use: the loader asks, off the UI thread.
   const analysis::MismatchReport& Mismatches();
@@ -180,6 +186,7 @@ class Session {
   bool has_function_groups_ = false;
   std::vector<StackSet> stacks_by_size_bin_;  // empty until first asked
   std::optional<analysis::MismatchReport> mismatches_;
+  std::optional<analysis::GpuAnalysis> gpu_;
   std::optional<analysis::LeakReport> grouped_leaks_;
   std::optional<std::pair<analysis::FrameRange, analysis::LeakReport>> range_leaks_;
   analysis::ClassFilter class_filter_;

@@ -10,12 +10,15 @@
 #include "axis_ticks.h"
 #include "format.h"
 #include "style.h"
+#include "widgets/gpu_kind.h"
 #include "widgets/site_row.h"
 
 namespace memframe::viewer {
 
 namespace {
 
+using analysis::GpuAnalysis;
+using analysis::GpuKind;
 using analysis::LiveFigures;
 using analysis::LiveSeries;
 using analysis::ModuleClass;
@@ -23,6 +26,8 @@ using analysis::ModuleClass;
 constexpr float kLeftAxis = 70, kRightAxis = 64;  // as the bars' plot (timeline_draw.cc), so frames line up
 constexpr float kGap = 6;
 constexpr float kLiveShare = 0.62f;  // of the canvas; the allocation strip gets the rest
+// With GPU objects, the GPU band takes a share of the canvas from the heap's.
+constexpr float kHeapShareBesideGpu = 0.36f, kGpuShare = 0.26f;
 constexpr float kLegend = 18;       // above the live plot's highest value
 
 ImU32 BandColour(const LiveGraph::Band& b, int alpha) {
@@ -49,14 +54,20 @@ uint64_t Down(const LiveFigures& f, bool bytes) { return bytes ? f.bytes_freed :
 
 struct Column {
   float x0, x1;
-  size_t live_row, churn_row;  // the rows drawn: the largest of the column's frames
+  size_t live_row, churn_row, gpu_row;  // the rows drawn: the largest of the column's frames
 };
+
+uint64_t GpuLive(const GpuAnalysis& gpu, uint64_t frame, GpuKind kind) {
+  const analysis::GpuFrame* f = gpu.Frame(frame);
+  return f ? f->live_bytes[static_cast<int>(kind)] : 0;
+}
+uint64_t GpuTotal(const GpuAnalysis& gpu, uint64_t frame) { return gpu.LiveTotal(frame); }
 
 // One column per pixel zoomed out (the frame with the most memory, and the
 // one with the most churn, stand for the others: a one-frame peak never
 // disappears into an average), one per frame zoomed in.
 std::vector<Column> Columns(const LiveSeries& s, const std::vector<LiveGraph::Band>& drawn,
-                            const TimelineViewport& view, float width, bool bytes) {
+                            const TimelineViewport& view, float width, bool bytes, const GpuAnalysis& gpu) {
   auto total = [&](size_t row, auto&& figure) {
     uint64_t sum = 0;
     for (const LiveGraph::Band& b : drawn) sum += figure(s.At(row, b.group));
@@ -69,13 +80,16 @@ std::vector<Column> Columns(const LiveSeries& s, const std::vector<LiveGraph::Ba
       const double a = std::max(0.0, std::floor(view.FrameAt(x)));
       const double b = std::min(static_cast<double>(n), std::floor(view.FrameAt(x + 1.0)));
       if (a >= b) continue;
-      Column c{static_cast<float>(x), static_cast<float>(x + 1), static_cast<size_t>(a), static_cast<size_t>(a)};
-      uint64_t best_live = 0, best_churn = 0;
+      Column c{static_cast<float>(x), static_cast<float>(x + 1), static_cast<size_t>(a), static_cast<size_t>(a),
+               static_cast<size_t>(a)};
+      uint64_t best_live = 0, best_churn = 0, best_gpu = 0;
       for (size_t row = static_cast<size_t>(a); row < static_cast<size_t>(b); ++row) {
         const uint64_t live = total(row, Resident);
         const uint64_t churn = total(row, [&](const LiveFigures& f) { return Up(f, bytes) + Down(f, bytes); });
+        const uint64_t on_gpu = GpuTotal(gpu, s.frames[row]);
         if (live > best_live) best_live = live, c.live_row = row;
         if (churn > best_churn) best_churn = churn, c.churn_row = row;
+        if (on_gpu > best_gpu) best_gpu = on_gpu, c.gpu_row = row;
       }
       columns.push_back(c);
     }
@@ -86,7 +100,7 @@ std::vector<Column> Columns(const LiveSeries& s, const std::vector<LiveGraph::Ba
   for (size_t row = first; row < last; ++row) {
     const float x0 = std::max(0.0f, static_cast<float>(view.XOf(static_cast<double>(row))));
     const float x1 = std::min(width, static_cast<float>(view.XOf(row + 1.0)));
-    if (x1 > x0) columns.push_back({x0, x1, row, row});
+    if (x1 > x0) columns.push_back({x0, x1, row, row, row});
   }
   return columns;
 }
@@ -110,6 +124,21 @@ void DrawLegend(ImDrawList* draw, const PlotRect& p, const std::vector<LiveGraph
     at.x += h * 0.6f + 4;
     draw->AddText(at, palette::kAxisText, b.name.c_str());
     at.x += ImGui::CalcTextSize(b.name.c_str()).x + 12;
+  }
+}
+
+void DrawGpuLegend(ImDrawList* draw, const PlotRect& p, const std::vector<GpuKind>& kinds) {
+  ImVec2 at(p.min.x + 6, p.min.y + 2);
+  const char* intro = "GPU objects live at each frame's end (GL / Vulkan), by kind:";
+  draw->AddText(at, palette::kAxisText, intro);
+  at.x += ImGui::CalcTextSize(intro).x + 8;
+  for (GpuKind k : kinds) {
+    const float h = ImGui::GetTextLineHeight();
+    draw->AddRectFilled(ImVec2(at.x, at.y + h * 0.2f), ImVec2(at.x + h * 0.6f, at.y + h * 0.8f),
+                        ImGui::ColorConvertFloat4ToU32(GpuKindColour(k)));
+    at.x += h * 0.6f + 4;
+    draw->AddText(at, palette::kAxisText, analysis::GpuKindName(k));
+    at.x += ImGui::CalcTextSize(analysis::GpuKindName(k)).x + 12;
   }
 }
 
@@ -163,11 +192,17 @@ uint64_t LiveGraph::ChurnScale(const Stacking& stacking, bool bytes, const std::
 
 void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, const TimelineViewport& view, bool bytes,
                      const std::vector<uint8_t>& steady) {
-  const float split = canvas_min.y + (canvas_max.y - canvas_min.y) * kLiveShare;
+  const GpuAnalysis& gpu = ctx.session.Gpu();
+  const std::vector<GpuKind> gpu_kinds = analysis::GpuKindsMade(gpu, true);
+  const float height = canvas_max.y - canvas_min.y;
+  const float split = canvas_min.y + height * (gpu_kinds.empty() ? kLiveShare : kHeapShareBesideGpu);
   live_ = {ImVec2(canvas_min.x + kLeftAxis, canvas_min.y + kGap), ImVec2(canvas_max.x - kRightAxis, split)};
-  churn_ = {ImVec2(live_.min.x, split + kGap), ImVec2(live_.max.x, canvas_max.y - 8)};
+  gpu_ = {ImVec2(live_.min.x, split), ImVec2(live_.max.x, split)};
+  if (!gpu_kinds.empty()) gpu_ = {ImVec2(live_.min.x, split + kGap), ImVec2(live_.max.x, split + height * kGpuShare)};
+  churn_ = {ImVec2(live_.min.x, gpu_.max.y + kGap), ImVec2(live_.max.x, canvas_max.y - 8)};
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(live_.min, live_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
+  if (!gpu_kinds.empty()) draw->AddRectFilled(gpu_.min, gpu_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
   draw->AddRectFilled(churn_.min, churn_.max, ImGui::GetColorU32(ImGuiCol_ChildBg));
   const Stacking stacking = Stack(ctx);
   const LiveSeries& s = *stacking.series;
@@ -186,6 +221,17 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
     const float y = live_.max.y - live_height * static_cast<float>(t.value / max_live);
     draw->AddLine(ImVec2(live_.min.x, y), ImVec2(live_.max.x, y), palette::kGrid);
     LeftLabel(draw, live_, y, t.label);
+  }
+  // The GPU band: its own linear axis, up to the GPU peak (the heap's would
+  // flatten one or the other).
+  const uint64_t max_gpu = std::max<uint64_t>(gpu.peak_total, 1);
+  const float gpu_height = gpu_.height() - kLegend;
+  if (!gpu_kinds.empty()) {
+    for (const AxisTick& t : LinearTicks(static_cast<double>(max_gpu), true, 2)) {
+      const float y = gpu_.max.y - gpu_height * static_cast<float>(t.value / max_gpu);
+      draw->AddLine(ImVec2(gpu_.min.x, y), ImVec2(gpu_.max.x, y), palette::kGrid);
+      LeftLabel(draw, gpu_, y, t.label);
+    }
   }
   // The strip: linear, each class's band its own height, up to what steady
   // play allocates or frees at most; a frame beyond (start-up, a load) is
@@ -207,8 +253,16 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
   }
 
   draw->PushClipRect(live_.min, ImVec2(live_.max.x, churn_.max.y), true);
-  for (const Column& col : Columns(s, drawn, view, live_.width(), bytes)) {
+  for (const Column& col : Columns(s, drawn, view, live_.width(), bytes, gpu)) {
     const float x0 = live_.min.x + col.x0, x1 = live_.min.x + col.x1;
+    float gpu_y = gpu_.max.y;
+    for (GpuKind k : gpu_kinds) {
+      const uint64_t v = GpuLive(gpu, s.frames[col.gpu_row], k);
+      if (v == 0) continue;
+      const float top = gpu_y - gpu_height * static_cast<float>(static_cast<double>(v) / max_gpu);
+      draw->AddRectFilled(ImVec2(x0, top), ImVec2(x1, gpu_y), ImGui::ColorConvertFloat4ToU32(GpuKindColour(k)));
+      gpu_y = top;
+    }
     // Heap of each class from the bottom, then each class's mappings.
     float y = live_.max.y;
     for (int mapped = 0; mapped < 2; ++mapped) {
@@ -245,6 +299,10 @@ void LiveGraph::Draw(ViewContext& ctx, ImVec2 canvas_min, ImVec2 canvas_max, con
   draw->PopClipRect();
   draw->AddLine(ImVec2(churn_.min.x, zero), ImVec2(churn_.max.x, zero), palette::kAxisText);
   draw->AddLine(ImVec2(live_.min.x, live_.max.y), ImVec2(live_.max.x, live_.max.y), palette::kAxisText);
+  if (!gpu_kinds.empty()) {
+    draw->AddLine(ImVec2(gpu_.min.x, gpu_.max.y), ImVec2(gpu_.max.x, gpu_.max.y), palette::kAxisText);
+    DrawGpuLegend(draw, gpu_, gpu_kinds);
+  }
   DrawLegend(draw, live_, drawn, bytes);
 }
 
@@ -285,8 +343,34 @@ void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
   }
   if (!ctx.session.class_filter().KeepsAll())
     ImGui::TextColored(palette::kDimText, "Classes hidden by the toggle row are left out.");
+  const GpuAnalysis& gpu = ctx.session.Gpu();
+  const std::vector<GpuKind> gpu_kinds = analysis::GpuKindsMade(gpu, true);
+  if (const analysis::GpuFrame* f = gpu_kinds.empty() ? nullptr : gpu.Frame(s.frames[row])) {
+    ImGui::Separator();
+    ImGui::Text("GPU at its end: %s (%s made, %s deleted in the frame)", FormatBytes(f->total()).c_str(),
+                FormatCount(f->made).c_str(), FormatCount(f->deleted).c_str());
+    for (GpuKind k : gpu_kinds)
+      ImGui::TextColored(GpuKindColour(k), "  %s %s", analysis::GpuKindName(k),
+                         FormatBytes(f->live_bytes[static_cast<int>(k)]).c_str());
+  }
   ImGui::EndTooltip();
 }
+
+namespace {
+// The GPU band's figures per row: null when the capture made no GPU object.
+nlohmann::json GpuData(const GpuAnalysis& gpu, const LiveSeries& s) {
+  const std::vector<GpuKind> kinds = analysis::GpuKindsMade(gpu, true);
+  if (kinds.empty()) return nullptr;
+  nlohmann::json names = nlohmann::json::array(), frames = nlohmann::json::array();
+  for (GpuKind k : kinds) names.push_back(analysis::GpuKindName(k));
+  for (size_t row = 0; row < s.rows(); ++row) {
+    nlohmann::json live = nlohmann::json::object();
+    for (GpuKind k : kinds) live[analysis::GpuKindName(k)] = GpuLive(gpu, s.frames[row], k);
+    frames.push_back({{"frame", s.frames[row]}, {"live_bytes", std::move(live)}, {"total", GpuTotal(gpu, s.frames[row])}});
+  }
+  return {{"kinds", std::move(names)}, {"peak_bytes", gpu.peak_total}, {"frames", std::move(frames)}};
+}
+}  // namespace
 
 nlohmann::json LiveGraph::Data(ViewContext& ctx, const std::vector<uint8_t>& steady) {
   const Stacking stacking = Stack(ctx);
@@ -314,6 +398,7 @@ nlohmann::json LiveGraph::Data(ViewContext& ctx, const std::vector<uint8_t>& ste
                          {"churn_scale", {{"blocks", ChurnScale(stacking, false, steady)},
                                           {"bytes", ChurnScale(stacking, true, steady)}}},
                          {"frames", std::move(frames)}};
+  data["gpu"] = GpuData(ctx.session.Gpu(), s);
   if (stacking.by_filter) {
     data["groups"] = std::move(names);
     data["filter"] = DescribeFilter(ctx.selection);

@@ -5,6 +5,9 @@
 // freed (down), by class too. Only the classes the toggle row keeps are
 // drawn. Figures come from Session::ClassSeries (live_series.h).
 //
+// With GPU objects (Session::Gpu), a GPU band between the two: the GPU
+// bytes live at the end of each frame by kind, on an axis of its own.
+//
 // Stacked by the filter instead (Selection::live_by_filter), the groups are
 // the sites the tables' filter keeps (search text, size bin: whole sites)
 // and the other sites of the classes shown.
@@ -62,7 +65,7 @@ class LiveGraph {
   static uint64_t ChurnScale(const Stacking& stacking, bool bytes, const std::vector<uint8_t>& steady);
 
  private:
-  PlotRect live_{}, churn_{};
+  PlotRect live_{}, gpu_{}, churn_{};
   // The series of the filter's groups, for the filter and model it was built with.
   analysis::LiveSeries filter_series_;
   std::optional<RowFilterKey> filter_key_;

@@ -10,9 +10,24 @@ namespace memframe::analysis {
 std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis& heap) {
   std::vector<std::string> notes;
   const Stream& s = capture.main;
-  for (const StreamSummary& other : capture.other_streams) {
-    notes.push_back("another process was recorded and not analysed: pid " + std::to_string(other.pid) + " " +
-                    other.executable + " (" + FormatCount(other.events) + " events)");
+  // A few are named each; a game that starts a thousand helpers gets one
+  // line, not a thousand.
+  constexpr size_t kOthersNamed = 3;
+  const std::vector<StreamSummary>& others = capture.other_streams;
+  if (others.size() <= kOthersNamed) {
+    for (const StreamSummary& other : others) {
+      notes.push_back("another process was recorded and not analysed: pid " + std::to_string(other.pid) + " " +
+                      other.executable + " (" + FormatCount(other.events) + " events)");
+    }
+  } else {
+    uint64_t events = 0;
+    for (const StreamSummary& other : others) events += other.events;
+    std::string named;
+    for (size_t i = 0; i < kOthersNamed; ++i)
+      named += (i ? ", pid " : "pid ") + std::to_string(others[i].pid) + " " + others[i].executable;
+    notes.push_back(FormatCount(others.size()) + " other processes were recorded and not analysed (" +
+                    FormatCount(events) + " events in all): " + named + " and " +
+                    FormatCount(others.size() - kOthersNamed) + " more");
   }
   if (std::string own = DescribeOwnAllocator(capture); !own.empty()) notes.push_back(own);
   for (std::string& api : DescribeAllocatorApis(capture)) notes.push_back(std::move(api));

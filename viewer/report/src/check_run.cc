@@ -1,6 +1,12 @@
 // RunCheck (memframe/report/check.h): load the budget and the capture, check, print the
 // table, write the JUnit file.
-#include <fstream>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 
 #include "memframe/analysis/phases.h"
@@ -14,6 +20,57 @@
 namespace memframe::analysis {
 
 namespace {
+
+// A budget is a few lines of JSON; what is larger is not one (/dev/zero).
+constexpr size_t kMaxBudgetBytes = 1u << 20;
+// How long a budget that names a FIFO or a pipe may keep memframe waiting
+// for its next bytes (bash's <(...) writes at once; a FIFO nobody writes,
+// never).
+constexpr int kBudgetWaitMs = 5000;
+
+// The budget file's text, read without blocking for good on a FIFO and
+// never past kMaxBudgetBytes; false with *error naming the budget.
+bool ReadBudgetText(const std::string& path, std::string* text, std::string* error) {
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    *error = "cannot read budget " + path + ": " + (fd >= 0 ? "it is a directory" : strerror(errno));
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  text->clear();
+  error->clear();
+  char buffer[1 << 16];
+  for (;;) {
+    // poll first: a FIFO whose writer has not opened it yet reads as ended.
+    pollfd ready{fd, POLLIN, 0};
+    int polled = poll(&ready, 1, kBudgetWaitMs);
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled == 0) {
+      *error = "cannot read budget " + path + ": nothing came from it in " + std::to_string(kBudgetWaitMs / 1000) +
+               " s";
+      break;
+    }
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) {
+      *error = "cannot read budget " + path + ": " + strerror(errno);
+      break;
+    }
+    if (n == 0) {
+      if (text->empty()) *error = "budget " + path + " is empty";
+      break;
+    }
+    if (text->size() + static_cast<size_t>(n) > kMaxBudgetBytes) {
+      *error = "budget " + path + " is larger than " + std::to_string(kMaxBudgetBytes >> 20) +
+               " MiB; a budget is a small JSON file";
+      break;
+    }
+    text->append(buffer, static_cast<size_t>(n));
+  }
+  close(fd);
+  return error->empty();
+}
 
 // A mean is shown to a tenth, rounded up, so that a figure shown equal to
 // its limit is never one that broke it.
@@ -106,16 +163,13 @@ std::string BudgetJUnit(const BudgetReport& report, const std::string& capture) 
 }
 
 int RunCheck(const CheckRequest& request, std::ostream& out, std::ostream& err) {
-  std::ifstream in(request.budget_path);
-  if (!in) {
-    err << "memframe: error: cannot read budget " << request.budget_path << "\n";
+  std::string text, error;
+  if (!ReadBudgetText(request.budget_path, &text, &error)) {
+    err << "memframe: error: " << error << "\n";
     return 2;
   }
-  std::stringstream text;
-  text << in.rdbuf();
   Budget budget;
-  std::string error;
-  if (!ParseBudget(text.str(), &budget, &error)) {
+  if (!ParseBudget(text, &budget, &error)) {
     err << "memframe: error: budget " << request.budget_path << ": " << error << "\n";
     return 2;
   }

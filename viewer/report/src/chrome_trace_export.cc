@@ -5,41 +5,44 @@
 // as the frame's value for the frame's whole slice; the "by class" counters
 // carry one series per module class (one arg each: chrome://tracing stacks
 // them, Perfetto shows a track per class); markers are thread-scoped
-// instants ("i"). Timestamps are microseconds of
+// instants ("i"). With GPU objects (gpu_objects.h), "GPU live bytes" and
+// "GPU live bytes by kind" (one arg per kind) at each frame's start, as the
+// heap's counters. Timestamps are microseconds of
 // CLOCK_MONOTONIC.
 #include <nlohmann/json.hpp>
 
 #include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/live_series.h"
 
 namespace memframe::analysis {
 
 namespace {
 
-using nlohmann::json;
+using TraceJson = nlohmann::json;  // not report_json_common.h's ordered json: a trace's keys are sorted
 
 double Micros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
-json Metadata(const char* name, uint32_t pid, uint32_t tid, const std::string& value) {
+TraceJson Metadata(const char* name, uint32_t pid, uint32_t tid, const std::string& value) {
   return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", {{"name", value}}}};
 }
 
-json Complete(const std::string& name, const char* category, uint32_t pid, uint32_t tid, int64_t start_ns,
-              int64_t end_ns, json args) {
+TraceJson Complete(const std::string& name, const char* category, uint32_t pid, uint32_t tid, int64_t start_ns,
+              int64_t end_ns, TraceJson args) {
   return {{"ph", "X"},   {"name", name},         {"cat", category},
           {"pid", pid},  {"tid", tid},           {"ts", Micros(start_ns)},
           {"dur", Micros(end_ns - start_ns)},    {"args", std::move(args)}};
 }
 
-json Counter(const char* name, uint32_t pid, int64_t ns, uint64_t value) {
+TraceJson Counter(const char* name, uint32_t pid, int64_t ns, uint64_t value) {
   return {{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", Micros(ns)}, {"args", {{"value", value}}}};
 }
 
 // Each class's figure in one counter event: a stacked series per class.
-json ClassCounter(const char* name, uint32_t pid, int64_t ns, const LiveSeries& series, size_t row,
+TraceJson ClassCounter(const char* name, uint32_t pid, int64_t ns, const LiveSeries& series, size_t row,
                   const std::vector<ModuleClass>& classes, uint64_t (*figure)(const LiveFigures&)) {
-  json args = json::object();
+  TraceJson args = TraceJson::object();
   for (ModuleClass c : classes) args[ModuleClassName(c)] = figure(series.At(row, static_cast<size_t>(c)));
   return {{"ph", "C"}, {"name", name}, {"pid", pid}, {"ts", Micros(ns)}, {"args", std::move(args)}};
 }
@@ -52,7 +55,9 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
   const Timeline timeline = BuildTimeline(stream, heap.frames);
   const LiveSeries by_class = ComputeClassSeries(stream, heap.frames, symbolizer);
   const std::vector<ModuleClass> classes = PresentClasses(by_class);
-  json events = json::array();
+  const GpuAnalysis gpu = AnalyzeGpu(stream, heap.frames);
+  const std::vector<GpuKind> gpu_kinds = GpuKindsMade(gpu, true);
+  TraceJson events = TraceJson::array();
   events.push_back(Metadata("process_name", pid, 0, stream.process.executable));
   for (const Thread& t : stream.threads) {
     if (t.memframe) continue;
@@ -89,6 +94,13 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
     events.push_back(Counter("allocations", pid, span.start_ns, f.allocations));
     events.push_back(Counter("bytes allocated", pid, span.start_ns, f.bytes_allocated));
     events.push_back(Counter("allocator time ns", pid, span.start_ns, f.alloc_time_ns));
+    if (const GpuFrame* g = gpu_kinds.empty() ? nullptr : gpu.Frame(f.frame)) {
+      events.push_back(Counter("GPU live bytes", pid, span.start_ns, g->total()));
+      TraceJson args = TraceJson::object();
+      for (GpuKind k : gpu_kinds) args[GpuKindName(k)] = g->live_bytes[static_cast<int>(k)];
+      events.push_back({{"ph", "C"}, {"name", "GPU live bytes by kind"}, {"pid", pid}, {"ts", Micros(span.start_ns)},
+                        {"args", std::move(args)}});
+    }
     if (classes.empty()) continue;
     events.push_back(ClassCounter("live heap bytes by class", pid, span.start_ns, by_class, i, classes,
                                   [](const LiveFigures& c) { return c.live_bytes; }));
@@ -109,7 +121,7 @@ std::string ChromeTraceJson(const Capture& capture, const HeapAnalysis& heap, Sy
                       {"ts", Micros(m.ns)},
                       {"args", {{"frame", m.frame}}}});
   }
-  json trace = {{"traceEvents", std::move(events)},
+  TraceJson trace = {{"traceEvents", std::move(events)},
                 {"displayTimeUnit", "ms"},
                 {"otherData", {{"producer", "memframe"}, {"capture", capture.path}}}};
   return trace.dump() + "\n";

@@ -7,6 +7,8 @@
 //     allocated, allocator time), set at each frame's start to the frame's
 //     value, as chrome-json does, and the live heap, mapped bytes,
 //     allocations and bytes allocated of each module class present;
+//   - with GPU objects (gpu_objects.h), "GPU live bytes" and one track per
+//     kind made ("GPU live bytes (texture)"), set as the heap's;
 //   - markers as instants on the thread that placed them;
 //   - a heapprofd-style ProfilePacket at each marker and at the end: per
 //     call stack, what was allocated and freed up to that moment.
@@ -18,6 +20,7 @@
 #include "memframe/analysis/event_pass.h"
 #include "memframe/report/export.h"
 #include "memframe/analysis/frame_timeline.h"
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/live_series.h"
 #include "memframe/analysis/live_set.h"
 #include "protos/perfetto/trace/trace.pb.h"
@@ -32,7 +35,9 @@ constexpr uint32_t kSequence = 1;
 constexpr uint64_t kProcessTrack = 1;
 constexpr uint64_t kFirstCounterTrack = 10;
 constexpr uint64_t kFirstClassTrack = 20;  // + class * std::size(kClassCounters) + counter
+constexpr uint64_t kGpuTrack = 90;  // the GPU total; + kind: that kind's
 constexpr uint64_t kFirstThreadTrack = 100;
+static_assert(kGpuTrack + kGpuKinds <= kFirstThreadTrack);
 
 // Cumulative figures of one call stack, as heapprofd reports them.
 struct StackCounts {
@@ -236,7 +241,8 @@ uint64_t ClassTrack(ModuleClass c, size_t counter) {
 }
 
 void WriteDescriptors(const Stream& stream, const Timeline& timeline, const std::vector<ModuleClass>& classes,
-                      TraceWriter& w, std::unordered_map<uint32_t, uint64_t>* thread_tracks) {
+                      const std::vector<GpuKind>& gpu_kinds, TraceWriter& w,
+                      std::unordered_map<uint32_t, uint64_t>* thread_tracks) {
   const int64_t start = timeline.frames.empty() ? 0 : timeline.frames.front().start_ns;
   pf::TrackDescriptor* process = w.Packet(start)->mutable_track_descriptor();
   process->set_uuid(kProcessTrack);
@@ -270,6 +276,24 @@ void WriteDescriptors(const Stream& stream, const Timeline& timeline, const std:
       d->mutable_counter()->set_unit(kClassCounters[i].unit);
     }
   }
+  if (gpu_kinds.empty()) return;
+  auto gpu_track = [&](uint64_t uuid, const std::string& name) {
+    pf::TrackDescriptor* d = w.Packet(start)->mutable_track_descriptor();
+    d->set_uuid(uuid);
+    d->set_parent_uuid(kProcessTrack);
+    d->set_name(name);
+    d->mutable_counter()->set_unit(pf::CounterDescriptor::UNIT_SIZE_BYTES);
+  };
+  gpu_track(kGpuTrack, "GPU live bytes");
+  for (GpuKind k : gpu_kinds) gpu_track(kGpuTrack + static_cast<uint64_t>(k), std::string("GPU live bytes (") + GpuKindName(k) + ")");
+}
+
+// The GPU counters at the frame's start: the GPU bytes live at its end.
+void WriteGpu(const GpuAnalysis& gpu, const std::vector<GpuKind>& kinds, uint64_t frame, int64_t ns, TraceWriter& w) {
+  const GpuFrame* g = kinds.empty() ? nullptr : gpu.Frame(frame);
+  if (!g) return;
+  w.Counter(ns, kGpuTrack, g->total());
+  for (GpuKind k : kinds) w.Counter(ns, kGpuTrack + static_cast<uint64_t>(k), g->live_bytes[static_cast<int>(k)]);
 }
 
 // The figures of every class at the frame of `row`, at the frame's start.
@@ -329,9 +353,11 @@ std::string PerfettoTrace(const Capture& capture, const HeapAnalysis& heap, Symb
   const LiveSeries series = ComputeClassSeries(stream, heap.frames, symbolizer);
   const std::vector<ModuleClass> classes = PresentClasses(series);
   const ClassFigures by_class{series, classes};
+  const GpuAnalysis gpu = AnalyzeGpu(stream, heap.frames);
+  const std::vector<GpuKind> gpu_kinds = GpuKindsMade(gpu, true);
   TraceWriter w;
   std::unordered_map<uint32_t, uint64_t> thread_tracks;
-  WriteDescriptors(stream, timeline, classes, w, &thread_tracks);
+  WriteDescriptors(stream, timeline, classes, gpu_kinds, w, &thread_tracks);
   auto track_of = [&](uint32_t tid) {
     auto it = thread_tracks.find(tid);
     return it != thread_tracks.end() ? it->second : kProcessTrack;
@@ -349,12 +375,14 @@ std::string PerfettoTrace(const Capture& capture, const HeapAnalysis& heap, Symb
     Annotate(e, "live_bytes_after", p.phase.live_after);
     for (; row < timeline.frames.size() && timeline.frames[row].frame <= p.phase.frames.to; ++row) {
       by_class.Write(row, timeline.frames[row].start_ns, w);  // before the slice: in time order
+      WriteGpu(gpu, gpu_kinds, timeline.frames[row].frame, timeline.frames[row].start_ns, w);
       WriteFrame(timeline.frames[row], heap.frames.frames[row], track_of(timeline.frames[row].tid), w);
     }
     w.Event(p.end_ns, track, pf::TrackEvent::TYPE_SLICE_END);
   }
   for (; row < timeline.frames.size(); ++row) {
     by_class.Write(row, timeline.frames[row].start_ns, w);
+    WriteGpu(gpu, gpu_kinds, timeline.frames[row].frame, timeline.frames[row].start_ns, w);
     WriteFrame(timeline.frames[row], heap.frames.frames[row], track_of(timeline.frames[row].tid), w);
   }
   for (const TimelineMarker& m : timeline.markers)

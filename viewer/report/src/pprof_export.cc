@@ -1,10 +1,14 @@
 // The pprof profile (export.h, proto/profile.proto): one Sample per call
 // stack, one Location per return address, Functions and Mappings from the
-// symbolizer and the capture's modules.
+// symbolizer and the capture's modules. With GPU objects, two sample types
+// more, gpu_inuse_objects and gpu_inuse_space: the objects alive at the end
+// per stack that made them and kind (label "gpu_kind"), in samples of their
+// own (a heap sample's GPU values are 0, a GPU sample's heap values too).
 #include <algorithm>
 #include <map>
 #include <unordered_map>
 
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/report/export.h"
 #include "profile.pb.h"
 
@@ -37,13 +41,14 @@ class ProfileBuilder {
     return it->second;
   }
 
-  void AddSample(uint32_t stack_id, std::initializer_list<int64_t> values) {
+  pp::Sample* AddSample(uint32_t stack_id, const std::vector<int64_t>& values) {
     pp::Sample* sample = profile_.add_sample();
     auto it = stream_.stacks.find(stack_id);
     if (it != stream_.stacks.end()) {
       for (uint64_t address : it->second) sample->add_location_id(Location(address));  // innermost = leaf first
     }
     for (int64_t v : values) sample->add_value(v);
+    return sample;
   }
 
   pp::Profile& profile() { return profile_; }
@@ -123,8 +128,11 @@ class ProfileBuilder {
 std::string PprofProfile(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer) {
   ProfileBuilder b(capture.main, symbolizer);
   pp::Profile& p = b.profile();
-  for (auto [type, unit] : {std::pair{"alloc_objects", "count"}, {"alloc_space", "bytes"},
-                            {"inuse_objects", "count"}, {"inuse_space", "bytes"}}) {
+  const GpuAnalysis gpu = AnalyzeGpu(capture.main, heap.frames);
+  std::vector<std::pair<const char*, const char*>> types = {
+      {"alloc_objects", "count"}, {"alloc_space", "bytes"}, {"inuse_objects", "count"}, {"inuse_space", "bytes"}};
+  if (!gpu.empty()) types.insert(types.end(), {{"gpu_inuse_objects", "count"}, {"gpu_inuse_space", "bytes"}});
+  for (auto [type, unit] : types) {
     pp::ValueType* v = p.add_sample_type();
     v->set_type(b.String(type));
     v->set_unit(b.String(unit));
@@ -135,8 +143,23 @@ std::string PprofProfile(const Capture& capture, const HeapAnalysis& heap, Symbo
     auto leak = inuse.find(site.stack_id);
     int64_t blocks = leak != inuse.end() ? static_cast<int64_t>(leak->second->blocks) : 0;
     int64_t bytes = leak != inuse.end() ? static_cast<int64_t>(leak->second->bytes) : 0;
-    b.AddSample(site.stack_id,
-                {static_cast<int64_t>(site.allocations), static_cast<int64_t>(site.bytes), blocks, bytes});
+    std::vector<int64_t> values = {static_cast<int64_t>(site.allocations), static_cast<int64_t>(site.bytes), blocks, bytes};
+    if (!gpu.empty()) values.insert(values.end(), {0, 0});
+    b.AddSample(site.stack_id, values);
+  }
+  // The GPU objects alive at the end, by the stack that made them and kind.
+  std::map<std::pair<uint32_t, GpuKind>, std::pair<int64_t, int64_t>> alive;
+  for (const GpuObject& o : gpu.objects) {
+    if (!o.alive || !CountsInGpuTotal(o.kind)) continue;
+    auto& [objects, bytes] = alive[{o.stack_id, o.kind}];
+    ++objects;
+    bytes += static_cast<int64_t>(o.bytes);
+  }
+  for (const auto& [key, figures] : alive) {
+    pp::Sample* s = b.AddSample(key.first, {0, 0, 0, 0, figures.first, figures.second});
+    pp::Label* label = s->add_label();
+    label->set_key(b.String("gpu_kind"));
+    label->set_str(b.String(GpuKindName(key.second)));
   }
   p.mutable_period_type()->set_type(b.String("space"));
   p.mutable_period_type()->set_unit(b.String("bytes"));

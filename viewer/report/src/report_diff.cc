@@ -1,9 +1,12 @@
 // `diff A B`: the live heap at A against B, call stack by call stack.
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/live_set_diff.h"
 #include "memframe/analysis/phases.h"
 #include "report_json_common.h"
+#include "memframe/report/units.h"
 #include "report_text_common.h"
+#include "text_table.h"
 
 namespace memframe::analysis {
 
@@ -74,6 +77,81 @@ json CutJson(const LiveSetCut& cut, uint64_t blocks, uint64_t bytes) {
   return j;
 }
 
+// A cut as the GPU side sees it: the end of a frame. GPU events are placed
+// by frame only, so a marker counts the GPU objects of the frames before
+// its own.
+std::optional<uint64_t> GpuCutFrame(const LiveSetCut& cut) {
+  switch (cut.kind) {
+    case LiveSetCut::Kind::kStart: return std::nullopt;
+    case LiveSetCut::Kind::kEndOfFrame: return cut.frame;
+    case LiveSetCut::Kind::kMarker: return cut.frame ? std::optional<uint64_t>(cut.frame - 1) : std::nullopt;
+    case LiveSetCut::Kind::kEnd: return UINT64_MAX;
+  }
+  return std::nullopt;
+}
+
+GpuDiff ComputeGpuDiff(const ReportInput& input, const GpuAnalysis& gpu, const DiffResult& r) {
+  const auto b = GpuCutFrame(r.b);
+  return DiffGpu(gpu, GpuCutFrame(r.a), b ? *b : 0);
+}
+
+std::string GpuKindsText(const std::array<uint64_t, kGpuKinds>& bytes) {
+  std::string text;
+  for (int k = 1; k < kGpuKinds; ++k)
+    if (bytes[k]) text += (text.empty() ? "" : ", ") + FormatBytes(bytes[k]) + " " + GpuKindName(GpuKind(k));
+  return text.empty() ? "" : " (" + text + ")";
+}
+
+constexpr size_t kGpuObjectsShown = 10;
+
+// The GPU side, beside the heap: what the load left in video memory.
+void WriteGpuDiffText(const ReportInput& input, const DiffResult& r, std::ostream& out) {
+  const GpuAnalysis gpu = AnalyzeGpuOf(input);
+  if (gpu.empty()) return;
+  const GpuDiff g = ComputeGpuDiff(input, gpu, r);
+  out << "Live GPU at " << CutText(r.a) << ": " << FormatBytes(g.total_a()) << GpuKindsText(g.a) << '\n';
+  out << "Live GPU at " << CutText(r.b) << ": " << FormatBytes(g.total_b()) << GpuKindsText(g.b) << '\n';
+  out << "GPU change: " << FormatSignedBytes(static_cast<int64_t>(g.total_b()) - static_cast<int64_t>(g.total_a()))
+      << ", " << Plural(g.made, "object") << " made, " << FormatCount(g.deleted) << " deleted, "
+      << FormatCount(g.kept.size()) << " made and still alive (memframe report CAPTURE gpu)\n";
+  if (g.kept.empty()) return;
+  TextTable table({{"#"}, {"kind", true}, {"bytes"}, {"format", true}, {"size", true}, {"frame"},
+                   {"function", true}, {"location", true}});
+  for (size_t i = 0; i < g.kept.size() && i < kGpuObjectsShown; ++i) {
+    const GpuObject& o = *g.kept[i];
+    const SiteView v = NameStack(o.stack_id, input);
+    table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), FormatBytes(o.peak_bytes), GlFormatName(o.format),
+                  GpuDimensions(o), std::to_string(o.made_frame), NameCell(v), v.location});
+  }
+  out << '\n';
+  table.Write(out);
+}
+
+json GpuDiffJson(const ReportInput& input, const DiffResult& r) {
+  const GpuAnalysis gpu = AnalyzeGpuOf(input);
+  const GpuDiff g = ComputeGpuDiff(input, gpu, r);
+  json kinds = json::object();
+  for (int k = 1; k < kGpuKinds; ++k)
+    if (g.a[k] || g.b[k]) kinds[GpuKindName(GpuKind(k))] = {{"bytes_a", g.a[k]}, {"bytes_b", g.b[k]}};
+  json kept = json::array();
+  for (const GpuObject* o : g.kept) {
+    json row = StackRefJson(NameStack(o->stack_id, input), input);
+    row["kind"] = GpuKindName(o->kind);
+    row["name"] = o->name;
+    row["bytes"] = o->peak_bytes;
+    row["format_name"] = GlFormatName(o->format);
+    row["made_frame"] = o->made_frame;
+    kept.push_back(std::move(row));
+  }
+  return {{"bytes_a", g.total_a()},
+          {"bytes_b", g.total_b()},
+          {"delta_bytes", static_cast<int64_t>(g.total_b()) - static_cast<int64_t>(g.total_a())},
+          {"by_kind", std::move(kinds)},
+          {"made", g.made},
+          {"deleted", g.deleted},
+          {"kept", std::move(kept)}};
+}
+
 }  // namespace
 
 void WriteDiffText(const ReportInput& input, std::ostream& out) {
@@ -86,6 +164,7 @@ void WriteDiffText(const ReportInput& input, std::ostream& out) {
   out << "Change: " << FormatSignedBytes(static_cast<int64_t>(d.bytes_b) - static_cast<int64_t>(d.bytes_a)) << " in "
       << FormatSignedCount(static_cast<int64_t>(d.blocks_b) - static_cast<int64_t>(d.blocks_a)) << " blocks, "
       << Plural(d.rows.size(), "call stack") << " changed\n";
+  WriteGpuDiffText(input, r, out);
   if (d.rows.empty()) return;
   out << '\n';
   if (!input.options.classes.KeepsAll()) out << "Call stacks" << ClassesShown(input) << ":\n";
@@ -130,7 +209,8 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out) {
         {"b", CutJson(r.b, d.blocks_b, d.bytes_b)},
         {"delta_blocks", static_cast<int64_t>(d.blocks_b) - static_cast<int64_t>(d.blocks_a)},
         {"delta_bytes", static_cast<int64_t>(d.bytes_b) - static_cast<int64_t>(d.bytes_a)},
-        {"sites", std::move(sites)}},
+        {"sites", std::move(sites)},
+        {"gpu", GpuDiffJson(input, r)}},
        input, out);
 }
 

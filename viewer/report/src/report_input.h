@@ -15,6 +15,7 @@
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/load_progress.h"
 #include "memframe/analysis/module_class.h"
@@ -172,6 +173,8 @@ const LeakReport& GroupedLeaks(const ReportInput& input);
 
 // A name for any stack id: the SiteView of an empty SiteStats.
 SiteView NameStack(uint32_t stack_id, const ReportInput& input);
+// The capture's GPU objects replayed over its frames (gpu_objects.h).
+GpuAnalysis AnalyzeGpuOf(const ReportInput& input);
 
 // The frame `--frame` names, or the last frame when it is absent; a frame
 // the capture does not have is a ReportError.
@@ -200,6 +203,7 @@ void WriteLifetimesText(const ReportInput& input, std::ostream& out);
 void WriteMismatchesText(const ReportInput& input, std::ostream& out);
 void WritePhasesText(const ReportInput& input, std::ostream& out);
 void WriteThreadsText(const ReportInput& input, std::ostream& out);
+void WriteGpuText(const ReportInput& input, std::ostream& out);
 void WriteAllocatorsText(const ReportInput& input, std::ostream& out);
 void WriteLocalityText(const ReportInput& input, std::ostream& out);
 
@@ -215,6 +219,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out);
 void WriteMismatchesJson(const ReportInput& input, std::ostream& out);
 void WritePhasesJson(const ReportInput& input, std::ostream& out);
 void WriteThreadsJson(const ReportInput& input, std::ostream& out);
+void WriteGpuJson(const ReportInput& input, std::ostream& out);
 void WriteAllocatorsJson(const ReportInput& input, std::ostream& out);
 void WriteLocalityJson(const ReportInput& input, std::ostream& out);
 

@@ -40,7 +40,8 @@ std::string Capacity(const SiteLifetime& s) {
   return FormatBytes(s.peak_live_bytes) + " in " + FormatCount(s.peak_live_blocks);
 }
 
-bool Owned(const SiteView& v);
+// A site of code the user can change (site_origin.h OwnedByTheGame).
+bool Owned(const SiteView& v) { return !v.stack.empty() && OwnedByTheGame(v.module_class); }
 
 // The frame arena is advice for the game's code: sized by its sites alone.
 LifetimeReport Analyze(const ReportInput& input, const ReportScope& scope) {
@@ -81,9 +82,6 @@ void WriteLevelLoadsText(const ReportInput& input, std::ostream& out) {
         << FormatBytes(load.bytes_allocated) << "\n";
   }
 }
-
-// A site of code the user can change (site_origin.h OwnedByTheGame).
-bool Owned(const SiteView& v) { return !v.stack.empty() && OwnedByTheGame(v.module_class); }
 
 // One scope's classes, frame arena and sites; advice only for the sites the
 // game's code led to (what the user can change), the others counted.

@@ -123,6 +123,8 @@ const std::vector<ReportDef>& Reports() {
       {"hidden", "the call sites that allocate in most frames: the per-frame churn no single frame shows",
        {"--from", "--to", "--phase", "--min-fraction", "--all-frames"}, true, true, "", "", false, WriteHiddenText,
        WriteHiddenJson},
+      {"gpu", "GPU objects beside the heap: live bytes by kind per frame, largest objects, sites, alive at the end",
+       {}, false, true, "", "", false, WriteGpuText, WriteGpuJson},
       {"histogram", "allocation sizes in power-of-two bins, with the call sites that fill each bin",
        {"--from", "--to", "--frame", "--phase"}, true, true, "", "", false, WriteHistogramText, WriteHistogramJson},
       {"leaks", "blocks still live at the end, by call site, largest first",

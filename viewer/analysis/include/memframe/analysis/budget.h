@@ -8,7 +8,8 @@
 // every 7th frame is part of what the phase costs) and on its worst frame;
 // allocator time on the p99 of each steady phase's frames; load budgets on
 // the live heap at the end of each load; the number of loads and unloads,
-// leaks and mismatches on the whole capture.
+// leaks and mismatches on the whole capture. GPU budgets as the heap's: the
+// GPU bytes live after each load, the GPU bytes made per steady frame.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,11 @@ struct Budget {
   uint64_t leak_bytes = 0;
   ClassFilter leak_classes = GameOnly();
   uint64_t mismatches = 0;  // frees that do not match their allocation (mismatches.h)
+  // GPU objects (gpu_objects.h), the "gpu" object: the GPU bytes live at
+  // the end of each load, and the GPU bytes made (new objects, resizes,
+  // images) in each steady phase's mean frame.
+  std::optional<uint64_t> gpu_load_live_bytes;
+  std::optional<uint64_t> gpu_steady_frame_bytes;
 
   static ClassFilter GameOnly() {
     ClassFilter f;

@@ -13,6 +13,7 @@
 #include "memframe/analysis/clock.h"
 #include "memframe/analysis/event.h"
 #include "memframe/analysis/event_store.h"
+#include "memframe/analysis/gpu_event.h"
 
 namespace memframe::analysis {
 
@@ -130,6 +131,11 @@ struct Stream {
   // Events read in that order but passed to an analysis instead of kept in
   // `events` (summary_load.h); EventCount says how many the stream holds.
   uint64_t streamed_events = 0;
+
+  // GPU objects made, resized and deleted (FORMAT.md, "GPU objects"), in
+  // the order of their ticks, each in the frame of the frames above.
+  std::vector<GpuEvent> gpu_events;
+  uint64_t gpu_dropped = 0;  // GPU events the agent dropped (drop mode)
 
   bool has_end = false;  // EndOfStream seen
   uint64_t end_events = 0;

@@ -71,12 +71,15 @@ struct FrameTable {
   FrameRange Complete() const;
 };
 
-// median + kSpikeScale * max(MAD, median / 10, 1) of `values` (not empty):
-// the spike rule, also used for free bursts (lifetimes.h) and loads
-// (phases.h).
+// The spike rule over `values` (not empty): a spike is above all of
+// median + kSpikeScale * max(MAD, median / 10, 1), Tukey's far-out fence
+// (q3 + kSpikeScale * IQR) and kSpikeRatio times the median: far out of the
+// phase's usual swing, and a frame that at least doubles a usual one. The
+// median and MAD also make the local baselines of loads (phases.h).
 SpikeThreshold ComputeSpikeThreshold(const std::vector<uint64_t>& values);
 
 constexpr uint64_t kSpikeScale = 3;
+constexpr uint64_t kSpikeRatio = 2;
 constexpr size_t kMinFramesForSpikes = 8;
 // A steady phase longer than three blocks judges each frame against its
 // block and the blocks either side (a level that gets busier as it goes).

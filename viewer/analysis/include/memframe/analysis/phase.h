@@ -10,7 +10,7 @@
 
 namespace memframe::analysis {
 
-// median + kSpikeScale * max(MAD, median / 10, 1) of a set of values.
+// The spike rule over a set of values (frame_stats.h ComputeSpikeThreshold).
 struct SpikeThreshold {
   uint64_t median = 0;
   uint64_t mad = 0;        // median absolute deviation

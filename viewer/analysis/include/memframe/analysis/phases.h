@@ -30,7 +30,11 @@
 //    kSustainedFrames of its frames are heavy (a sustained run of heavy
 //    allocation) or one of them makes kBurstRatio times the allocations of
 //    the frames around it (and at least kHeavyFloorAllocations: a level
-//    built of thousands of objects in memory the last one freed); otherwise
+//    built of thousands of objects in memory the last one freed), or one of
+//    them is a transition: kTransitionRatio times the allocations of the
+//    frames on both sides (at least kShortPlateauFrames of each, up to
+//    kBaselineFrames), which are at different levels by the plateau rule
+//    of step 4 (the frame that builds the next screen); otherwise
 //    its frames are spikes of the steady phase they sit in, not a phase (a
 //    256 KiB buffer made and dropped in a frame). The run holding the first frame is start-up
 //    ("attached" for a capture made by memframe attach).
@@ -39,11 +43,21 @@
 //    kMinPlateauFrames frames before and after differ by kPlateauRatio (with
 //    kPlateauPseudoCount added to both, so 0 -> 3 allocations is no change)
 //    and by more than either side's interquartile range; the cut is placed
-//    where it best separates the two levels. Every steady phase is at least
-//    kMinPlateauFrames long unless loads bound it.
+//    where it best separates the two levels. Within kMinPlateauFrames of
+//    either end of a plateau, where those windows do not reach, a plateau
+//    of kShortPlateauFrames or more is cut off when its level differs by
+//    kShortPlateauRatio (a cutscene's first seconds, a menu shown briefly
+//    before a level). Other steady phases are at least kMinPlateauFrames
+//    long unless loads bound them.
 // 5. Spikes: a frame of a steady phase is a spike when it stands out from its
 //    own phase (frame_stats.h spike rule over the phase's frames, or its
-//    block of them in a long phase). Other phases have no spikes.
+//    block of them in a long phase) by at least kSpikeFloorAllocations or
+//    kSpikeFloorBytes (fewer cannot make a frame late: a marble rolling
+//    from 43 to 90 allocations is the game's usual swing), and stands out
+//    from its neighbours: kSpikeRatio times the median of the
+//    kSpikeNeighbourFrames frames before it and of those after it in its
+//    phase, whichever is higher (a stretch of busier frames, a view turning
+//    for a second, is the game's swing, not a row of spikes). Other phases have no spikes.
 #pragma once
 
 #include <cstdint>
@@ -71,9 +85,15 @@ constexpr uint64_t kNeighbourFloorBytes = 16 << 10;
 constexpr size_t kSettleFrames = 8;
 constexpr size_t kSustainedFrames = 4;
 constexpr uint64_t kBurstRatio = 8;
+constexpr uint64_t kTransitionRatio = 3;
 constexpr size_t kMinPlateauFrames = 30;
 constexpr double kPlateauRatio = 1.5;
 constexpr uint64_t kPlateauPseudoCount = 8;
+constexpr uint64_t kSpikeFloorAllocations = 128;
+constexpr uint64_t kSpikeFloorBytes = 64 << 10;
+constexpr size_t kSpikeNeighbourFrames = 8;
+constexpr size_t kShortPlateauFrames = 8;
+constexpr double kShortPlateauRatio = 3;
 
 // In frame order, covering every frame of the table; `attached` names the
 // first phase "attached" instead of "start-up". The frame table of a

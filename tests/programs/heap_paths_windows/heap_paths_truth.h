@@ -1,0 +1,22 @@
+/* What memframe_heap_paths.exe, its engine DLL and its plugin allocate:
+ * shared by the programs and by tests/windows/heap_paths_test.cpp, which
+ * checks that a capture shows exactly this. Each function named here is a
+ * frame of its blocks' stacks; each makes blocks of a size of its own. */
+#pragma once
+
+/* main.c, linked against the API-set import libraries (libwindowsapp), so
+ * every import names an api-ms-win-core-* DLL and resolves to kernelbase or
+ * ntdll, never to kernel32. */
+enum {
+  kApiSetHeapBlocks = 23, kApiSetHeapBytes = 1111,  /* ApiSetHeapBlocks: HeapAlloc, all freed */
+  kApiSetReallocBytes = 2222,                        /* ApiSetRealloc: HeapAlloc, HeapReAlloc, HeapFree */
+  kApiSetRegions = 5, kApiSetRegionBytes = 3 << 16,  /* ApiSetRegions: VirtualAlloc, VirtualFree but the last */
+  kFetchedBlocks = 9, kFetchedBytes = 3333,          /* FetchedHeapCalls: kernelbase's, by GetProcAddress */
+  kPluginBlocks = 6, kPluginBytes = 4444,            /* PluginWork (plugin.c, LoadLibraryW): kept live */
+  /* PrivateHeapBlocks: a HeapCreate heap destroyed whole; none leaks. */
+  kPrivateBlocks = 40, kPrivateBytes = 555, kPrivateLargeBytes = 1 << 20,
+  kCallbackBlocks = 3, kCallbackBytes = 8888,       /* CallbackWindowProc: WM_CREATE, freed at WM_DESTROY */
+  /* engine.cpp, imported by the program: before main. */
+  kEngineCtorBlocks = 7, kEngineCtorBytes = 6666,    /* EngineConstructorBlocks: malloc, kept live */
+  kEngineDllMainBlocks = 4, kEngineDllMainBytes = 7777, /* EngineDllMainBlocks: HeapAlloc, kept live */
+};

@@ -1,0 +1,218 @@
+// `gpu`: the GPU objects beside the heap (gpu_objects.h): live GPU bytes by
+// kind in the frames where they changed, the largest objects, the sites
+// that made the most, and the objects alive at the end.
+#include <algorithm>
+#include <map>
+
+#include "memframe/analysis/gpu_objects.h"
+#include "memframe/report/units.h"
+#include "report_json_common.h"
+#include "report_text_common.h"
+#include "text_table.h"
+
+namespace memframe::analysis {
+
+namespace {
+
+constexpr size_t kRowsShown = 20;
+
+bool Changed(const GpuFrame& f) { return f.made || f.deleted || f.made_bytes || f.freed_bytes; }
+
+struct GpuSite {
+  uint32_t stack_id = 0;
+  uint64_t objects = 0;
+  uint64_t bytes = 0;        // each object at its largest
+  uint64_t alive_bytes = 0;  // of those alive at the end
+};
+
+std::vector<GpuSite> Sites(const GpuAnalysis& gpu) {
+  std::map<uint32_t, GpuSite> by_stack;
+  for (const GpuObject& o : gpu.objects) {
+    if (!CountsInGpuTotal(o.kind)) continue;
+    GpuSite& s = by_stack[o.stack_id];
+    s.stack_id = o.stack_id;
+    ++s.objects;
+    s.bytes += o.peak_bytes;
+    if (o.alive) s.alive_bytes += o.bytes;
+  }
+  std::vector<GpuSite> sites;
+  for (auto& [id, s] : by_stack) sites.push_back(s);
+  std::stable_sort(sites.begin(), sites.end(), [](const GpuSite& a, const GpuSite& b) { return a.bytes > b.bytes; });
+  return sites;
+}
+
+// Objects by their largest size, then in the order made.
+std::vector<const GpuObject*> Largest(const GpuAnalysis& gpu, bool alive_only) {
+  std::vector<const GpuObject*> objects;
+  for (const GpuObject& o : gpu.objects)
+    if (!alive_only || o.alive) objects.push_back(&o);
+  std::stable_sort(objects.begin(), objects.end(),
+                   [](const GpuObject* a, const GpuObject* b) { return a->peak_bytes > b->peak_bytes; });
+  return objects;
+}
+
+void ObjectTable(const std::vector<const GpuObject*>& objects, const ReportInput& input, std::ostream& out) {
+  TextTable table({{"#"}, {"kind", true}, {"name"}, {"bytes"}, {"format", true}, {"size", true}, {"levels"},
+                   {"made"}, {"deleted"}, {"function", true}, {"location", true}});
+  for (size_t i = 0; i < objects.size() && i < kRowsShown; ++i) {
+    const GpuObject& o = *objects[i];
+    const SiteView v = NameStack(o.stack_id, input);
+    std::string bytes = FormatBytes(o.peak_bytes);
+    if (o.basis != GpuSizeBasis::kExact) bytes += std::string(" (") + GpuSizeBasisName(o.basis) + ")";
+    table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), std::to_string(o.name), bytes, GlFormatName(o.format),
+                  GpuDimensions(o), o.levels ? std::to_string(o.levels) : "", std::to_string(o.made_frame),
+                  o.alive ? "-" : std::to_string(o.deleted_frame), FunctionOrPlaceholder(v), v.location});
+  }
+  table.Write(out);
+}
+
+}  // namespace
+
+GpuAnalysis AnalyzeGpuOf(const ReportInput& input) {
+  return AnalyzeGpu(input.capture.main, input.heap.frames);
+}
+
+void WriteGpuText(const ReportInput& input, std::ostream& out) {
+  const GpuAnalysis gpu = AnalyzeGpuOf(input);
+  if (input.capture.main.process.attached)
+    out << "The recording starts at an attach: GPU objects made before it are unknown until deleted ("
+        << FormatCount(gpu.deletes_of_unknown) << " deleted since), and calls through pointers the game fetched "
+        << "before it are not seen.\n";
+  if (gpu.empty()) {
+    out << "No GPU objects: the program made no buffer, texture or renderbuffer through the calls memframe "
+           "hooks (or it ran with MEMFRAME_GPU=0).\n";
+    return;
+  }
+  uint64_t deleted = 0, alive_bytes = 0, alive = 0, by_basis[3] = {};
+  for (const GpuObject& o : gpu.objects) {
+    deleted += !o.alive;
+    if (o.alive && CountsInGpuTotal(o.kind)) {
+      ++alive;
+      alive_bytes += o.bytes;
+    }
+    ++by_basis[static_cast<int>(o.basis)];
+  }
+  out << "GPU objects: " << FormatCount(gpu.objects.size()) << " made, " << FormatCount(deleted) << " deleted, "
+      << FormatCount(alive) << " alive at the end (" << FormatBytes(alive_bytes) << "); peak "
+      << FormatBytes(gpu.peak_total) << " live in frame " << gpu.peak_frame << '\n';
+  out << "Sizes: " << FormatCount(by_basis[0]) << " exact, " << FormatCount(by_basis[1])
+      << " as uploaded (an unsized format: the driver picks the storage), " << FormatCount(by_basis[2])
+      << " of a format memframe does not know (counted as 0 bytes)\n";
+  if (gpu.deletes_of_unknown)
+    out << FormatCount(gpu.deletes_of_unknown) << " deletes of objects made before the recording (or never made)\n";
+  if (gpu.dropped) out << FormatCount(gpu.dropped) << " GPU events dropped (--drop): the figures are short\n";
+
+  const std::vector<GpuKind> kinds = GpuKindsMade(gpu, false);
+  out << "\nLive GPU bytes in the frames where they changed:\n";
+  std::vector<TextTable::Column> columns = {{"frame"}};
+  for (GpuKind k : kinds) columns.push_back({GpuKindName(k)});
+  for (const char* c : {"total", "made", "deleted", "+bytes", "-bytes"}) columns.push_back({c});
+  TextTable frames(columns);
+  for (size_t i = 0; i < gpu.frames.size(); ++i) {
+    const GpuFrame& f = gpu.frames[i];
+    if (!Changed(f)) continue;
+    std::vector<std::string> row = {std::to_string(gpu.first_frame + i)};
+    for (GpuKind k : kinds) row.push_back(FormatBytes(f.live_bytes[static_cast<int>(k)]));
+    for (const std::string& cell : {FormatBytes(f.total()), FormatCount(f.made), FormatCount(f.deleted),
+                                    FormatBytes(f.made_bytes), FormatBytes(f.freed_bytes)})
+      row.push_back(cell);
+    frames.AddRow(row);
+  }
+  frames.Write(out);
+
+  out << "\nLargest objects:\n";
+  ObjectTable(Largest(gpu, false), input, out);
+
+  out << "\nSites by the bytes of the objects they made:\n";
+  TextTable sites({{"#"}, {"objects"}, {"bytes"}, {"alive at end"}, {"function", true}, {"location", true}});
+  const std::vector<GpuSite> by_site = Sites(gpu);
+  for (size_t i = 0; i < by_site.size() && i < kRowsShown; ++i) {
+    const SiteView v = NameStack(by_site[i].stack_id, input);
+    sites.AddRow({std::to_string(i + 1), FormatCount(by_site[i].objects), FormatBytes(by_site[i].bytes),
+                  FormatBytes(by_site[i].alive_bytes), FunctionOrPlaceholder(v), v.location});
+  }
+  sites.Write(out);
+
+  const auto leaked = Largest(gpu, true);
+  if (leaked.empty()) return;
+  out << "\nAlive at the end (never deleted):\n";
+  ObjectTable(leaked, input, out);
+}
+
+void WriteGpuJson(const ReportInput& input, std::ostream& out) {
+  const GpuAnalysis gpu = AnalyzeGpuOf(input);
+  const std::vector<GpuKind> kinds = GpuKindsMade(gpu, false);
+  auto live_by_kind = [&](const std::array<uint64_t, kGpuKinds>& bytes) {
+    json j = json::object();
+    for (GpuKind k : kinds) j[GpuKindName(k)] = bytes[static_cast<int>(k)];
+    return j;
+  };
+  json frames = json::array();
+  for (size_t i = 0; i < gpu.frames.size(); ++i) {
+    const GpuFrame& f = gpu.frames[i];
+    if (!Changed(f)) continue;
+    frames.push_back({{"frame", gpu.first_frame + i},
+                      {"live_bytes", live_by_kind(f.live_bytes)},
+                      {"total", f.total()},
+                      {"made", f.made},
+                      {"deleted", f.deleted},
+                      {"made_bytes", f.made_bytes},
+                      {"freed_bytes", f.freed_bytes}});
+  }
+  json objects = json::array();
+  uint64_t alive_bytes = 0, alive = 0;
+  for (const GpuObject& o : gpu.objects) {
+    if (o.alive && CountsInGpuTotal(o.kind)) {
+      ++alive;
+      alive_bytes += o.bytes;
+    }
+    json row = {{"kind", GpuKindName(o.kind)},
+                {"context", o.context},
+                {"name", o.name},
+                {"bytes", o.bytes},
+                {"peak_bytes", o.peak_bytes},
+                {"size_basis", GpuSizeBasisName(o.basis)},
+                {"format", o.format},
+                {"format_name", GlFormatName(o.format)},
+                {"target", o.target},
+                {"width", o.width},
+                {"height", o.height},
+                {"depth", o.depth},
+                {"levels", o.levels},
+                {"samples", o.samples},
+                {"made_frame", o.made_frame},
+                {"deleted_frame", o.alive ? json() : json(o.deleted_frame)},
+                {"alive", o.alive},
+                {"resizes", o.resizes}};
+    if (o.kind >= GpuKind::kVkMemory) {
+      row["memory"] = o.memory;
+      row["offset"] = o.offset;
+      row["memory_type"] = o.memory_type;
+      row["memory_heap"] = o.memory_heap;
+      row["memory_flags"] = o.memory_flags;
+    }
+    row["site"] = StackRefJson(NameStack(o.stack_id, input), input);
+    objects.push_back(std::move(row));
+  }
+  json sites = json::array();
+  for (const GpuSite& s : Sites(gpu)) {
+    json row = StackRefJson(NameStack(s.stack_id, input), input);
+    row["objects"] = s.objects;
+    row["bytes"] = s.bytes;
+    row["alive_bytes"] = s.alive_bytes;
+    sites.push_back(std::move(row));
+  }
+  json peak = live_by_kind(gpu.peak_bytes);
+  Emit({{"objects_made", gpu.objects.size()},
+        {"alive_at_end", {{"objects", alive}, {"bytes", alive_bytes}}},
+        {"peak", {{"bytes", gpu.peak_total}, {"frame", gpu.peak_frame}, {"by_kind", peak}}},
+        {"attached", input.capture.main.process.attached},
+        {"deletes_of_unknown", gpu.deletes_of_unknown},
+        {"dropped", gpu.dropped},
+        {"frames", std::move(frames)},
+        {"sites", std::move(sites)},
+        {"objects", std::move(objects)}},
+       input, out);
+}
+
+}  // namespace memframe::analysis
