@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Checks that every relative link in README.md and docs/*.md resolves.
+"""Checks that every relative link in memframe's Markdown files resolves.
 
     python3 scripts/doc_links.py [FILE.md ...]   # exit 1, naming each broken link
+
+Without arguments: README.md, docs/*.md and every other .md of the tree
+but build directories and Perfetto's vendored protos (proto/perfetto).
 
 A link resolves when the file or folder it names exists (relative to the
 document that holds it) and, when it has a #fragment into a Markdown file,
@@ -9,7 +12,6 @@ that file has a heading whose GitHub anchor is the fragment. Links with a
 scheme (https:, mailto:) are not followed; links inside fenced code blocks
 are not links.
 """
-import glob
 import os
 import re
 import sys
@@ -65,8 +67,18 @@ def broken_links(path):
                 yield target, "no heading with that anchor"
 
 
+def tree_docs():
+    found = []
+    for folder, subfolders, files in os.walk(ROOT):
+        rel = os.path.relpath(folder, ROOT)
+        subfolders[:] = [d for d in subfolders if not d.startswith((".", "build"))
+                         and os.path.join(rel, d) != os.path.join("proto", "perfetto")]
+        found += [os.path.join(folder, f) for f in files if f.endswith(".md")]
+    return sorted(found)
+
+
 def main():
-    docs = sys.argv[1:] or [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    docs = sys.argv[1:] or tree_docs()
     failures = 0
     for doc in docs:
         for target, why in broken_links(doc):
