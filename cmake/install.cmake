@@ -58,6 +58,6 @@ install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES proto/FORMAT.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/proto)
 install(FILES viewer/report/REPORTS.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/viewer/report)
 install(FILES viewer/app/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/viewer/app)
-install(DIRECTORY docs/images DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR})   # docs/*.md and their images
 # The Perfetto protos compiled into `memframe export` come under their own licence.
 install(FILES proto/perfetto/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR}/proto/perfetto)

@@ -4,8 +4,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MEMFRAME_BUILD_DIR:-$root/build}"
-bash "$root/scripts/setup.sh"
-bash "$root/scripts/build.sh"
+bash "$root/scripts/setup.sh" --demo
+bash "$root/scripts/build.sh" --demo
 capture="${1:-$PWD/demo.mfc}"
 # --force: the demo's own capture of an earlier run is replaced.
 run=("$build/bin/memframe" run --force -o "$capture" -- "$build/bin/memframe_demo_game")

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Regenerates the README's sample output from the current build.
+"""Regenerates the sample output of README.md and docs/*.md from the current build.
 
-    python3 scripts/readme_samples.py [--build DIR] --write   # rewrite the samples in README.md
-    python3 scripts/readme_samples.py [--build DIR] --check   # exit 1 when README.md has drifted
+    python3 scripts/readme_samples.py [--build DIR] --write   # rewrite the samples in the docs
+    python3 scripts/readme_samples.py [--build DIR] --check   # exit 1 when a sample has drifted
 
-Each sample in README.md sits in a fenced block right after a line
-`<!-- sample: NAME -->`. This script records the demo game once, exactly as
-the README's "In CI" commands do (`--frames 120 --quiet`, the budget file
-written there), and prints each sample from that capture:
+Each sample sits in a fenced block right after a line `<!-- sample: NAME -->`,
+in README.md or a file of docs/; each sample this script makes must appear
+in one of them. It records the demo game once, exactly as docs/CI.md's
+commands do (`--frames 120 --quiet`, the budget file written there), and
+prints each sample from that capture:
 
     run       what `memframe run` printed
-    check     what `memframe check` printed for the README's budget file
+    check     what `memframe check` printed for docs/CI.md's budget file
     compare   `memframe compare` of that capture and one of the demo with
               --particle-trail: the game's changed sites and the regressions
     perfetto  the start of the Perfetto export as protoc decodes it: the
@@ -27,6 +28,7 @@ by hand it uses xvfb-run when DISPLAY is unset.
 """
 import argparse
 import difflib
+import glob
 import os
 import re
 import subprocess
@@ -34,7 +36,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-README = os.path.join(ROOT, "README.md")
+DOCS = [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
 DEMO_ARGS = ["--frames", "120", "--quiet"]
 SAMPLE_MARK = re.compile(r"^<!-- sample: ([a-z-]+) -->$")
 
@@ -44,10 +46,10 @@ def run(cmd, env=None):
 
 
 def budget_from_readme(text):
-    """The budget file the README's "In CI" section writes (its heredoc)."""
+    """The budget file that docs/CI.md writes (its heredoc)."""
     m = re.search(r"cat > budget.json <<'JSON'\n(.*?)\nJSON\n", text, re.S)
     if not m:
-        sys.exit("readme_samples: README.md no longer writes budget.json with a heredoc")
+        sys.exit("readme_samples: no doc writes budget.json with a heredoc any more")
     return m.group(1) + "\n"
 
 
@@ -213,7 +215,7 @@ def record(build, tmp, text):
     return samples
 
 
-def blocks(text):
+def blocks(text, doc):
     """(name, start, end) of each sample: the lines between its fences."""
     lines = text.split("\n")
     found = []
@@ -222,7 +224,7 @@ def blocks(text):
         if not m:
             continue
         if i + 1 >= len(lines) or not lines[i + 1].startswith("```"):
-            sys.exit("readme_samples: README.md: a fenced block must follow " + line)
+            sys.exit("readme_samples: %s: a fenced block must follow %s" % (doc, line))
         end = i + 2
         while end < len(lines) and not lines[end].startswith("```"):
             end += 1
@@ -256,35 +258,41 @@ def main():
     mode.add_argument("--check", action="store_true")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
-    with open(README) as f:
-        text = f.read()
-    lines, found = blocks(text)
-    if not found:
-        sys.exit("readme_samples: README.md has no <!-- sample: NAME --> blocks")
+    texts = {}
+    for doc in DOCS:
+        with open(doc) as f:
+            texts[os.path.relpath(doc, ROOT)] = f.read()
+    found = {doc: blocks(text, doc) for doc, text in texts.items()}
     with tempfile.TemporaryDirectory(prefix="memframe-readme-") as tmp:
-        samples = record(build, tmp, text)
+        samples = record(build, tmp, "\n".join(texts.values()))
+    shown = [name for lines, blks in found.values() for name, _, _ in blks]
+    for name in samples:
+        if name not in shown:
+            sys.exit("readme_samples: no doc shows the sample '%s' (README.md or docs/*.md)" % name)
     drift = False
-    for name, start, end in reversed(found):
-        if name not in samples:
-            sys.exit("readme_samples: README.md has a sample '%s' that this script does not make" % name)
-        new = samples[name].strip("\n").split("\n")
-        if args.write:
-            lines[start:end] = new
-            continue
-        old, fresh = masked("\n".join(lines[start:end])), masked(samples[name])
-        if old != fresh:
-            drift = True
-            sys.stderr.write("README.md sample '%s' has drifted from what the build prints:\n" % name)
-            sys.stderr.writelines(d + "\n" for d in difflib.unified_diff(old, fresh, "README.md", "build", lineterm=""))
+    for doc, (lines, blks) in found.items():
+        for name, start, end in reversed(blks):
+            if name not in samples:
+                sys.exit("readme_samples: %s has a sample '%s' that this script does not make" % (doc, name))
+            new = samples[name].strip("\n").split("\n")
+            if args.write:
+                lines[start:end] = new
+                continue
+            old, fresh = masked("\n".join(lines[start:end])), masked(samples[name])
+            if old != fresh:
+                drift = True
+                sys.stderr.write("%s sample '%s' has drifted from what the build prints:\n" % (doc, name))
+                sys.stderr.writelines(d + "\n" for d in difflib.unified_diff(old, fresh, doc, "build", lineterm=""))
+        if args.write and blks:
+            with open(os.path.join(ROOT, doc), "w") as f:
+                f.write("\n".join(lines))
     if args.write:
-        with open(README, "w") as f:
-            f.write("\n".join(lines))
-        print("readme_samples: rewrote %d samples in README.md" % len(found))
+        print("readme_samples: rewrote %d samples" % len(shown))
         return 0
     if drift:
         sys.stderr.write("(python3 scripts/readme_samples.py --write updates them)\n")
         return 1
-    print("readme_samples: %d samples match" % len(found))
+    print("readme_samples: %d samples match" % len(shown))
     return 0
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs every Debian package memframe needs to build, test and run its demo.
+# Installs the Debian packages memframe needs.
+#   setup.sh          everything: build, every test, the benchmarks (scripts/test.sh)
+#   setup.sh --demo   only what builds memframe, its agent, the viewer and the
+#                     demo game, and runs the demo headless (scripts/demo.sh)
 # Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
-packages=(
+demo=(
   build-essential cmake pkg-config
-  python3 git              # tests: real programs under memframe run, tests/bench/compare.py
   libunwind-dev            # agent: stack capture
   libimgui-dev libglfw3-dev libgl-dev   # viewer and demo game window
   libstb-dev               # viewer: stb_image_write for --screenshot PNGs (imgui.pc requires stb.pc too)
@@ -15,9 +17,13 @@ packages=(
   zlib1g-dev               # analysis: `memframe export --format pprof` writes gzip, as pprof reads it
   nlohmann-json3-dev       # JSON output of reports, parsed by tests
   libcli11-dev             # the CLI's option parser (memframe run)
+  xvfb xauth               # the demo runs under Xvfb when there is no display
+  libgl1-mesa-dri libglx-mesa0          # software OpenGL for the demo game
+)
+tests=(
+  python3 git              # tests: real programs under memframe run, tests/bench/compare.py
   libgtest-dev googletest libbenchmark-dev
-  xvfb xauth x11-utils imagemagick      # headless GUI runs and screenshots
-  libgl1-mesa-dri libglx-mesa0 mesa-utils
+  x11-utils imagemagick mesa-utils      # headless GUI runs and screenshots
   libsdl2-dev              # SDL2 target program (frames via dlsym'd swap)
   libsdl1.2-dev libegl-dev # SDL 1.2 (SDL_Flip) and EGL target programs
   libvulkan-dev mesa-vulkan-drivers libx11-dev   # Vulkan target program (lavapipe, software)
@@ -32,6 +38,12 @@ packages=(
   libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)
   g++-mingw-w64-x86-64 wine wine64   # Windows agent, injector and demo: cross-built, tested under Wine (tests/windows/)
 )
+packages=("${demo[@]}")
+case "${1:-}" in
+  --demo) ;;
+  "") packages+=("${tests[@]}") ;;
+  *) echo "usage: setup.sh [--demo]" >&2; exit 2 ;;
+esac
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 missing=()

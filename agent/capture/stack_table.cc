@@ -305,8 +305,8 @@ void PrefaultStackTable(uint64_t bytes) {
   // chunk nor faults a page every twenty new stacks. The frames' margin is
   // four times the most a pass has seen them grow, at least 1 MiB (a shader
   // compile's ~15,000 stacks in a frame fill ~0.3 MiB between two passes)
-  // and at most 4 MiB: a program whose stacks are few keeps 1 MiB resident
-  // for it, not 2 (tests/bench/README.md, "Resident memory").
+  // and at most 4 MiB: a program whose stacks are few keeps only 1 MiB
+  // resident for it (tests/bench/README.md, "Resident memory").
   constexpr uint64_t kMinFramesMargin = 1ull << 20, kMaxFramesMargin = 4ull << 20, kRecordsMargin = 256ull << 10;
   static uint64_t frames_seen = 0, most_grown = 0;
   uint64_t ids = g_next_id.load(std::memory_order_relaxed);

@@ -193,7 +193,7 @@ static_assert(ColumnHeadersBytes() + 64 <= 256);
 // they go into the packet. There each column has a region at a fixed place,
 // so only what the largest batches needed is ever resident; regions in the
 // packet's own room (sized for the largest entries, wherever the output
-// buffer then was) made ~2 MiB of that buffer resident over a run
+// buffer then was) would make ~2 MiB of that buffer resident over a run
 // (tests/bench/README.md, "Resident memory").
 struct EventEncoderState {
   wire::RefEncoder refs;

@@ -26,8 +26,8 @@ import time
 TOOLS = ("native", "memframe", "heaptrack")
 
 # name: (game_loop_workload arguments, default frames, what it stands for).
-# About 8 M events each at the default frames. `lifo` is the history's load
-# (README.md, HISTORY.md); the others are the shapes of issue 18.
+# About 8 M events each at the default frames. `lifo` is the load that
+# tests/bench's earliest results measured; the others are the shapes of issue 18.
 WORKLOADS = {
     "lifo": (["--shape", "lifo"], 1000, "frees in order, 64 alive (the history's load)"),
     "shuffled-2t": (["--shape", "shuffled", "--threads", "2", "--level-every", "500", "--level-mb", "50"], 500,

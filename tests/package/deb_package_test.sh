@@ -38,7 +38,7 @@ multiarch="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-mu
 agent="$root/usr/lib/$multiarch/memframe/libmemframe_agent.so"
 for f in usr/bin/memframe usr/bin/memframe-viewer "${agent#"$root/"}" usr/include/memframe/annotate.h \
          usr/share/pkgconfig/memframe.pc usr/share/cmake/memframe/memframeConfig.cmake \
-         usr/share/doc/memframe/README.md usr/share/doc/memframe/proto/FORMAT.md; do
+         usr/share/doc/memframe/README.md usr/share/doc/memframe/docs/USAGE.md usr/share/doc/memframe/proto/FORMAT.md; do
   [ -e "$root/$f" ] || fail "the package lacks /$f"
 done
 

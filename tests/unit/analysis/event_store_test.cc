@@ -101,7 +101,8 @@ TEST(EventStore, RewriteEditsAndDropsInOnePass) {
 
 // A game-shaped stream (the same few sites every frame, temporaries freed
 // soon after) is what the store is sized for: far below the 48 bytes of a
-// plain Event, and below the 16-byte budget (README.md).
+// plain Event, and below the 16-byte budget (tests/bench/README.md, "Reading
+// that scales": bench.capture_scale).
 EventStore GameShaped(size_t n, uint64_t first_frame) {
   EventStore store;
   uint64_t ticks = 1'000'000, seed = 7;

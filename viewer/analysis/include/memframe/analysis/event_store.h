@@ -118,7 +118,8 @@ class EventStore {
   void ReleaseChunksBefore(size_t chunk);
 
   // Bytes held by the events (compressed chunks, the open tail, the chunk
-  // table): what the memory budget in README.md counts.
+  // table): what the memory budget of bench.capture_scale counts
+  // (tests/bench/README.md, "Reading that scales").
   size_t memory_bytes() const;
 
  private:
