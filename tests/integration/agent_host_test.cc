@@ -3,9 +3,12 @@
 // of exiting, a recorder that goes away).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "agent_harness.h"
@@ -374,23 +377,49 @@ TEST_P(AgentAnnotations, FramesAndMarkers) {
 
 INSTANTIATE_TEST_SUITE_P(Builds, AgentAnnotations, ::testing::Values("annotated_game", "annotated_game_nopie"));
 
-// The agent adds only its hooks to the program's symbol space.
+// The C names exports.map makes global (its C++ operators are counted
+// apart): the agent's one list of what it interposes.
+std::set<std::string> ExportsMapNames() {
+  std::ifstream in(MEMFRAME_AGENT_EXPORTS_MAP);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string map = text.str();
+  // Comments and the C++ block (quoted operator names) are not C names.
+  for (size_t at; (at = map.find("/*")) != std::string::npos;) map.erase(at, map.find("*/", at) + 2 - at);
+  const size_t cxx = map.find("extern \"C++\"");
+  if (cxx != std::string::npos) map.erase(cxx, map.find("};", cxx) + 2 - cxx);
+  map = map.substr(map.find("global:") + 7);
+  map = map.substr(0, map.find("local:"));
+  std::set<std::string> names;
+  std::string name;
+  for (char c : map) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      name += c;
+    } else if (!name.empty()) {
+      names.insert(name);
+      name.clear();
+    }
+  }
+  return names;
+}
+
+// The agent adds only its hooks to the program's symbol space: what
+// exports.map lists, and never an allocator's own API (mi_malloc, mallocx,
+// ...): a program that checks whether that allocator is loaded would find
+// the agent's.
 TEST(AgentHost, ExportsOnlyTheHooks) {
+  const std::set<std::string> allowed = ExportsMapNames();
+  for (const char* hook : {"malloc", "free", "glXSwapBuffers", "vkQueuePresentKHR", "dlsym", "mmap", "execve",
+                           "posix_spawn", "memframe_frame_mark", "glTexImage2D", "glDeleteTextures"})
+    EXPECT_TRUE(allowed.count(hook)) << hook << " missing from exports.map";
+  for (const std::string& name : allowed)
+    for (const char* prefix : {"mi_", "je_", "mallocx", "rallocx", "tc_", "rp"})
+      EXPECT_NE(name.rfind(prefix, 0), 0u) << "exports.map names an allocator's own API: " << name;
   FILE* nm = popen("nm -D --defined-only " MEMFRAME_AGENT_PATH, "r");
   ASSERT_NE(nm, nullptr);
-  const std::set<std::string> allowed = {
-      "malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign", "aligned_alloc", "memalign",
-      "valloc", "pvalloc", "glfwSwapBuffers", "glXSwapBuffers", "eglSwapBuffers", "SDL_GL_SwapWindow",
-      "SDL_GL_SwapBuffers", "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect",
-      "SDL_UpdateRects", "vkQueuePresentKHR", "dlsym", "dlvsym", "glXGetProcAddress", "glXGetProcAddressARB",
-      "eglGetProcAddress", "SDL_GL_GetProcAddress", "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
-      "memframe_frame_mark", "memframe_marker", "memframe_custom_alloc", "memframe_custom_free",
-      "memframe_allocator_declare", "memframe_allocator_release", "memframe_attach", "mmap", "mmap64", "munmap", "mremap", "execve", "execvpe",
-      "fexecve", "execv", "execvp", "execl", "execlp", "execle", "posix_spawn", "posix_spawnp", "dlopen", "dlclose"};
-  // Never an allocator's own API (mi_malloc, mallocx, ...): a program that
-  // checks whether that allocator is loaded would find the agent's.
   char line[512];
-  int exported = 0;
+  std::set<std::string> exported;
+  int operators = 0;
   while (fgets(line, sizeof(line), nm)) {
     char address[64], type[8], name[400];
     if (sscanf(line, "%63s %7s %399s", address, type, name) != 3) continue;
@@ -398,11 +427,16 @@ TEST(AgentHost, ExportsOnlyTheHooks) {
     symbol = symbol.substr(0, symbol.find('@'));
     bool is_operator = symbol.rfind("_Znw", 0) == 0 || symbol.rfind("_Zna", 0) == 0 ||
                        symbol.rfind("_Zdl", 0) == 0 || symbol.rfind("_Zda", 0) == 0;
-    EXPECT_TRUE(allowed.count(symbol) || is_operator) << "unexpected export: " << symbol;
-    ++exported;
+    if (is_operator) {
+      ++operators;
+      continue;
+    }
+    EXPECT_TRUE(allowed.count(symbol)) << "unexpected export: " << symbol;
+    exported.insert(symbol);
   }
   pclose(nm);
-  EXPECT_EQ(exported, static_cast<int>(allowed.size()) + 20);  // + 8 new and 12 delete forms
+  EXPECT_EQ(exported, allowed);  // every hook listed is defined, nothing else
+  EXPECT_EQ(operators, 20);      // 8 new and 12 delete forms
 }
 
 }  // namespace
