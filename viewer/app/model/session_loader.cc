@@ -132,6 +132,7 @@ bool SessionLoader::Load(std::string* error) {
   // thread-safe); a --thread selection filters it first, after the Threads
   // tab's history of every thread.
   struct SidePasses {
+    analysis::ThreadHistory threads;
     analysis::SizeHistogramIndex sizes;
     analysis::MismatchReport mismatches;
   };
@@ -142,15 +143,17 @@ bool SessionLoader::Load(std::string* error) {
     all_events = capture.main.events;
     analysis::FilterThreads(&capture.main, selection);
   }
-  std::future<SidePasses> side = std::async(std::launch::async, [&capture] {
+  const bool threads_on_side = selection.empty();
+  std::future<SidePasses> side = std::async(std::launch::async, [&capture, threads_on_side] {
     SidePasses passes;
+    if (threads_on_side) passes.threads = analysis::RecordThreadHistory(capture.main);
     passes.sizes = analysis::SizeHistogramIndex::Build(capture.main);
     passes.mismatches = analysis::FindMismatches(capture.main);
     return passes;
   });
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
-  if (selection.empty()) threads = analysis::RecordThreadHistory(capture.main);
   SidePasses passes = side.get();
+  if (threads_on_side) threads = std::move(passes.threads);
 
   SetPhase(Phase::kSymbolizing);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);
