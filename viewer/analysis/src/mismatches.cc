@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
+#include "memframe/analysis/address_map.h"
 #include "memframe/analysis/event_pass.h"
 
 namespace memframe::analysis {
@@ -24,23 +24,22 @@ class MismatchPass : public EventPass {
 
   void OnEvent(const Event& e) override {
     if (e.kind() == EventKind::kAlloc) {
-      live_[e.address] = {e.size, e.stack_id, e.family()};
-      freed_.erase(e.address);
+      const BlockInfo block{e.size, e.stack_id, e.family()};
+      if (auto [slot, added] = live_.TryEmplace(e.address, block); !added) *slot = block;
+      freed_.Erase(e.address);
       return;
     }
     if (e.kind() != EventKind::kFree) return;
     report_.frees++;
     if (e.stack_id) report_.frees_with_stack++;
-    if (auto it = live_.find(e.address); it != live_.end()) {
-      const BlockInfo block = it->second;
-      live_.erase(it);
+    if (BlockInfo block; live_.Erase(e.address, &block)) {
       BlockInfo gone = block;
       gone.released = e.is_released();
-      freed_[e.address] = gone;
+      if (auto [slot, added] = freed_.TryEmplace(e.address, gone); !added) *slot = gone;
       if (block.family != e.family()) Note(Mismatch::Kind::kFamily, block, e);
-    } else if (auto f = freed_.find(e.address); f != freed_.end()) {
-      const bool after_release = f->second.released && e.is_custom();
-      Note(after_release ? Mismatch::Kind::kFreedAfterRelease : Mismatch::Kind::kDoubleFree, f->second, e);
+    } else if (const BlockInfo* f = freed_.Find(e.address)) {
+      const bool after_release = f->released && e.is_custom();
+      Note(after_release ? Mismatch::Kind::kFreedAfterRelease : Mismatch::Kind::kDoubleFree, *f, e);
     } else if (attached_) {
       report_.freed_before_attach++;
     } else {
@@ -79,10 +78,13 @@ class MismatchPass : public EventPass {
     m.bytes += block.size;
   }
 
-  std::unordered_map<uint64_t, BlockInfo> live_;
+  // AddressMap, not a node per block: this pass sees every heap event of
+  // the capture, and a node allocation per event made it the slowest step
+  // of opening one in the viewer.
+  AddressMap<BlockInfo> live_;
   // Blocks freed and not reused since: only these make a second free a
   // double free rather than a free of garbage.
-  std::unordered_map<uint64_t, BlockInfo> freed_;
+  AddressMap<BlockInfo> freed_;
   std::map<Key, Mismatch> groups_;
   MismatchReport report_;
   bool attached_;

@@ -2,20 +2,26 @@
 
 #include <new>
 
+#include "event_pipeline.h"
+
 namespace memframe::analysis {
 
-SummaryBuilder::SummaryBuilder(const std::string& path) : builder_(path) {
+SummaryBuilder::SummaryBuilder(const std::string& path)
+    : pipeline_(std::make_unique<EventPipeline>()), builder_(path) {
   builder_.StreamEventsTo([this](uint32_t stream) {
     auto& h = heaps_[stream];
     h = std::make_unique<HeapAccumulator>(/*live_set_index=*/false);
-    return h.get();
+    return pipeline_->Front(h.get());
   });
 }
+
+SummaryBuilder::~SummaryBuilder() = default;
 
 bool SummaryBuilder::TakeHeap(const Capture& capture, HeapAnalysis* heap) {
   if (!capture.has_main || !builder_.main_streamed_in_order()) return false;
   auto it = heaps_.find(capture.main.stream_id);
   if (it == heaps_.end()) return false;
+  pipeline_->Drain();
   *heap = it->second->Finish(capture.main);
   heaps_.clear();
   return true;

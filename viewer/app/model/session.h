@@ -126,6 +126,9 @@ class Session {
   // Frees that do not match their allocation (analysis::FindMismatches),
   // found on first use: the loader asks, off the UI thread.
   const analysis::MismatchReport& Mismatches();
+  // The same, found by the loader (on its second core) before the session
+  // is shared.
+  void SetMismatches(analysis::MismatchReport report) { mismatches_ = std::move(report); }
 
   // The frames the views whose rules assume steady play judge (Hidden,
   // Lifetimes; phases.h JudgeFrames): the steady frames of `within`, or all

@@ -1,11 +1,13 @@
 #include "session_loader.h"
 
 #include <filesystem>
+#include <future>
 #include <new>
 #include <vector>
 
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/heap_analysis.h"
+#include "memframe/analysis/mismatches.h"
 
 namespace memframe::viewer {
 
@@ -123,18 +125,41 @@ bool SessionLoader::Load(std::string* error) {
     bad_threads_ = true;
     return false;
   }
-  analysis::ThreadHistory threads = analysis::RecordThreadHistory(capture.main);
+  // The passes that need only the events run on the second core while the
+  // heap analysis runs here: each is a whole replay of the capture, and
+  // one after the other they were most of the time before the first
+  // picture. The stream is read-only during them (EventStore iteration is
+  // thread-safe); a --thread selection filters it first, after the Threads
+  // tab's history of every thread.
+  struct SidePasses {
+    analysis::ThreadHistory threads;
+    analysis::SizeHistogramIndex sizes;
+    analysis::MismatchReport mismatches;
+  };
+  analysis::ThreadHistory threads;
   analysis::EventStore all_events;
   if (!selection.empty()) {
+    threads = analysis::RecordThreadHistory(capture.main);
     all_events = capture.main.events;
     analysis::FilterThreads(&capture.main, selection);
   }
+  const bool threads_on_side = selection.empty();
+  std::future<SidePasses> side = std::async(std::launch::async, [&capture, threads_on_side] {
+    SidePasses passes;
+    if (threads_on_side) passes.threads = analysis::RecordThreadHistory(capture.main);
+    passes.sizes = analysis::SizeHistogramIndex::Build(capture.main);
+    passes.mismatches = analysis::FindMismatches(capture.main);
+    return passes;
+  });
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
-  auto sizes = analysis::SizeHistogramIndex::Build(capture.main);
+  SidePasses passes = side.get();
+  if (threads_on_side) threads = std::move(passes.threads);
 
   SetPhase(Phase::kSymbolizing);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);
-  auto session = std::make_unique<Session>(std::move(capture), std::move(heap), std::move(sizes), std::move(symbolizer));
+  auto session =
+      std::make_unique<Session>(std::move(capture), std::move(heap), std::move(passes.sizes), std::move(symbolizer));
+  session->SetMismatches(std::move(passes.mismatches));
   session->SetThreads(std::move(threads), std::move(selection), std::move(all_events));
   // Name every call site now, off the UI thread, so that sorting a table by
   // function never stalls a frame. The session is not shared yet.
@@ -155,7 +180,9 @@ bool SessionLoader::Load(std::string* error) {
     }
   }
   session->SiteGroups();  // the hidden table's sites, symbolized here rather than on the UI thread
-  session->Mismatches();  // the timeline marks them from the first frame on
+  // The live graph under the timeline: a replay, here rather than at the
+  // first picture on the UI thread (the window stood still meanwhile).
+  session->ClassSeries();
   std::lock_guard lock(mutex_);
   session_ = std::move(session);
   return true;

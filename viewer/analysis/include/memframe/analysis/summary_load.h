@@ -32,9 +32,12 @@ bool LoadSummary(const std::string& path, Capture* capture, HeapAnalysis* heap, 
 // LoadSummary's one pass fed a record at a time by whoever has the records:
 // LoadSummary from the file, `memframe run` as it writes them
 // (injector/live_summary.h). Feed builder().Add, then builder().Finish.
+class EventPipeline;
+
 class SummaryBuilder {
  public:
   explicit SummaryBuilder(const std::string& path);
+  ~SummaryBuilder();
   CaptureBuilder& builder() { return builder_; }
   // After builder().Finish: the heap analysis of `capture`'s main stream;
   // false when its events could not be put in the loader's order as they
@@ -45,6 +48,10 @@ class SummaryBuilder {
   // One accumulator a stream: which one is the main stream (the most
   // events) is known only at the end.
   std::map<uint32_t, std::unique_ptr<HeapAccumulator>> heaps_;
+  // The accumulators run on a thread of their own, the decoding and
+  // ordering on the caller's (event_pipeline.h). Declared between the two
+  // so that it drains into the accumulators before they go.
+  std::unique_ptr<EventPipeline> pipeline_;
   CaptureBuilder builder_;
 };
 
