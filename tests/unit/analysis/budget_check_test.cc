@@ -236,7 +236,8 @@ TEST_F(BudgetCheckTest, GpuBudgetsAreCheckedAfterEachLoadAndOnEachSteadyPhasesMe
   EXPECT_EQ(Names(Check(R"({"gpu": {"load_live_bytes": 1}})", &heap_.frames.phases[4])),
             (std::vector<std::string>{"load 2: GPU live bytes after"}));
   heap_.frames.phases = {MakePhase(PhaseKind::kStartup, 1, 0, 31), MakePhase(PhaseKind::kTeardown, 1, 32, 32)};
-  const BudgetCheck* none = Find(Check(R"({"gpu": {"steady_frame_bytes": 1}})"), "steady: GPU bytes made a frame");
+  const auto no_steady = Check(R"({"gpu": {"steady_frame_bytes": 1}})");
+  const BudgetCheck* none = Find(no_steady, "steady: GPU bytes made a frame");
   ASSERT_NE(none, nullptr);
   EXPECT_FALSE(none->passed);
   EXPECT_EQ(none->note, "no steady phase");
