@@ -16,4 +16,6 @@ else
   "${run[@]}"
 fi
 "$build/bin/memframe" report "$capture" hidden
-echo "capture: $capture (open it with: $build/bin/memframe report $capture [frames|hidden|leaks|sites])"
+echo "capture: $capture"
+echo "  look at it:  $build/bin/memframe-viewer $capture"
+echo "  other reports: $build/bin/memframe report $capture [frames|phases|diff|leaks|sites|...]"
