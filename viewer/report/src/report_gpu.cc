@@ -76,8 +76,8 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
   const GpuAnalysis gpu = AnalyzeGpuOf(input);
   if (input.capture.main.process.attached)
     out << "The recording starts at an attach: GPU objects made before it are unknown until deleted ("
-        << FormatCount(gpu.deletes_of_unknown) << " deleted since), and calls through pointers the game fetched "
-        << "before it are not seen.\n";
+        << FormatCount(gpu.deletes_of_unknown) << " deleted since); GL calls through pointers from glXGetProcAddress "
+        << "are seen (their entries are patched), Vulkan calls through pointers fetched before it are not.\n";
   if (gpu.empty()) {
     out << "No GPU objects: the program made no buffer, texture or renderbuffer through the calls memframe "
            "hooks (or it ran with MEMFRAME_GPU=0).\n";
