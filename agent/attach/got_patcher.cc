@@ -42,16 +42,16 @@ const char* const kHookedNames[] = {
     "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
 };
 constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
-// Then the GL object and context calls (gl_hooks.h), whose hooks are the
-// tables' own; then the allocators' own API (mi_malloc, mallocx, ...), from
+// Then the GL and Vulkan object calls and the GL context calls (gl_hooks.h),
+// whose hooks are the tables' own; then the allocators' own API (mi_malloc, mallocx, ...), from
 // its list: hook i >= ApiBase() is API name i - ApiBase().
 constexpr size_t kMaxGlHooks = 128;
 constexpr size_t kMaxHooks = kHookCount + kMaxGlHooks + kMaxAllocatorApiFunctions;
 void* g_hooks[kMaxHooks];
 
-// GL hook i (0-based) of the two tables, or null past their end.
+// GPU hook i (0-based) of the tables, or null past their end.
 const InterceptedFunction* GlHook(size_t i) {
-  for (auto* table : {GlObjectFunctions, GlContextFunctions}) {
+  for (InterceptedTable table : kGpuHookTables) {
     int count = 0;
     const InterceptedFunction* functions = table(&count);
     if (i < static_cast<size_t>(count)) return &functions[i];
@@ -60,10 +60,13 @@ const InterceptedFunction* GlHook(size_t i) {
   return nullptr;
 }
 size_t GlHookCount() {
-  int objects = 0, contexts = 0;
-  GlObjectFunctions(&objects);
-  GlContextFunctions(&contexts);
-  return static_cast<size_t>(objects + contexts);
+  size_t hooks = 0;
+  for (InterceptedTable table : kGpuHookTables) {
+    int count = 0;
+    table(&count);
+    hooks += static_cast<size_t>(count);
+  }
+  return hooks;
 }
 size_t ApiBase() { return kHookCount + GlHookCount(); }
 
