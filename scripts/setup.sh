@@ -27,6 +27,7 @@ tests=(
   libsdl2-dev              # SDL2 target program (frames via dlsym'd swap)
   libsdl1.2-dev libegl-dev # SDL 1.2 (SDL_Flip) and EGL target programs
   libvulkan-dev mesa-vulkan-drivers libx11-dev   # Vulkan target program (lavapipe, software)
+  vulkan-tools             # vkcube: a Vulkan program nobody here wrote, for the GPU report (lavapipe)
   heaptrack                # benchmark comparison
   gdb                      # benchmark only: heaptrack --pid injects through gdb (tests/bench/attach_pause.py); memframe needs no debugger
   libjemalloc-dev          # tests: host programs that link jemalloc statically (libjemalloc.a) or not, and call mallocx

@@ -32,7 +32,9 @@ struct Trampoline {
   bool published;             // given to memframe to write since the last detach
   bool permanent;             // the agent's alone at launch: never published nor written back (published: written)
 };
-constexpr size_t kMaxTrampolines = 64;
+// The presents, the own allocators' entries, and the GL object calls (some
+// 60, gl_object_hooks.cc) a game may have fetched before an attach.
+constexpr size_t kMaxTrampolines = 192;
 Trampoline g_trampolines[kMaxTrampolines];
 std::atomic<size_t> g_count{0};
 
@@ -94,13 +96,13 @@ bool WriteCodeBytes(uintptr_t at, const uint8_t* bytes, size_t size) {
 // Lines of EntryTrampolineRefusals(), and the entries they refused (asked
 // again at every pass over new modules, and at every attach, they are
 // refused once); only the attach thread writes.
-char g_refusals[2048];
+char g_refusals[8192];
 size_t g_refusals_size = 0;
 struct Refused {
   uintptr_t entry;
   const char* why;  // a static string
 };
-Refused g_refused[32];
+Refused g_refused[kMaxTrampolines];
 size_t g_refused_count = 0;
 
 // The reason `entry` was refused before, or null.

@@ -42,16 +42,16 @@ const char* const kHookedNames[] = {
     "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
 };
 constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
-// Then the GL object and context calls (gl_hooks.h), whose hooks are the
-// tables' own; then the allocators' own API (mi_malloc, mallocx, ...), from
+// Then the GL and Vulkan object calls and the GL context calls (gl_hooks.h),
+// whose hooks are the tables' own; then the allocators' own API (mi_malloc, mallocx, ...), from
 // its list: hook i >= ApiBase() is API name i - ApiBase().
 constexpr size_t kMaxGlHooks = 128;
 constexpr size_t kMaxHooks = kHookCount + kMaxGlHooks + kMaxAllocatorApiFunctions;
 void* g_hooks[kMaxHooks];
 
-// GL hook i (0-based) of the two tables, or null past their end.
+// GPU hook i (0-based) of the tables, or null past their end.
 const InterceptedFunction* GlHook(size_t i) {
-  for (auto* table : {GlObjectFunctions, GlContextFunctions}) {
+  for (InterceptedTable table : kGpuHookTables) {
     int count = 0;
     const InterceptedFunction* functions = table(&count);
     if (i < static_cast<size_t>(count)) return &functions[i];
@@ -60,10 +60,13 @@ const InterceptedFunction* GlHook(size_t i) {
   return nullptr;
 }
 size_t GlHookCount() {
-  int objects = 0, contexts = 0;
-  GlObjectFunctions(&objects);
-  GlContextFunctions(&contexts);
-  return static_cast<size_t>(objects + contexts);
+  size_t hooks = 0;
+  for (InterceptedTable table : kGpuHookTables) {
+    int count = 0;
+    table(&count);
+    hooks += static_cast<size_t>(count);
+  }
+  return hooks;
 }
 size_t ApiBase() { return kHookCount + GlHookCount(); }
 
@@ -283,6 +286,63 @@ size_t PreparePresentEntries() {
   return prepared;
 }
 
+// The GL object calls a game fetched before the attach (glXGetProcAddress,
+// SDL_GL_GetProcAddress, eglGetProcAddress) are called through those
+// pointers, never through a slot. A lookup hands out the same pointer for a
+// name in the whole process (glvnd's dispatch stubs, whatever the context),
+// so asking the real lookup again gives the very entry the game holds, which
+// is patched as a present's is. A stub dispatches through the current
+// context's table, so the entry is the stub itself, not what it leads to.
+// One entry per name, as for the presents (the hook has one real function):
+// a pointer from dlsym of libGL (the linked stub, another entry) stays
+// unseen. Outside dl_iterate_phdr: the lookup takes glvnd's lock and may
+// allocate.
+using GetProcAddress = void* (*)(const char*);
+constexpr const char* kGlLookups[] = {"glXGetProcAddressARB", "glXGetProcAddress", "eglGetProcAddress"};
+
+// A lookup a loaded module defines, searched module by module: GLFW and
+// SDL open libGL themselves, RTLD_LOCAL, where no global lookup finds it.
+int FindGlLookup(dl_phdr_info* info, size_t, void* data) {
+  if (IsSkipped(info) || !IsRelocated(info)) return 0;
+  for (const char* name : kGlLookups) {
+    if (void* at = LookUpDefinedSymbol(info, name)) {
+      *static_cast<void**>(data) = at;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+GetProcAddress RealGlLookup() {
+  int count = 0;
+  const InterceptedFunction* functions = InterceptedFunctions(&count);
+  for (const char* lookup : kGlLookups)
+    for (int i = 0; i < count; ++i)
+      if (strcmp(functions[i].name, lookup) == 0)
+        if (void* real = functions[i].real->load(std::memory_order_acquire)) return reinterpret_cast<GetProcAddress>(real);
+  void* defined = nullptr;
+  dl_iterate_phdr(FindGlLookup, &defined);
+  return reinterpret_cast<GetProcAddress>(defined);
+}
+
+size_t PrepareGlEntries() {
+  GetProcAddress lookup = RealGlLookup();
+  if (!lookup) return 0;  // no GL in the process (yet)
+  int count = 0;
+  const InterceptedFunction* functions = GlObjectFunctions(&count);
+  size_t prepared = 0, refused = 0;
+  for (int i = 0; i < count; ++i) {
+    const InterceptedFunction& f = functions[i];
+    auto entry = reinterpret_cast<uintptr_t>(lookup(f.name));
+    if (!entry || entry == reinterpret_cast<uintptr_t>(f.hook)) continue;
+    const char* why = nullptr;  // listed with the refusals memframe prints; no present's warning
+    if (PrepareEntryTrampoline(f.name, entry, f.hook, f.real, &why)) ++prepared;
+    else ++refused;
+  }
+  if (refused) Debug("%zu GL entries not patched (EntryTrampolineRefusals says why)", refused);
+  return prepared;
+}
+
 }  // namespace
 
 bool PrepareGotPatching() {
@@ -307,6 +367,9 @@ size_t PatchLoadedModules(bool* unrelocated) {
   // hooks then call.
   size_t patched = PreparePresentEntries();
   ResolveInterceptedFunctions(InterceptLookup::kGlobal);
+  // After the lookups' real functions are known; a GL entry's moved
+  // prologue then replaces the real function found by name.
+  patched += PrepareGlEntries();
   // The allocator APIs' definitions in libraries loaded since, before any
   // of their slots is pointed at a hook.
   ResolveAllocatorApis();

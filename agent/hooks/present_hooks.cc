@@ -124,12 +124,12 @@ const InterceptedFunction* InterceptedFunctions(int* count) {
 
 namespace {
 // Every table of intercepted functions: the presents and lookups, then the
-// GL object and context calls (gl_hooks.h). `visit` returns false to stop.
+// GPU hooks' (gl_hooks.h). `visit` returns false to stop.
 template <typename Visit>
 void ForEachIntercepted(Visit visit) {
   for (const InterceptedFunction& f : kIntercepted)
     if (!visit(f)) return;
-  for (auto* table : {GlObjectFunctions, GlContextFunctions}) {
+  for (InterceptedTable table : kGpuHookTables) {
     int count = 0;
     const InterceptedFunction* functions = table(&count);
     for (int i = 0; i < count; ++i)

@@ -410,7 +410,7 @@ std::set<std::string> ExportsMapNames() {
 TEST(AgentHost, ExportsOnlyTheHooks) {
   const std::set<std::string> allowed = ExportsMapNames();
   for (const char* hook : {"malloc", "free", "glXSwapBuffers", "vkQueuePresentKHR", "dlsym", "mmap", "execve",
-                           "posix_spawn", "memframe_frame_mark", "glTexImage2D", "glDeleteTextures"})
+                           "posix_spawn", "memframe_frame_mark", "glTexImage2D", "glDeleteTextures", "vkAllocateMemory"})
     EXPECT_TRUE(allowed.count(hook)) << hook << " missing from exports.map";
   for (const std::string& name : allowed)
     for (const char* prefix : {"mi_", "je_", "mallocx", "rallocx", "tc_", "rp"})

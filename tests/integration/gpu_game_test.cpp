@@ -178,9 +178,10 @@ TEST_F(GpuGame, CheckJudgesTheGpuBudgetsByPhase) {
 }
 
 // memframe attach between the loads (gpu_truth.h, kAttachBeforeFrame): the
-// GL calls the game links reach the hooks from the attach on; objects made
-// before it are unknown until deleted, and the report says so.
-TEST(GpuGameAttach, LinkedCallsAfterTheAttachAreSeenAndEarlierObjectsAreUnknown) {
+// GL calls the game links and those it makes through pointers it fetched at
+// the start reach the hooks from the attach on; objects made before it are
+// unknown until deleted, and the report says so.
+TEST(GpuGameAttach, EveryCallAfterTheAttachIsSeenAndEarlierObjectsAreUnknown) {
   e2e::ScratchDirectory dir("memframe-gpu-attach");
   const std::string capture = (dir.path() / "attached.mfc").string();
   e2e::Child game = e2e::Child::Start(
@@ -193,6 +194,7 @@ TEST(GpuGameAttach, LinkedCallsAfterTheAttachAreSeenAndEarlierObjectsAreUnknown)
   std::string said, line;
   while (!(line = attach.ReadLine()).empty() && line.rfind("memframe: recording", 0) != 0) said += line + "\n";
   ASSERT_FALSE(line.empty()) << "memframe attach stopped before recording:\n" << said;
+  EXPECT_EQ(said.find("not patched at its entry"), std::string::npos) << said;
   fputs("go\n", game.to);
   fflush(game.to);
   EXPECT_EQ(game.Wait(), 0);
@@ -204,12 +206,22 @@ TEST(GpuGameAttach, LinkedCallsAfterTheAttachAreSeenAndEarlierObjectsAreUnknown)
   ASSERT_FALSE(report.is_discarded()) << failure;
   EXPECT_EQ(report["attached"], true);
   EXPECT_EQ(report["deletes_of_unknown"], kUnknownDeletesAfterAttach);
-  ASSERT_EQ(report["objects"].size(), 1u) << report["objects"].dump(1);
-  const json& portrait = report["objects"][0];
-  EXPECT_EQ(portrait["peak_bytes"], kPortraitBytes);
-  EXPECT_EQ(portrait["size_basis"], "as uploaded");
-  EXPECT_EQ(portrait["alive"], false);
-  EXPECT_TRUE(e2e::StackContains(portrait["site"], "LoadLevel2")) << portrait.dump(1);
+  ASSERT_EQ(report["objects"].size(), static_cast<size_t>(kLevel2Count)) << report["objects"].dump(1);
+  std::vector<uint64_t> made, expected;
+  for (const json& o : report["objects"]) {
+    made.push_back(o["peak_bytes"].get<uint64_t>());
+    // Frames are counted from the attach.
+    EXPECT_EQ(o["made_frame"], kLevel2Frame - kAttachBeforeFrame) << o.dump(1);
+    EXPECT_EQ(o["deleted_frame"], kEndFrame - kAttachBeforeFrame) << o.dump(1);
+    EXPECT_TRUE(e2e::StackContains(o["site"], "LoadLevel2")) << o.dump(1);
+    if (o["peak_bytes"] == kPortraitBytes) EXPECT_EQ(o["size_basis"], "as uploaded");
+    if (o["peak_bytes"] == kGrowingBytes) EXPECT_EQ(o["resizes"], 1) << o.dump(1);
+  }
+  for (const Object& o : kLevel2Objects) expected.push_back(o.bytes);
+  std::sort(made.begin(), made.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(made, expected);
+  EXPECT_EQ(report["alive_at_end"]["objects"], 0);
   const e2e::CommandResult text = e2e::RunCommand({MEMFRAME_CLI_PATH, "report", capture, "gpu"}, 120);
   EXPECT_NE(text.standard_output.find("The recording starts at an attach"), std::string::npos) << text.standard_output;
 }

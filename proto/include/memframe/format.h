@@ -66,6 +66,10 @@ constexpr uint32_t PackKind(uint32_t kind, uint32_t family, uint32_t flags) {
 constexpr uint32_t KindOf(uint32_t packed) { return packed & kKindMask; }
 constexpr uint32_t FamilyOf(uint32_t packed) { return (packed >> kFamilyShift) & kFamilyMask; }
 
+// GpuEvent.memory_heap of a VkDeviceMemory whose device's memory types the
+// agent never saw (FORMAT.md, "GPU objects").
+constexpr uint32_t kVkHeapUnknown = 0xFFFFFFFFu;
+
 // Environment the recorder hands to the agent.
 constexpr const char* kEnvSocket = "MEMFRAME_SOCKET";            // Unix socket path to connect to
 constexpr const char* kEnvTcp = "MEMFRAME_TCP";                  // Windows agent: loopback HOST:PORT of the recorder (memframe run --tcp)

@@ -22,14 +22,14 @@
 namespace memframe::gpu_game {
 
 // Attached before this frame (`--wait-before-frame`, between the loads),
-// memframe sees only what the game makes through the GL calls it links
-// (glTexImage2D, glBindTexture, glDeleteTextures): calls through pointers it
-// fetched at the start go straight to the driver. So: level 1's four
-// textures deleted by glDeleteTextures are deletes of unknown objects, as
-// are level 2's probe and layers (made through pointers); the portrait
-// (glTexImage2D) is the one object made, and deleted.
+// memframe sees every GL call the game makes from then on: the linked ones
+// at their import slots, those through pointers it fetched at the start
+// (glfwGetProcAddress) at the entries those pointers lead to. So level 2 is
+// seen exactly (kLevel2Objects, each made and deleted), and level 1's
+// deletes are of objects made before the attach: its four textures, three
+// buffers and two renderbuffers (the forgotten texture is never seen).
 inline constexpr int kAttachBeforeFrame = 20;
-inline constexpr int kUnknownDeletesAfterAttach = 4 + 2;
+inline constexpr int kUnknownDeletesAfterAttach = 4 + 3 + 2;
 
 inline constexpr int kLevel1Frame = 10;
 inline constexpr int kLevel2Frame = 40;

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "memframe/format.h"
 #include "memframe/gl_formats.h"
 
 namespace memframe::analysis {
@@ -40,12 +41,91 @@ std::string GlFormatName(uint32_t f) {
   return hex;
 }
 
+std::string VkFormatName(uint32_t f) {
+  static const std::pair<uint32_t, const char*> kNames[] = {
+      {9, "R8_UNORM"},       {16, "R8G8_UNORM"},           {37, "R8G8B8A8_UNORM"},      {43, "R8G8B8A8_SRGB"},
+      {44, "B8G8R8A8_UNORM"}, {50, "B8G8R8A8_SRGB"},       {64, "A2B10G10R10_UNORM_PACK32"},
+      {76, "R16_SFLOAT"},    {83, "R16G16_SFLOAT"},        {97, "R16G16B16A16_SFLOAT"}, {100, "R32_SFLOAT"},
+      {103, "R32G32_SFLOAT"}, {109, "R32G32B32A32_SFLOAT"}, {122, "B10G11R11_UFLOAT_PACK32"},
+      {124, "D16_UNORM"},    {126, "D32_SFLOAT"},          {129, "D24_UNORM_S8_UINT"},  {130, "D32_SFLOAT_S8_UINT"},
+      {131, "BC1_RGB_UNORM_BLOCK"}, {133, "BC1_RGBA_UNORM_BLOCK"}, {137, "BC3_UNORM_BLOCK"},
+      {139, "BC4_UNORM_BLOCK"}, {141, "BC5_UNORM_BLOCK"},  {145, "BC7_UNORM_BLOCK"},
+  };
+  if (f == 0) return "";
+  for (const auto& [value, name] : kNames)
+    if (value == f) return std::string("VK_FORMAT_") + name;
+  return "VkFormat " + std::to_string(f);
+}
+
+namespace {
+std::string HexName(uint64_t value) {
+  char text[24];
+  snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+}  // namespace
+
+std::string GpuObjectName(const GpuObject& o) {
+  if (IsVulkan(o.kind)) return HexName(o.name);
+  return std::to_string(o.name) + (o.context > 1 ? " (ctx " + std::to_string(o.context) + ")" : "");
+}
+
+std::string VkBindingText(const GpuObject& o) {
+  if (o.memory == 0) return "not bound";
+  return "bound in " + HexName(o.memory) + " at " + std::to_string(o.offset);
+}
+
+std::string VkMemoryTypeText(const GpuObject& memory) {
+  if (memory.memory_heap == wire::kVkHeapUnknown) return "heap ? (the device's memory types were not seen)";
+  const std::string flags = VkMemoryFlagsName(memory.memory_flags);
+  return "type " + std::to_string(memory.memory_type) + ", heap " + std::to_string(memory.memory_heap) +
+         (flags.empty() ? "" : " (" + flags + ")");
+}
+
+std::string GpuFormatName(const GpuObject& o) { return IsVulkan(o.kind) ? VkFormatName(o.format) : GlFormatName(o.format); }
+
+std::string VkMemoryFlagsName(uint32_t flags) {
+  static const char* const kBits[] = {"device-local", "host-visible", "host-coherent", "host-cached", "lazily-allocated",
+                                      "protected"};
+  std::string names;
+  for (int bit = 0; bit < 6; ++bit)
+    if (flags & (1u << bit)) names += std::string(names.empty() ? "" : ", ") + kBits[bit];
+  return names;
+}
+
+std::vector<VkBlock> VkBlocks(const GpuAnalysis& gpu) {
+  std::vector<VkBlock> blocks;
+  // A handle may be reused after vkFreeMemory: the block is the latest of
+  // that handle made when the resource was (objects are in the order made).
+  std::multimap<uint64_t, size_t> by_handle;
+  for (const GpuObject& o : gpu.objects) {
+    if (o.kind != GpuKind::kVkMemory) continue;
+    by_handle.emplace(o.name, blocks.size());
+    blocks.push_back({&o, {}, 0});
+  }
+  for (const GpuObject& o : gpu.objects) {
+    if ((o.kind != GpuKind::kVkBuffer && o.kind != GpuKind::kVkImage) || o.memory == 0) continue;
+    VkBlock* in = nullptr;  // the latest block of that handle made by then
+    auto [first, last] = by_handle.equal_range(o.memory);
+    for (auto it = first; it != last; ++it)
+      if (blocks[it->second].memory->made_frame <= o.made_frame) in = &blocks[it->second];
+    if (!in) continue;
+    in->bound.push_back(&o);
+    in->bound_bytes += o.peak_bytes;
+  }
+  for (VkBlock& b : blocks)
+    std::stable_sort(b.bound.begin(), b.bound.end(), [](const GpuObject* x, const GpuObject* y) { return x->offset < y->offset; });
+  std::stable_sort(blocks.begin(), blocks.end(),
+                   [](const VkBlock& a, const VkBlock& b) { return a.memory->peak_bytes > b.memory->peak_bytes; });
+  return blocks;
+}
+
 std::string GpuDimensions(const GpuObject& o) {
   if (o.width == 0) return "";
   std::string d = std::to_string(o.width);
   if (o.height > 1 || o.depth > 1) d += "x" + std::to_string(o.height);
   if (o.depth > 1) d += "x" + std::to_string(o.depth);
-  if (wire::GlCubeMapTarget(o.target)) d += " cube";
+  if (!IsVulkan(o.kind) && wire::GlCubeMapTarget(o.target)) d += " cube";
   if (o.samples > 1) d += " x" + std::to_string(o.samples) + " samples";
   return d;
 }

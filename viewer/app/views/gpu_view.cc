@@ -77,6 +77,11 @@ void GpuView::Draw(ViewContext& ctx) {
   ImGui::EndChild();
   if (stack_shown) {
     ImGui::BeginChild("gpu_stack", ImVec2(0, 0), true);
+    // Where a Vulkan object lives, which the table's columns do not say.
+    if (selected_->kind == analysis::GpuKind::kVkMemory)
+      ImGui::Text("%s: %s", analysis::GpuObjectName(*selected_).c_str(), analysis::VkMemoryTypeText(*selected_).c_str());
+    else if (analysis::IsVulkan(selected_->kind))
+      ImGui::Text("%s: %s", analysis::GpuObjectName(*selected_).c_str(), analysis::VkBindingText(*selected_).c_str());
     DrawStackPanel(ctx.session, selected_->stack_id, ctx.fonts);
     ImGui::EndChild();
   }
@@ -109,7 +114,7 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
       case kObject: return Compare3(x.name, y.name);
       case kKind: return Compare3(x.kind, y.kind);
       case kBytes: return Compare3(x.peak_bytes, y.peak_bytes);
-      case kFormat: return analysis::GlFormatName(x.format).compare(analysis::GlFormatName(y.format));
+      case kFormat: return analysis::GpuFormatName(x).compare(analysis::GpuFormatName(y));
       case kDimensions: return Compare3(uint64_t{x.width} * x.height * x.depth, uint64_t{y.width} * y.height * y.depth);
       case kLevels: return Compare3(x.levels, y.levels);
       case kMade: return Compare3(x.made_frame, y.made_frame);
@@ -133,7 +138,7 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::PushID(i);
-      const std::string object = std::to_string(o.name) + (o.context > 1 ? " (ctx " + std::to_string(o.context) + ")" : "");
+      const std::string object = analysis::GpuObjectName(o);
       if (ImGui::Selectable(object.c_str(), selected_ == &o, ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = &o;
         keys_.OpenStack();
@@ -145,7 +150,7 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
       ImGui::TableNextColumn();
       TextRight(BytesCell(o).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(analysis::GlFormatName(o.format).c_str());
+      ImGui::TextUnformatted(analysis::GpuFormatName(o).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(analysis::GpuDimensions(o).c_str());
       ImGui::TableNextColumn();
@@ -179,7 +184,7 @@ nlohmann::json GpuView::Data(ViewContext& ctx) {
                     {"peak_bytes", o->peak_bytes},
                     {"size_basis", analysis::GpuSizeBasisName(o->basis)},
                     {"format", o->format},
-                    {"format_name", analysis::GlFormatName(o->format)},
+                    {"format_name", analysis::GpuFormatName(*o)},
                     {"dimensions", analysis::GpuDimensions(*o)},
                     {"levels", o->levels},
                     {"made_frame", o->made_frame},

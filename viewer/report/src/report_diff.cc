@@ -120,7 +120,7 @@ void WriteGpuDiffText(const ReportInput& input, const DiffResult& r, std::ostrea
   for (size_t i = 0; i < g.kept.size() && i < kGpuObjectsShown; ++i) {
     const GpuObject& o = *g.kept[i];
     const SiteView v = NameStack(o.stack_id, input);
-    table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), FormatBytes(o.peak_bytes), GlFormatName(o.format),
+    table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), FormatBytes(o.peak_bytes), GpuFormatName(o),
                   GpuDimensions(o), std::to_string(o.made_frame), NameCell(v), v.location});
   }
   out << '\n';
@@ -139,7 +139,7 @@ json GpuDiffJson(const ReportInput& input, const DiffResult& r) {
     row["kind"] = GpuKindName(o->kind);
     row["name"] = o->name;
     row["bytes"] = o->peak_bytes;
-    row["format_name"] = GlFormatName(o->format);
+    row["format_name"] = GpuFormatName(*o);
     row["made_frame"] = o->made_frame;
     kept.push_back(std::move(row));
   }

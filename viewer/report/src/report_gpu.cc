@@ -2,9 +2,12 @@
 // kind in the frames where they changed, the largest objects, the sites
 // that made the most, and the objects alive at the end.
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <sstream>
 
 #include "memframe/analysis/gpu_objects.h"
+#include "memframe/format.h"
 #include "memframe/report/units.h"
 #include "report_json_common.h"
 #include "report_text_common.h"
@@ -59,11 +62,55 @@ void ObjectTable(const std::vector<const GpuObject*>& objects, const ReportInput
     const SiteView v = NameStack(o.stack_id, input);
     std::string bytes = FormatBytes(o.peak_bytes);
     if (o.basis != GpuSizeBasis::kExact) bytes += std::string(" (") + GpuSizeBasisName(o.basis) + ")";
-    table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), std::to_string(o.name), bytes, GlFormatName(o.format),
+    table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), GpuObjectName(o), bytes, GpuFormatName(o),
                   GpuDimensions(o), o.levels ? std::to_string(o.levels) : "", std::to_string(o.made_frame),
                   o.alive ? "-" : std::to_string(o.deleted_frame), FunctionOrPlaceholder(v), v.location});
   }
   table.Write(out);
+}
+
+// Each VkDeviceMemory, and the buffers and images bound into it by offset.
+void VulkanBlocksText(const GpuAnalysis& gpu, const ReportInput& input, std::ostream& out) {
+  const std::vector<VkBlock> blocks = VkBlocks(gpu);
+  if (blocks.empty()) return;
+  out << "\nVulkan memory and what is bound in it (largest first):\n";
+  for (size_t i = 0; i < blocks.size() && i < kRowsShown; ++i) {
+    const VkBlock& b = blocks[i];
+    const GpuObject& m = *b.memory;
+    out << "  " << GpuObjectName(m) << "  " << FormatBytes(m.peak_bytes) << ", " << VkMemoryTypeText(m) << ", frames "
+        << m.made_frame << ".." << (m.alive ? std::string("end (alive)") : std::to_string(m.deleted_frame)) << "; "
+        << b.bound.size() << " bound, " << FormatBytes(b.bound_bytes) << " (" << FormatBytes(m.peak_bytes > b.bound_bytes ? m.peak_bytes - b.bound_bytes : 0)
+        << " not bound)  " << FunctionOrPlaceholder(NameStack(m.stack_id, input)) << '\n';
+    if (b.bound.empty()) continue;
+    TextTable table({{"offset"}, {"kind", true}, {"name"}, {"bytes"}, {"format", true}, {"size", true}, {"made"},
+                     {"deleted"}});
+    for (const GpuObject* o : b.bound)
+      table.AddRow({FormatBytes(o->offset), GpuKindName(o->kind), GpuObjectName(*o), FormatBytes(o->peak_bytes),
+                    GpuFormatName(*o), GpuDimensions(*o), std::to_string(o->made_frame),
+                    o->alive ? "-" : std::to_string(o->deleted_frame)});
+    std::ostringstream rows;
+    table.Write(rows);
+    std::istringstream lines(rows.str());
+    for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
+  }
+}
+
+json VulkanBlocksJson(const GpuAnalysis& gpu) {
+  json blocks = json::array();
+  for (const VkBlock& b : VkBlocks(gpu)) {
+    json bound = json::array();
+    for (const GpuObject* o : b.bound)
+      bound.push_back({{"kind", GpuKindName(o->kind)}, {"name", o->name}, {"bytes", o->peak_bytes}, {"offset", o->offset}});
+    blocks.push_back({{"memory", b.memory->name},
+                      {"bytes", b.memory->peak_bytes},
+                      {"memory_type", b.memory->memory_type},
+                      {"memory_heap", b.memory->memory_heap == wire::kVkHeapUnknown ? json() : json(b.memory->memory_heap)},
+                      {"memory_flags", VkMemoryFlagsName(b.memory->memory_flags)},
+                      {"alive", b.memory->alive},
+                      {"bound_bytes", b.bound_bytes},
+                      {"bound", std::move(bound)}});
+  }
+  return blocks;
 }
 
 }  // namespace
@@ -76,11 +123,11 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
   const GpuAnalysis gpu = AnalyzeGpuOf(input);
   if (input.capture.main.process.attached)
     out << "The recording starts at an attach: GPU objects made before it are unknown until deleted ("
-        << FormatCount(gpu.deletes_of_unknown) << " deleted since), and calls through pointers the game fetched "
-        << "before it are not seen.\n";
+        << FormatCount(gpu.deletes_of_unknown) << " deleted since); GL calls through pointers from glXGetProcAddress "
+        << "are seen (their entries are patched), Vulkan calls through pointers fetched before it are not.\n";
   if (gpu.empty()) {
-    out << "No GPU objects: the program made no buffer, texture or renderbuffer through the calls memframe "
-           "hooks (or it ran with MEMFRAME_GPU=0).\n";
+    out << "No GPU objects: the program made no GL buffer, texture or renderbuffer and no Vulkan memory, buffer "
+           "or image through the calls memframe hooks (or it ran with MEMFRAME_GPU=0).\n";
     return;
   }
   uint64_t deleted = 0, alive_bytes = 0, alive = 0, by_basis[3] = {};
@@ -133,6 +180,8 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
   }
   sites.Write(out);
 
+  VulkanBlocksText(gpu, input, out);
+
   const auto leaked = Largest(gpu, true);
   if (leaked.empty()) return;
   out << "\nAlive at the end (never deleted):\n";
@@ -173,7 +222,7 @@ void WriteGpuJson(const ReportInput& input, std::ostream& out) {
                 {"peak_bytes", o.peak_bytes},
                 {"size_basis", GpuSizeBasisName(o.basis)},
                 {"format", o.format},
-                {"format_name", GlFormatName(o.format)},
+                {"format_name", GpuFormatName(o)},
                 {"target", o.target},
                 {"width", o.width},
                 {"height", o.height},
@@ -211,6 +260,7 @@ void WriteGpuJson(const ReportInput& input, std::ostream& out) {
         {"dropped", gpu.dropped},
         {"frames", std::move(frames)},
         {"sites", std::move(sites)},
+        {"vulkan_blocks", VulkanBlocksJson(gpu)},
         {"objects", std::move(objects)}},
        input, out);
 }

@@ -79,8 +79,37 @@ struct GpuAnalysis {
 // "GL_RGBA8", "GL_ALPHA8", ...: every format the size table knows
 // (gl_formats.h); "0x8C3A" for another; "" for 0.
 std::string GlFormatName(uint32_t internal_format);
+// "VK_FORMAT_R8G8B8A8_UNORM", ... for the common formats; "VkFormat 1000156000"
+// for another; "" for 0.
+std::string VkFormatName(uint32_t format);
+// The object's format by its API: GlFormatName or VkFormatName.
+std::string GpuFormatName(const GpuObject& object);
+// "device-local, host-visible, host-coherent": a memory type's
+// VkMemoryPropertyFlags (FORMAT.md, "GPU objects"); "" for none.
+std::string VkMemoryFlagsName(uint32_t flags);
 // "256x256", "64x64 cube", "64x64x4", "320x240 x4 samples"; "" without a size.
 std::string GpuDimensions(const GpuObject& object);
+constexpr bool IsVulkan(GpuKind kind) { return kind >= GpuKind::kVkMemory; }
+// How an object is named: a GL name ("7", "7 (ctx 2)" in a second share
+// group), a Vulkan handle in hex.
+std::string GpuObjectName(const GpuObject& object);
+// Where a Vulkan buffer or image lives: "bound in 0x55c0 at 524288", or
+// "not bound".
+std::string VkBindingText(const GpuObject& resource);
+// A VkDeviceMemory's memory type: "type 0, heap 0 (device-local, host-visible)",
+// or "heap ? (the device's memory types were not seen)".
+std::string VkMemoryTypeText(const GpuObject& memory);
+
+// A VkDeviceMemory and the buffers and images bound into it (a game's own
+// sub-allocator binds many into one block), by offset.
+struct VkBlock {
+  const GpuObject* memory = nullptr;
+  std::vector<const GpuObject*> bound;
+  uint64_t bound_bytes = 0;  // the resources' bytes, overlaps counted twice
+};
+// Every VkDeviceMemory the capture made, largest first; a resource is in the
+// block its last bind named, made while that block lived.
+std::vector<VkBlock> VkBlocks(const GpuAnalysis& gpu);
 
 // The GPU side of a diff of two moments: live bytes by kind at each, and
 // the objects made after the first and still alive at the second (what a
