@@ -417,5 +417,40 @@ TEST(ReportLookAlikes, RowsWithTheSameFunctionNameTheCallerThatTellsThemApart) {
   EXPECT_EQ(via[4], "report_test::DrawHud()");
 }
 
+// Every texture of a stripped game comes through one upload function: the
+// GPU report's site and object rows name the callers that tell them apart.
+TEST(ReportLookAlikes, GpuRowsMadeThroughOneUploadFunctionNameTheirCallers) {
+  TestCapture tc = GameCapture(/*ended=*/false);
+  tc.Stack(3, {report_test::SpawnDamageLabel(), report_test::LoadLevel()});
+  tc.Stack(4, {report_test::SpawnDamageLabel(), report_test::DrawHud()});
+  wire::Packet packet;
+  for (uint32_t stack : {3u, 4u}) {
+    wire::GpuEvent* e = packet.mutable_gpu()->add_events();
+    e->set_op(wire::GPU_STORAGE);
+    e->set_kind(wire::GPU_BUFFER);
+    e->set_context(1);
+    e->set_name(stack);
+    e->set_bytes(stack * 1000);
+    e->set_ticks(5000 + stack);
+    e->set_frame(2);
+    e->set_thread_id(501);
+    e->set_stack_id(stack);
+  }
+  tc.Add(packet);
+  tc.End();
+  tc.Recorder(true, 0);
+  TempPath file("gpu_lookalikes");
+  ASSERT_TRUE(tc.Write(file.path()));
+
+  Result text = RunCli(file.path(), "gpu", {}, false);
+  ASSERT_EQ(text.code, 0) << text.err;
+  for (const char* caller : {"report_test::LoadLevel()", "report_test::DrawHud()"}) {
+    const std::string label = std::string("report_test::SpawnDamageLabel() <- ") + caller;
+    size_t rows = 0;
+    for (size_t at = text.out.find(label); at != std::string::npos; at = text.out.find(label, at + 1)) ++rows;
+    EXPECT_EQ(rows, 3u) << label << " in the largest objects, the sites and the objects alive at the end\n" << text.out;
+  }
+}
+
 }  // namespace
 }  // namespace memframe::analysis

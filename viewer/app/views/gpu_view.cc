@@ -1,5 +1,6 @@
 #include "views/gpu_view.h"
 
+#include <algorithm>
 #include <string>
 
 #include <imgui.h>
@@ -43,6 +44,11 @@ bool GpuView::Refresh(ViewContext& ctx) {
       alive_bytes_ += o.bytes;
     }
   }
+  std::vector<uint32_t> stacks;
+  for (const GpuObject* o : rows_) stacks.push_back(o->stack_id);
+  std::sort(stacks.begin(), stacks.end());
+  stacks.erase(std::unique(stacks.begin(), stacks.end()), stacks.end());
+  labels_.Build(ctx.session, stacks);
   selected_ = nullptr;
   return true;
 }
@@ -93,16 +99,17 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
                                 ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("gpu_objects", kColumns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Object", 0, 110);
-  ImGui::TableSetupColumn("Kind", 0, 95);
-  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 130);
-  ImGui::TableSetupColumn("Format", 0, 190);
-  ImGui::TableSetupColumn("Dimensions", 0, 130);
+  ImGui::TableSetupColumn("Object", 0, 90);
+  ImGui::TableSetupColumn("Kind", 0, 80);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending, 175);
+  ImGui::TableSetupColumn("Format", 0, 175);
+  ImGui::TableSetupColumn("Dimensions", 0, 95);
   ImGui::TableSetupColumn("Levels", 0, 55);
   ImGui::TableSetupColumn("Made", 0, 55);
   ImGui::TableSetupColumn("Deleted", 0, 90);
-  ImGui::TableSetupColumn("Made by", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Location", 0, 150);
+  // The caller chain that tells a stripped game's uploads apart is long.
+  ImGui::TableSetupColumn("Made by", ImGuiTableColumnFlags_WidthStretch, 3);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthStretch, 1);
   ImGui::TableHeadersRow();
 
   Session& session = ctx.session;
@@ -119,8 +126,8 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
       case kLevels: return Compare3(x.levels, y.levels);
       case kMade: return Compare3(x.made_frame, y.made_frame);
       case kDeleted: return Compare3(x.alive ? UINT64_MAX : x.deleted_frame, y.alive ? UINT64_MAX : y.deleted_frame);
-      case kFunction: return session.Label(x.stack_id).name.compare(session.Label(y.stack_id).name);
-      case kLocation: return session.Label(x.stack_id).location.compare(session.Label(y.stack_id).location);
+      case kFunction: return labels_.Label(session, x.stack_id).name.compare(labels_.Label(session, y.stack_id).name);
+      case kLocation: return labels_.Label(session, x.stack_id).location.compare(labels_.Label(session, y.stack_id).location);
     }
     return 0;
   });
@@ -162,7 +169,7 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
         ImGui::TextColored(palette::kError, "alive at end");
       else
         TextRight(std::to_string(o.deleted_frame).c_str());
-      const SiteLabel& label = session.Label(o.stack_id);
+      const SiteLabel& label = labels_.Label(session, o.stack_id);
       ImGui::TableNextColumn();
       TextFitRight(label.has_stack ? label.name : "(no stack)", ImGui::GetStyleColorVec4(ImGuiCol_Text));
       ImGui::TableNextColumn();
@@ -176,7 +183,7 @@ nlohmann::json GpuView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
   for (const GpuObject* o : rows_) {
-    const SiteLabel& label = ctx.session.Label(o->stack_id);
+    const SiteLabel& label = labels_.Label(ctx.session, o->stack_id);
     rows.push_back({{"kind", analysis::GpuKindName(o->kind)},
                     {"context", o->context},
                     {"name", o->name},

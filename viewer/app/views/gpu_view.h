@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "memframe/analysis/gpu_objects.h"
+#include "look_alike_labels.h"
 #include "view.h"
 #include "widgets/table_keys.h"
 #include "widgets/table_order.h"
@@ -38,6 +39,7 @@ class GpuView : public View {
   analysis::FrameRange range_{};  // of rows_
   uint64_t bytes_ = 0, alive_ = 0, alive_bytes_ = 0;  // of rows_ counted in the GPU total
   const analysis::GpuObject* selected_ = nullptr;
+  LookAlikeLabels labels_;  // the rows' labels, look-alikes told apart
 };
 
 }  // namespace memframe::viewer

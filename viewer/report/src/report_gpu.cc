@@ -54,17 +54,29 @@ std::vector<const GpuObject*> Largest(const GpuAnalysis& gpu, bool alive_only) {
   return objects;
 }
 
+// The first rows' call sites, named so that rows made by one upload helper
+// (a stripped game's every texture comes through the same function) show
+// the callers that tell them apart.
+template <typename Row, typename StackOf>
+std::vector<SiteView> NamedSites(const std::vector<Row>& rows, const ReportInput& input, StackOf stack_of) {
+  std::vector<SiteView> views;
+  for (size_t i = 0; i < rows.size() && i < kRowsShown; ++i) views.push_back(NameStack(stack_of(rows[i]), input));
+  NameCallersOfLookAlikes(views);
+  return views;
+}
+
 void ObjectTable(const std::vector<const GpuObject*>& objects, const ReportInput& input, std::ostream& out) {
   TextTable table({{"#"}, {"kind", true}, {"name"}, {"bytes"}, {"format", true}, {"size", true}, {"levels"},
                    {"made"}, {"deleted"}, {"function", true}, {"location", true}});
-  for (size_t i = 0; i < objects.size() && i < kRowsShown; ++i) {
+  const std::vector<SiteView> views = NamedSites(objects, input, [](const GpuObject* o) { return o->stack_id; });
+  for (size_t i = 0; i < views.size(); ++i) {
     const GpuObject& o = *objects[i];
-    const SiteView v = NameStack(o.stack_id, input);
+    const SiteView& v = views[i];
     std::string bytes = FormatBytes(o.peak_bytes);
     if (o.basis != GpuSizeBasis::kExact) bytes += std::string(" (") + GpuSizeBasisName(o.basis) + ")";
     table.AddRow({std::to_string(i + 1), GpuKindName(o.kind), GpuObjectName(o), bytes, GpuFormatName(o),
                   GpuDimensions(o), o.levels ? std::to_string(o.levels) : "", std::to_string(o.made_frame),
-                  o.alive ? "-" : std::to_string(o.deleted_frame), FunctionOrPlaceholder(v), v.location});
+                  o.alive ? "-" : std::to_string(o.deleted_frame), SiteLabel(v), v.location});
   }
   table.Write(out);
 }
@@ -173,10 +185,11 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
   out << "\nSites by the bytes of the objects they made:\n";
   TextTable sites({{"#"}, {"objects"}, {"bytes"}, {"alive at end"}, {"function", true}, {"location", true}});
   const std::vector<GpuSite> by_site = Sites(gpu);
-  for (size_t i = 0; i < by_site.size() && i < kRowsShown; ++i) {
-    const SiteView v = NameStack(by_site[i].stack_id, input);
+  const std::vector<SiteView> views = NamedSites(by_site, input, [](const GpuSite& s) { return s.stack_id; });
+  for (size_t i = 0; i < views.size(); ++i) {
+    const SiteView& v = views[i];
     sites.AddRow({std::to_string(i + 1), FormatCount(by_site[i].objects), FormatBytes(by_site[i].bytes),
-                  FormatBytes(by_site[i].alive_bytes), FunctionOrPlaceholder(v), v.location});
+                  FormatBytes(by_site[i].alive_bytes), SiteLabel(v), v.location});
   }
   sites.Write(out);
 

@@ -18,6 +18,9 @@ std::string FunctionOrPlaceholder(const SiteView& v);
 // The site's name for a table cell: shortened without cutting the module or
 // the location from it.
 std::string NameCell(const SiteView& v);
+// NameCell and the callers that tell look-alike rows apart
+// (NameCallersOfLookAlikes): "function <- caller".
+std::string SiteLabel(const SiteView& v);
 // The class and module cells of a site row ("" without a stack).
 std::string ClassCell(const SiteView& v);
 std::string ModuleCell(const SiteView& v);
