@@ -417,6 +417,51 @@ TEST(ReportLookAlikes, RowsWithTheSameFunctionNameTheCallerThatTellsThemApart) {
   EXPECT_EQ(via[4], "report_test::DrawHud()");
 }
 
+// A GPU buffer event of thread 501 in `frame` of GameCapture (its tick is
+// just before that frame's end).
+void AddGpuBuffer(wire::Packet& packet, wire::GpuOp op, uint64_t name, uint64_t bytes, uint64_t frame,
+                  uint32_t stack) {
+  wire::GpuEvent* e = packet.mutable_gpu()->add_events();
+  e->set_op(op);
+  e->set_kind(wire::GPU_BUFFER);
+  e->set_context(1);
+  e->set_name(name);
+  e->set_bytes(bytes);
+  e->set_ticks(1005 + 5 * frame);
+  e->set_frame(frame);
+  e->set_thread_id(501);
+  e->set_stack_id(stack);
+}
+
+// A buffer made anew and the last one deleted in every frame of a stretch
+// (a stream of short-lived objects): the frames alike are one row of the
+// text, every frame of the JSON.
+TEST(ReportGpu, ConsecutiveFramesAlikeAreOneRow) {
+  TestCapture tc = GameCapture(/*ended=*/false);
+  tc.Stack(3, {report_test::SpawnDamageLabel(), report_test::LoadLevel()});
+  wire::Packet packet;
+  AddGpuBuffer(packet, wire::GPU_STORAGE, 1, 4096, 1, 3);
+  for (uint64_t frame = 2; frame <= 4; ++frame) {
+    AddGpuBuffer(packet, wire::GPU_DELETE, frame - 1, 0, frame, 3);
+    AddGpuBuffer(packet, wire::GPU_STORAGE, frame, 1000, frame, 3);
+  }
+  tc.Add(packet);
+  tc.End();
+  tc.Recorder(true, 0);
+  TempPath file("gpu_runs");
+  ASSERT_TRUE(tc.Write(file.path()));
+
+  Result text = RunCli(file.path(), "gpu", {}, false);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("\n    1  4.00 KiB  4.00 KiB     1        0  4.00 KiB       0 B\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\n    2    1000 B    1000 B     1        1    1000 B  4.00 KiB\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\n 3..4    1000 B    1000 B     1        1    1000 B    1000 B\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(A..B: each of those frames alike"), std::string::npos) << text.out;
+  Result j = RunCli(file.path(), "gpu", {}, true);
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_EQ(j.Json()["frames"].size(), 4u);
+}
+
 // Every texture of a stripped game comes through one upload function: the
 // GPU report's site and object rows name the callers that tell them apart.
 TEST(ReportLookAlikes, GpuRowsMadeThroughOneUploadFunctionNameTheirCallers) {
@@ -424,18 +469,7 @@ TEST(ReportLookAlikes, GpuRowsMadeThroughOneUploadFunctionNameTheirCallers) {
   tc.Stack(3, {report_test::SpawnDamageLabel(), report_test::LoadLevel()});
   tc.Stack(4, {report_test::SpawnDamageLabel(), report_test::DrawHud()});
   wire::Packet packet;
-  for (uint32_t stack : {3u, 4u}) {
-    wire::GpuEvent* e = packet.mutable_gpu()->add_events();
-    e->set_op(wire::GPU_STORAGE);
-    e->set_kind(wire::GPU_BUFFER);
-    e->set_context(1);
-    e->set_name(stack);
-    e->set_bytes(stack * 1000);
-    e->set_ticks(5000 + stack);
-    e->set_frame(2);
-    e->set_thread_id(501);
-    e->set_stack_id(stack);
-  }
+  for (uint32_t stack : {3u, 4u}) AddGpuBuffer(packet, wire::GPU_STORAGE, stack, stack * 1000, 2, stack);
   tc.Add(packet);
   tc.End();
   tc.Recorder(true, 0);

@@ -167,17 +167,43 @@ void WriteGpuText(const ReportInput& input, std::ostream& out) {
   for (GpuKind k : kinds) columns.push_back({GpuKindName(k)});
   for (const char* c : {"total", "made", "deleted", "+bytes", "-bytes"}) columns.push_back({c});
   TextTable frames(columns);
+  // A game that re-specifies a texture every frame (SuperTux's text) changes
+  // every frame alike: consecutive frames with the same cells are one row.
+  std::vector<std::string> run_cells;
+  uint64_t run_from = 0, run_to = 0;
+  bool collapsed = false;
+  auto flush = [&] {
+    if (run_cells.empty()) return;
+    std::vector<std::string> row = {run_from == run_to ? std::to_string(run_from)
+                                                       : std::to_string(run_from) + ".." + std::to_string(run_to)};
+    collapsed |= run_from != run_to;
+    row.insert(row.end(), run_cells.begin(), run_cells.end());
+    frames.AddRow(row);
+    run_cells.clear();
+  };
   for (size_t i = 0; i < gpu.frames.size(); ++i) {
     const GpuFrame& f = gpu.frames[i];
-    if (!Changed(f)) continue;
-    std::vector<std::string> row = {std::to_string(gpu.first_frame + i)};
-    for (GpuKind k : kinds) row.push_back(FormatBytes(f.live_bytes[static_cast<int>(k)]));
+    if (!Changed(f)) {
+      flush();
+      continue;
+    }
+    std::vector<std::string> cells;
+    for (GpuKind k : kinds) cells.push_back(FormatBytes(f.live_bytes[static_cast<int>(k)]));
     for (const std::string& cell : {FormatBytes(f.total()), FormatCount(f.made), FormatCount(f.deleted),
                                     FormatBytes(f.made_bytes), FormatBytes(f.freed_bytes)})
-      row.push_back(cell);
-    frames.AddRow(row);
+      cells.push_back(cell);
+    const uint64_t frame = gpu.first_frame + i;
+    if (!run_cells.empty() && cells == run_cells && frame == run_to + 1) {
+      run_to = frame;
+      continue;
+    }
+    flush();
+    run_cells = std::move(cells);
+    run_from = run_to = frame;
   }
+  flush();
   frames.Write(out);
+  if (collapsed) out << "(A..B: each of those frames alike; --json lists every frame.)\n";
 
   out << "\nLargest objects:\n";
   ObjectTable(Largest(gpu, false), input, out);
