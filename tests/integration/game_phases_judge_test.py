@@ -2,8 +2,10 @@
 """game_phases_test.py's judgement on phases made up here: each check
 passes where the phases are what the steps say, and fails, naming the
 step or the phase, where they are not. No game runs."""
+import struct
 import unittest
 
+from game_gpu_truth import jpeg_size, png_size
 from game_phases_test import judge_phases, unexcused
 from game_scripts import LOAD, MAY, MENU, PLAY
 
@@ -90,6 +92,26 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(unexcused("etr", failures, known), ["load count: 9 loads"])
         self.assertEqual(unexcused("chromium-bsu", failures, known), ["spikes outside menus: steady 2: 10 spikes",
                                                                       "load count: 9 loads"])
+
+
+class ImageSizes(unittest.TestCase):
+    """game_gpu_truth.py's readers of the game's images, on headers made here."""
+
+    def test_png_rgb_and_rgba_are_read_and_other_kinds_are_not(self):
+        def png(width, height, depth, color):
+            return b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + struct.pack(">IIBB", width, height, depth, color)
+        self.assertEqual(png_size(png(256, 128, 8, 2)), (256, 128, 3))
+        self.assertEqual(png_size(png(16, 64, 8, 6)), (16, 64, 4))
+        self.assertIsNone(png_size(png(16, 64, 8, 3)))   # a palette: the game expands it
+        self.assertIsNone(png_size(png(16, 64, 16, 2)))  # 16 bits a channel
+        self.assertIsNone(png_size(b"GIF89a" + bytes(20)))
+
+    def test_jpeg_size_is_read_from_its_frame_header_past_other_segments(self):
+        app0 = b"\xff\xe0" + struct.pack(">H", 16) + bytes(14)
+        sof0 = b"\xff\xc0" + struct.pack(">HBHHB", 17, 8, 200, 300, 3)
+        self.assertEqual(jpeg_size(b"\xff\xd8" + app0 + sof0), (300, 200, 3))
+        self.assertIsNone(jpeg_size(b"\xff\xd8" + app0))  # no frame header
+        self.assertIsNone(jpeg_size(b"\x89PNG"))
 
 
 if __name__ == "__main__":

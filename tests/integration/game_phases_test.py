@@ -50,6 +50,7 @@ from collections import Counter, namedtuple
 
 import capture_checks
 import game_drive
+import game_gpu_truth
 import game_scripts
 from game_scripts import LOAD, MAP, MAY, MENU, PLAY
 
@@ -213,11 +214,13 @@ def unexcused(game, failures, known_wrong=None):
 
 
 def judge_capture(memframe, game, capture, steps):
-    """The phase checks of a driven capture; returns the unexcused failures."""
+    """The phase checks of a driven capture and its GPU truth
+    (game_gpu_truth.py); returns the unexcused failures."""
     phases = capture_checks.report(memframe, capture, "phases")["phases"]
     frames = capture_checks.report(memframe, capture, "frames")["frames"]
     game_drive.print_phases(phases, steps)
-    return unexcused(game.name, judge_phases(steps, phases, frames))
+    failures = judge_phases(steps, phases, frames) + game_gpu_truth.check(memframe, game.name, capture, steps)
+    return unexcused(game.name, failures)
 
 
 def report_failures(failed):

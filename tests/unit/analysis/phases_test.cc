@@ -250,6 +250,24 @@ TEST(Phases, PlateausOfDifferentRatesAreSeparateSteadyPhasesWithoutSpikes) {
   EXPECT_NEAR(static_cast<double>(t.phases[3].allocation_spike.median), 150, 15);
 }
 
+// Neverball's level intro (~250 allocations a frame), its "ready, go" with
+// frames at twice that, then play at ~1,400: the frames on the way into play
+// (551 and 588, three frames and one before it) are judged against the play
+// beside them and are no spikes; frames that stand out from all around them
+// (715 in the intro, 701 between 269 and 272) still are.
+TEST(Phases, FramesOnTheWayIntoTheNextSteadyPhaseAreNoSpikes) {
+  std::vector<Row> rows = {{5000, 4 << 20, 2 << 20}};
+  Plateau(rows, 40, 250, 2 << 20);
+  rows[20] = {715, 715 * 64, 2 << 20};
+  for (uint64_t a : {269, 701, 272, 233, 551, 243, 247, 588}) rows.push_back({a, a * 64, 2 << 20});
+  Plateau(rows, 60, 1400, 2 << 20);
+  FrameTable t = TableOf(rows);
+  ASSERT_EQ(t.phases.size(), 3u);
+  ExpectPhase(t.phases[1], PhaseKind::kSteady, 1, 48);
+  ExpectPhase(t.phases[2], PhaseKind::kSteady, 49, 108);
+  EXPECT_EQ(Spikes(t), (std::vector<uint64_t>{20, 42}));
+}
+
 TEST(Phases, AJitterySlowRampIsOnePhase) {
   std::vector<Row> rows = {{5000, 4 << 20, 2 << 20}};
   for (uint64_t i = 1; i < 400; ++i) {

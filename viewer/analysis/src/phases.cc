@@ -176,6 +176,7 @@ Phase MakePhase(PhaseKind kind, const std::vector<FrameStats>& rows, size_t firs
 // rows before it and of those after it within rows [first, end), whichever
 // is higher: a frame, not a stretch (ETR's view turning for 22 frames of a
 // race at twice its usual rate), nor the first or last frame of one.
+// [first, end) is the frame's steady phase and the steady phases beside it.
 bool StandsOutFromNeighbours(const std::vector<FrameStats>& rows, size_t first, size_t end, size_t i,
                              uint64_t FrameStats::*field) {
   auto side_median = [&](size_t from, size_t to) -> uint64_t {
@@ -251,9 +252,18 @@ std::vector<Phase> DetectPhases(const FrameTable& table, bool attached) {
 void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases) {
   std::vector<FrameStats>& rows = table.frames;
   for (FrameStats& f : rows) f.spike = f.allocations_spike = f.bytes_spike = false;
-  for (Phase& p : phases) {
+  for (size_t n = 0; n < phases.size(); ++n) {
+    Phase& p = phases[n];
     if (p.kind != PhaseKind::kSteady) continue;
     auto [first, end] = table.RowsIn(p.frames);
+    // A frame's neighbours reach into the steady phase next to its own: the
+    // last frames before play begins (Neverball's "ready, go" at twice its
+    // intro's rate, a frame before play's 1,400) are the way into it, not
+    // frames that stand out. A load next to it is no baseline.
+    size_t around_first = first, around_end = end;
+    if (n > 0 && phases[n - 1].kind == PhaseKind::kSteady) around_first = table.RowsIn(phases[n - 1].frames).first;
+    if (n + 1 < phases.size() && phases[n + 1].kind == PhaseKind::kSteady)
+      around_end = table.RowsIn(phases[n + 1].frames).second;
     if (end - first < kMinFramesForSpikes) continue;
     auto column = [&](size_t from, size_t to, uint64_t FrameStats::*field, uint64_t floor) {
       std::vector<uint64_t> values;
@@ -279,9 +289,9 @@ void MarkPhaseSpikes(FrameTable& table, std::vector<Phase>& phases) {
       for (size_t i = first + b * kSpikeBlock; i < to; ++i) {
         FrameStats& f = rows[i];
         f.allocations_spike = f.allocations > allocations.threshold &&
-                              StandsOutFromNeighbours(rows, first, end, i, &FrameStats::allocations);
+                              StandsOutFromNeighbours(rows, around_first, around_end, i, &FrameStats::allocations);
         f.bytes_spike = f.bytes_allocated > bytes.threshold &&
-                        StandsOutFromNeighbours(rows, first, end, i, &FrameStats::bytes_allocated);
+                        StandsOutFromNeighbours(rows, around_first, around_end, i, &FrameStats::bytes_allocated);
         f.spike = f.allocations_spike || f.bytes_spike;
         p.spikes += f.spike;
       }
