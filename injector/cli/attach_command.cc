@@ -24,6 +24,7 @@
 #include "live_server.h"
 #include "memframe/capture_file.h"
 #include "memframe/format.h"
+#include "memframe/parse_number.h"
 #include "memframe/output_file.h"
 #include "recorder.h"
 #include "run_command.h"
@@ -66,11 +67,7 @@ class StopSignals {
 };
 
 bool ParsePid(const std::string& text, pid_t* pid) {
-  char* end = nullptr;
-  long value = strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value <= 0 || value > 0x3fffffff) return false;
-  *pid = static_cast<pid_t>(value);
-  return true;
+  return ParseInteger<pid_t>(text, pid, 1, 0x3fffffff);  // the kernel's PID_MAX_LIMIT
 }
 
 // Where `memframe detach PID` finds the memframe that records PID: a file
