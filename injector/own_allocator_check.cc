@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "host_elf.h"
 #include "memframe/elf_functions.h"
 
 namespace memframe::injector {
@@ -23,8 +24,7 @@ struct Findings {
 
 Findings Scan(const std::string& path) {
   Findings found;
-  wire::MappedElfFile file(path.c_str());
-  wire::ForEachDefinedFunction(file, [&](std::string_view name, uint64_t, bool) {
+  HostElf(path).ForEachDefinedFunction(/*dynamic_only=*/false, [&](std::string_view name, uint64_t, bool) {
     if (IsMallocEntry(name)) found.defines_malloc = true;
     if (IsOperatorNew(name)) found.defines_new = true;
     const wire::AllocatorSignature* signature = wire::FindAllocatorSignature(name);
@@ -32,6 +32,7 @@ Findings Scan(const std::string& path) {
       found.allocator = signature->allocator;
       found.allocator_symbol = signature->symbol;
     }
+    return true;
   });
   return found;
 }

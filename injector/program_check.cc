@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <vector>
+
+#include "host_elf.h"
 
 namespace memframe::injector {
 
@@ -34,45 +34,16 @@ bool IsExecutableFile(const std::string& path, int* error_number) {
   return true;
 }
 
-// Reads an unsigned field of `size` bytes in the file's byte order.
-uint64_t Field(const uint8_t* p, size_t size, bool big_endian) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < size; ++i) v |= static_cast<uint64_t>(p[big_endian ? size - 1 - i : i]) << (8 * i);
-  return v;
-}
-
-bool ReadAt(int fd, void* out, size_t size, uint64_t offset) {
-  return pread(fd, out, size, static_cast<off_t>(offset)) == static_cast<ssize_t>(size);
-}
-
 struct ElfTarget {
   uint8_t elf_class = 0;  // ELFCLASS32 / ELFCLASS64
-  uint16_t machine = 0;   // e_machine, in the file's byte order
+  uint16_t machine = 0;   // e_machine
 };
-
-// The class and machine of an ELF file; false if it is not one.
-bool ReadElfTarget(int fd, ElfTarget* target) {
-  uint8_t header[sizeof(Elf64_Ehdr)] = {};
-  if (pread(fd, header, sizeof(header), 0) < static_cast<ssize_t>(sizeof(Elf32_Ehdr)) ||
-      memcmp(header, ELFMAG, SELFMAG) != 0)
-    return false;
-  target->elf_class = header[EI_CLASS];
-  // e_machine sits at the same offset in both classes.
-  target->machine = static_cast<uint16_t>(Field(header + offsetof(Elf64_Ehdr, e_machine), 2,
-                                                header[EI_DATA] == ELFDATA2MSB));
-  return true;
-}
 
 // What this memframe (and so the agent, built with it) runs as.
 const ElfTarget& OwnElfTarget() {
   static const ElfTarget own = [] {
-    ElfTarget target;
-    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      ReadElfTarget(fd, &target);
-      close(fd);
-    }
-    return target;
+    HostElf self("/proc/self/exe");
+    return ElfTarget{self.elf_class(), self.machine()};
   }();
   return own;
 }
@@ -84,48 +55,17 @@ const ElfTarget& OwnElfTarget() {
 ExecutableKind Classify(const std::string& path, ElfTarget* elf) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ExecutableKind::kUnreadable;
-  uint8_t ident[EI_NIDENT] = {};
-  ssize_t got = pread(fd, ident, sizeof(ident), 0);
-  ExecutableKind kind = ExecutableKind::kOther;
-  if (got >= 2 && ident[0] == '#' && ident[1] == '!') {
-    kind = ExecutableKind::kScript;
-  } else if (got == EI_NIDENT && memcmp(ident, ELFMAG, SELFMAG) == 0 &&
-             (ident[EI_CLASS] == ELFCLASS32 || ident[EI_CLASS] == ELFCLASS64)) {
-    bool is64 = ident[EI_CLASS] == ELFCLASS64;
-    bool big = ident[EI_DATA] == ELFDATA2MSB;
-    const ElfTarget& own = OwnElfTarget();
-    if (ReadElfTarget(fd, elf) && own.elf_class != 0 &&
-        (elf->elf_class != own.elf_class || elf->machine != own.machine)) {
-      close(fd);
-      return ExecutableKind::kForeignElf;
-    }
-    uint8_t header[sizeof(Elf64_Ehdr)] = {};
-    size_t header_size = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-    if (ReadAt(fd, header, header_size, 0)) {
-      auto field = [&](size_t offset64, size_t offset32, size_t size64, size_t size32) {
-        return is64 ? Field(header + offset64, size64, big) : Field(header + offset32, size32, big);
-      };
-      uint64_t phoff = field(offsetof(Elf64_Ehdr, e_phoff), offsetof(Elf32_Ehdr, e_phoff), 8, 4);
-      size_t phentsize = field(offsetof(Elf64_Ehdr, e_phentsize), offsetof(Elf32_Ehdr, e_phentsize), 2, 2);
-      size_t phnum = field(offsetof(Elf64_Ehdr, e_phnum), offsetof(Elf32_Ehdr, e_phnum), 2, 2);
-      // p_type is the first 4 bytes of a program header in both classes.
-      if (phentsize >= 4 && phnum > 0 && phnum != PN_XNUM) {
-        std::vector<uint8_t> table(phentsize * phnum);
-        if (ReadAt(fd, table.data(), table.size(), phoff)) {
-          kind = ExecutableKind::kStaticElf;
-          for (size_t i = 0; i < phnum; ++i) {
-            if (Field(table.data() + i * phentsize, 4, big) == PT_INTERP) kind = ExecutableKind::kDynamicElf;
-          }
-        }
-      } else if (phnum == 0) {
-        kind = ExecutableKind::kStaticElf;
-      } else {
-        kind = ExecutableKind::kDynamicElf;  // PN_XNUM: too unusual to refuse on a guess
-      }
-    }
-  }
+  char magic[2] = {};
+  const ssize_t got = pread(fd, magic, sizeof magic, 0);
   close(fd);
-  return kind;
+  if (got == 2 && magic[0] == '#' && magic[1] == '!') return ExecutableKind::kScript;
+  HostElf file(path);
+  if (!file.valid()) return ExecutableKind::kOther;
+  *elf = {file.elf_class(), file.machine()};
+  const ElfTarget& own = OwnElfTarget();
+  if (own.elf_class != 0 && (elf->elf_class != own.elf_class || elf->machine != own.machine))
+    return ExecutableKind::kForeignElf;
+  return file.HasInterpreter() ? ExecutableKind::kDynamicElf : ExecutableKind::kStaticElf;
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ demo=(
   libstb-dev               # viewer: stb_image_write for --screenshot PNGs (imgui.pc requires stb.pc too)
   fonts-dejavu-core        # viewer: a readable UI font (falls back to ImGui's built-in font without it)
   libprotobuf-dev protobuf-compiler     # wire and capture format
-  libdw-dev libelf-dev     # analysis: DWARF symbols
+  libdw-dev libelf-dev     # analysis: DWARF symbols (libdw); the CLI's ELF reader (libelf)
   libzstd-dev              # capture compression
   zlib1g-dev               # analysis: `memframe export --format pprof` writes gzip, as pprof reads it
   nlohmann-json3-dev       # JSON output of reports, parsed by tests

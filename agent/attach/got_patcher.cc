@@ -7,8 +7,10 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 
 #include "attach/entry_trampolines.h"
+#include "attach/hooked_imports.h"
 #include "attach/import_slots.h"
 #include "attach/x86_prologue.h"
 #include "hooks/allocator_api_hooks.h"
@@ -22,26 +24,8 @@ namespace memframe::agent {
 
 namespace {
 
-// Every import the agent takes over, by symbol name (C++ ones mangled). The
-// hooks are the agent's exported definitions of the same names (the
-// allocators' own API's are internal: AllocatorApiImportHook).
-const char* const kHookedNames[] = {
-    "malloc", "calloc", "realloc", "free", "reallocarray", "posix_memalign", "aligned_alloc", "memalign", "valloc",
-    "pvalloc",
-    "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
-    "_ZnwmSt11align_val_tRKSt9nothrow_t", "_ZnamSt11align_val_tRKSt9nothrow_t",
-    "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
-    "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
-    "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t",
-    "mmap", "mmap64", "munmap", "mremap",
-    "dlopen", "dlclose", "dlsym", "dlvsym",
-    "execve", "execvpe", "fexecve", "execv", "execvp", "execl", "execlp", "execle",
-    "glfwSwapBuffers", "glXSwapBuffers", "eglSwapBuffers", "SDL_GL_SwapWindow", "SDL_GL_SwapBuffers",
-    "SDL_RenderPresent", "SDL_UpdateWindowSurface", "SDL_Flip", "SDL_UpdateRect", "SDL_UpdateRects",
-    "vkQueuePresentKHR", "glXGetProcAddress", "glXGetProcAddressARB", "eglGetProcAddress", "SDL_GL_GetProcAddress",
-    "vkGetInstanceProcAddr", "vkGetDeviceProcAddr",
-};
-constexpr size_t kHookCount = sizeof(kHookedNames) / sizeof(kHookedNames[0]);
+// The imports taken over by name (hooked_imports.h), first in g_hooks.
+constexpr size_t kHookCount = std::size(kHookedImportNames);
 // Then the GL and Vulkan object calls and the GL context calls (gl_hooks.h),
 // whose hooks are the tables' own; then the allocators' own API (mi_malloc, mallocx, ...), from
 // its list: hook i >= ApiBase() is API name i - ApiBase().
@@ -71,7 +55,7 @@ size_t GlHookCount() {
 size_t ApiBase() { return kHookCount + GlHookCount(); }
 
 const char* HookName(size_t i) {
-  if (i < kHookCount) return kHookedNames[i];
+  if (i < kHookCount) return kHookedImportNames[i];
   if (const InterceptedFunction* gl = GlHook(i - kHookCount)) return gl->name;
   return AllocatorApiImportName(i - ApiBase());
 }

@@ -35,9 +35,13 @@ Result Present(std::atomic<void*>& cache, PresentMarker marker, Args... args) {
   }
 }
 
-std::atomic<void*> g_glfw_swap, g_glx_swap, g_egl_swap, g_sdl2_swap, g_sdl1_swap, g_sdl_render_present,
-    g_sdl_update_window_surface, g_sdl_flip, g_sdl_update_rect, g_sdl_update_rects, g_vk_present;
-std::atomic<void*> g_glx_proc, g_glx_proc_arb, g_egl_proc, g_sdl_proc, g_vk_instance_proc, g_vk_device_proc;
+// Each hook's real function, g_<symbol>.
+#define MEMFRAME_X(Enumerator, symbol, ...) std::atomic<void*> g_##symbol;
+MEMFRAME_LINUX_PRESENTS(MEMFRAME_X)
+#undef MEMFRAME_X
+#define MEMFRAME_X(symbol) std::atomic<void*> g_##symbol;
+MEMFRAME_PRESENT_LOOKUPS(MEMFRAME_X)
+#undef MEMFRAME_X
 
 // A GetProcAddress-style lookup: ask the real one, then intercept.
 template <typename... Context>
@@ -48,73 +52,41 @@ void* Lookup(std::atomic<void*>& cache, const char* self, const char* name, Cont
 
 }  // namespace
 
-MEMFRAME_EXPORT void glfwSwapBuffers(void* window) { Present<void>(g_glfw_swap, kMarkerGlfwSwapBuffers, window); }
-MEMFRAME_EXPORT void glXSwapBuffers(void* display, unsigned long drawable) {
-  Present<void>(g_glx_swap, kMarkerGlxSwapBuffers, display, drawable);
-}
-MEMFRAME_EXPORT unsigned eglSwapBuffers(void* display, void* surface) {
-  return Present<unsigned>(g_egl_swap, kMarkerEglSwapBuffers, display, surface);
-}
-MEMFRAME_EXPORT void SDL_GL_SwapWindow(void* window) { Present<void>(g_sdl2_swap, kMarkerSdlGlSwapWindow, window); }
-MEMFRAME_EXPORT void SDL_GL_SwapBuffers() { Present<void>(g_sdl1_swap, kMarkerSdlGlSwapBuffers); }
-MEMFRAME_EXPORT void SDL_RenderPresent(void* renderer) {
-  Present<void>(g_sdl_render_present, kMarkerSdlRenderPresent, renderer);
-}
-MEMFRAME_EXPORT int SDL_UpdateWindowSurface(void* window) {
-  return Present<int>(g_sdl_update_window_surface, kMarkerSdlUpdateWindowSurface, window);
-}
-MEMFRAME_EXPORT int SDL_Flip(void* screen) { return Present<int>(g_sdl_flip, kMarkerSdlFlip, screen); }
-MEMFRAME_EXPORT void SDL_UpdateRect(void* screen, int32_t x, int32_t y, uint32_t w, uint32_t h) {
-  Present<void>(g_sdl_update_rect, kMarkerSdlUpdateRect, screen, x, y, w, h);
-}
-MEMFRAME_EXPORT void SDL_UpdateRects(void* screen, int count, void* rects) {
-  Present<void>(g_sdl_update_rects, kMarkerSdlUpdateRects, screen, count, rects);
-}
-MEMFRAME_EXPORT int32_t vkQueuePresentKHR(void* queue, const void* present_info) {
-  return Present<int32_t>(g_vk_present, kMarkerVkQueuePresent, queue, present_info);
-}
+#define MEMFRAME_X(Enumerator, symbol, id, Result, Parameters, Arguments) \
+  MEMFRAME_EXPORT Result symbol Parameters { return Present<Result>(g_##symbol, kMarker##Enumerator MEMFRAME_COMMA_ARGS Arguments); }
+// Splices the hook's arguments after the marker (none for SDL_GL_SwapBuffers).
+#define MEMFRAME_COMMA_ARGS(...) __VA_OPT__(, ) __VA_ARGS__
+MEMFRAME_LINUX_PRESENTS(MEMFRAME_X)
+#undef MEMFRAME_COMMA_ARGS
+#undef MEMFRAME_X
 
-MEMFRAME_EXPORT void* glXGetProcAddress(const char* name) { return Lookup(g_glx_proc, "glXGetProcAddress", name); }
+MEMFRAME_EXPORT void* glXGetProcAddress(const char* name) { return Lookup(g_glXGetProcAddress, "glXGetProcAddress", name); }
 MEMFRAME_EXPORT void* glXGetProcAddressARB(const char* name) {
-  return Lookup(g_glx_proc_arb, "glXGetProcAddressARB", name);
+  return Lookup(g_glXGetProcAddressARB, "glXGetProcAddressARB", name);
 }
-MEMFRAME_EXPORT void* eglGetProcAddress(const char* name) { return Lookup(g_egl_proc, "eglGetProcAddress", name); }
+MEMFRAME_EXPORT void* eglGetProcAddress(const char* name) { return Lookup(g_eglGetProcAddress, "eglGetProcAddress", name); }
 MEMFRAME_EXPORT void* SDL_GL_GetProcAddress(const char* name) {
-  return Lookup(g_sdl_proc, "SDL_GL_GetProcAddress", name);
+  return Lookup(g_SDL_GL_GetProcAddress, "SDL_GL_GetProcAddress", name);
 }
 MEMFRAME_EXPORT void* vkGetInstanceProcAddr(void* instance, const char* name) {
-  return Lookup(g_vk_instance_proc, "vkGetInstanceProcAddr", name, instance);
+  return Lookup(g_vkGetInstanceProcAddr, "vkGetInstanceProcAddr", name, instance);
 }
 MEMFRAME_EXPORT void* vkGetDeviceProcAddr(void* device, const char* name) {
-  return Lookup(g_vk_device_proc, "vkGetDeviceProcAddr", name, device);
+  return Lookup(g_vkGetDeviceProcAddr, "vkGetDeviceProcAddr", name, device);
 }
 
 namespace memframe::agent {
 
 namespace {
-#define MEMFRAME_PRESENT(name, marker, cache) {#name, marker, reinterpret_cast<void*>(&::name), &cache}
-#define MEMFRAME_LOOKUP(name, cache) {#name, 0, reinterpret_cast<void*>(&::name), &cache}
 const InterceptedFunction kIntercepted[] = {
-    MEMFRAME_PRESENT(glfwSwapBuffers, kMarkerGlfwSwapBuffers, g_glfw_swap),
-    MEMFRAME_PRESENT(glXSwapBuffers, kMarkerGlxSwapBuffers, g_glx_swap),
-    MEMFRAME_PRESENT(eglSwapBuffers, kMarkerEglSwapBuffers, g_egl_swap),
-    MEMFRAME_PRESENT(SDL_GL_SwapWindow, kMarkerSdlGlSwapWindow, g_sdl2_swap),
-    MEMFRAME_PRESENT(SDL_GL_SwapBuffers, kMarkerSdlGlSwapBuffers, g_sdl1_swap),
-    MEMFRAME_PRESENT(SDL_RenderPresent, kMarkerSdlRenderPresent, g_sdl_render_present),
-    MEMFRAME_PRESENT(SDL_UpdateWindowSurface, kMarkerSdlUpdateWindowSurface, g_sdl_update_window_surface),
-    MEMFRAME_PRESENT(SDL_Flip, kMarkerSdlFlip, g_sdl_flip),
-    MEMFRAME_PRESENT(SDL_UpdateRect, kMarkerSdlUpdateRect, g_sdl_update_rect),
-    MEMFRAME_PRESENT(SDL_UpdateRects, kMarkerSdlUpdateRects, g_sdl_update_rects),
-    MEMFRAME_PRESENT(vkQueuePresentKHR, kMarkerVkQueuePresent, g_vk_present),
-    MEMFRAME_LOOKUP(glXGetProcAddress, g_glx_proc),
-    MEMFRAME_LOOKUP(glXGetProcAddressARB, g_glx_proc_arb),
-    MEMFRAME_LOOKUP(eglGetProcAddress, g_egl_proc),
-    MEMFRAME_LOOKUP(SDL_GL_GetProcAddress, g_sdl_proc),
-    MEMFRAME_LOOKUP(vkGetInstanceProcAddr, g_vk_instance_proc),
-    MEMFRAME_LOOKUP(vkGetDeviceProcAddr, g_vk_device_proc),
+#define MEMFRAME_X(Enumerator, symbol, ...) {#symbol, kMarker##Enumerator, reinterpret_cast<void*>(&::symbol), &g_##symbol},
+    MEMFRAME_LINUX_PRESENTS(MEMFRAME_X)
+#undef MEMFRAME_X
+#define MEMFRAME_X(symbol) {#symbol, 0, reinterpret_cast<void*>(&::symbol), &g_##symbol},
+    MEMFRAME_PRESENT_LOOKUPS(MEMFRAME_X)
+#undef MEMFRAME_X
 };
-#undef MEMFRAME_PRESENT
-#undef MEMFRAME_LOOKUP
+
 }  // namespace
 
 const InterceptedFunction* InterceptedFunctions(int* count) {

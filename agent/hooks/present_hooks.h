@@ -7,25 +7,21 @@
 #include <atomic>
 #include <cstdint>
 
+#include "memframe/frame_sources.h"
+
 namespace memframe::agent {
 
-// Marker ids of the entry points (FRAME_END.address; names in MarkerDefs).
-enum PresentMarker : uint32_t {
-  kMarkerGlfwSwapBuffers = 1,
-  kMarkerGlxSwapBuffers,
-  kMarkerEglSwapBuffers,
-  kMarkerSdlGlSwapWindow,
-  kMarkerSdlGlSwapBuffers,
-  kMarkerSdlRenderPresent,
-  kMarkerSdlUpdateWindowSurface,
-  kMarkerSdlFlip,
-  kMarkerSdlUpdateRect,
-  kMarkerSdlUpdateRects,
-  kMarkerVkQueuePresent,
-  kMarkerTimeSlice,      // fallback frames: no present seen for a while
-  kMarkerAnnotation,     // the game called memframe_frame_mark()
-  kFirstDynamicMarker,   // named markers from memframe_marker() start here
-};
+// Marker ids of the entry points (FRAME_END.address; names in MarkerDefs),
+// from the one table of frame sources (memframe/frame_sources.h).
+using PresentMarker = wire::FixedMarker;
+using enum wire::FixedMarker;
+using wire::FixedMarkerName;
+
+// The GetProcAddress family, through which a game may fetch a present (or a
+// GPU call, gl_hooks.h) by name: each hands out the hook instead.
+#define MEMFRAME_PRESENT_LOOKUPS(X) \
+  X(glXGetProcAddress) X(glXGetProcAddressARB) X(eglGetProcAddress) X(SDL_GL_GetProcAddress) \
+  X(vkGetInstanceProcAddr) X(vkGetDeviceProcAddr)
 
 struct InterceptedFunction {
   const char* name;
@@ -57,8 +53,5 @@ enum class InterceptLookup { kAfterAgent, kGlobal };
 // or, rarely, one opened RTLD_GLOBAL and then called by name, for which
 // the hook looks it up itself (tracked_call.h).
 void ResolveInterceptedFunctions(InterceptLookup scope);
-
-// Names of the fixed markers, for the writer's MarkerDefs.
-const char* FixedMarkerName(uint32_t marker_id);
 
 }  // namespace memframe::agent

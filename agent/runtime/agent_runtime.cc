@@ -130,11 +130,9 @@ void ApplyFrameSource(const char* source) {
     ConfigureFrameSource(0, true);
     return;
   }
-  for (uint32_t id = kMarkerGlfwSwapBuffers; id <= kMarkerVkQueuePresent; ++id) {
-    if (strcmp(FixedMarkerName(id), source) == 0) {
-      ConfigureFrameSource(id, false);
-      return;
-    }
+  if (const wire::FrameSource* present = wire::FindFrameSource(source, wire::kFrameLinux)) {
+    ConfigureFrameSource(present->wire_id, false);
+    return;
   }
   Warn("unknown frame source '%s' (want auto, slices or a present such as glXSwapBuffers); using auto", source);
 }

@@ -3,6 +3,8 @@
 
 #include <atomic>
 
+#include "runtime/config.h"
+
 namespace memframe::agent {
 
 // Before the process image is replaced: send everything, end the stream
@@ -13,7 +15,6 @@ void AfterFailedExec();
 // False when MEMFRAME_FOLLOW_EXEC=0: exec'd programs run without the agent.
 bool FollowExec();
 
-struct Config;
 // memframe attach (agent/attach): sets the capture up in a process that
 // runs without having preloaded the agent, connects to the recorder named
 // in `config` and starts the writer. 0: recording; 1: already recording (a

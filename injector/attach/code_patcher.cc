@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "attach/traced_threads.h"
+#include "memframe/hex.h"
 
 namespace memframe::injector {
 
@@ -21,12 +22,6 @@ constexpr int kMaxSteps = 16;
 
 std::string Refusal(const CodePatch& patch, bool restore, const std::string& why) {
   return patch.name + (restore ? ": its entry not restored by memframe (the agent restores it): " : ": not patched at its entry: ") + why;
-}
-
-std::string Hex(uint64_t value) {
-  char text[24];
-  snprintf(text, sizeof text, "%#llx", static_cast<unsigned long long>(value));
-  return text;
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "attach/target_process.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <linux/capability.h>
@@ -15,6 +14,7 @@
 #include <sstream>
 
 #include "program_check.h"
+#include "host_elf.h"
 
 namespace memframe::injector {
 
@@ -78,46 +78,6 @@ bool HaveCapSysPtrace() {
   if (caps.empty()) return false;
   unsigned long long mask = strtoull(caps.c_str(), nullptr, 16);
   return (mask >> CAP_SYS_PTRACE) & 1;
-}
-
-bool ReadAt(int fd, void* out, size_t size, uint64_t offset) {
-  return pread(fd, out, size, static_cast<off_t>(offset)) == static_cast<ssize_t>(size);
-}
-
-// The value of `symbol` in the .dynsym of the ELF file `fd` (0 if absent).
-// Sizes are bounded so that a hostile file cannot make memframe read far.
-uint64_t DynamicSymbolValue(int fd, const char* symbol, uint64_t* first_load_vaddr) {
-  Elf64_Ehdr eh{};
-  if (!ReadAt(fd, &eh, sizeof eh, 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-      eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 || eh.e_shnum > 4096 ||
-      eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
-    return 0;
-  *first_load_vaddr = UINT64_MAX;
-  for (unsigned i = 0; i < eh.e_phnum; ++i) {
-    Elf64_Phdr ph{};
-    if (!ReadAt(fd, &ph, sizeof ph, eh.e_phoff + i * sizeof ph)) return 0;
-    if (ph.p_type == PT_LOAD && ph.p_offset == 0) *first_load_vaddr = ph.p_vaddr;
-  }
-  if (*first_load_vaddr == UINT64_MAX) *first_load_vaddr = 0;
-  std::vector<Elf64_Shdr> sections(eh.e_shnum);
-  if (!ReadAt(fd, sections.data(), sections.size() * sizeof(Elf64_Shdr), eh.e_shoff)) return 0;
-  for (const Elf64_Shdr& sh : sections) {
-    if (sh.sh_type != SHT_DYNSYM || sh.sh_link >= sections.size() || sh.sh_entsize != sizeof(Elf64_Sym)) continue;
-    const Elf64_Shdr& strtab = sections[sh.sh_link];
-    constexpr uint64_t kMaxBytes = 64u << 20;
-    if (sh.sh_size > kMaxBytes || strtab.sh_size > kMaxBytes) return 0;
-    std::vector<Elf64_Sym> symbols(sh.sh_size / sizeof(Elf64_Sym));
-    std::string names(strtab.sh_size, '\0');
-    if (!ReadAt(fd, symbols.data(), symbols.size() * sizeof(Elf64_Sym), sh.sh_offset) ||
-        !ReadAt(fd, names.data(), names.size(), strtab.sh_offset))
-      return 0;
-    for (const Elf64_Sym& s : symbols) {
-      if (s.st_name >= names.size() || s.st_shndx == SHN_UNDEF || s.st_value == 0) continue;
-      if (ELF64_ST_TYPE(s.st_info) != STT_FUNC && ELF64_ST_TYPE(s.st_info) != STT_GNU_IFUNC) continue;
-      if (strcmp(names.c_str() + s.st_name, symbol) == 0) return s.st_value;
-    }
-  }
-  return 0;
 }
 
 bool EndsWith(const std::string& s, const std::string& tail) {
@@ -240,12 +200,16 @@ uint64_t RemoteSymbol(pid_t pid, const std::vector<MappedRange>& maps, const std
   for (const MappedRange& r : maps) {
     if (r.offset != 0 || !EndsWith(r.path, "/" + library)) continue;
     // The file as the process sees it.
-    int fd = open((ProcPath(pid, "root") + r.path).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fd = open(r.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    uint64_t first_load = 0;
-    uint64_t value = DynamicSymbolValue(fd, symbol, &first_load);
-    close(fd);
+    std::string path = ProcPath(pid, "root") + r.path;
+    if (access(path.c_str(), R_OK) != 0) path = r.path;
+    HostElf file(path);
+    uint64_t value = 0;
+    file.ForEachDefinedFunction(/*dynamic_only=*/true, [&](std::string_view name, uint64_t address, bool) {
+      if (name != symbol) return true;
+      value = address;
+      return false;
+    });
+    const uint64_t first_load = file.FirstLoadAddress();
     if (value == 0) return 0;
     return r.start - (first_load & ~uint64_t{0xfff}) + value;
   }

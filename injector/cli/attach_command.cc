@@ -24,6 +24,7 @@
 #include "live_server.h"
 #include "memframe/capture_file.h"
 #include "memframe/format.h"
+#include "memframe/parse_number.h"
 #include "memframe/output_file.h"
 #include "recorder.h"
 #include "run_command.h"
@@ -66,11 +67,7 @@ class StopSignals {
 };
 
 bool ParsePid(const std::string& text, pid_t* pid) {
-  char* end = nullptr;
-  long value = strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value <= 0 || value > 0x3fffffff) return false;
-  *pid = static_cast<pid_t>(value);
-  return true;
+  return ParseInteger<pid_t>(text, pid, 1, 0x3fffffff);  // the kernel's PID_MAX_LIMIT
 }
 
 // Where `memframe detach PID` finds the memframe that records PID: a file
@@ -182,18 +179,13 @@ std::string ProcessName(pid_t pid) {
 // The settings the agent reads (the names of its environment variables).
 bool WriteAgentSettings(const std::string& path, const std::string& socket, const std::string& ready,
                         const std::string& entries, const RunOptions& options, std::string* error) {
-  std::string text = std::string(wire::kEnvSocket) + "=" + socket + "\n";
-  text += std::string(wire::kSettingAttachReady) + "=" + ready + "\n";
+  std::string text = std::string(wire::kSettingAttachReady) + "=" + ready + "\n";
   text += std::string(wire::kSettingAttachEntries) + "=" + entries + "\n";
-  if (options.stack_depth > 0) text += std::string(wire::kEnvStackDepth) + "=" + std::to_string(options.stack_depth) + "\n";
-  if (!options.stacks) text += std::string(wire::kEnvStacks) + "=0\n";
-  if (options.time_slice_ms >= 0)
-    text += std::string(wire::kEnvTimeSliceMs) + "=" + std::to_string(options.time_slice_ms) + "\n";
-  if (options.drop_when_full) text += std::string(wire::kEnvDropWhenFull) + "=1\n";
-  if (options.free_stacks) text += std::string(wire::kEnvFreeStacks) + "=1\n";
-  if (!options.gpu) text += std::string(wire::kEnvGpu) + "=0\n";
-  if (!options.frame_source.empty()) text += std::string(wire::kEnvFrameSource) + "=" + options.frame_source + "\n";
-  if (const char* debug = getenv(wire::kEnvDebug)) text += std::string(wire::kEnvDebug) + "=" + debug + "\n";
+  RunOptions with_debug = options;
+  // The game's environment is not this one: MEMFRAME_DEBUG goes in the file.
+  if (const char* debug = getenv(wire::kEnvDebug)) with_debug.agent_settings.debug = strcmp(debug, "1") == 0;
+  for (const auto& [name, value] : AgentSettingEntries(with_debug, socket, wire::kAttachSession))
+    text += name + "=" + value + "\n";
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   bool ok = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   if (fd >= 0) close(fd);
@@ -228,10 +220,18 @@ AttachParse ParseAttachArguments(const std::vector<std::string>& args, AttachOpt
                      options->duration_s = seconds;
                      return std::string();
                    }});
-  // What only a launch can do, named rather than called unknown.
-  for (const char* run_only : {"--follow-fork", "--no-follow-exec", "--tcp"})
-    table.push_back({run_only, "", "", [run_only](const std::string&) {
-                       return std::string(run_only) + " applies to `memframe run` only";
+  // What only a launch can do, named rather than called unknown, with why
+  // (the launch-only settings of memframe/agent_settings.h).
+  const std::pair<const char*, const char*> run_only[] = {
+      {"--follow-fork", "an attach records the one process it was injected into: its detach could not reach a forked "
+                        "child, which would keep the patched imports"},
+      {"--no-follow-exec", "the programs an attached process execs never have the agent (it was injected, not "
+                           "preloaded)"},
+      {"--tcp", "it starts a Windows game under Wine"},
+  };
+  for (const auto& [option, why] : run_only)
+    table.push_back({option, "", "", [option, why](const std::string&) {
+                       return std::string(option) + " applies to `memframe run` only: " + why;
                      }});
   std::vector<std::string> positional;
   switch (ParseCommandLine(table, args, &positional, error)) {

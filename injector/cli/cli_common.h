@@ -8,9 +8,6 @@
 
 namespace memframe::injector {
 
-// memframe's own failures (bad usage, cannot write) exit with this code.
-constexpr int kExitMemframeError = 2;
-
 // `memframe run` exits with the program's status, so its own failures use
 // the codes env, timeout and nohup use, which a program rarely exits with:
 // 125 memframe failed (bad usage, no agent, cannot write the capture), 126

@@ -24,7 +24,7 @@ const std::vector<Command>& Commands() {
 #ifdef MEMFRAME_WITH_ANALYSIS
       {"report", "CAPTURE [REPORT [ARGS]] [--json]", "print a report about a capture", PrintReportUsage,
        ReportCommand},
-      {"export", "CAPTURE --format F -o FILE", "write a capture for other tools (pprof, folded, perfetto, chrome-json)",
+      {"export", "CAPTURE --format F -o FILE", "write a capture for other tools (" + analysis::ExportFormatNames(", ", ", ") + ")",
        PrintExportUsage, ExportCommand},
       {"check", "CAPTURE --budget FILE", "check a capture against memory budgets (CI)", PrintCheckUsage,
        CheckCommand},

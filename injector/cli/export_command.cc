@@ -7,18 +7,22 @@
 namespace memframe::injector {
 
 void PrintExportUsage(std::ostream& out) {
-  out << "usage: memframe export CAPTURE --format pprof|folded|chrome-json|perfetto -o FILE [--force]\n"
+  out << "usage: memframe export CAPTURE --format " << analysis::ExportFormatNames("|", "|")
+      << " -o FILE [--force]\n"
          "\n"
-         "Writes a capture's allocations for other tools:\n"
-         "  pprof    gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)\n"
-         "  folded   FlameGraph folded stacks, bytes allocated per stack\n"
-         "  chrome-json  Trace Event Format JSON (chrome://tracing, ui.perfetto.dev, Tracy's import-chrome):\n"
-         "           frames, phases, markers and per-frame counters on the process's threads\n"
-         "  perfetto a Perfetto trace (ui.perfetto.dev): the same tracks, and heap profiles at\n"
-         "           each marker and at the end\n"
-         "\n"
+         "Writes a capture's allocations for other tools:\n";
+  for (const analysis::ExportFormatDef& format : analysis::ExportFormats()) {
+    std::string help = format.help;
+    // The help's own lines go under its first.
+    for (size_t at = 0; (at = help.find('\n', at)) != std::string::npos; at += 12) help.insert(at + 1, 11, ' ');
+    out << "  " << format.name << std::string(format.name.size() < 9 ? 9 - format.name.size() : 2, ' ') << help
+        << '\n';
+  }
+  out << "\n"
          "options:\n"
-         "  --format F         pprof, folded, chrome-json or perfetto\n"
+         "  --format F         "
+      << analysis::ExportFormatNames(", ", " or ")
+      << "\n"
          "  -o, --output FILE  the file to write (never CAPTURE itself)\n"
          "  --force            replace FILE even if it is a memframe capture\n"
          "  -h, --help         show this help\n";
@@ -29,8 +33,8 @@ ExportParse ParseExportArguments(const std::vector<std::string>& args, analysis:
   const std::vector<CommandOption> table = {
       {"--format", "F", "",
        [request](const std::string& value) {
-         if (value != "pprof" && value != "folded" && value != "chrome-json" && value != "perfetto")
-           return "--format wants pprof, folded, chrome-json or perfetto, not '" + value + "'";
+         if (!analysis::FindExportFormat(value))
+           return "--format wants " + analysis::ExportFormatNames(", ", " or ") + ", not '" + value + "'";
          request->format = value;
          return std::string();
        }},
@@ -48,7 +52,7 @@ ExportParse ParseExportArguments(const std::vector<std::string>& args, analysis:
     return ExportParse::kError;
   }
   if (request->format.empty()) {
-    *error = "no format given (--format pprof, folded, chrome-json or perfetto)";
+    *error = "no format given (--format " + analysis::ExportFormatNames(", ", " or ") + ")";
     return ExportParse::kError;
   }
   request->capture_path = positional[0];

@@ -11,6 +11,7 @@
 #include "memframe/output_file.h"
 #ifdef MEMFRAME_WITH_ANALYSIS
 #include "memframe/analysis/capture_loader.h"
+#include "memframe/command_line.h"
 #endif
 
 namespace {
@@ -18,7 +19,7 @@ namespace {
 using memframe::injector::Command;
 using memframe::injector::Commands;
 using memframe::injector::FindCommand;
-using memframe::injector::kExitMemframeError;
+using memframe::kExitMemframeError;
 
 void PrintUsage(std::ostream& out) {
   out << "usage: memframe COMMAND [ARGS...]\n"
@@ -46,7 +47,7 @@ int Help(const std::vector<std::string>& args) {
     command->usage(std::cout);
     return 0;
   }
-  std::cerr << "memframe: error: no help for unknown command '" << args[0] << "'\n";
+  memframe::ErrorLine(std::cerr) << "no help for unknown command '" << args[0] << "'\n";
   PrintUsage(std::cerr);
   return kExitMemframeError;
 }
@@ -68,20 +69,20 @@ int Dispatch(const std::string& name, const std::vector<std::string>& args) {
   // Hidden: what the build installs as man pages and completion.
   if (name == "--generate-man" && args.size() <= 1) {
     if (memframe::injector::WriteManPage(args.empty() ? "" : args[0], std::cout)) return 0;
-    std::cerr << "memframe: error: no man page for unknown command '" << args[0] << "'\n";
+    memframe::ErrorLine(std::cerr) << "no man page for unknown command '" << args[0] << "'\n";
     return kExitMemframeError;
   }
   if (name == "--generate-docs" && args.size() == 1) {
     std::string error;
     if (memframe::injector::WriteDocs(args[0], &error)) return 0;
-    std::cerr << "memframe: error: " << error << '\n';
+    memframe::ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   if (name == "--generate-completion" && args.size() == 1 && args[0] == "bash") {
     memframe::injector::WriteBashCompletion(std::cout);
     return 0;
   }
-  std::cerr << "memframe: error: unknown command '" << name << "'\n\n";
+  memframe::ErrorLine(std::cerr) << "unknown command '" << name << "'\n\n";
   PrintUsage(std::cerr);
   return kExitMemframeError;
 }
@@ -104,15 +105,15 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
 #ifdef MEMFRAME_WITH_ANALYSIS
     if ((command == "report" || command == "export" || command == "check" || command == "compare") && !args.empty())
-      std::cerr << "memframe: error: " << memframe::analysis::OutOfMemoryError(args[0]) << '\n';
+      memframe::ErrorLine(std::cerr) << memframe::analysis::OutOfMemoryError(args[0]) << '\n';
     else
 #endif
-      std::cerr << "memframe: error: out of memory\n";
+      memframe::ErrorLine(std::cerr) << "out of memory\n";
     return kExitMemframeError;
   }
   std::string problem = checked_stdout.Finish();
   if (!problem.empty()) {
-    std::cerr << "memframe: error: writing the " << (command == "report" ? "report" : "output") << ": " << problem
+    memframe::ErrorLine(std::cerr) << "writing the " << (command == "report" ? "report" : "output") << ": " << problem
               << '\n';
     return kExitMemframeError;
   }

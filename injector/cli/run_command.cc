@@ -14,12 +14,11 @@
 #include <iostream>
 
 #include "cli_common.h"
-#include "hooks/present_hooks.h"
-#include "platform/windows/present_names_windows.h"
 #include "launch.h"
 #include "live_server.h"
 #include "memframe/capture_file.h"
 #include "memframe/format.h"
+#include "memframe/frame_sources.h"
 #include "memframe/output_file.h"
 #include "memframe/paths.h"
 #include "memframe.pb.h"
@@ -176,20 +175,15 @@ std::string JoinCommand(const std::vector<std::string>& command) {
   return line;
 }
 
-// The presents the agents hook, by the names they give their markers (the
-// agents' lists, agent/hooks/present_entry_points.cc and
-// agent/platform/windows/present_names_windows.h).
+// The presents the agents hook, by the names they give their markers
+// (memframe/frame_sources.h).
 std::string PresentNames() {
-  std::string names;
-  for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
-    names += (names.empty() ? "" : ", ") + std::string(agent::FixedMarkerName(id));
-  names += ", or of a Windows game (wine memframe.exe run)";
-  const char* separator = " ";
-  for (const char* name : agent::kWindowsPresentNames) {
-    names += separator + std::string(name);
-    separator = ", ";
+  std::string linux_names, windows_names;
+  for (const wire::FrameSource& present : wire::kFrameSources) {
+    std::string& names = present.platform == wire::kFrameLinux ? linux_names : windows_names;
+    names += (names.empty() ? "" : ", ") + std::string(present.name);
   }
-  return names;
+  return linux_names + ", or of a Windows game (wine memframe.exe run) " + windows_names;
 }
 
 // What MEMFRAME_FRAME_SOURCE accepts: a present of either agent, since the
@@ -197,9 +191,9 @@ std::string PresentNames() {
 // the Linux agent warns about a Windows one.
 bool IsFrameSource(const std::string& source) {
   if (source == "auto" || source == "slices") return true;
-  for (uint32_t id = agent::kMarkerGlfwSwapBuffers; id <= agent::kMarkerVkQueuePresent; ++id)
-    if (source == agent::FixedMarkerName(id)) return true;
-  return agent::WindowsPresentNamed(source.c_str()) != agent::kPresentApiCount;
+  for (const wire::FrameSource& present : wire::kFrameSources)
+    if (source == present.name) return true;
+  return false;
 }
 
 // Records until the program has exited and every connection is closed (or
@@ -271,17 +265,8 @@ int Run(const RunOptions& options) {
   spec.argv = options.command;
   spec.preload = agent;
   if (options.tcp) spec.env.emplace_back(wire::kEnvTcp, "127.0.0.1:" + std::to_string(tcp_port));
-  else spec.env.emplace_back(wire::kEnvSocket, socket->path());
-  if (options.stack_depth > 0) spec.env.emplace_back(wire::kEnvStackDepth, std::to_string(options.stack_depth));
-  if (!options.stacks) spec.env.emplace_back(wire::kEnvStacks, "0");
-  if (options.time_slice_ms >= 0)
-    spec.env.emplace_back(wire::kEnvTimeSliceMs, std::to_string(options.time_slice_ms));
-  if (options.drop_when_full) spec.env.emplace_back(wire::kEnvDropWhenFull, "1");
-  if (options.follow_fork) spec.env.emplace_back(wire::kEnvFollowFork, "1");
-  if (!options.follow_exec) spec.env.emplace_back(wire::kEnvFollowExec, "0");
-  if (options.free_stacks) spec.env.emplace_back(wire::kEnvFreeStacks, "1");
-  if (!options.gpu) spec.env.emplace_back(wire::kEnvGpu, "0");
-  if (!options.frame_source.empty()) spec.env.emplace_back(wire::kEnvFrameSource, options.frame_source);
+  for (auto& entry : AgentSettingEntries(options, options.tcp ? "" : socket->path(), wire::kLaunchSession))
+    spec.env.push_back(std::move(entry));
 
   SignalPolicy signal_policy;
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec, &error);
@@ -377,6 +362,36 @@ int Run(const RunOptions& options) {
 
 }  // namespace
 
+namespace {
+
+std::string SettingText(const char* value) { return value ? value : ""; }
+std::string SettingText(bool value) { return value ? "1" : "0"; }
+std::string SettingText(int value) { return std::to_string(value); }
+bool SameSetting(const char* a, const char* b) { return SettingText(a) == SettingText(b); }
+template <typename T>
+bool SameSetting(T a, T b) {
+  return a == b;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> AgentSettingEntries(const RunOptions& options,
+                                                                     const std::string& socket_path,
+                                                                     wire::Session session) {
+  wire::AgentSettings settings = options.agent_settings;
+  settings.socket_path = socket_path.empty() ? nullptr : socket_path.c_str();
+  settings.frame_source = options.frame_source.empty() ? nullptr : options.frame_source.c_str();
+  const wire::AgentSettings defaults;
+  std::vector<std::pair<std::string, std::string>> entries;
+#define MEMFRAME_X(type, field, name, default_value, min, max, setting_scope)                  \
+  if ((session == wire::kLaunchSession || wire::setting_scope == wire::kEverySession) &&           \
+      !SameSetting(settings.field, defaults.field))                                            \
+    entries.emplace_back(wire::name, SettingText(settings.field));
+  MEMFRAME_AGENT_SETTINGS(MEMFRAME_X)
+#undef MEMFRAME_X
+  return entries;
+}
+
 void PrintRunUsage(std::ostream& out) {
   out << "usage: memframe run [options] [--] PROGRAM [ARGS...]\n"
          "\n"
@@ -434,20 +449,20 @@ std::vector<CommandOption> RecordingOptions(RunOptions* o) {
          long depth = 0;
          if (!ParseLong(value, &depth) || depth < 1 || depth > kMaxStackDepth)
            return "--stack-depth wants a number from 1 to " + std::to_string(kMaxStackDepth) + ", not '" + value + "'";
-         o->stack_depth = static_cast<int>(depth);
+         o->agent_settings.stack_depth = static_cast<int>(depth);
          return std::string();
        }},
-      {"--no-stacks", "", "", unset(&o->stacks)},
+      {"--no-stacks", "", "", unset(&o->agent_settings.stacks)},
       {"--no-summary", "", "", unset(&o->summary)},
       {"--time-slice", "MS", "",
        [o](const std::string& value) {
          long ms = 0;
          if (!ParseLong(value, &ms) || ms < 0 || ms > 60'000)
            return "--time-slice wants milliseconds from 0 to 60000, not '" + value + "'";
-         o->time_slice_ms = static_cast<int>(ms);
+         o->agent_settings.time_slice_ms = static_cast<int>(ms);
          return std::string();
        }},
-      Flag("--drop", &o->drop_when_full),
+      Flag("--drop", &o->agent_settings.drop_when_full),
       {"--frame-source", "S", "",
        [o](const std::string& value) {
          if (!IsFrameSource(value))
@@ -456,8 +471,8 @@ std::vector<CommandOption> RecordingOptions(RunOptions* o) {
          o->frame_source = value;
          return std::string();
        }},
-      Flag("--free-stacks", &o->free_stacks),
-      {"--no-gpu", "", "", unset(&o->gpu)},
+      Flag("--free-stacks", &o->agent_settings.free_stacks),
+      {"--no-gpu", "", "", unset(&o->agent_settings.gpu)},
       {"--no-live", "", "", unset(&o->live_socket)},
       Flag("--live", &o->launch_viewer),
   };
@@ -465,9 +480,9 @@ std::vector<CommandOption> RecordingOptions(RunOptions* o) {
 
 RunParse ParseRunArguments(const std::vector<std::string>& args, RunOptions* options, std::string* error) {
   std::vector<CommandOption> table = RecordingOptions(options);
-  table.push_back(Flag("--follow-fork", &options->follow_fork));
+  table.push_back(Flag("--follow-fork", &options->agent_settings.follow_fork));
   table.push_back({"--no-follow-exec", "", "", [options](const std::string&) {
-                     options->follow_exec = false;
+                     options->agent_settings.follow_exec = false;
                      return std::string();
                    }});
   table.push_back(Flag("--tcp", &options->tcp));

@@ -7,9 +7,11 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "memframe.pb.h"
+#include "memframe/agent_settings.h"
 #include "memframe/command_line.h"
 
 namespace memframe::wire {
@@ -25,15 +27,10 @@ class Recorder;
 struct RunOptions {
   std::string output;                // "" = memframe-<program>-<pid>.mfc in the cwd
   bool force = false;                // replace an existing output file
-  int stack_depth = 0;               // 0 = the agent's default
-  bool stacks = true;
   bool summary = true;
-  int time_slice_ms = -1;            // -1 = the agent's default (16); 0 = no time slices
-  bool drop_when_full = false;       // drop (and count) events instead of slowing the program
-  bool follow_fork = false;          // forked children record streams of their own
-  bool follow_exec = true;           // exec'd programs keep the agent
-  bool free_stacks = false;          // capture the stack of every free too
-  bool gpu = true;                   // GPU object events (--no-gpu: off)
+  // What the agent is asked (memframe/agent_settings.h); its text settings
+  // are kept below and set when the settings are written.
+  wire::AgentSettings agent_settings;
   std::string frame_source;          // "" = auto; "slices"; or a present's name
   std::string agent;                 // "" = $MEMFRAME_AGENT, else next to this binary
   bool tcp = false;                  // preload nothing; agents connect to MEMFRAME_TCP (Windows, Wine)
@@ -51,6 +48,14 @@ void PrintRunUsage(std::ostream& out);
 // The options `memframe run` and `memframe attach` share (how to record),
 // stored into *options as they are read.
 std::vector<CommandOption> RecordingOptions(RunOptions* options);
+
+// The agent settings of `options` that differ from the agent's defaults, as
+// NAME=VALUE pairs for `session` (an attach leaves out the launch-only
+// ones, agent_settings.h says why): `memframe run` passes them in the environment,
+// `memframe attach` in its settings file.
+std::vector<std::pair<std::string, std::string>> AgentSettingEntries(const RunOptions& options,
+                                                                     const std::string& socket_path,
+                                                                     wire::Session session);
 
 // Parses `args` (what follows "run") and runs; returns the exit status.
 int RunCommand(const std::vector<std::string>& args);

@@ -5,6 +5,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+
+#include "memframe/parse_number.h"
 
 namespace memframe {
 
@@ -129,13 +132,7 @@ bool LooksLikeOption(const std::string& arg) {
 }
 
 bool ParseLong(const std::string& text, long* out) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  long value = strtol(text.c_str(), &end, 10);
-  if (errno || *end) return false;
-  *out = value;
-  return true;
+  return ParseInteger(text, out, std::numeric_limits<long>::min(), std::numeric_limits<long>::max());
 }
 
 bool ParseDouble(const std::string& text, double* out) {

@@ -1,20 +1,28 @@
 // The presents that end frames on Windows, by the names their markers carry
-// in a capture and that --frame-source takes for a Windows game: one list
-// for the agent (present_hooks_windows.cc), memframe.exe, which refuses any
-// other present, and the recorder's CLI. Header only, no Windows headers:
-// the Linux CLI includes it.
+// in a capture and that --frame-source takes for a Windows game, for the
+// agent (present_hooks_windows.cc) and memframe.exe, which refuses any other
+// present. Generated from the one table (memframe/frame_sources.h). Header
+// only, no Windows headers.
 #pragma once
 
 #include <cstring>
 
+#include "memframe/frame_sources.h"
+
 namespace memframe::agent {
 
-enum PresentApi { kSwapBuffers, kWglSwapBuffers, kWglSwapLayerBuffers, kVkQueuePresent, kDxgiPresent, kPresentApiCount };
+enum PresentApi {
+#define MEMFRAME_X(Enumerator, name) k##Enumerator,
+  MEMFRAME_WINDOWS_PRESENTS(MEMFRAME_X)
+#undef MEMFRAME_X
+  kPresentApiCount
+};
 
-// Present and Present1 are one entry point: the analysis takes frames from
-// one, and a game may present one swap chain through both.
 inline constexpr const char* kWindowsPresentNames[kPresentApiCount] = {
-    "SwapBuffers", "wglSwapBuffers", "wglSwapLayerBuffers", "vkQueuePresentKHR", "IDXGISwapChain::Present"};
+#define MEMFRAME_X(Enumerator, name) name,
+    MEMFRAME_WINDOWS_PRESENTS(MEMFRAME_X)
+#undef MEMFRAME_X
+};
 
 // The present named `name`, or kPresentApiCount.
 inline PresentApi WindowsPresentNamed(const char* name) {

@@ -58,6 +58,14 @@ bool LooksLikeOption(const std::string& arg);
 bool ParseLong(const std::string& text, long* out);
 bool ParseDouble(const std::string& text, double* out);
 
+// The exit statuses memframe's commands share (`memframe run` adds its own,
+// cli_common.h): a report or export of a damaged capture, of what came
+// before the damage; memframe's own failures (bad usage, unreadable input,
+// cannot write).
+constexpr int kExitOk = 0;
+constexpr int kExitDamagedCapture = 1;
+constexpr int kExitMemframeError = 2;
+
 // "PROGRAM: error: ": the one prefix of memframe's errors ("memframe",
 // "memframe-viewer").
 std::ostream& ErrorLine(std::ostream& err, const char* program = "memframe");

@@ -22,18 +22,13 @@
 #include "memframe/event_codec.h"
 #include "memframe/event_refs.h"
 #include "memframe/format.h"
+#include "memframe/hex.h"
 
 namespace memframe::analysis {
 namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-std::string Hex(uint64_t v) {
-  char text[24];
-  snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(v));
-  return text;
-}
 
 ordered_json DumpStream(const Stream& s) {
   ordered_json j;

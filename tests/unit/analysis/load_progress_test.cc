@@ -19,8 +19,8 @@ TEST(ProgressBar, RedrawsOnlyWhenThePercentOrPhaseChanges) {
   std::string s = out.str();
   // 101 percent steps of reading, one of ordering, one erase.
   EXPECT_EQ(std::count(s.begin(), s.end(), '\r'), 101 + 1 + 2);
-  EXPECT_NE(s.find("\rmemframe: reading capture   0% (0 MB of 1000 MB)"), std::string::npos);
-  EXPECT_NE(s.find("\rmemframe: reading capture 100% (1000 MB of 1000 MB)"), std::string::npos);
+  EXPECT_NE(s.find("\rmemframe: reading capture   0% (0 MiB of 1000 MiB)"), std::string::npos);
+  EXPECT_NE(s.find("\rmemframe: reading capture 100% (1000 MiB of 1000 MiB)"), std::string::npos);
   EXPECT_NE(s.find("\rmemframe: ordering events  50% (5.0 M events of 10.0 M events)"), std::string::npos);
   // The last thing written leaves the line blank for whatever comes next.
   EXPECT_EQ(s.substr(s.size() - 1), "\r");

@@ -8,9 +8,11 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "memframe/report/export.h"
 #include "memframe/report/report_registry.h"
 
 namespace memframe::analysis {
@@ -82,6 +84,45 @@ TEST(ReportRegistryTest, EveryReportHasItsHelpOnTheCommandLine) {
   EXPECT_EQ(code, 0);
   for (const ReportDef& report : ReportRegistry())
     EXPECT_NE(list.find("\n  " + report.name + " "), std::string::npos) << report.name << " is not in\n" << list;
+}
+
+// The export formats' registry (export.h) and REPORTS.md's export section
+// agree: the synopsis names every format, and the section has one bullet
+// per format, in the registry's order.
+TEST(ExportRegistryTest, ReportsMdListsEveryFormatInOrder) {
+  std::ifstream in(MEMFRAME_REPORTS_MD);
+  std::string line, synopsis;
+  std::vector<std::string> bullets;
+  bool in_export = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("# ", 0) == 0) in_export = line == "# memframe export";
+    if (!in_export) continue;
+    if (line.rfind("`memframe export CAPTURE", 0) == 0) synopsis = line.substr(0, line.find('`', 1) + 1);
+    if (line.rfind("- `", 0) == 0) bullets.push_back(line.substr(3, line.find('`', 3) - 3));
+  }
+  EXPECT_EQ(synopsis, "`memframe export CAPTURE --format " + ExportFormatNames("|", "|") + " -o FILE [--force]`");
+  std::vector<std::string> names;
+  for (const ExportFormatDef& format : ExportFormats()) names.push_back(format.name);
+  EXPECT_EQ(bullets, names);
+}
+
+// `memframe export --help` and its --format check are the registry's.
+TEST(ExportRegistryTest, UsageAndValidationFollowTheRegistry) {
+  auto [usage, code] = Cli("export --help");
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(usage.rfind("usage: memframe export CAPTURE --format " + ExportFormatNames("|", "|") + " -o FILE", 0), 0u)
+      << usage;
+  for (const ExportFormatDef& format : ExportFormats()) {
+    EXPECT_NE(format.write, nullptr) << format.name;
+    const std::string first_line = format.help.substr(0, format.help.find('\n'));
+    EXPECT_NE(usage.find("\n  " + format.name + " "), std::string::npos) << format.name << " missing from\n" << usage;
+    EXPECT_NE(usage.find(first_line), std::string::npos) << first_line;
+    // Accepted by --format: the failure is the capture's, not the format's.
+    auto [out, status] = Cli("export no-such.mfc --format " + format.name + " -o /nonexistent-dir/x");
+    EXPECT_EQ(out.find("--format wants"), std::string::npos) << out;
+  }
+  auto [out, status] = Cli("export no-such.mfc --format svg -o x");
+  EXPECT_NE(out.find("--format wants " + ExportFormatNames(", ", " or ") + ", not 'svg'"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -350,7 +350,7 @@ TEST_F(ReportsCliTest, FoldedStacksAreOutermostFirstAndSumToTheSites) {
 TEST_F(ReportsCliTest, ExportRefusesBadRequests) {
   Result format = Export("svg", "/tmp/x");
   EXPECT_EQ(format.code, 2);
-  EXPECT_EQ(format.err, "memframe: error: unknown export format 'svg' (formats: chrome-json, folded, perfetto, pprof)\n");
+  EXPECT_EQ(format.err, "memframe: error: unknown export format 'svg' (formats: pprof, folded, chrome-json, perfetto)\n");
   Result output = Export("folded", "/nonexistent/dir/out.folded");
   EXPECT_EQ(output.code, 2);
   EXPECT_EQ(output.err, "memframe: error: cannot create /nonexistent/dir/out.folded: No such file or directory\n");

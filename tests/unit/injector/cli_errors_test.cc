@@ -61,7 +61,12 @@ TEST_F(MemframeCli, BadValuesAreErrorsWithOneMessageForm) {
        "SDL_GL_SwapWindow, SDL_GL_SwapBuffers, SDL_RenderPresent, SDL_UpdateWindowSurface, SDL_Flip, "
        "SDL_UpdateRect, SDL_UpdateRects, vkQueuePresentKHR, or of a Windows game (wine memframe.exe run) "
        "SwapBuffers, wglSwapBuffers, wglSwapLayerBuffers, vkQueuePresentKHR, IDXGISwapChain::Present, not 'vsync'"},
-      {{"attach", "--follow-fork", "1"}, "--follow-fork applies to `memframe run` only"},
+      {{"attach", "--follow-fork", "1"},
+       "--follow-fork applies to `memframe run` only: an attach records the one process it was injected into: its "
+       "detach could not reach a forked child, which would keep the patched imports"},
+      {{"attach", "--no-follow-exec", "1"},
+       "--no-follow-exec applies to `memframe run` only: the programs an attached process execs never have the "
+       "agent (it was injected, not preloaded)"},
       {{"run", "--time-slice=60001", "--", "/bin/true"}, "--time-slice wants milliseconds from 0 to 60000, not '60001'",
        kExitRunFailed},
       {{"run", "--frame-source", "vsync", "/bin/true"},

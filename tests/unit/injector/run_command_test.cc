@@ -34,8 +34,8 @@ TEST(ParseRunArguments, ReadsOptionsThenTheCommandUntouched) {
             RunParse::kRun)
       << error;
   EXPECT_EQ(options.output, "x.mfc");
-  EXPECT_EQ(options.stack_depth, 12);
-  EXPECT_FALSE(options.stacks);
+  EXPECT_EQ(options.agent_settings.stack_depth, 12);
+  EXPECT_FALSE(options.agent_settings.stacks);
   EXPECT_FALSE(options.summary);
   EXPECT_EQ(options.agent, "a.so");
   EXPECT_EQ(options.command, (std::vector<std::string>{"game", "-o", "--no-summary"}));
@@ -50,9 +50,9 @@ TEST(ParseRunArguments, ValuesAfterAnEqualsSign) {
             RunParse::kRun)
       << error;
   EXPECT_EQ(options.output, "x.mfc");
-  EXPECT_EQ(options.stack_depth, 8);
+  EXPECT_EQ(options.agent_settings.stack_depth, 8);
   EXPECT_EQ(options.frame_source, "slices");
-  EXPECT_EQ(options.time_slice_ms, 0);
+  EXPECT_EQ(options.agent_settings.time_slice_ms, 0);
   EXPECT_EQ(options.command, (std::vector<std::string>{"game", "--stack-depth=2"}));
 }
 
@@ -62,7 +62,7 @@ TEST(ParseRunArguments, CommandStartsAtTheFirstNonOption) {
   ASSERT_EQ(ParseRunArguments({"--output", "y.mfc", "ls", "-l"}, &options, &error), RunParse::kRun);
   EXPECT_EQ(options.command, (std::vector<std::string>{"ls", "-l"}));
   EXPECT_TRUE(options.summary);
-  EXPECT_EQ(options.stack_depth, 0);
+  EXPECT_EQ(options.agent_settings.stack_depth, 32);  // the agent's default
 }
 
 TEST(ParseRunArguments, AgentBehaviourOptions) {
@@ -74,18 +74,88 @@ TEST(ParseRunArguments, AgentBehaviourOptions) {
                               &error),
             RunParse::kRun)
       << error;
-  EXPECT_EQ(options.time_slice_ms, 33);
-  EXPECT_TRUE(options.drop_when_full);
-  EXPECT_TRUE(options.follow_fork);
-  EXPECT_FALSE(options.follow_exec);
-  EXPECT_TRUE(options.free_stacks);
+  EXPECT_EQ(options.agent_settings.time_slice_ms, 33);
+  EXPECT_TRUE(options.agent_settings.drop_when_full);
+  EXPECT_TRUE(options.agent_settings.follow_fork);
+  EXPECT_FALSE(options.agent_settings.follow_exec);
+  EXPECT_TRUE(options.agent_settings.free_stacks);
   EXPECT_EQ(options.frame_source, "glXSwapBuffers");
   RunOptions defaults;
   ASSERT_EQ(ParseRunArguments({"game"}, &defaults, &error), RunParse::kRun);
-  EXPECT_EQ(defaults.time_slice_ms, -1);
-  EXPECT_FALSE(defaults.drop_when_full);
-  EXPECT_FALSE(defaults.follow_fork);
-  EXPECT_TRUE(defaults.follow_exec);
+  EXPECT_EQ(defaults.agent_settings.time_slice_ms, 16);
+  EXPECT_FALSE(defaults.agent_settings.drop_when_full);
+  EXPECT_FALSE(defaults.agent_settings.follow_fork);
+  EXPECT_TRUE(defaults.agent_settings.follow_exec);
+}
+
+// ---- agent settings ----------------------------------------------------------
+
+bool SameSetting(const char* a, const char* b) { return std::string(a ? a : "") == std::string(b ? b : ""); }
+template <typename T>
+bool SameSetting(T a, T b) {
+  return a == b;
+}
+
+// What the agent reads back (its parser, memframe/agent_settings.h) from
+// what `memframe run` or `memframe attach` writes for `options`.
+// The text settings point into `entries`, which must outlive them.
+wire::AgentSettings RoundTrip(const RunOptions& options, wire::Session session,
+                              std::vector<std::pair<std::string, std::string>>* entries_out) {
+  const auto& entries = *entries_out = AgentSettingEntries(options, "/tmp/x/agent.sock", session);
+  return wire::ParseAgentSettings([&](const char* name) -> const char* {
+    for (const auto& [key, value] : entries)
+      if (key == name) return value.c_str();
+    return nullptr;
+  });
+}
+
+// Every setting has an option that changes it, and the agent reads back
+// what run's environment and attach's file say: a setting added to the
+// table but not to the options, the writer or the parser fails here.
+TEST(AgentSettings, EverySettingRoundTripsThroughRunAndAttach) {
+  RunOptions options;
+  std::string error;
+  ASSERT_EQ(ParseRunArguments({"--stack-depth", "7", "--no-stacks", "--time-slice", "0", "--drop", "--follow-fork",
+                               "--no-follow-exec", "--free-stacks", "--no-gpu", "--frame-source", "SDL_Flip", "game"},
+                              &options, &error),
+            RunParse::kRun)
+      << error;
+  options.agent_settings.debug = true;  // MEMFRAME_DEBUG=1, not an option
+  wire::AgentSettings expected = options.agent_settings;
+  expected.socket_path = "/tmp/x/agent.sock";
+  expected.frame_source = "SDL_Flip";
+  const wire::AgentSettings defaults;
+  std::vector<std::pair<std::string, std::string>> environment, attach_file;
+  const wire::AgentSettings launched = RoundTrip(options, wire::kLaunchSession, &environment);
+  const wire::AgentSettings attached = RoundTrip(options, wire::kAttachSession, &attach_file);
+#define MEMFRAME_X(type, field, name, default_value, min, max, scope)                                 \
+  EXPECT_FALSE(SameSetting(expected.field, defaults.field)) << #field " has no option that sets it"; \
+  EXPECT_TRUE(SameSetting(launched.field, expected.field)) << #field;                                 \
+  EXPECT_TRUE(SameSetting(attached.field, wire::scope == wire::kLaunchOnly ? defaults.field : expected.field)) << #field;
+  MEMFRAME_AGENT_SETTINGS(MEMFRAME_X)
+#undef MEMFRAME_X
+  // An attach leaves out exactly the two follow settings.
+  EXPECT_EQ(AgentSettingEntries(options, "s", wire::kLaunchSession).size(),
+            AgentSettingEntries(options, "s", wire::kAttachSession).size() + 2);
+  // Defaults are not written at all.
+  EXPECT_TRUE(AgentSettingEntries(RunOptions{}, "", wire::kLaunchSession).empty());
+}
+
+// A value the agent cannot read leaves the default (no atoi: "12x" is not 12).
+TEST(AgentSettings, TheAgentKeepsTheDefaultForAValueItCannotRead) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {wire::kEnvStackDepth, "12x"}, {wire::kEnvTimeSliceMs, "-5"}, {wire::kEnvStacks, "no"}, {wire::kEnvGpu, ""}};
+  for (const auto& [name, value] : bad) {
+    const wire::AgentSettings read = wire::ParseAgentSettings(
+        [&](const char* wanted) -> const char* { return name == wanted ? value.c_str() : nullptr; });
+    EXPECT_EQ(read.stack_depth, 32) << name << "=" << value;
+    EXPECT_EQ(read.time_slice_ms, 16) << name << "=" << value;
+    EXPECT_TRUE(read.stacks) << name << "=" << value;
+    EXPECT_TRUE(read.gpu) << name << "=" << value;
+  }
+  const wire::AgentSettings deep = wire::ParseAgentSettings(
+      [](const char* wanted) -> const char* { return std::string(wanted) == wire::kEnvStackDepth ? "65" : nullptr; });
+  EXPECT_EQ(deep.stack_depth, 32);  // past kMaxStackDepth
 }
 
 TEST(ParseRunArguments, ExplainsBadUsage) {

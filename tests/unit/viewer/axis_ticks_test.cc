@@ -1,5 +1,6 @@
 // Value-axis ticks: round binary values for bytes, 1-2-5 steps for counts.
 #include "axis_ticks.h"
+#include "memframe/report/units.h"
 
 #include <gtest/gtest.h>
 
@@ -44,10 +45,10 @@ TEST(AxisTicks, LogCountsAtPowersOfTen) {
 }
 
 TEST(AxisTicks, BinaryTickLabels) {
-  EXPECT_EQ(FormatBinaryTick(0), "0 B");
-  EXPECT_EQ(FormatBinaryTick(1023), "1023 B");
-  EXPECT_EQ(FormatBinaryTick(1536), "1.5 KiB");
-  EXPECT_EQ(FormatBinaryTick(4.0 * 1024 * 1024 * 1024), "4 GiB");
+  EXPECT_EQ(analysis::FormatBytesExact(0), "0 B");
+  EXPECT_EQ(analysis::FormatBytesExact(1023), "1023 B");
+  EXPECT_EQ(analysis::FormatBytesExact(1536), "1.5 KiB");
+  EXPECT_EQ(analysis::FormatBytesExact(4.0 * 1024 * 1024 * 1024), "4 GiB");
 }
 
 }  // namespace

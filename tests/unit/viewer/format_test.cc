@@ -27,6 +27,18 @@ TEST(Format, SizeBins) {
   EXPECT_EQ(FormatSizeBin(1), "1 B");
   EXPECT_EQ(FormatSizeBin(6), "32\xE2\x80\x93" "63 B");
   EXPECT_EQ(FormatSizeBin(16), "32 KiB \xE2\x80\x93 64 KiB");
+  EXPECT_EQ(FormatSizeBin(11), "1 KiB \xE2\x80\x93 2 KiB");
+  EXPECT_EQ(FormatSizeBin(64), "8 EiB +");
+}
+
+// One ladder of binary units, spelled KiB, MiB, ... everywhere.
+TEST(Format, BinaryUnitLadder) {
+  double value = 3.0 * 1024 * 1024;
+  EXPECT_EQ(analysis::ScaleToBinaryUnit(&value), 2);
+  EXPECT_EQ(value, 3.0);
+  EXPECT_STREQ(analysis::kBinaryUnits[2], "MiB");
+  EXPECT_EQ(FormatBytes(3u << 20), "3.00 MiB");
+  EXPECT_EQ(analysis::FormatBytesExact(3u << 20), "3 MiB");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memframe/regular_file.h"
+#include "memframe/hex.h"
 
 namespace memframe::analysis {
 
@@ -45,16 +46,6 @@ uint32_t Crc32Of(int fd) {
   return static_cast<uint32_t>(crc);
 }
 
-std::string Hex(const std::string& bytes) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
-}
-
 }  // namespace
 
 int FindDebugFile(Dwfl_Module* module, void**, const char*, Dwarf_Addr, const char* file_name,
@@ -73,7 +64,7 @@ int FindDebugFile(Dwfl_Module* module, void**, const char*, Dwarf_Addr, const ch
 
   std::vector<std::string> candidates;
   if (!dwz && id.size() > 1) {
-    const std::string hex = Hex(id);
+    const std::string hex = HexBytes(id);
     candidates.push_back(std::string(kDebugRoot) + "/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2) + ".debug");
   }
   if (name.empty()) {

@@ -8,6 +8,7 @@
 
 #include "memframe/format.h"
 #include "memframe/gl_formats.h"
+#include "memframe/hex.h"
 
 namespace memframe::analysis {
 
@@ -57,22 +58,15 @@ std::string VkFormatName(uint32_t f) {
   return "VkFormat " + std::to_string(f);
 }
 
-namespace {
-std::string HexName(uint64_t value) {
-  char text[24];
-  snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-}  // namespace
 
 std::string GpuObjectName(const GpuObject& o) {
-  if (IsVulkan(o.kind)) return HexName(o.name);
+  if (IsVulkan(o.kind)) return Hex(o.name);
   return std::to_string(o.name) + (o.context > 1 ? " (ctx " + std::to_string(o.context) + ")" : "");
 }
 
 std::string VkBindingText(const GpuObject& o) {
   if (o.memory == 0) return "not bound";
-  return "bound in " + HexName(o.memory) + " at " + std::to_string(o.offset);
+  return "bound in " + Hex(o.memory) + " at " + std::to_string(o.offset);
 }
 
 std::string VkMemoryTypeText(const GpuObject& memory) {

@@ -13,8 +13,8 @@ std::string Amount(uint64_t value, LoadProgress::Phase phase) {
   char text[32];
   const double v = static_cast<double>(value);
   if (phase == LoadProgress::Phase::kReading) {
-    if (value >= (1ull << 30)) snprintf(text, sizeof(text), "%.1f GB", v / (1ull << 30));
-    else snprintf(text, sizeof(text), "%.0f MB", v / (1ull << 20));
+    if (value >= (1ull << 30)) snprintf(text, sizeof(text), "%.1f GiB", v / (1ull << 30));
+    else snprintf(text, sizeof(text), "%.0f MiB", v / (1ull << 20));
   } else {
     snprintf(text, sizeof(text), "%.1f M events", v / 1e6);
   }

@@ -15,6 +15,7 @@
 #include "pe_symbols.h"
 #include "memframe/paths.h"
 #include "memframe/regular_file.h"
+#include "memframe/hex.h"
 
 namespace memframe::analysis {
 
@@ -43,12 +44,6 @@ std::string Demangle(const char* name) {
     }
   }
   return name;
-}
-
-std::string Hex(uint64_t value) {
-  char buf[24];
-  snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(value));
-  return buf;
 }
 
 // The name of a subprogram or inlined subroutine DIE, demangled with its

@@ -7,27 +7,10 @@
 
 namespace memframe::viewer {
 
-std::string FormatBinaryTick(double bytes) {
-  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit < 6) {
-    bytes /= 1024;
-    unit++;
-  }
-  // A multiple of a power of two: three decimals hold it exactly (the
-  // ticks' step is at least a quarter of the unit once the unit changes).
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", bytes);
-  std::string text = buf;
-  while (text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
-  return text + " " + kUnits[unit];
-}
-
 namespace {
 
 std::string Label(double value, bool bytes) {
-  return bytes ? FormatBinaryTick(value) : FormatCount(static_cast<uint64_t>(std::llround(value)));
+  return bytes ? analysis::FormatBytesExact(value) : FormatCount(static_cast<uint64_t>(std::llround(value)));
 }
 
 double LinearStep(double max, bool bytes, int max_ticks) {

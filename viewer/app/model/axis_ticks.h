@@ -23,8 +23,4 @@ std::vector<AxisTick> LinearTicks(double max, bool bytes, int max_ticks = 4);
 // counts at powers of ten (every 10, 100, ...).
 std::vector<AxisTick> LogTicks(double max, bool bytes, int max_ticks = 6);
 
-// A byte count that is a small multiple of a power of two, exactly, in the
-// largest binary unit that keeps it at least 1: "768 KiB", "1.25 MiB", "4 GiB".
-std::string FormatBinaryTick(double bytes);
-
 }  // namespace memframe::viewer

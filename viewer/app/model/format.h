@@ -1,5 +1,5 @@
 // Units as a game developer reads them: the reports' own (units.h), so the
-// viewer and the CLI print every figure alike, and the histogram's bins.
+// viewer and the CLI print every figure alike, the histogram's bins too.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,7 @@ using analysis::FormatDuration;
 using analysis::FormatPercent;
 using analysis::FormatRate;
 using analysis::FormatShare;
+using analysis::FormatSizeBin;
 using analysis::Plural;
-
-std::string FormatSizeBin(int bin);             // "32–63 B", "1–2 KiB"
 
 }  // namespace memframe::viewer

@@ -7,21 +7,16 @@
 #include "memframe/analysis/phases.h"
 #include "memframe/analysis/size_histogram.h"
 #include "memframe/man_page.h"
+#include "memframe/parse_number.h"
 
 namespace memframe::viewer {
 
 namespace {
 
-bool ParseU32(std::string_view text, uint32_t* out) {
-  if (text.empty()) return false;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
+bool ParseU32(std::string_view text, uint32_t* out) { return ParseInteger(text, out, 0u, UINT32_MAX); }
 
 bool ParseU64(std::string_view text, uint64_t* out) {
-  if (text.empty()) return false;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
+  return ParseInteger(text, out, uint64_t{0}, UINT64_MAX);
 }
 
 bool ParseRange(std::string_view text, analysis::FrameRange* range) {

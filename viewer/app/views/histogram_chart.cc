@@ -12,14 +12,9 @@ namespace {
 
 // The lower edge of a bin, short enough to fit under a bar: "32", "4K", "2M".
 std::string ShortEdge(int bin) {
-  uint64_t v = analysis::SizeBinMin(bin);
-  const char* suffix[] = {"", "K", "M", "G", "T", "P", "E"};
-  int unit = 0;
-  while (v >= 1024 && unit < 6) {
-    v /= 1024;
-    unit++;
-  }
-  return std::to_string(v) + suffix[unit];
+  double v = static_cast<double>(analysis::SizeBinMin(bin));
+  const int unit = analysis::ScaleToBinaryUnit(&v);
+  return std::to_string(static_cast<uint64_t>(v)) + (unit ? std::string(1, analysis::kBinaryUnits[unit][0]) : "");
 }
 
 }  // namespace

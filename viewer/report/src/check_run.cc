@@ -16,6 +16,7 @@
 #include "report_input.h"
 #include "report_text_common.h"
 #include "text_table.h"
+#include "memframe/command_line.h"
 
 namespace memframe::analysis {
 
@@ -165,13 +166,13 @@ std::string BudgetJUnit(const BudgetReport& report, const std::string& capture) 
 int RunCheck(const CheckRequest& request, std::ostream& out, std::ostream& err) {
   std::string text, error;
   if (!ReadBudgetText(request.budget_path, &text, &error)) {
-    err << "memframe: error: " << error << "\n";
-    return 2;
+    ErrorLine(err) << error << "\n";
+    return kExitMemframeError;
   }
   Budget budget;
   if (!ParseBudget(text, &budget, &error)) {
-    err << "memframe: error: budget " << request.budget_path << ": " << error << "\n";
-    return 2;
+    ErrorLine(err) << "budget " << request.budget_path << ": " << error << "\n";
+    return kExitMemframeError;
   }
   std::unique_ptr<OutputFile> junit;
   if (!request.junit_path.empty()) {
@@ -180,8 +181,8 @@ int RunCheck(const CheckRequest& request, std::ostream& out, std::ostream& err) 
     policy.existing = OutputPolicy::Existing::kReplaceUnlessCapture;
     junit = OutputFile::Create(request.junit_path, policy, &error);
     if (!junit) {
-      err << "memframe: error: " << error << "\n";
-      return 2;
+      ErrorLine(err) << error << "\n";
+      return kExitMemframeError;
     }
   }
   Capture capture;
@@ -190,26 +191,26 @@ int RunCheck(const CheckRequest& request, std::ostream& out, std::ostream& err) 
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
   const Phase* only = nullptr;
   if (!request.phase.empty() && !(only = FindPhaseByName(heap.frames.phases, request.phase, &error))) {
-    err << "memframe: error: --phase: " << error << "\n";
-    return 2;
+    ErrorLine(err) << "--phase: " << error << "\n";
+    return kExitMemframeError;
   }
   const BudgetReport report = CheckBudget(capture, heap, symbolizer, budget, only);
   // Checking nothing is no verdict: a green CI run must have judged something.
   if (only && report.checks.empty()) {
-    err << "memframe: error: budget " << request.budget_path << " has no budget for " << PhaseName(*only) << " (a "
+    ErrorLine(err) << "budget " << request.budget_path << " has no budget for " << PhaseName(*only) << " (a "
         << PhaseKindName(only->kind) << " phase)\n";
-    return 2;
+    return kExitMemframeError;
   }
   WriteBudgetTable(report, request.capture_path, out);
   if (junit) {
     const std::string xml = BudgetJUnit(report, request.capture_path);
     if (!junit->Write(xml.data(), xml.size(), &error) || !junit->Commit(&error)) {
-      err << "memframe: error: " << error << "\n";
-      return 2;
+      ErrorLine(err) << error << "\n";
+      return kExitMemframeError;
     }
   }
   // Figures of a damaged capture stop at the damage: not a verdict CI can trust.
-  if (FinishWithDamage(capture, err) != 0) return 2;
+  if (FinishWithDamage(capture, err) != 0) return kExitMemframeError;
   return report.broken() == 0 ? 0 : 1;
 }
 

@@ -8,6 +8,7 @@
 #include "report_json_common.h"
 #include "report_text_common.h"
 #include "text_table.h"
+#include "memframe/command_line.h"
 
 namespace memframe::analysis {
 
@@ -214,7 +215,7 @@ int RunCompare(const CompareRequest& request, std::ostream& out, std::ostream& e
     }
   }
   // A damaged capture's figures stop at the damage: no verdict to trust.
-  if (FinishWithDamage(base, err) != 0 || FinishWithDamage(next, err) != 0) return 2;
+  if (FinishWithDamage(base, err) != 0 || FinishWithDamage(next, err) != 0) return kExitMemframeError;
   return regressions.empty() ? 0 : 1;
 }
 

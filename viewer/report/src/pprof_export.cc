@@ -11,22 +11,13 @@
 #include "memframe/analysis/gpu_objects.h"
 #include "memframe/report/export.h"
 #include "profile.pb.h"
+#include "memframe/hex.h"
 
 namespace memframe::analysis {
 
 namespace {
 
 namespace pp = perftools::profiles;
-
-std::string HexBuildId(const std::string& raw) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char c : raw) {
-    hex += kDigits[c >> 4];
-    hex += kDigits[c & 15];
-  }
-  return hex;
-}
 
 class ProfileBuilder {
  public:
@@ -69,7 +60,7 @@ class ProfileBuilder {
     // (the ELF header page), which is what pprof needs to find symbols.
     mapping->set_file_offset(0);
     mapping->set_filename(String(m.path));
-    mapping->set_build_id(String(HexBuildId(m.build_id)));
+    mapping->set_build_id(String(HexBytes(m.build_id)));
     // memframe symbolizes everything it can; pprof must not try again.
     mapping->set_has_functions(true);
     mapping->set_has_filenames(true);

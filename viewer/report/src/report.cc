@@ -9,24 +9,21 @@
 #include "memframe/report/report_registry.h"
 #include "memframe/report/units.h"
 #include "report_input.h"
+#include "memframe/command_line.h"
 
 namespace memframe::analysis {
 
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitDamaged = 1;
-constexpr int kExitUsage = 2;
 
 // A loaded capture with nothing to report is a usage error.
 int CheckHasMain(const std::string& path, const Capture* capture, std::ostream& err) {
   if (!capture->has_main) {
     // Damage before the first event says nothing about the agent.
     if (capture->damage.empty())
-      err << "memframe: error: " << path << " holds no data from the program (the agent never connected)\n";
+      ErrorLine(err) << path << " holds no data from the program (the agent never connected)\n";
     else
-      err << "memframe: error: " << path << ": " << capture->damage << ", before any data from the program\n";
-    return kExitUsage;
+      ErrorLine(err) << path << ": " << capture->damage << ", before any data from the program\n";
+    return kExitMemframeError;
   }
   return -1;
 }
@@ -36,8 +33,8 @@ int LoadSummaryForReport(const std::string& path, Capture* capture, HeapAnalysis
                          const LoadProgressFn& progress = {}) {
   std::string error;
   if (!LoadSummary(path, capture, heap, &error, progress)) {
-    err << "memframe: error: " << error << '\n';
-    return kExitUsage;
+    ErrorLine(err) << error << '\n';
+    return kExitMemframeError;
   }
   return CheckHasMain(path, capture, err);
 }
@@ -48,8 +45,8 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
                          const LoadProgressFn& progress) {
   std::string error;
   if (!LoadCapture(path, capture, &error, progress)) {
-    err << "memframe: error: " << error << '\n';
-    return kExitUsage;
+    ErrorLine(err) << error << '\n';
+    return kExitMemframeError;
   }
   return CheckHasMain(path, capture, err);
 }
@@ -78,20 +75,20 @@ int FinishWithDamage(const Capture& capture, std::ostream& err, const std::strin
   if (capture.damage.empty()) return kExitOk;
   err << program << ": warning: " << capture.damage << " — reporting the " << EventCount(capture.main)
       << " events read before it\n";
-  return kExitDamaged;
+  return kExitDamagedCapture;
 }
 
 int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err) {
   const ReportDef* report = FindReport(request.report);
   if (!report) {
-    err << "memframe: error: unknown report '" << request.report << "' (reports: " << ReportNames() << ")\n";
-    return kExitUsage;
+    ErrorLine(err) << "unknown report '" << request.report << "' (reports: " << ReportNames() << ")\n";
+    return kExitMemframeError;
   }
   ReportOptions options;
   std::string error;
   if (!ParseReportArgs(report->name, request.args, &options, &error)) {
-    err << "memframe: error: " << error << '\n';
-    return kExitUsage;
+    ErrorLine(err) << error << '\n';
+    return kExitMemframeError;
   }
   bool json = request.json;
   for (const std::string& arg : request.args) json = json || arg == "--json";
@@ -111,8 +108,8 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
     // --thread: the one place the other threads' events leave the stream, so
     // every analysis below sees the same selection.
     if (!ResolveThreads(capture.main, options.threads, &threads, &error)) {
-      err << "memframe: error: " << error << '\n';
-      return kExitUsage;
+      ErrorLine(err) << error << '\n';
+      return kExitMemframeError;
     }
     FilterThreads(&capture.main, threads);
     heap = AnalyzeHeap(capture.main, progress);
@@ -125,8 +122,8 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   try {
     (json ? report->json : report->text)(input, rendered);
   } catch (const ReportError& e) {
-    err << "memframe: error: " << e.what() << '\n';
-    return kExitUsage;
+    ErrorLine(err) << e.what() << '\n';
+    return kExitMemframeError;
   }
   out << rendered.str();
   return FinishWithDamage(capture, err, "memframe", &heap);

@@ -55,11 +55,6 @@ Histogram ComputeHistogram(const ReportInput& input) {
   return h;
 }
 
-std::string BinLabel(int bin) {
-  if (bin == 0) return "0 B";
-  return FormatBytes(SizeBinMin(bin)) + " .. " + FormatBytes(SizeBinMax(bin));
-}
-
 }  // namespace
 
 void WriteHistogramText(const ReportInput& input, std::ostream& out) {
@@ -84,7 +79,7 @@ void WriteHistogramText(const ReportInput& input, std::ostream& out) {
       if (!v.location.empty()) top += " (" + v.location + ")";
       if (ShowsThreads(input) && !v.thread.empty()) top += " [" + v.thread + "]";
     }
-    table.AddRow({BinLabel(b), FormatCount(t.allocations), FormatBytes(t.bytes), std::string(bar, '#'), top});
+    table.AddRow({FormatSizeBin(b), FormatCount(t.allocations), FormatBytes(t.bytes), std::string(bar, '#'), top});
   }
   table.Write(out);
 }

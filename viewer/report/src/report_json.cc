@@ -50,12 +50,6 @@ void JsonStackTable::Add(uint32_t stack_id, const std::vector<SourceFrame>& stac
   }
 }
 
-std::string Hex(uint64_t value) {
-  char buf[24];
-  snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(value));
-  return buf;
-}
-
 json SiteJson(const SiteView& v, const ReportInput& input) {
   const SiteStats& s = v.stats;
   input.json_stacks.Add(s.stack_id, v.stack);

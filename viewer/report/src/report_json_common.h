@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "report_input.h"
+#include "memframe/hex.h"
 
 namespace memframe::analysis {
 
 // Keys in the order REPORTS.md lists them.
 using json = nlohmann::ordered_json;
 
-std::string Hex(uint64_t value);
 // A site row; its stack goes into input.json_stacks, named by "stack_id".
 json SiteJson(const SiteView& view, const ReportInput& input);
 // The sites --only / --hide keep.

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iterator>
 
+#include "memframe/analysis/size_histogram.h"
+
 namespace memframe::analysis {
 
 namespace {
@@ -27,16 +29,40 @@ std::string FormatCount(uint64_t value) {
   return out;
 }
 
-std::string FormatBytes(uint64_t bytes) {
-  if (bytes < 1024) return std::to_string(bytes) + " B";
-  static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double value = static_cast<double>(bytes) / 1024;
-  size_t unit = 0;
-  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
-    value /= 1024;
+int ScaleToBinaryUnit(double* value) {
+  int unit = 0;
+  while (*value >= 1024 && unit + 1 < static_cast<int>(std::size(kBinaryUnits))) {
+    *value /= 1024;
     ++unit;
   }
-  return Scaled(value, kUnits[unit]);
+  return unit;
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  double value = static_cast<double>(bytes);
+  const int unit = ScaleToBinaryUnit(&value);
+  return Scaled(value, kBinaryUnits[unit]);
+}
+
+std::string FormatBytesExact(double bytes) {
+  const int unit = ScaleToBinaryUnit(&bytes);
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.3f", bytes);
+  std::string text = buf;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text + " " + kBinaryUnits[unit];
+}
+
+std::string FormatSizeBin(int bin) {
+  if (bin <= 0) return "0 B";
+  if (bin == 1) return "1 B";
+  const auto min = static_cast<double>(SizeBinMin(bin));
+  if (bin >= kSizeBins - 1) return FormatBytesExact(min) + " +";
+  // "32–63 B" reads better than "32 B–63 B".
+  if (SizeBinMax(bin) < 1024) return std::to_string(SizeBinMin(bin)) + "\xE2\x80\x93" + std::to_string(SizeBinMax(bin)) + " B";
+  return FormatBytesExact(min) + " \xE2\x80\x93 " + FormatBytesExact(static_cast<double>(SizeBinMax(bin)) + 1);
 }
 
 std::string FormatDuration(uint64_t ns) {

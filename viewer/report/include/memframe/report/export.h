@@ -16,6 +16,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "memframe/analysis/capture_model.h"
 #include "memframe/analysis/heap_analysis.h"
@@ -25,7 +26,7 @@ namespace memframe::analysis {
 
 struct ExportRequest {
   std::string capture_path;
-  std::string format;  // "folded", "pprof", "chrome-json" or "perfetto"
+  std::string format;  // an ExportFormats() name
   std::string output;  // file to write; never the capture, nor another capture unless `force`
   bool force = false;
 };
@@ -35,7 +36,18 @@ struct ExportRequest {
 // unreadable capture, file not written), each problem one line on `err`.
 int RunExport(const ExportRequest& request, std::ostream& out, std::ostream& err);
 
-bool IsExportFormat(const std::string& format);
+// The one list of export formats: `memframe export`'s usage, its --format
+// check, RunExport's dispatch and REPORTS.md's list (tested) all read it.
+using ExportWriter = std::string (*)(const Capture& capture, const HeapAnalysis& heap, Symbolizer& symbolizer);
+struct ExportFormatDef {
+  std::string name;  // what --format takes
+  std::string help;  // for usage; lines after the first are indented under it
+  ExportWriter write = nullptr;
+};
+const std::vector<ExportFormatDef>& ExportFormats();
+const ExportFormatDef* FindExportFormat(const std::string& name);
+// The names joined: ExportFormatNames(", ", " or ") = "pprof, folded, chrome-json or perfetto".
+std::string ExportFormatNames(const std::string& separator, const std::string& last_separator);
 
 // The formats themselves, for the viewer and the tests.
 std::string FoldedStacks(const Stream& stream, const HeapAnalysis& heap, Symbolizer& symbolizer);

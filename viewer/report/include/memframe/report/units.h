@@ -7,8 +7,21 @@
 
 namespace memframe::analysis {
 
+// The one ladder of binary units, 1024 apart and spelled as IEC does.
+inline constexpr const char* kBinaryUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+// Divides *value by 1024 while it is at least 1024 and a larger unit is
+// left; returns the unit's index in kBinaryUnits.
+int ScaleToBinaryUnit(double* value);
+
 std::string FormatCount(uint64_t value);     // 1234567 -> "1,234,567"
 std::string FormatBytes(uint64_t bytes);     // "812 B", "12.3 KiB", "4.56 MiB"
+// Exact where the value is (a power-of-two edge, an axis tick): "1 KiB",
+// "1.5 KiB", "4 GiB", up to three decimals.
+std::string FormatBytesExact(double bytes);
+// A size bin of size_histogram.h: "0 B", "1 B", "32–63 B", "32 KiB – 64 KiB"
+// (above 1 KiB the upper edge is the next power, exclusive, exact in binary
+// units), "8 EiB +".
+std::string FormatSizeBin(int bin);
 std::string FormatDuration(uint64_t ns);     // "850 ns", "12.3 µs", "4.50 ms", "1.20 s"
 std::string FormatPercent(double fraction);  // 0.5 -> "50%"
 // A count per frame, three significant digits: "0.42", "25.1", "1,529"; "0".
