@@ -384,6 +384,7 @@ void* WriterMain(void*) {
       TimeSliceFrame();  // no-op once the game presented or marked a frame
       next_slice = now + g_slice_ns;
     }
+    bool call_modules_loaded = false;
     if (now >= next_module_check) {
       // The dlclose hook drops cached unwind rules at once; unloads inside
       // libc (iconv and NSS modules, the dependencies of a failed dlopen)
@@ -394,7 +395,7 @@ void* WriterMain(void*) {
         if (unloaded) ModulesUnloaded();
         EncodeModuleMap(*g_sink, Ticks());
       }
-      if (g_modules_loaded && (changed || g_modules_pending)) g_modules_pending = g_modules_loaded();
+      call_modules_loaded = g_modules_loaded && (changed || g_modules_pending);
       next_module_check = now + kModuleCheckNs;
     }
     if (now >= next_slow_work) {
@@ -412,6 +413,9 @@ void* WriterMain(void*) {
       break;
     }
     UnlockEncoding();
+    // Outside the encoding: it may take long (it patches the entries of the
+    // modules just loaded), and producers with full rings drain meanwhile.
+    if (call_modules_loaded) g_modules_pending = g_modules_loaded();
     g_sync_done.store(sync, std::memory_order_release);
     // Every wake-up takes a core from the game (and wakes the recorder), so
     // wake rarely: a ring holds 64 Ki events, 2 ms of events even at tens of
