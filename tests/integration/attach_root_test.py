@@ -13,6 +13,8 @@ TMPDIR it can write to:
   - once memframe records: a FIFO named entries (opening it for reading
     would hang memframe, and with it the detach of the game), and its own
     socket in place of live.sock;
+  - before the attach: its process runs with its own copy of libc, which
+    it replaces with a FIFO (memframe reads the process's libc);
   - before the detach: renames memframe's directory away and puts a
     symlink to a directory of root's in its place (where memframe's
     clean-up would unlink six files with memframe's names).
@@ -119,10 +121,10 @@ def hostile(args):
 
 # ---- the test (runs as root) --------------------------------------------------
 
-def start_workers(path, user):
+def start_workers(path, user, env):
     """target_attach_workers as `user`, once it says it is ready."""
     proc = subprocess.Popen([path, "4"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, user=user.pw_uid, group=user.pw_gid, extra_groups=[], cwd="/")
+                            text=True, user=user.pw_uid, group=user.pw_gid, extra_groups=[], cwd="/", env=env)
     ask(proc, None, "ready")
     return proc
 
@@ -155,6 +157,14 @@ def read_until(stream, prefix, seen, seconds=60):
         fail("memframe said no %r within %d s: %s" % (prefix, seconds, "".join(seen)))
     if not seen or not seen[-1].startswith(prefix):
         fail("memframe ended before %r: %s" % (prefix, "".join(seen)))
+
+
+def system_libc():
+    with open("/proc/self/maps") as f:
+        for line in f:
+            if line.rstrip().endswith("/libc.so.6"):
+                return line.split()[-1]
+    fail("no libc.so.6 in this process's maps")
 
 
 def run(args):
@@ -195,7 +205,23 @@ def run(args):
                                    "--swap-flag", swap_flag],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[], cwd="/")
-        workers = start_workers(args.workers, nobody)
+        # The workers run with a copy of libc in a directory of nobody's,
+        # which nobody then replaces with a FIFO: memframe reads the libc of
+        # the process to find dlopen, and must not open what nobody put at
+        # that path (opening a FIFO waits for a writer: memframe would hang).
+        own_lib = os.path.join(tmp, "nobody-lib")
+        os.mkdir(own_lib)
+        libc = os.path.join(own_lib, "libc.so.6")
+        shutil.copyfile(system_libc(), libc)
+        for path in (own_lib, libc):
+            os.chown(path, nobody.pw_uid, nobody.pw_gid)
+        workers = start_workers(args.workers, nobody, dict(os.environ, LD_LIBRARY_PATH=own_lib))
+        with open("/proc/%d/maps" % workers.pid) as f:
+            if libc not in f.read():
+                fail("the workers did not load their own copy of libc: the test tests nothing")
+        os.unlink(libc)
+        os.mkfifo(libc, 0o666)
+        os.chown(libc, nobody.pw_uid, nobody.pw_gid)
         capture = os.path.join(tmp, "root.mfc")
         env = dict(os.environ, TMPDIR=shared)
         attach = subprocess.Popen([args.memframe, "attach", "--agent", args.agent, "--no-summary", "-o", capture,
