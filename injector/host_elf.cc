@@ -7,10 +7,12 @@
 
 namespace memframe::injector {
 
-HostElf::HostElf(const std::string& path) {
-  if (elf_version(EV_CURRENT) == EV_NONE) return;
-  fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) return;
+HostElf::HostElf(const std::string& path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) { Read(); }
+
+HostElf::HostElf(int owned_fd) : fd_(owned_fd) { Read(); }
+
+void HostElf::Read() {
+  if (fd_ < 0 || elf_version(EV_CURRENT) == EV_NONE) return;
   elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
   GElf_Ehdr header;
   if (!elf_ || elf_kind(elf_) != ELF_K_ELF || !gelf_getehdr(elf_, &header)) return;

@@ -20,6 +20,9 @@ namespace memframe::injector {
 class HostElf {
  public:
   explicit HostElf(const std::string& path);
+  // Reads an open file and closes it when done (a file root opened safely,
+  // such as /proc/PID/map_files/RANGE).
+  explicit HostElf(int owned_fd);
   ~HostElf();
   HostElf(const HostElf&) = delete;
   HostElf& operator=(const HostElf&) = delete;
@@ -41,6 +44,8 @@ class HostElf {
                               const std::function<bool(std::string_view name, uint64_t value, bool indirect)>& visit) const;
 
  private:
+  void Read();
+
   int fd_ = -1;
   Elf* elf_ = nullptr;
   uint8_t elf_class_ = 0;

@@ -28,6 +28,7 @@ std::atomic<bool> g_consumer_alive{false};
 std::atomic<bool> g_consumer_running{false};
 std::atomic<uint32_t> g_consumer_pid{0};  // the process the writer runs in
 bool g_drop_when_full = false;
+std::atomic<bool (*)(ThreadBuffer*)> g_ring_helper{nullptr};
 
 __thread ThreadBuffer* t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 __thread uint32_t t_tid __attribute__((tls_model("initial-exec"))) = 0;
@@ -140,6 +141,7 @@ uint32_t CurrentThreadId() {
 }
 
 void SetDropWhenFull(bool drop) { g_drop_when_full = drop; }
+void SetRingHelper(bool (*help)(ThreadBuffer* b)) { g_ring_helper.store(help, std::memory_order_release); }
 void SetConsumerRunning() { g_consumer_running.store(true, std::memory_order_release); }
 void SetConsumerAlive(bool alive) {
   if (alive) g_consumer_pid.store(ThisProcessId(), std::memory_order_relaxed);
@@ -177,6 +179,13 @@ ThreadBuffer* CurrentThreadBuffer() {
 }
 
 namespace {
+// A full ring's producer drains it itself, or waits for whoever encodes
+// (SetRingHelper); false if there is no helper.
+bool HelpDrainOwnRing(ThreadBuffer* b) {
+  bool (*help)(ThreadBuffer*) = g_ring_helper.load(std::memory_order_acquire);
+  return help && help(b);
+}
+
 // PushEvent's rare cases: a thread without its buffer yet, a ring without
 // room, an event that takes more than its own record. Apart, so that the
 // hook's usual path saves no register (the same arguments: a tail call).
@@ -191,12 +200,15 @@ __attribute__((noinline)) void PushEventSlow(uint64_t ticks, uint64_t address, u
     b->cached_head = b->head.load(std::memory_order_acquire);
     // Lossless: wait for the writer, as long as there is one (and it is
     // this process's: the check is a system call, made once a wait).
-    bool checked = false;
+    bool checked = false, may_help = false;
     while (tail + records - b->cached_head > kRingRecords) {
       bool wait = !g_drop_when_full && g_consumer_alive.load(std::memory_order_acquire);
       if (wait && !checked) {
         wait = WorthWaiting();
         checked = true;
+        // Only the writer's own process writes to its stream (a vfork
+        // child shares the rings, not the right to send).
+        may_help = wait && InConsumerProcess();
       }
       if (!wait) {
         b->dropped.fetch_add(1, std::memory_order_relaxed);
@@ -205,7 +217,7 @@ __attribute__((noinline)) void PushEventSlow(uint64_t ticks, uint64_t address, u
       {
         const uint32_t kind = wire::KindOf(event.kind());
         RingWaitWindow window(kind == wire::EVENT_FREE || kind == wire::EVENT_UNMAP);
-        SleepMicros(50);
+        if (!may_help || !HelpDrainOwnRing(b)) SleepMicros(50);
       }
       // A signal handler that ran meanwhile may have pushed its own events,
       // and with them a frame or an epoch of its own.

@@ -72,6 +72,16 @@ inline void PushEvent(const Event& e) {
   PushEvent(e.ticks, e.address, e.size, e.stack_id, e.duration, e.frame(), e.kind());
 }
 
+// A producer whose ring is full, and who may wait for the writer, calls
+// `help` (the writer's, set while it runs) instead of sleeping: it encodes
+// the ring into the writer's stream itself if nobody else is encoding at
+// that instant, else waits until they are done (bounded: never behind a
+// thread that could be stuck), and returns false if it did neither. When
+// threads outnumber cores, a writer that gets its share of the machine
+// drains too slowly for all of them (tests/bench/README.md, "Threads
+// beyond the cores").
+void SetRingHelper(bool (*help)(ThreadBuffer* b));
+
 // Called from the thread-exit path: asks the writer to look for the
 // thread's end soon.
 void MarkCurrentThreadExiting();

@@ -8,6 +8,11 @@
 #include <signal.h>
 #include <unistd.h>
 #endif
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
+#include <cstdint>
 
 #include <atomic>
 #include <cstdio>
@@ -62,6 +67,42 @@ bool (*g_modules_loaded)() = nullptr;
 bool g_modules_pending = false;  // g_modules_loaded asked to be called again
 uint64_t g_dropped_total = 0;
 bool g_send_failed = false;  // a flush within a pass failed: the recorder is gone
+
+// Who encodes into the stream: the writer's pass, or a producer draining its
+// own full ring (HelpDrain). Everything that touches the sink or the
+// encoder's state is done holding it. A producer only ever tries it, and
+// waits (bounded) for it to be let go; the writer, the one thread that
+// waits until it has it, waits for one ring's drain at most.
+std::atomic<uint32_t> g_encoding{0};
+std::atomic<uint32_t> g_encoding_waiters{0};
+constexpr long kEncodingWaitNs = 1'000'000;
+bool TryLockEncoding() {
+  return g_encoding.load(std::memory_order_relaxed) == 0 && g_encoding.exchange(1, std::memory_order_acquire) == 0;
+}
+// Until the encoding is let go, or `ns` passed. A futex on Linux: threads
+// whose rings are full sleep until a drain ends rather than wake every few
+// microseconds (64 threads on 2 cores spent most of their time switching).
+void WaitForEncoding(long ns) {
+  g_encoding_waiters.fetch_add(1);
+  timespec ts{0, ns};
+#ifdef __linux__
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_encoding), FUTEX_WAIT_PRIVATE, 1u, &ts, nullptr, 0);
+#else
+  nanosleep(&ts, nullptr);
+#endif
+  g_encoding_waiters.fetch_sub(1);
+}
+void LockEncoding() {
+  while (!TryLockEncoding()) WaitForEncoding(kEncodingWaitNs);
+}
+void UnlockEncoding() {
+  g_encoding.store(0);
+#ifdef __linux__
+  // Every waiter: each checks its own ring, which this drain may have emptied.
+  if (g_encoding_waiters.load())
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&g_encoding), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
+#endif
+}
 
 // Sends what is buffered if it is a lot already: a pass over every ring
 // (a burst's stack definitions) is not buffered whole, so only about
@@ -161,8 +202,9 @@ uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t 
   return events;
 }
 
-// Drains one buffer; returns the number of records taken.
-uint64_t DrainBuffer(ThreadBuffer* b) {
+// Drains one buffer; returns the number of records taken. `yield`: give the
+// core back between batches (the writer's pass, not a producer's help).
+uint64_t DrainBuffer(ThreadBuffer* b, bool yield) {
   BufferView* view = ViewOf(b);
   uint32_t tid = b->tid.load(std::memory_order_acquire);
   if (view && (view->tid != tid || view->generation != b->generation)) {
@@ -194,7 +236,7 @@ uint64_t DrainBuffer(ThreadBuffer* b) {
     // system's barrier) wait less for it, and the drain goes on where a core
     // is free. Two busy threads on 2 cores: added wall -3..-7% (lifo with
     // two simulation threads, runs alternating with and without the yield).
-    sched_yield();
+    if (yield) sched_yield();
   }
   return taken;
 }
@@ -234,7 +276,7 @@ uint64_t DrainAll(bool check_all_exits) {
     // Gone is decided before the drain: a gone thread pushed its last event
     // before it died, so this drain takes them all.
     bool gone = check && BufferThreadGone(b);
-    taken += DrainBuffer(b);
+    taken += DrainBuffer(b, true);
     if (gone) {
       // The name it had when it exited, if it changed since we last looked.
       BufferView* view = ViewOf(b);
@@ -275,6 +317,43 @@ void SleepNs(long ns) {
   nanosleep(&ts, nullptr);
 }
 
+// SetRingHelper's helper: a producer whose ring is full drains it into the
+// stream, or, while someone else encodes, waits until they are done (1 ms
+// at most). The hook's thread state is the writer's meanwhile: what the
+// drain calls is the agent's, never the game's. Every signal is blocked
+// while it holds the encoding: a signal handler of the game's that
+// allocated on this thread would find the same ring full and wait on a
+// drain that cannot end until it returns. False if it did neither (the
+// stream is ending): the producer then waits as without help.
+bool HelpDrain(ThreadBuffer* b) {
+  if (g_encoding.load(std::memory_order_relaxed) != 0) {
+    WaitForEncoding(kEncodingWaitNs);
+    return true;
+  }
+#ifndef _WIN32
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+#endif
+  bool helped = false;
+  if (TryLockEncoding()) {
+    // The writer may have ended (its last drain, then EndOfStream) or lost
+    // the recorder: nothing more goes into the stream then.
+    if (!g_stop.load(std::memory_order_acquire) && !g_send_failed && g_sink && g_sink->connected()) {
+      const ThreadState saved = t_thread_state;
+      t_thread_state = ThreadState::kAgent;
+      DrainBuffer(b, false);
+      t_thread_state = saved;
+      helped = true;
+    }
+    UnlockEncoding();
+  }
+#ifndef _WIN32
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+#endif
+  return helped;
+}
+
 void Detach() {
   // The recorder is gone: stop recording, let waiting producers go on.
   g_recording.store(false, std::memory_order_relaxed);
@@ -297,6 +376,7 @@ void* WriterMain(void*) {
     // never waits long for it, and its frames ahead of use (page_allocator.h
     // says why).
     PrefaultStackTable(kPrefaultChunkBytes);
+    LockEncoding();
     uint64_t now = MonotonicNs();
     uint64_t sync = g_sync_requested.load(std::memory_order_acquire);
     if (sync != g_sync_done.load(std::memory_order_relaxed)) next_module_check = 0;
@@ -304,6 +384,7 @@ void* WriterMain(void*) {
       TimeSliceFrame();  // no-op once the game presented or marked a frame
       next_slice = now + g_slice_ns;
     }
+    bool call_modules_loaded = false;
     if (now >= next_module_check) {
       // The dlclose hook drops cached unwind rules at once; unloads inside
       // libc (iconv and NSS modules, the dependencies of a failed dlopen)
@@ -314,7 +395,7 @@ void* WriterMain(void*) {
         if (unloaded) ModulesUnloaded();
         EncodeModuleMap(*g_sink, Ticks());
       }
-      if (g_modules_loaded && (changed || g_modules_pending)) g_modules_pending = g_modules_loaded();
+      call_modules_loaded = g_modules_loaded && (changed || g_modules_pending);
       next_module_check = now + kModuleCheckNs;
     }
     if (now >= next_slow_work) {
@@ -328,8 +409,13 @@ void* WriterMain(void*) {
     DrainGpuEvents();
     if (g_send_failed || (g_sink->buffered() && !g_sink->Flush())) {
       Detach();
+      UnlockEncoding();
       break;
     }
+    UnlockEncoding();
+    // Outside the encoding: it may take long (it patches the entries of the
+    // modules just loaded), and producers with full rings drain meanwhile.
+    if (call_modules_loaded) g_modules_pending = g_modules_loaded();
     g_sync_done.store(sync, std::memory_order_release);
     // Every wake-up takes a core from the game (and wakes the recorder), so
     // wake rarely: a ring holds 64 Ki events, 2 ms of events even at tens of
@@ -338,6 +424,9 @@ void* WriterMain(void*) {
     bool waited_on = g_sync_requested.load(std::memory_order_relaxed) != sync;
     SleepNs(waited_on || taken >= kBurstRecords ? 200'000 : 2'000'000);
   }
+  // Held to the end: no producer helps once the stream is ending (HelpDrain
+  // sees g_stop or the failed send first).
+  LockEncoding();
   if (g_sink->connected()) {
     DrainAll(false);
     DrainGpuEvents();
@@ -350,6 +439,7 @@ void* WriterMain(void*) {
     g_sink->Flush();
     g_sink->Close();
   }
+  UnlockEncoding();
   g_done.store(true, std::memory_order_release);
   return nullptr;
 }
@@ -384,6 +474,7 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   pthread_sigmask(SIG_SETMASK, &all, &old);
 #endif
   SetConsumerAlive(true);
+  SetRingHelper(HelpDrain);
   // A small stack: the writer's frames are shallow, and a default one (8 MiB
   // of address space) counts against a program's RLIMIT_AS.
   pthread_attr_t attr;
@@ -395,6 +486,7 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 #endif
   if (rc != 0) {
+    SetRingHelper(nullptr);
     SetConsumerAlive(false);
     Warn("cannot start the writer thread (%s); not recording", strerror(rc));
     return false;
@@ -431,6 +523,9 @@ bool SyncWithWriter(int timeout_ms) {
 
 bool ReleaseWriterMemory() {
   if (!g_done.load(std::memory_order_acquire)) return false;
+  SetRingHelper(nullptr);
+  LockEncoding();  // a producer that took the helper before may still be in HelpDrain (it sees g_stop)
+  UnlockEncoding();
   if (g_sink) g_sink->Release();
   UnmapPages(g_sent_stacks, kSentStackBits / 8);
   UnmapPages(g_pending_ids, sizeof(uint32_t) * kMaxBatchRecords);
@@ -446,6 +541,9 @@ void ForgetWriterAfterFork() {
   // Everything the parent's writer had sent belongs to the parent's stream;
   // a followed child starts a stream of its own from scratch.
   g_sink = nullptr;
+  g_encoding.store(0);  // the parent's thread that held it is not in this process
+  g_encoding_waiters.store(0);
+  SetRingHelper(nullptr);
   g_stop.store(false);
   g_stop_reason.store(nullptr);
   g_done.store(false);

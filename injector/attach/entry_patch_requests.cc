@@ -1,8 +1,5 @@
 #include "attach/entry_patch_requests.h"
 
-#include <unistd.h>
-
-#include <fstream>
 #include <sstream>
 
 namespace memframe::injector {
@@ -32,11 +29,14 @@ bool ParseEntryPatches(const std::string& text, std::vector<CodePatch>* patches,
 }
 
 std::vector<std::string> EntryPatchRequests::Take() {
-  std::ifstream in(path_);
-  if (!in) return {};
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
-  unlink(path_.c_str());  // the agent publishes its next ones once this is gone
+  // The agent publishes only while the name is free, so what is there stays
+  // until it is removed here.
+  if (!dir_.Exists(name_.c_str())) return {};
+  std::string text;
+  const bool published = dir_.ReadFile(name_.c_str(), &text);
+  dir_.Remove(name_.c_str());  // the agent publishes its next ones once this is gone
+  // Not the agent's (a FIFO, a symlink, a file too large): removed unread.
+  if (!published) return {name_ + " in " + dir_.path() + " is not a file memframe reads; ignored"};
   std::vector<CodePatch> patches;
   std::string error;
   if (!ParseEntryPatches(text, &patches, &error)) return {error};

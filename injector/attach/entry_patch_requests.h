@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "attach/agent_drop_dir.h"
 #include "attach/code_patcher.h"
 
 namespace memframe::injector {
@@ -20,10 +21,12 @@ bool ParseEntryPatches(const std::string& text, std::vector<CodePatch>* patches,
 
 class EntryPatchRequests {
  public:
-  EntryPatchRequests(pid_t pid, std::string path) : pid_(pid), path_(std::move(path)) {}
+  // The agent writes its file as `name` in `dir`.
+  EntryPatchRequests(pid_t pid, const AgentDropDir& dir, std::string name) : pid_(pid), dir_(dir), name_(std::move(name)) {}
 
-  // Takes the agent's file if there is one and writes its patches; the
-  // lines to warn about (refused patches, a bad file).
+  // Takes the agent's file if there is one (a regular file: anything else
+  // by its name is removed unread) and writes its patches; the lines to
+  // warn about (refused patches, a bad file).
   std::vector<std::string> Take();
 
   // Writes back the original bytes of every patch written so far; the
@@ -36,7 +39,8 @@ class EntryPatchRequests {
 
  private:
   pid_t pid_;
-  std::string path_;
+  const AgentDropDir& dir_;
+  std::string name_;
   std::vector<CodePatch> written_;
   double longest_stop_ms_ = 0;
 };

@@ -95,8 +95,7 @@ uint64_t FindSignalRestorer(pid_t pid, const std::vector<MappedRange>& maps) {
   static const uint8_t kRestorer[] = {0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05};
   for (const MappedRange& r : maps) {
     if (!r.executable || r.path.find("/libc.so") == std::string::npos) continue;
-    int fd = open(("/proc/" + std::to_string(pid) + "/root" + r.path).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fd = open(r.path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = OpenMappedFile(pid, r);
     if (fd < 0) return 0;
     std::vector<uint8_t> text(r.end - r.start);
     ssize_t n = pread(fd, text.data(), text.size(), static_cast<off_t>(r.offset));

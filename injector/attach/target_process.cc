@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <linux/capability.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -101,6 +102,11 @@ std::vector<MappedRange> ReadMaps(pid_t pid) {
     r.offset = offset;
     r.executable = perms[2] == 'x';
     if (path_at > 0 && static_cast<size_t>(path_at) < line.size()) r.path = line.substr(static_cast<size_t>(path_at));
+    static const std::string kDeleted = " (deleted)";
+    if (r.path.size() > kDeleted.size() && r.path.compare(r.path.size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0) {
+      r.path.resize(r.path.size() - kDeleted.size());
+      r.deleted = true;
+    }
     ranges.push_back(r);
   }
   return ranges;
@@ -195,14 +201,32 @@ std::string WhyCannotAttach(pid_t pid, const std::string& agent) {
   return "";
 }
 
+int OpenMappedFile(pid_t pid, const MappedRange& r) {
+  char range[64];
+  snprintf(range, sizeof range, "map_files/%llx-%llx", static_cast<unsigned long long>(r.start),
+           static_cast<unsigned long long>(r.end));
+  int fd = open(ProcPath(pid, range).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 || r.deleted) return fd;  // what is at the path now is not what was mapped
+  // The file as the process sees it (a container has another view), then
+  // as memframe does.
+  for (const std::string& path : {ProcPath(pid, "root") + r.path, r.path}) {
+    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) return fd;
+    close(fd);
+    return -1;
+  }
+  return -1;
+}
+
 uint64_t RemoteSymbol(pid_t pid, const std::vector<MappedRange>& maps, const std::string& library,
                       const char* symbol) {
   for (const MappedRange& r : maps) {
     if (r.offset != 0 || !EndsWith(r.path, "/" + library)) continue;
-    // The file as the process sees it.
-    std::string path = ProcPath(pid, "root") + r.path;
-    if (access(path.c_str(), R_OK) != 0) path = r.path;
-    HostElf file(path);
+    int fd = OpenMappedFile(pid, r);
+    if (fd < 0) return 0;
+    HostElf file(fd);
     uint64_t value = 0;
     file.ForEachDefinedFunction(/*dynamic_only=*/true, [&](std::string_view name, uint64_t address, bool) {
       if (name != symbol) return true;

@@ -15,7 +15,8 @@ namespace memframe::injector {
 struct MappedRange {
   uint64_t start = 0, end = 0, offset = 0;
   bool executable = false;
-  std::string path;  // "" for anonymous memory, "[vdso]", "[stack]", ...
+  bool deleted = false;  // the file was removed (or replaced) since it was mapped
+  std::string path;  // "" for anonymous memory, "[vdso]", "[stack]", ... (without " (deleted)")
 };
 
 std::vector<MappedRange> ReadMaps(pid_t pid);
@@ -34,6 +35,13 @@ std::string PtraceDeniedHelp(pid_t pid);
 // file and its mapping in /proc/PID/maps. 0 if not found.
 uint64_t RemoteSymbol(pid_t pid, const std::vector<MappedRange>& maps, const std::string& library,
                       const char* symbol);
+
+// The file mapped at `r` in `pid`, open for reading, or -1. The process's
+// user may have replaced the file at that path since it was mapped (with a
+// FIFO that never opens, a symlink to a file only root may read), so the
+// kernel's own link to the mapping comes first (/proc/PID/map_files, for
+// root); by path only a regular file is taken, opened without waiting.
+int OpenMappedFile(pid_t pid, const MappedRange& r);
 
 // The threads of `pid` (/proc/PID/task).
 std::vector<pid_t> ListThreads(pid_t pid);

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "attach/agent_drop_dir.h"
 #include "attach/entry_patch_requests.h"
 #include "attach/leftovers.h"
 #include "attach/ptrace_injector.h"
@@ -186,7 +187,7 @@ bool WriteAgentSettings(const std::string& path, const std::string& socket, cons
   if (const char* debug = getenv(wire::kEnvDebug)) with_debug.agent_settings.debug = strcmp(debug, "1") == 0;
   for (const auto& [name, value] : AgentSettingEntries(with_debug, socket, wire::kAttachSession))
     text += name + "=" + value + "\n";
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   bool ok = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   if (fd >= 0) close(fd);
   if (!ok) *error = "cannot write " + path + ": " + strerror(errno);
@@ -194,13 +195,18 @@ bool WriteAgentSettings(const std::string& path, const std::string& socket, cons
 }
 
 // root attaching to another user's process: that user's process must be
-// able to read the settings and connect to the socket.
-void HandOver(const std::string& socket_path, const std::string& settings, pid_t pid) {
+// able to read the settings, connect to the socket and write in the drop
+// directory. memframe's directory stays root's (0711: entered, never listed
+// or changed by that user), so that nothing in it but the drop directory is
+// the user's (agent_drop_dir.h), and nobody can swap the directory itself.
+void HandOver(const std::string& dir, const std::string& socket_path, const std::string& settings,
+              const AgentDropDir& drop, pid_t pid) {
   struct stat st {};
   if (stat(("/proc/" + std::to_string(pid)).c_str(), &st) != 0 || st.st_uid == geteuid()) return;
-  std::string dir = socket_path.substr(0, socket_path.rfind('/'));
-  for (const std::string& path : {dir, socket_path, settings})
-    if (chown(path.c_str(), st.st_uid, st.st_gid) != 0) std::cerr << "memframe: cannot hand " << path << " over\n";
+  bool ok = chmod(dir.c_str(), 0711) == 0;
+  for (const std::string& path : {socket_path, settings})
+    ok = fchownat(AT_FDCWD, path.c_str(), st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) == 0 && ok;
+  if (!drop.HandTo(st.st_uid, st.st_gid) || !ok) std::cerr << "memframe: cannot hand " << dir << " over\n";
 }
 
 struct AttachOptions {
@@ -269,11 +275,11 @@ enum class Ending { kDetached, kProcessEnded, kNeverConnected };
 
 // Until the agent has connected and its hooks are in place (it creates
 // `ready`); false if that does not happen in time, or the process ends.
-bool WaitUntilHooked(Recorder& recorder, pid_t pid, const std::string& ready) {
+bool WaitUntilHooked(Recorder& recorder, pid_t pid, const AgentDropDir& drop, const char* ready) {
   auto start = Clock::now();
   while (Clock::now() - start < kConnectLimit && g_stop_signal.load() == 0) {
     recorder.PollOnce(5);
-    if (recorder.open_connections() > 0 && access(ready.c_str(), F_OK) == 0) return true;
+    if (recorder.open_connections() > 0 && drop.HasFile(ready)) return true;
     if (!ProcessAlive(pid)) return false;
   }
   return false;
@@ -329,18 +335,25 @@ int Attach(const AttachOptions& options) {
     ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
-  std::string dir = socket->path().substr(0, socket->path().rfind('/') + 1);
-  std::string settings = dir + "attach.conf", ready = dir + "hooks.ready", entries_path = dir + "entries";
-  if (!WriteAgentSettings(settings, socket->path(), ready, entries_path, options.run, &error)) {
+  const std::string dir = socket->path().substr(0, socket->path().rfind('/'));
+  std::unique_ptr<AgentDropDir> drop = AgentDropDir::Create(dir, "agent", &error);
+  if (!drop) {
+    ErrorLine(std::cerr) << error << '\n';
+    return kExitMemframeError;
+  }
+  constexpr const char* kReady = "hooks.ready";
+  constexpr const char* kEntries = "entries";
+  const std::string settings = dir + "/attach.conf";
+  if (!WriteAgentSettings(settings, socket->path(), drop->PathOf(kReady), drop->PathOf(kEntries), options.run,
+                          &error)) {
     ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   struct RemoveOnExit {
     std::string path;
     ~RemoveOnExit() { unlink(path.c_str()); }
-  } remove_settings{settings}, remove_ready{ready}, remove_entries{entries_path},
-      remove_entries_part{entries_path + ".part"};
-  HandOver(socket->path(), settings, options.pid);
+  } remove_settings{settings};
+  HandOver(dir, socket->path(), settings, *drop, options.pid);
 
   std::string output = !options.run.output.empty() ? options.run.output
                                                     : "memframe-" + ProcessName(options.pid) + "-" +
@@ -408,11 +421,13 @@ int Attach(const AttachOptions& options) {
     if (options.run.launch_viewer) LaunchViewer(live->socket_path());
   }
   Ending ending = Ending::kNeverConnected;
-  EntryPatchRequests entries(options.pid, entries_path);
-  if (WaitUntilHooked(recorder, options.pid, ready)) {
+  EntryPatchRequests entries(options.pid, *drop, kEntries);
+  if (WaitUntilHooked(recorder, options.pid, *drop, kReady)) {
     // What the agent could not hook (a present's entry it would not patch).
-    std::ifstream said(ready);
-    for (std::string line; std::getline(said, line);)
+    std::string said;
+    drop->ReadFile(kReady, &said);
+    std::istringstream said_lines(said);
+    for (std::string line; std::getline(said_lines, line);)
       if (!line.empty()) std::cerr << "memframe: warning: " << line << '\n';
     // The agent handed its entries over before the ready file.
     Warn(entries.Take());

@@ -1,7 +1,7 @@
 // A deterministic, game-shaped allocation load for comparing profilers.
 // It links nothing of memframe: it is recorded by LD_PRELOAD like any game.
 //
-// `--shape lifo|shuffled|jobs|realloc` picks what each of `--threads`
+// `--shape lifo|shuffled|jobs|realloc|pairs` picks what each of `--threads`
 // threads does in a frame (workload_shapes.h; lifo, the default, is the
 // load of the benchmark's history), `--allocs` its temporaries a frame. On
 // the main thread, every `--level-every` frames (and at frame 0), a level
@@ -125,7 +125,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     else if (!strcmp(a, "--level-mb")) target = &o->level_mb, min = 0;
     if (!target || i + 1 >= argc || !ParseInt(argv[++i], min, target)) {
       fprintf(stderr,
-              "usage: game_loop_workload [--shape lifo|shuffled|jobs|realloc] [--frames N] [--threads T]"
+              "usage: game_loop_workload [--shape lifo|shuffled|jobs|realloc|pairs] [--frames N] [--threads T]"
               " [--allocs K] [--level-every F] [--level-mb MB]\n");
       return false;
     }

@@ -411,6 +411,34 @@ class ReallocShape : public PerThreadShape<ReallocThread> {
   int allocs_;
 };
 
+// ---- pairs -------------------------------------------------------------------
+
+// The plainest load: each thread allocates a block and frees it at once,
+// `allocs` times a frame. With many threads (issue 34 runs 64 on 2 cores)
+// it measures what a profiler costs when threads outnumber cores, not what
+// an allocator does.
+struct PairsThread {
+  explicit PairsThread(uint64_t seed) : rng(seed) {}
+  void FreeAll() {}
+  XorShift rng;
+  Counts counts;
+};
+
+class PairsShape : public PerThreadShape<PairsThread> {
+ public:
+  PairsShape(int threads, int allocs) : PerThreadShape(threads, 0xC2B2AE3D27D4EB4Full), allocs_(allocs) {}
+
+ private:
+  __attribute__((noinline)) void Work(PairsThread& t, int /*frame*/) override {
+    for (int i = 0; i < allocs_; ++i) {
+      Temp temp;
+      NewTemp(t.counts, temp, t.rng.Next() & ~(1ull << 32));  // malloc, not new[]
+      FreeTemp(t.counts, temp);
+    }
+  }
+  int allocs_;
+};
+
 }  // namespace
 
 std::unique_ptr<Shape> MakeShape(const char* name, int threads, int allocs) {
@@ -418,6 +446,7 @@ std::unique_ptr<Shape> MakeShape(const char* name, int threads, int allocs) {
   if (!strcmp(name, "shuffled")) return std::make_unique<ShuffledShape>(threads, allocs);
   if (!strcmp(name, "jobs")) return std::make_unique<JobsShape>(threads, allocs);
   if (!strcmp(name, "realloc")) return std::make_unique<ReallocShape>(threads, allocs);
+  if (!strcmp(name, "pairs")) return std::make_unique<PairsShape>(threads, allocs);
   return nullptr;
 }
 

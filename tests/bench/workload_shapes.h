@@ -1,4 +1,4 @@
-// The per-frame work of game_loop_workload, in four shapes that stress a
+// The per-frame work of game_loop_workload, in five shapes that stress a
 // profiler differently (tests/bench/README.md, "The workloads"):
 //   lifo      temporaries freed in the order they came, at most 64 alive, and
 //             64 entities a frame living 1..119 frames (the history's load);
@@ -11,7 +11,9 @@
 //             allocated and leaves a result the main thread frees the next
 //             frame (frees on another thread than the allocation);
 //   realloc   containers that grow by realloc: string builders, vectors
-//             doubling their capacity, long-lived buffers resized each frame.
+//             doubling their capacity, long-lived buffers resized each frame;
+//   pairs     a malloc freed at once, `allocs` times a frame on every thread
+//             (with 64 threads: threads that outnumber the cores).
 // Every choice comes from xorshift seeds fixed per thread (per job for jobs),
 // so any run makes the same calls and reaches the same checksum.
 #pragma once

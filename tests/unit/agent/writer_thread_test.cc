@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <map>
 #include <thread>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "capture/clock.h"
 #include "capture/stack_table.h"
 #include "encoder_fixture.h"
+#include "writer/module_map.h"
 #include "writer/writer_thread.h"
 
 namespace memframe::agent {
@@ -36,29 +38,43 @@ int StackOf(int t, uint64_t i, uint64_t* frames) {
 
 uint64_t AddressOf(int t, uint64_t i) { return (static_cast<uint64_t>(t) + 1) << 40 | i << 4; }
 
-TEST(WriterThread, EveryEventOfEveryThreadArrivesOnceInOrderAfterItsStack) {
-  ASSERT_TRUE(InitStackTable());
-  int fds[2];
-  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-  SocketSink sink;
-  ASSERT_TRUE(sink.Adopt(fds[0]));
+// The writer with a socket pair; the test's thread reads what it sends.
+class Recording {
+ public:
+  void Start(const WriterOptions& options) {
+    ASSERT_TRUE(InitStackTable());
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds_), 0);
+    ASSERT_TRUE(sink_.Adopt(fds_[0]));
+    reader_ = std::thread([this] {
+      uint8_t chunk[1 << 16];
+      for (ssize_t n; (n = recv(fds_[1], chunk, sizeof(chunk), 0)) > 0;) received.insert(received.end(), chunk, chunk + n);
+    });
+    static const char kCmdline[] = "writer_thread_test";
+    HelloInfo hello{};
+    hello.pid = static_cast<uint32_t>(getpid());
+    hello.executable = kCmdline;
+    hello.cmdline = kCmdline;
+    hello.cmdline_size = sizeof(kCmdline);
+    hello.start_ticks = Ticks();
+    hello.start_monotonic_ns = MonotonicNs();
+    hello.max_stack_depth = 8;
+    ASSERT_TRUE(StartWriter(&sink_, hello, options));
+  }
+  void Stop() {
+    StopWriter("test-stop", 30000);
+    reader_.join();
+    close(fds_[1]);
+  }
   std::vector<uint8_t> received;
-  std::thread reader([&] {
-    uint8_t chunk[1 << 16];
-    for (ssize_t n; (n = recv(fds[1], chunk, sizeof(chunk), 0)) > 0;) received.insert(received.end(), chunk, chunk + n);
-  });
 
-  static const char kCmdline[] = "writer_thread_test";
-  HelloInfo hello{};
-  hello.pid = static_cast<uint32_t>(getpid());
-  hello.executable = kCmdline;
-  hello.cmdline = kCmdline;
-  hello.cmdline_size = sizeof(kCmdline);
-  hello.start_ticks = Ticks();
-  hello.start_monotonic_ns = MonotonicNs();
-  hello.max_stack_depth = 8;
-  ASSERT_TRUE(StartWriter(&sink, hello, WriterOptions{}));
+ private:
+  int fds_[2] = {-1, -1};
+  SocketSink sink_;
+  std::thread reader_;
+};
 
+// kThreads threads push kEventsPerThread events each; their tids.
+std::vector<uint32_t> PushFromThreads() {
   std::vector<uint32_t> tids(kThreads);
   std::vector<std::thread> producers;
   for (int t = 0; t < kThreads; ++t) {
@@ -73,10 +89,11 @@ TEST(WriterThread, EveryEventOfEveryThreadArrivesOnceInOrderAfterItsStack) {
     });
   }
   for (auto& p : producers) p.join();
-  StopWriter("test-stop", 30000);
-  reader.join();
-  close(fds[1]);
+  return tids;
+}
 
+// Every event of every thread once, in its thread's order, after its stack.
+void ExpectEveryEventOnceInOrder(const std::vector<uint8_t>& received, const std::vector<uint32_t>& tids) {
   std::map<uint32_t, int> thread_of_tid;
   for (int t = 0; t < kThreads; ++t) thread_of_tid[tids[t]] = t;
   std::map<uint32_t, std::vector<uint64_t>> defined;  // stack id -> its frames
@@ -118,6 +135,45 @@ TEST(WriterThread, EveryEventOfEveryThreadArrivesOnceInOrderAfterItsStack) {
   EXPECT_TRUE(ended);
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(next[t], kEventsPerThread) << "thread " << t;
   EXPECT_EQ(defined.size(), kStacks);
+}
+
+
+TEST(WriterThread, EveryEventOfEveryThreadArrivesOnceInOrderAfterItsStack) {
+  Recording recording;
+  recording.Start(WriterOptions{});
+  const std::vector<uint32_t> tids = PushFromThreads();
+  recording.Stop();
+  ExpectEveryEventOnceInOrder(recording.received, tids);
+}
+
+// The writer held up in its first pass (by the modules_loaded callback,
+// which it calls outside the encoding): producers whose rings are full drain
+// them themselves rather than wait for it, losing nothing. When threads
+// outnumber cores the writer is held up this way by the scheduler.
+std::atomic<bool> g_producers_done{false};
+std::atomic<bool> g_writer_held{false};
+std::atomic<bool> g_done_while_held{false};
+bool HoldTheWriter() {
+  if (g_writer_held.exchange(true)) return false;
+  for (int waited_ms = 0; waited_ms < 30000 && !g_producers_done.load(); ++waited_ms) usleep(1000);
+  g_done_while_held = g_producers_done.load();
+  return false;
+}
+
+TEST(WriterThread, ProducersDrainTheirOwnFullRingsWhileTheWriterIsHeldUp) {
+  ForgetWriterAfterFork();  // a writer of an earlier test in this process,
+  ForgetModuleMapAfterFork();  // and its module map: this writer's first pass calls modules_loaded
+  Recording recording;
+  WriterOptions options;
+  options.modules_loaded = HoldTheWriter;
+  recording.Start(options);
+  for (int waited_ms = 0; waited_ms < 10000 && !g_writer_held.load(); ++waited_ms) usleep(1000);
+  ASSERT_TRUE(g_writer_held.load()) << "the writer never called modules_loaded";
+  const std::vector<uint32_t> tids = PushFromThreads();
+  g_producers_done = true;
+  recording.Stop();
+  EXPECT_TRUE(g_done_while_held.load()) << "the producers waited for the writer";
+  ExpectEveryEventOnceInOrder(recording.received, tids);
 }
 
 }  // namespace
