@@ -177,7 +177,7 @@ TEST(SummaryIndex, DamagedOrCraftedIndexesAreRefusedSafely) {
 
   std::mt19937_64 rng(30);
   int refused = 0;
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 600; ++i) {
     // The whole file through ReadSummaryIndex (the header's checks and the
     // payload's hash), then the payload alone through the decoder, as a
     // crafter who recomputed the hash would have it.
@@ -214,7 +214,7 @@ TEST(SummaryIndex, DamagedOrCraftedIndexesAreRefusedSafely) {
     }
   }
   // Most changes must be caught (the rest changed a figure, not the shape).
-  EXPECT_GT(refused, 1500);
+  EXPECT_GT(refused, 300);
 }
 
 }  // namespace
