@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "memframe/analysis/summary_index.h"
 #include "memframe/report/report.h"
 
 namespace memframe::injector {
@@ -79,7 +80,14 @@ int LiveSummary::Print(std::ostream& out, std::ostream& err) {
     try {
       analysis::Capture capture = summary_.builder().Finish("");
       analysis::HeapAnalysis heap;
-      if (summary_.TakeHeap(capture, &heap)) return analysis::PrintRunSummary(capture, heap, out, err);
+      if (summary_.TakeHeap(capture, &heap)) {
+        // The capture is closed: its summary index makes the next open
+        // instant (summary_index.h). The model is the file's, read as written.
+        capture.path = path_;
+        std::string why;
+        analysis::WriteSummaryIndex(path_, analysis::StampCapture(path_), capture, heap, &why);
+        return analysis::PrintRunSummary(capture, heap, out, err);
+      }
     } catch (const std::bad_alloc&) {
     }
   }

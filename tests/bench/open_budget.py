@@ -11,7 +11,11 @@ again only when missing, unless --remove), then runs, each --runs times:
 - `memframe-viewer CAPTURE --dump-view-data timeline`: the viewer's whole
   load (reading, the heap analysis, the passes beside it, naming the sites,
   the live graph) as the window does it, without a display;
-- `memframe report CAPTURE`: the summary.
+- `memframe report CAPTURE` without its summary index (CAPTURE.mfi removed
+  before each run): the first open, a replay of every event, which writes
+  the index;
+- `memframe report CAPTURE` with the index the first open wrote: every
+  open after it.
 
 Prints wall seconds, CPU seconds (user + system of the process and its
 threads) and peak RSS of each, the medians last. CPU is the figure to read
@@ -56,6 +60,8 @@ def main():
     parser.add_argument("--viewer-rss-mb", type=float, help="budget: its peak RSS, MiB")
     parser.add_argument("--report-cpu", type=float, help="budget: CPU seconds of memframe report")
     parser.add_argument("--report-rss-mb", type=float, help="budget: its peak RSS, MiB")
+    parser.add_argument("--indexed-cpu", type=float, help="budget: CPU seconds of memframe report from the index")
+    parser.add_argument("--indexed-rss-mb", type=float, help="budget: its peak RSS, MiB")
     args = parser.parse_args()
 
     bin_dir = os.path.join(args.build, "bin")
@@ -66,15 +72,23 @@ def main():
     size_mb = os.path.getsize(capture) / 2**20
     print(f"capture {capture}: {args.events:,} events, {size_mb:.0f} MiB")
 
+    index = capture + ".mfi"
+    report = [os.path.join(bin_dir, "memframe"), "report", capture]
     commands = {
         "viewer": [os.path.join(bin_dir, "memframe-viewer"), capture, "--dump-view-data", "timeline"],
-        "report": [os.path.join(bin_dir, "memframe"), "report", capture],
+        "report": report,
+        "report, indexed": report,
     }
-    budgets = {"viewer": (args.viewer_cpu, args.viewer_rss_mb), "report": (args.report_cpu, args.report_rss_mb)}
+    budgets = {"viewer": (args.viewer_cpu, args.viewer_rss_mb), "report": (args.report_cpu, args.report_rss_mb),
+               "report, indexed": (args.indexed_cpu, args.indexed_rss_mb)}
     broken = []
     for name, cmd in commands.items():
         results = []
         for i in range(args.runs):
+            if name == "report" and os.path.exists(index):
+                os.remove(index)
+            if name == "report, indexed" and not os.path.exists(index):
+                sys.exit(f"open_budget: the first open wrote no {index}")
             wall, cpu, rss = run(cmd)
             results.append((wall, cpu, rss))
             print(f"{name} run {i + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak RSS {rss:.0f} MiB", flush=True)
@@ -86,8 +100,12 @@ def main():
             broken.append(f"{name}: CPU {cpu:.2f} s over its budget of {cpu_budget} s")
         if rss_budget is not None and rss > rss_budget:
             broken.append(f"{name}: peak RSS {rss:.0f} MiB over its budget of {rss_budget} MiB")
+    if os.path.exists(index):
+        print(f"index {index}: {os.path.getsize(index) / 2**20:.1f} MiB")
     if args.remove:
         os.remove(capture)
+        if os.path.exists(index):
+            os.remove(index)
     for line in broken:
         print(f"open_budget: {line}")
     return 1 if broken else 0

@@ -230,7 +230,11 @@ class TempPath {
  public:
   explicit TempPath(const std::string& name)
       : path_(TempDirectory() + "/memframe_" + std::to_string(getpid()) + "_" + name) {}
-  ~TempPath() { unlink(path_.c_str()); }
+  // The reports leave a summary index beside a capture (summary_index.h).
+  ~TempPath() {
+    unlink(path_.c_str());
+    unlink((path_ + ".mfi").c_str());
+  }
   const std::string& path() const { return path_; }
 
   std::string ReadAll() const {

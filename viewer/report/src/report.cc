@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "memframe/analysis/capture_loader.h"
-#include "memframe/analysis/summary_load.h"
+#include "memframe/analysis/summary_index.h"
 #include "memframe/report/report_registry.h"
 #include "memframe/report/units.h"
 #include "report_input.h"
@@ -28,16 +28,23 @@ int CheckHasMain(const std::string& path, const Capture* capture, std::ostream& 
   return -1;
 }
 
-// The summary's model in one pass (summary_load.h); -1 when loaded.
+// The summary's model from the capture's summary index, or in one pass
+// (summary_index.h, summary_load.h); -1 when loaded.
 int LoadSummaryForReport(const std::string& path, Capture* capture, HeapAnalysis* heap, std::ostream& err,
                          const LoadProgressFn& progress = {}) {
-  std::string error;
-  if (!LoadSummary(path, capture, heap, &error, progress)) {
+  std::string error, note;
+  const bool loaded = LoadSummaryIndexed(path, capture, heap, &error, progress, &note);
+  if (!note.empty()) err << "memframe: note: " << note << '\n';
+  if (!loaded) {
     ErrorLine(err) << error << '\n';
     return kExitMemframeError;
   }
   return CheckHasMain(path, capture, err);
 }
+
+// The reports made of the capture's description and the heap analysis'
+// frames, sites and totals alone: the summary index holds all they read.
+bool ServedBySummary(const std::string& report) { return report == "summary" || report == "phases"; }
 
 }  // namespace
 
@@ -100,8 +107,8 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
   ProgressBar bar(err);
   LoadProgressFn progress = request.progress ? bar.Callback() : LoadProgressFn();
   ThreadSelection threads;
-  if (report->name == "summary" && options.threads.empty() && !request.whole_load) {
-    // The summary needs no event kept (summary_load.h): one pass.
+  if (ServedBySummary(report->name) && options.threads.empty() && !request.whole_load) {
+    // No event kept (summary_load.h): the index, or one pass.
     if (int code = LoadSummaryForReport(request.capture_path, &capture, &heap, err, progress); code >= 0) return code;
   } else {
     if (int code = LoadCaptureForReport(request.capture_path, &capture, err, progress); code >= 0) return code;

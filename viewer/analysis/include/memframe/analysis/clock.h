@@ -27,6 +27,19 @@ class Clock {
   // Length of a span of `ticks`, rounded to the nearest nanosecond.
   uint64_t DurationNs(uint64_t ticks) const;
 
+  // The two pairs it keeps, as the summary index stores them (summary_index.h).
+  struct Pairs {
+    bool has_pair = false;
+    uint64_t first_ticks = 0, first_ns = 0, last_ticks = 0, last_ns = 0;
+  };
+  Pairs pairs() const { return {has_pair_, first_ticks_, first_ns_, last_ticks_, last_ns_}; }
+  static Clock FromPairs(const Pairs& p) {
+    Clock c;
+    c.has_pair_ = p.has_pair;
+    c.first_ticks_ = p.first_ticks, c.first_ns_ = p.first_ns, c.last_ticks_ = p.last_ticks, c.last_ns_ = p.last_ns;
+    return c;
+  }
+
  private:
   bool has_pair_ = false;
   uint64_t first_ticks_ = 0, first_ns_ = 0;
