@@ -60,7 +60,11 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
 // blocks freed after that point look like leaks: say so.
 void WarnIfStreamUnended(const Capture& capture, std::ostream& err, const HeapAnalysis* heap) {
   // Every report of an attached capture says where it starts.
-  if (capture.main.process.attached) {
+  if (capture.main.process.window.present) {
+    err << "memframe: note: this capture is " << DescribeAttach(capture) << ", and their frees";
+    if (heap) err << " (" << FormatCount(heap->anomalies.freed_before_attach) << ")";
+    err << " are counted apart\n";
+  } else if (capture.main.process.attached) {
     err << "memframe: note: this capture starts at an attach to a running process (memframe attach): blocks "
            "allocated before it are unknown, and their frees";
     if (heap) err << " (" << FormatCount(heap->anomalies.freed_before_attach) << ")";
