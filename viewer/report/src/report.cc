@@ -6,6 +6,7 @@
 
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/summary_load.h"
+#include "memframe/report/capture_notes.h"
 #include "memframe/report/report_registry.h"
 #include "memframe/report/units.h"
 #include "report_input.h"
@@ -71,6 +72,8 @@ void WarnIfStreamUnended(const Capture& capture, std::ostream& err, const HeapAn
     err << " are counted apart\n";
   }
   if (capture.main.has_end || !capture.damage.empty()) return;
+  // A window saved while the program ran ends where it was saved.
+  if (capture.recorder.kept_window.present && capture.recorder.detached) return;
   err << "memframe: warning: the program's stream ended without its end record: the program exited without "
          "running its exit handlers (_exit, a crash, a signal) or the agent's connection was lost (the program "
          "may have closed it); figures after that point are missing, and blocks freed after it show as leaks\n";
