@@ -108,6 +108,11 @@ KeptWindow::KeptWindow(std::string output, std::string directory, uint64_t keep_
   header_.mutable_kept_window()->set_keep_last_ms(keep_last_ms);
 }
 
+void KeptWindow::SetHeader(const wire::RecorderInfo& header) {
+  header_ = header;
+  header_.mutable_kept_window()->set_keep_last_ms(static_cast<uint64_t>(keep_last_.count()));
+}
+
 KeptWindow::~KeptWindow() {
   if (writer_) writer_->Close();
   for (const Segment& segment : segments_) remove(segment.path.c_str());

@@ -44,6 +44,10 @@ class KeptWindow {
   KeptWindow(const KeptWindow&) = delete;
   KeptWindow& operator=(const KeptWindow&) = delete;
 
+  // Replaces the opening record (memframe attach learns how long the
+  // injection paused the process only once the agent is in).
+  void SetHeader(const wire::RecorderInfo& header);
+
   // One record, as the recorder would append it to a capture. A Snapshot on
   // stream 0 (`memframe mark`) also saves the window beside the output.
   // False when a segment cannot be written (error() says why).
