@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "kept_window.h"
 #include "live_server.h"
 #include "memframe/format.h"
 #include "memframe/varint.h"
@@ -69,8 +70,12 @@ struct Recorder::Connection {
   PacketStream input;
 };
 
-Recorder::Recorder(int listen_fd, wire::CaptureWriter* capture, std::ostream& log)
-    : listen_fd_(listen_fd), capture_(capture), log_(log), last_flush_(std::chrono::steady_clock::now()) {
+Recorder::Recorder(int listen_fd, wire::CaptureWriter* capture, std::ostream& log, KeptWindow* window)
+    : listen_fd_(listen_fd),
+      capture_(capture),
+      log_(log),
+      last_flush_(std::chrono::steady_clock::now()),
+      window_(window) {
   // AcceptPending takes the whole backlog and stops at EAGAIN.
   fcntl(listen_fd_, F_SETFL, fcntl(listen_fd_, F_GETFL) | O_NONBLOCK);
 }
@@ -209,7 +214,7 @@ bool Recorder::CheckHello(Connection& connection, PacketView packet) {
 
 void Recorder::Record(uint32_t stream, PacketView packet) {
   if (capture_failed_) return;  // keep draining so that agents never block on a full socket
-  if (!capture_->Append(stream, packet.data, packet.size)) {
+  if (window_ ? !window_->Add(stream, packet.data, packet.size) : !capture_->Append(stream, packet.data, packet.size)) {
     ReportCaptureFailure();
     return;
   }
@@ -223,7 +228,9 @@ void Recorder::AttachLive(LiveServer* live) {
   LiveServer::Host host;
   host.sync_capture = [this] {
     FlushIfDue(true);
-    return capture_->records();
+    // A window has no one file that holds the run so far: a viewer
+    // following it gets the records from now on.
+    return capture_ ? capture_->records() : 0;
   };
   host.record_snapshot = [this](const wire::Snapshot& snapshot) {
     wire::Packet packet;
@@ -235,6 +242,8 @@ void Recorder::AttachLive(LiveServer* live) {
 }
 
 void Recorder::ReportCaptureFailure() {
+  capture_failed_ = true;
+  if (window_) return;  // the window said why
   // CaptureWriter leaves error() empty when fflush fails; errno has the cause.
   std::string why = capture_->error().empty() ? strerror(errno) : capture_->error();
   capture_failed_ = true;
@@ -245,7 +254,7 @@ void Recorder::FlushIfDue(bool force) {
   if (!unflushed_ || capture_failed_) return;
   auto now = std::chrono::steady_clock::now();
   if (!force && now - last_flush_ < kFlushInterval) return;
-  if (!capture_->Flush()) ReportCaptureFailure();
+  if (window_ ? !window_->Flush() : !capture_->Flush()) ReportCaptureFailure();
   unflushed_ = false;
   last_flush_ = now;
 }

@@ -19,6 +19,7 @@
 
 namespace memframe::injector {
 
+class KeptWindow;
 class LiveServer;
 
 // What a packet's first tag says it holds; read without parsing the packet,
@@ -34,7 +35,9 @@ class Recorder {
  public:
   // Neither the listening socket nor the capture is owned (the socket is made
   // non-blocking). Messages for the user ("memframe: ...") go to `log`.
-  Recorder(int listen_fd, wire::CaptureWriter* capture, std::ostream& log);
+  // `window` (--keep-last, not owned): the records go there instead, and
+  // `capture` is null.
+  Recorder(int listen_fd, wire::CaptureWriter* capture, std::ostream& log, KeptWindow* window = nullptr);
   ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -89,6 +92,7 @@ class Recorder {
   bool unflushed_ = false;
   std::chrono::steady_clock::time_point last_flush_;
   LiveServer* live_ = nullptr;
+  KeptWindow* window_ = nullptr;
 };
 
 }  // namespace memframe::injector

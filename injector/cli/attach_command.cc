@@ -21,6 +21,8 @@
 #include "attach/target_process.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "keep_last.h"
+#include "kept_window.h"
 #include "launch.h"
 #include "live_server.h"
 #include "memframe/capture_file.h"
@@ -291,12 +293,14 @@ void Warn(const std::vector<std::string>& lines) {
 
 // `entries` writes the entries the agent hands over meanwhile (a present in a
 // module loaded while recorded), and writes them back before the detach.
-Ending Record(Recorder& recorder, pid_t pid, double duration_s, EntryPatchRequests* entries) {
+Ending Record(Recorder& recorder, pid_t pid, double duration_s, EntryPatchRequests* entries,
+              KeptWindow* window = nullptr) {
   auto start = Clock::now();
   bool connected = false, detach_sent = false;
   Clock::time_point detach_deadline{};
   for (;;) {
     recorder.PollOnce(kAttachPollMs);
+    if (window && KeptWindow::TakeSignal()) window->SaveBeside("signal", "signal SIGUSR1");
     if (recorder.open_connections() > 0) connected = true;
     if (!connected && Clock::now() - start > kConnectLimit) return Ending::kNeverConnected;
     if (connected && recorder.open_connections() == 0)
@@ -365,14 +369,29 @@ int Attach(const AttachOptions& options) {
     policy.existing = OutputPolicy::Existing::kRefuse;
     policy.force_hint = "pass --force to replace it";
   }
-  std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
-  if (!capture) {
+  wire::RecorderInfo info;
+  info.set_command_line(ProcessCommandLine(options.pid));
+  info.set_start_unix_ns(UnixNanoseconds());
+  info.set_recorder_version(kMemframeVersion);
+  info.set_finished(false);
+  info.set_attached(true);
+  // --keep-last: a window instead of the capture (keep_last.h).
+  std::unique_ptr<KeptWindow> window;
+  std::unique_ptr<wire::CaptureWriter> capture;
+  struct stat existing {};
+  if (options.run.keep_last_ms && !options.run.force && lstat(output.c_str(), &existing) == 0)
+    error = output + " exists; pass --force to replace it";
+  else if (options.run.keep_last_ms)
+    window = KeptWindow::Create(output, options.run.keep_last_ms, info, std::cerr, &error);
+  else
+    capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
+  if (!capture && !window) {
     ErrorLine(std::cerr) << error << '\n';
     return kExitMemframeError;
   }
   if (!RegisterSession(options.pid, &error)) {
     ErrorLine(std::cerr) << error << '\n';
-    DiscardCapture(*capture);
+    if (capture) DiscardCapture(*capture);
     return kExitMemframeError;
   }
   struct Unregister {
@@ -380,16 +399,10 @@ int Attach(const AttachOptions& options) {
     ~Unregister() { UnregisterSession(pid); }
   } unregister{options.pid};
   StopSignals stop_signals;
-
-  wire::RecorderInfo info;
-  info.set_command_line(ProcessCommandLine(options.pid));
-  info.set_start_unix_ns(UnixNanoseconds());
-  info.set_recorder_version(kMemframeVersion);
-  info.set_finished(false);
-  info.set_attached(true);
+  if (window) KeptWindow::WatchSignal();
 
   // The recorder listens before the agent arrives (the socket has a backlog).
-  Recorder recorder(socket->fd(), capture.get(), std::cerr);
+  Recorder recorder(socket->fd(), capture.get(), std::cerr, window.get());
   const ProcessFootprint before = ReadFootprint(options.pid);
   InjectResult injected = InjectAgent(options.pid, agent, settings);
   if (!injected.ok || injected.attach_status != 0) {
@@ -400,7 +413,7 @@ int Attach(const AttachOptions& options) {
                            << " is already being recorded by memframe (memframe run, or another memframe attach)\n";
     else
       ErrorLine(std::cerr) << "the agent could not start in process " << options.pid << " (its stderr says why)\n";
-    DiscardCapture(*capture);
+    if (capture) DiscardCapture(*capture);
     return kExitMemframeError;
   }
   info.set_attach_pause_us(static_cast<uint32_t>(std::lround(injected.call_thread_ms * 1000)));
@@ -411,7 +424,9 @@ int Attach(const AttachOptions& options) {
            options.pid, ProcessName(options.pid).c_str(), injected.all_stopped_ms, injected.threads,
            injected.call_thread, injected.call_thread_ms);
   std::cerr << line;
-  if (!AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
+  if (window) {
+    window->SetHeader(info);
+  } else if (!AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
     ErrorLine(std::cerr) << capture->error() << '\n';
     recorder.RequestDetach();
   }
@@ -438,7 +453,7 @@ int Attach(const AttachOptions& options) {
     }
     std::cerr << "memframe: recording; Ctrl+C or `memframe detach " << options.pid
               << "` ends it, the process runs on\n";
-    ending = Record(recorder, options.pid, options.duration_s, &entries);
+    ending = Record(recorder, options.pid, options.duration_s, &entries, window.get());
   } else {
     recorder.RequestDetach();  // if it connected after all
     Record(recorder, options.pid, 0.001, nullptr);
@@ -456,8 +471,10 @@ int Attach(const AttachOptions& options) {
               << '\n';
   else if (ending == Ending::kProcessEnded)
     std::cerr << "memframe: process " << options.pid << " ended\n";
-  bool complete = FinishCapture(*capture, recorder, live.get(), info,
-                                options.run.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone);
+  bool complete =
+      window ? FinishWindow(*window, output, recorder, live.get(), info, options.run.force, options.run.summary)
+             : FinishCapture(*capture, recorder, live.get(), info,
+                             options.run.summary ? FinishCaptureSummary::kPrint : FinishCaptureSummary::kNone);
   return complete && ending != Ending::kNeverConnected ? 0 : kExitMemframeError;
 }
 
@@ -476,7 +493,8 @@ void PrintAttachUsage(std::ostream& out) {
          "  --duration S        stop recording after S seconds\n"
          "  -o, --output FILE   capture file (default: memframe-NAME-PID.mfc)\n"
          "  --force, --stack-depth N, --no-stacks, --no-summary, --time-slice MS, --drop,\n"
-         "  --frame-source S, --free-stacks, --no-live, --live, --agent PATH\n"
+         "  --frame-source S, --free-stacks, --no-live, --live, --agent PATH,\n"
+         "  --keep-last DURATION\n"
          "                      as for `memframe run` (see memframe run --help)\n"
          "  -h, --help          show this help\n"
          "\n"

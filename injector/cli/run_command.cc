@@ -14,6 +14,8 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "keep_last.h"
+#include "kept_window.h"
 #include "launch.h"
 #include "live_server.h"
 #include "memframe/capture_file.h"
@@ -198,9 +200,12 @@ bool IsFrameSource(const std::string& source) {
 
 // Records until the program has exited and every connection is closed (or
 // kDrainLimit after the exit). Returns the program's exit status.
-int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
+int Record(ChildProcess& child, Recorder& recorder, std::string* note, KeptWindow* window) {
   int status = 0;
-  while (!child.TryWait(&status, note)) recorder.PollOnce(kReapPollMs);
+  while (!child.TryWait(&status, note)) {
+    recorder.PollOnce(kReapPollMs);
+    if (window && KeptWindow::TakeSignal()) window->SaveBeside("signal", "signal SIGUSR1");
+  }
   auto deadline = std::chrono::steady_clock::now() + kDrainLimit;
   for (;;) {
     // With nothing open, one non-blocking round still takes connections
@@ -216,6 +221,50 @@ int Record(ChildProcess& child, Recorder& recorder, std::string* note) {
     }
     recorder.PollOnce(static_cast<int>(std::min<int64_t>(left.count(), kReapPollMs)));
   }
+  return status;
+}
+
+// --keep-last: the recorder writes segments instead of the capture, and
+// the window is written to `output` when the program ends.
+int RunKeepingWindow(const RunOptions& options, ChildProcess& child, const AgentSocket& socket,
+                     const std::string& output, wire::RecorderInfo info, int tcp_fd) {
+  std::string error;
+  struct stat st {};
+  if (!options.force && lstat(output.c_str(), &st) == 0) {
+    child.Abort();
+    ErrorLine(std::cerr) << output << " exists; pass --force to replace it\n";
+    return kExitRunFailed;
+  }
+  std::unique_ptr<KeptWindow> window = KeptWindow::Create(output, options.keep_last_ms, info, std::cerr, &error);
+  if (!window) {
+    child.Abort();
+    ErrorLine(std::cerr) << error << '\n';
+    return kExitRunFailed;
+  }
+  if (!child.Release(&error)) {
+    ErrorLine(std::cerr) << "cannot run " << options.command[0] << ": " << error << '\n';
+    return kExitRunCannotExecute;
+  }
+  KeptWindow::WatchSignal();
+  std::cerr << "memframe: keeping the last " << options.keep_last_ms / 1000.0 << " s; kill -USR1 " << getpid()
+            << " (or memframe mark) saves the window so far beside " << output << '\n';
+  std::string note;
+  Recorder recorder(options.tcp ? tcp_fd : socket.fd(), nullptr, std::cerr, window.get());
+  std::unique_ptr<LiveServer> live = options.live_socket ? StartLiveServer(socket, output) : nullptr;
+  if (live) recorder.AttachLive(live.get());
+  int status = Record(child, recorder, &note, window.get());
+  if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
+  if (recorder.recorded_streams() == 0) {
+    std::cerr << "memframe: no process connected; no capture written\n";
+    if (live) {
+      recorder.AttachLive(nullptr);
+      live->Finish(1000);
+    }
+    return status;
+  }
+  info.set_exit_status(status);
+  info.set_termination_signal(child.termination_signal());
+  FinishWindow(*window, output, recorder, live.get(), info, options.force, options.summary);
   return status;
 }
 
@@ -290,6 +339,12 @@ int Run(const RunOptions& options) {
     policy.existing = OutputPolicy::Existing::kRefuse;
     policy.force_hint = "pass --force to replace it";
   }
+  wire::RecorderInfo info;
+  info.set_command_line(JoinCommand(options.command));
+  info.set_start_unix_ns(UnixNanoseconds());
+  info.set_recorder_version(kMemframeVersion);
+  info.set_finished(false);
+  if (options.keep_last_ms) return RunKeepingWindow(options, *child, *socket, output, info, tcp_fd);
   std::unique_ptr<wire::CaptureWriter> capture = wire::CaptureWriter::Create(output, &error, kCaptureZstdLevel, policy);
 #ifdef MEMFRAME_WITH_ANALYSIS
   // The summary is kept as the capture is written: at exit only the tail
@@ -305,11 +360,6 @@ int Run(const RunOptions& options) {
 #else
   LiveSummary* kept = nullptr;
 #endif
-  wire::RecorderInfo info;
-  info.set_command_line(JoinCommand(options.command));
-  info.set_start_unix_ns(UnixNanoseconds());
-  info.set_recorder_version(kMemframeVersion);
-  info.set_finished(false);
   // Flushed at once: a live viewer that connects before the program's first
   // record is told the file holds this one, and must find it there.
   if (!capture || !AppendRecorderInfo(capture.get(), info) || !capture->Flush()) {
@@ -331,7 +381,7 @@ int Run(const RunOptions& options) {
     recorder.AttachLive(live.get());
     if (options.launch_viewer) LaunchViewer(live->socket_path());
   }
-  int status = Record(*child, recorder, &note);
+  int status = Record(*child, recorder, &note, nullptr);
   if (!note.empty()) std::cerr << "memframe: " << options.command[0] << " was " << note << '\n';
   if (recorder.recorded_streams() == 0) {
     // A capture of nothing is no capture: none is left behind.
@@ -422,6 +472,11 @@ void PrintRunUsage(std::ostream& out) {
          "                      mismatches report then shows where each block was freed)\n"
          "  --no-gpu            record no GPU objects (GL buffers, textures, renderbuffers;\n"
          "                      Vulkan memory): the GPU hooks only pass the calls on\n"
+         "  --keep-last DURATION  keep only the last DURATION (30s, 10m, 2h) of full events\n"
+         "                      on disk, in segments beside FILE, plus per-frame totals of\n"
+         "                      the whole run; the window is written to FILE at the end,\n"
+         "                      and beside it (FILE-NAME.mfc) at `memframe mark` and at\n"
+         "                      SIGUSR1 to memframe\n"
          "  --no-live           offer no live socket (see --live)\n"
          "  --live              start memframe-viewer following the run; without it,\n"
          "                      memframe prints the command that follows it\n"
@@ -475,6 +530,12 @@ std::vector<CommandOption> RecordingOptions(RunOptions* o) {
       {"--no-gpu", "", "", unset(&o->agent_settings.gpu)},
       {"--no-live", "", "", unset(&o->live_socket)},
       Flag("--live", &o->launch_viewer),
+      {"--keep-last", "DURATION", "",
+       [o](const std::string& value) {
+         if (!ParseKeepLast(value, &o->keep_last_ms))
+           return "--keep-last wants a duration from 1s to 7 days (30s, 10m, 2h), not '" + value + "'";
+         return std::string();
+       }},
   };
 }
 

@@ -36,6 +36,7 @@ struct RunOptions {
   bool tcp = false;                  // preload nothing; agents connect to MEMFRAME_TCP (Windows, Wine)
   bool live_socket = true;           // offer the live socket to viewers (--no-live: not)
   bool launch_viewer = false;        // --live: start memframe-viewer --follow on it
+  uint64_t keep_last_ms = 0;         // --keep-last: keep only this long a window (0: all of the run)
   std::vector<std::string> command;  // PROGRAM and its arguments
 };
 

@@ -1,5 +1,7 @@
 #include "memframe/event_codec.h"
 
+#include <algorithm>
+
 #include "memframe/event_refs.h"
 #include "memframe/format.h"
 
@@ -45,6 +47,51 @@ bool EventBatchDecoder::Decode(const EventBatch& batch, std::vector<PlainEvent>*
   out->resize(before);
   broken_ = state_ != nullptr;
   return false;
+}
+
+void EventBatchDecoder::SaveState(WindowStart* out) const {
+  if (!state_) return;
+  const uint64_t kept = std::min<uint64_t>(state_->serial, kFreeRefWindow);
+  out->set_serial(state_->serial);
+  for (uint64_t s = state_->serial - kept + 1; s <= state_->serial; ++s) {
+    const State::Block& block = state_->recent[s % kFreeRefWindow];
+    out->add_recent_address(block.address);
+    out->add_recent_size(block.size);
+  }
+  for (uint32_t c = 0; c < kSizeClasses; ++c) {
+    for (uint32_t k = 0; k < state_->freed.CountOf(c); ++k) {
+      out->add_freed_class(c);
+      out->add_freed_address(state_->freed.BlockOf(c, k));
+    }
+  }
+}
+
+bool EventBatchDecoder::RestoreState(const WindowStart& in, std::string* error) {
+  const uint64_t kept = std::min<uint64_t>(in.serial(), kFreeRefWindow);
+  auto refuse = [error](const std::string& why) {
+    *error = "corrupt window start: " + why;
+    return false;
+  };
+  if (!state_) {
+    if (in.serial() || in.recent_address_size() || in.freed_class_size()) return refuse("a version 1 stream has none");
+    return true;
+  }
+  if (static_cast<uint64_t>(in.recent_address_size()) != kept || in.recent_size_size() != in.recent_address_size())
+    return refuse(std::to_string(in.recent_address_size()) + " recent blocks for " + std::to_string(in.serial()) +
+                  " allocations");
+  if (in.freed_class_size() != in.freed_address_size()) return refuse("freed columns differ in length");
+  auto fresh = std::make_unique<State>();
+  fresh->serial = in.serial();
+  for (uint64_t i = 0; i < kept; ++i)
+    fresh->recent[(in.serial() - kept + 1 + i) % kFreeRefWindow] = {in.recent_address(static_cast<int>(i)),
+                                                                     in.recent_size(static_cast<int>(i))};
+  for (int i = 0; i < in.freed_class_size(); ++i) {
+    const uint32_t c = in.freed_class(i);
+    if (c >= kSizeClasses || fresh->freed.CountOf(c) == kFreedPerClass) return refuse("a freed block out of range");
+    fresh->freed.PushOfClass(c, in.freed_address(i));
+  }
+  state_ = std::move(fresh);
+  return true;
 }
 
 bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEvent>* out, std::string* error) {

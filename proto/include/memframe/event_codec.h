@@ -37,6 +37,15 @@ class EventBatchDecoder {
   // refused too, as references after it could no longer be followed.
   bool Decode(const EventBatch& batch, std::vector<PlainEvent>* out, std::string* error);
 
+  // A kept window (FORMAT.md, "Kept windows"): the recorder saves what the
+  // batches so far leave for the later ones to name, and a reader of the
+  // window starts from it instead of from the stream's first batch. Save
+  // fills only the reference fields of *state; Restore is false with
+  // *error for a state no encoder could have left (protocol version 1
+  // streams have none: Save leaves *state empty, Restore accepts only that).
+  void SaveState(WindowStart* state) const;
+  bool RestoreState(const WindowStart& state, std::string* error);
+
  private:
   struct State;
   bool DecodeColumns(const EventBatch& batch, std::vector<PlainEvent>* out, std::string* error);

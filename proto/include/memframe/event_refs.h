@@ -66,6 +66,9 @@ class RecentlyFreed {
     }
     return 0;
   }
+  // A kept window's head (WindowStart) lists them: class c's k-th, oldest first.
+  uint32_t CountOf(uint32_t c) const { return count_[c]; }
+  uint64_t BlockOf(uint32_t c, uint32_t k) const { return blocks_[c][k]; }
   // The decoder: the block Find returned `ref` for, removing it; false when
   // there is no such block (damaged data).
   bool Take(uint64_t size, uint64_t ref, uint64_t* address) {

@@ -68,6 +68,11 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
       if (!r.recorder_version().empty()) recorder_.recorder_version = r.recorder_version();
       if (r.attached()) recorder_.attached = true;
       if (r.attach_pause_us()) recorder_.attach_pause_us = r.attach_pause_us();
+      if (r.has_kept_window()) {
+        const wire::KeptWindow& k = r.kept_window();
+        recorder_.kept_window = {true, k.keep_last_ms(), k.saved_for(), k.first_unix_ns(), k.dropped_records(),
+                                 k.dropped_events()};
+      }
       if (r.finished()) {
         recorder_.finished = true;
         recorder_.exit_status = r.exit_status();
@@ -83,6 +88,21 @@ CaptureBuilder::Status CaptureBuilder::Add(uint32_t stream, const uint8_t* data,
         return Status::kDamaged;
       }
       recorder_.snapshots.push_back({snapshot.name(), snapshot.monotonic_ns(), snapshot.unix_ns()});
+    }
+    if (packet.has_frame_totals()) {
+      const wire::FrameTotals& t = packet.frame_totals();
+      const int n = t.allocs_size();
+      if (t.frees_size() != n || t.allocated_bytes_size() != n || t.freed_bytes_size() != n ||
+          t.live_bytes_size() != n) {
+        *error = "capture is corrupt: frame totals of stream " + std::to_string(t.stream()) +
+                 " whose columns differ in length";
+        return Status::kDamaged;
+      }
+      recorder_.frame_totals.push_back({t.stream(), t.first_frame(), {t.allocs().begin(), t.allocs().end()},
+                                        {t.frees().begin(), t.frees().end()},
+                                        {t.allocated_bytes().begin(), t.allocated_bytes().end()},
+                                        {t.freed_bytes().begin(), t.freed_bytes().end()},
+                                        {t.live_bytes().begin(), t.live_bytes().end()}});
     }
     return Status::kOk;
   }

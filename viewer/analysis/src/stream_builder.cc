@@ -198,6 +198,20 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
     case wire::Packet::kSymbols:
       AddSymbols(packet.symbols());
       return CaptureBuilder::Status::kOk;
+    case wire::Packet::kWindowStart: {
+      // A kept window: the batches after it decode from the recorder's
+      // state, and blocks allocated before it are unknown, as at an attach.
+      const wire::WindowStart& w = packet.window_start();
+      if (!decoder_) decoder_ = std::make_unique<wire::EventBatchDecoder>(wire::kProtocolVersion);
+      if (batches_ > 0 || !decoder_->RestoreState(w, error)) {
+        if (batches_ > 0) *error = "a window start after the stream's events";
+        *error = "stream " + std::to_string(stream_.stream_id) + ": " + *error;
+        return CaptureBuilder::Status::kDamaged;
+      }
+      stream_.process.attached = true;
+      stream_.process.window = {true, w.first_frame(), w.dropped_events()};
+      return CaptureBuilder::Status::kOk;
+    }
     case wire::Packet::kGpu:
       return AddGpuEvents(packet.gpu(), error);
     case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere

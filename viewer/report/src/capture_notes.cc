@@ -46,15 +46,40 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
                            : FormatCount(n) + " frees of blocks after their allocator's release were ignored (the "
                              "game held them past the release; the allocators report lists them)");
   if (uint64_t n = a.freed_before_attach)
-    notes.push_back(FormatCount(n) + (n == 1 ? " free of a block" : " frees of blocks") +
-                    " allocated before the attach (unknown to memframe) are not counted");
+    notes.push_back(FormatCount(n) + (n == 1 ? " free of a block" : " frees of blocks") + " allocated before the " +
+                    (s.process.window.present ? "window" : "attach") + " (unknown to memframe) are not counted");
   if (uint64_t n = a.allocs_over_live)
     notes.push_back(Plural(n, "allocation") + " reused a block whose free was not recorded");
   if (!s.clock.calibrated()) notes.push_back("the event clock is not calibrated; times assume 1 tick = 1 ns");
   return notes;
 }
 
+const FrameTotalsSeries* MainFrameTotals(const Capture& capture) {
+  for (const FrameTotalsSeries& series : capture.recorder.frame_totals)
+    if (series.stream == capture.main.stream_id) return &series;
+  return nullptr;
+}
+
+namespace {
+
+std::string DescribeKeptWindow(const Capture& capture) {
+  const KeptWindowInfo& kept = capture.recorder.kept_window;
+  const ProcessInfo::WindowStart& window = capture.main.process.window;
+  std::string text = "a kept window of the run (--keep-last " + FormatDuration(kept.keep_last_ms * 1000000ull) +
+                     (kept.saved_for.empty() ? "" : ", saved at " + kept.saved_for) + "): ";
+  if (!window.present) return text + "the whole run so far";
+  text += "frames from " + FormatCount(window.first_frame) + " in full, " + FormatCount(window.dropped_events) +
+          " events before them dropped";
+  if (const FrameTotalsSeries* totals = MainFrameTotals(capture); totals && !totals->allocs.empty())
+    text += "; per-frame totals of frames " + FormatCount(totals->first_frame) + "-" +
+            FormatCount(totals->first_frame + totals->allocs.size() - 1);
+  return text + "; blocks allocated before the window are unknown";
+}
+
+}  // namespace
+
 std::string DescribeAttach(const Capture& capture) {
+  if (capture.recorder.kept_window.present) return DescribeKeptWindow(capture);
   if (!capture.main.process.attached) return "";
   std::string text = "recording starts at an attach to the running process";
   if (capture.recorder.attach_pause_us)

@@ -6,6 +6,8 @@
 
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/summary_index.h"
+#include "memframe/analysis/summary_load.h"
+#include "memframe/report/capture_notes.h"
 #include "memframe/report/report_registry.h"
 #include "memframe/report/units.h"
 #include "report_input.h"
@@ -64,13 +66,19 @@ int LoadCaptureForReport(const std::string& path, Capture* capture, std::ostream
 // blocks freed after that point look like leaks: say so.
 void WarnIfStreamUnended(const Capture& capture, std::ostream& err, const HeapAnalysis* heap) {
   // Every report of an attached capture says where it starts.
-  if (capture.main.process.attached) {
+  if (capture.main.process.window.present) {
+    err << "memframe: note: this capture is " << DescribeAttach(capture) << ", and their frees";
+    if (heap) err << " (" << FormatCount(heap->anomalies.freed_before_attach) << ")";
+    err << " are counted apart\n";
+  } else if (capture.main.process.attached) {
     err << "memframe: note: this capture starts at an attach to a running process (memframe attach): blocks "
            "allocated before it are unknown, and their frees";
     if (heap) err << " (" << FormatCount(heap->anomalies.freed_before_attach) << ")";
     err << " are counted apart\n";
   }
   if (capture.main.has_end || !capture.damage.empty()) return;
+  // A window saved while the program ran ends where it was saved.
+  if (capture.recorder.kept_window.present && capture.recorder.detached) return;
   err << "memframe: warning: the program's stream ended without its end record: the program exited without "
          "running its exit handlers (_exit, a crash, a signal) or the agent's connection was lost (the program "
          "may have closed it); figures after that point are missing, and blocks freed after it show as leaks\n";

@@ -236,6 +236,30 @@ json AllocatorApisJson(const std::vector<ProcessInfo::AllocatorApi>& apis) {
   return out;
 }
 
+namespace {
+
+// null for a capture of the whole run.
+json KeptWindowJson(const Capture& c) {
+  const KeptWindowInfo& kept = c.recorder.kept_window;
+  if (!kept.present) return nullptr;
+  const ProcessInfo::WindowStart& window = c.main.process.window;
+  json totals = nullptr;
+  if (const FrameTotalsSeries* t = MainFrameTotals(c)) {
+    totals = {{"first_frame", t->first_frame}, {"allocs", t->allocs},           {"frees", t->frees},
+              {"allocated_bytes", t->allocated_bytes}, {"freed_bytes", t->freed_bytes}, {"live_bytes", t->live_bytes}};
+  }
+  return {{"keep_last_ms", kept.keep_last_ms},
+          {"saved_for", kept.saved_for},
+          {"first_unix_ns", kept.first_unix_ns},
+          {"starts_in_run", window.present},
+          {"first_full_frame", window.first_frame},
+          {"dropped_events", window.dropped_events},
+          {"text", DescribeAttach(c)},
+          {"frame_totals", totals}};
+}
+
+}  // namespace
+
 void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
   const Capture& c = input.capture;
   const Stream& s = c.main;
@@ -247,6 +271,7 @@ void WriteSummaryJson(const ReportInput& input, std::ostream& out) {
                   {"attached", s.process.attached},
                   {"detached", c.recorder.detached},
                   {"attach_pause_us", c.recorder.attach_pause_us},
+                  {"kept_window", KeptWindowJson(c)},
                   {"own_allocator", OwnAllocatorJson(s.process.own_allocator)},
                   {"allocator_apis", AllocatorApisJson(s.process.allocator_apis)},
                   {"termination_signal", c.recorder.finished ? json(c.recorder.termination_signal) : json(nullptr)},

@@ -169,7 +169,10 @@ void WriteSummaryText(const ReportInput& input, size_t top_sites, std::ostream& 
       << s.process.pid << ")";
   const ProgramEnd end = HowProgramEnded(c);
   out << ' ' << DescribeProgramEnd(end) << '\n';
-  if (s.process.attached) out << "Attached    " << DescribeAttach(c) << '\n';
+  if (c.recorder.kept_window.present)
+    out << "Kept        " << DescribeAttach(c) << '\n';
+  else if (s.process.attached)
+    out << "Attached    " << DescribeAttach(c) << '\n';
   out << "Frames      " << FormatCount(h.frames.frames_rendered) << " rendered";
   if (!h.frames.frame_source.empty()) out << " (" << h.frames.frame_source << ")";
   out << ", " << Plural(GameThreadCount(s.threads), "thread") << '\n';

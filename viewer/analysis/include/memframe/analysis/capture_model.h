@@ -93,8 +93,14 @@ struct ProcessInfo {
   std::string agent_version;
   uint32_t max_stack_depth = 0;
   // memframe attach: the recording starts in a running process, so blocks
-  // allocated before are unknown and their frees are expected.
+  // allocated before are unknown and their frees are expected. A kept
+  // window (--keep-last) starts the same way, and says so in `window`.
   bool attached = false;
+  struct WindowStart {
+    bool present = false;     // the stream starts at a kept window's head
+    uint64_t first_frame = 0;  // the agent's number of its first frame held in full
+    uint64_t dropped_events = 0;  // its events before the window
+  } window;
   // The allocator the executable defines itself (a statically linked
   // jemalloc, a heap of its own), which the agent hooks at its entry points.
   struct OwnAllocator {
@@ -162,6 +168,21 @@ struct StreamSummary {
 // A named moment a viewer asked the recorder for while following the run
 // (a Snapshot record on stream 0). The loader also makes it a MARKER event
 // of that name in the main stream, at its place in time.
+// memframe run --keep-last: what the saved window holds (FORMAT.md, "Kept
+// windows"), and per-frame totals of the whole run.
+struct KeptWindowInfo {
+  bool present = false;
+  uint64_t keep_last_ms = 0;
+  std::string saved_for;  // "end of run", "mark 'NAME'", "signal SIGUSR1"
+  uint64_t first_unix_ns = 0;
+  uint64_t dropped_records = 0, dropped_events = 0;
+};
+struct FrameTotalsSeries {
+  uint32_t stream = 0;
+  uint64_t first_frame = 0;  // the agent's frame numbers
+  std::vector<uint64_t> allocs, frees, allocated_bytes, freed_bytes, live_bytes;
+};
+
 struct RecorderSnapshot {
   std::string name;
   uint64_t monotonic_ns = 0;
@@ -181,6 +202,8 @@ struct RecorderInfo {
   bool detached = false;         // ended by a detach; the process ran on
   uint32_t attach_pause_us = 0;  // how long the injection kept a thread from its own code
   std::vector<RecorderSnapshot> snapshots;  // in the order they were taken
+  KeptWindowInfo kept_window;
+  std::vector<FrameTotalsSeries> frame_totals;  // one per agent stream, of a kept window
 };
 
 struct Capture {

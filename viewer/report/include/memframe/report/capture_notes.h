@@ -20,7 +20,12 @@ std::vector<std::string> CaptureNotes(const Capture& capture, const HeapAnalysis
 // running process (...); blocks allocated before it are unknown", as the
 // summary's "Attached" line and the viewer's header say it; empty for a
 // capture of `memframe run`.
+// A kept window (memframe run --keep-last) says what it holds instead:
+// "a kept window of the run (the last 30 s, saved at end of run): frames
+// from 540 in full, 1.2 M events before them dropped; ...".
 std::string DescribeAttach(const Capture& capture);
+// The per-frame totals of the main stream of a kept window; null otherwise.
+const FrameTotalsSeries* MainFrameTotals(const Capture& capture);
 
 // For a program whose executable defines its own allocator: "the
 // executable's own malloc (jemalloc) was hooked by entry patch (malloc,
