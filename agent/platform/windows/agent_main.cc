@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <cwchar>
 
 #include "buffer/thread_buffer.h"
 #include "capture/clock.h"
@@ -129,6 +130,18 @@ unsigned long StartOnce(const MemframeStartOptions* options) {
 
 extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* options) {
   return StartOnce(static_cast<const MemframeStartOptions*>(options));
+}
+
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStop(void*) {
+  if (!memframe::agent::g_recording.load(std::memory_order_acquire)) return 1;
+  memframe::agent::StopWindowsAgent("detach");
+  wchar_t name[64];
+  swprintf(name, 64, L"%ls%lu", kMemframeDetachedEvent, static_cast<unsigned long>(GetCurrentProcessId()));
+  if (HANDLE detached = OpenEventW(EVENT_MODIFY_STATE, FALSE, name)) {
+    SetEvent(detached);
+    CloseHandle(detached);
+  }
+  return 0;
 }
 
 extern "C" BOOL WINAPI DllMain(HINSTANCE, DWORD reason, LPVOID reserved) {
