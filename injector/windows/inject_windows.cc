@@ -3,6 +3,7 @@
 #include <psapi.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "platform/windows/windows_agent.h"
 
@@ -31,6 +32,22 @@ void* CopyInto(HANDLE process, const void* bytes, size_t size) {
   return remote;
 }
 
+// The address of the agent's export `name` in the process where the agent
+// was loaded at `remote`: its offset, from a copy mapped here without
+// running it. Null, with `error` set, when `agent` has no such export.
+LPTHREAD_START_ROUTINE RemoteExport(HMODULE remote, const std::wstring& agent, const char* name,
+                                    std::wstring* error) {
+  HMODULE local = LoadLibraryExW(agent.c_str(), nullptr, DONT_RESOLVE_DLL_REFERENCES);
+  FARPROC function = local ? GetProcAddress(local, name) : nullptr;
+  if (!function) {
+    if (local) FreeLibrary(local);
+    *error = agent + L" is not memframe's agent (no " + std::wstring(name, name + strlen(name)) + L")";
+    return nullptr;
+  }
+  auto offset = reinterpret_cast<uintptr_t>(function) - reinterpret_cast<uintptr_t>(local);
+  FreeLibrary(local);
+  return reinterpret_cast<LPTHREAD_START_ROUTINE>(reinterpret_cast<uintptr_t>(remote) + offset);
+}
 }  // namespace
 
 WORD PeMachine(const std::wstring& path, std::wstring* why) {
@@ -86,16 +103,8 @@ bool InjectAgent(HANDLE process, const std::wstring& agent, const MemframeStartO
     *error = L"the process could not load the agent " + agent;
     return false;
   }
-  // MemframeStart's offset, from a copy mapped here without running it.
-  HMODULE local = LoadLibraryExW(agent.c_str(), nullptr, DONT_RESOLVE_DLL_REFERENCES);
-  FARPROC start = local ? GetProcAddress(local, "MemframeStart") : nullptr;
-  if (!start) {
-    *error = agent + L" is not memframe's agent (no MemframeStart)";
-    return false;
-  }
-  auto offset = reinterpret_cast<uintptr_t>(start) - reinterpret_cast<uintptr_t>(local);
-  auto* remote_start = reinterpret_cast<LPTHREAD_START_ROUTINE>(reinterpret_cast<uintptr_t>(remote) + offset);
-  FreeLibrary(local);
+  auto* remote_start = RemoteExport(remote, agent, "MemframeStart", error);
+  if (!remote_start) return false;
   void* remote_options = options ? CopyInto(process, options, sizeof(*options)) : nullptr;
   if (options && !remote_options) {
     *error = L"cannot write into the process's memory (error " + std::to_wstring(GetLastError()) + L")";
@@ -104,6 +113,20 @@ bool InjectAgent(HANDLE process, const std::wstring& agent, const MemframeStartO
   *recording = RunRemote(process, remote_start, remote_options) == 0;
   if (remote_options) VirtualFreeEx(process, remote_options, 0, MEM_RELEASE);
   return true;
+}
+
+bool StopAgent(HANDLE process, const std::wstring& agent, std::wstring* error) {
+  HMODULE remote = RemoteModule(process, agent);
+  if (!remote) {
+    *error = L"has no memframe agent (memframe.exe run or attach puts it there)";
+    return false;
+  }
+  auto* stop = RemoteExport(remote, agent, "MemframeStop", error);
+  if (!stop) return false;
+  DWORD result = RunRemote(process, stop, nullptr);
+  if (result == 0) return true;
+  *error = result == 1 ? L"is not being recorded (its recording has ended)" : L"could not run the agent's stop";
+  return false;
 }
 
 }  // namespace memframe::windows

@@ -27,4 +27,8 @@ HMODULE RemoteModule(HANDLE process, const std::wstring& dll);
 bool InjectAgent(HANDLE process, const std::wstring& agent, const MemframeStartOptions* options, bool* recording,
                  std::wstring* error);
 
+// Runs the agent's MemframeStop in `process` (memframe.exe detach): false,
+// with `error` set, when the process has no agent or it was not recording.
+bool StopAgent(HANDLE process, const std::wstring& agent, std::wstring* error);
+
 }  // namespace memframe::windows

@@ -2,6 +2,7 @@
 //
 //   memframe.exe run [--agent DLL] [--connect HOST:PORT] -- GAME.exe [ARGS...]
 //   memframe.exe attach [--agent DLL] [--connect HOST:PORT] PID|NAME.exe
+//   memframe.exe detach [--agent DLL] PID|NAME.exe
 //
 // run: the game is created suspended, with the agent put first in its import
 // table (import_table_windows.h), so that the agent's DllMain starts
@@ -14,7 +15,9 @@
 // the recording starts there (blocks allocated before are not seen).
 // The recorder is the Linux `memframe run --tcp`, which sets MEMFRAME_TCP
 // (under Wine); --connect names one explicitly. Both wait for the game to
-// end and exit with its status.
+// end and exit with its status, or for a detach.
+// detach: the agent's MemframeStop, in a remote thread, ends the recording
+// (the game runs on); the run or attach waiting on the game then ends too.
 #include <windows.h>
 #include <tlhelp32.h>
 
@@ -49,12 +52,16 @@ void PrintUsage() {
   fwprintf(stderr,
            L"usage: memframe.exe run [--agent DLL] [--connect HOST:PORT] -- GAME.exe [ARGS...]\n"
            L"       memframe.exe attach [--agent DLL] [--connect HOST:PORT] PID|NAME.exe\n"
+           L"       memframe.exe detach [--agent DLL] PID|NAME.exe\n"
            L"\n"
            L"run: runs GAME.exe with memframe_agent.dll injected. attach: injects it into a\n"
            L"running 64-bit process, by id or by executable name; the recording starts\n"
            L"there. The agent streams to the memframe recorder at HOST:PORT (default:\n"
            L"$MEMFRAME_TCP, which the Linux `memframe run --tcp` sets when it runs this\n"
-           L"under Wine). Both wait for the game to end and exit with its status.\n");
+           L"under Wine). Both wait for the game to end and exit with its status, or\n"
+           L"for a detach (then 0). detach: ends the recording of a game that run or\n"
+           L"attach records; the game runs on. Child processes the game starts are\n"
+           L"not recorded: run memframe.exe on the game itself.\n");
 }
 
 std::wstring Directory(const std::wstring& path) {
@@ -174,9 +181,23 @@ bool CheckFrameSource() {
   return false;
 }
 
-// Waits for the game to end; its exit status.
-int WaitForExit(HANDLE process) {
-  WaitForSingleObject(process, INFINITE);
+// The event MemframeStop sets in process `id` (windows_agent.h), created
+// before the agent can start; null if it cannot be.
+HANDLE DetachedEvent(DWORD id) {
+  std::wstring name = kMemframeDetachedEvent + std::to_wstring(id);
+  return CreateEventW(nullptr, TRUE, FALSE, name.c_str());
+}
+
+// Waits for the game to end, or for a detach (`detached`, may be null);
+// the game's exit status, or 0 after a detach.
+int WaitForExit(HANDLE process, HANDLE detached) {
+  HANDLE handles[2] = {process, detached};
+  DWORD which = WaitForMultipleObjects(detached ? 2 : 1, handles, FALSE, INFINITE);
+  if (detached) CloseHandle(detached);
+  if (which == WAIT_OBJECT_0 + 1) {
+    fwprintf(stderr, L"memframe: detached from process %lu; it runs on\n", GetProcessId(process));
+    return 0;
+  }
   DWORD status = 0;
   GetExitCodeProcess(process, &status);
   return static_cast<int>(status);
@@ -219,19 +240,21 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     Fail(L"cannot start %ls (error %ls)", game, std::to_wstring(GetLastError()));
     return kExitMemframeError;
   }
+  HANDLE detached = DetachedEvent(child.dwProcessId);
   bool recording = false;
   std::wstring error;
   if (!ImportAgentFirst(child.hProcess, agent, "MemframeStart", &error) ||
       !InjectAgent(child.hProcess, agent, nullptr, &recording, &error)) {
     Fail(L"%ls", error);
     TerminateProcess(child.hProcess, kExitMemframeError);
+    if (detached) CloseHandle(detached);
     CloseHandle(child.hThread);
     CloseHandle(child.hProcess);
     return kExitMemframeError;
   }
   if (!recording) fwprintf(stderr, L"memframe: the agent is not recording (see above); the game runs on\n");
   ResumeThread(child.hThread);
-  int status = WaitForExit(child.hProcess);
+  int status = WaitForExit(child.hProcess, detached);
   CloseHandle(child.hThread);
   CloseHandle(child.hProcess);
   return status;
@@ -305,25 +328,57 @@ int Attach(const CommonOptions& options, const std::vector<std::wstring>& args) 
     return kExitMemframeError;
   }
   memcpy(start.recorder, recorder.c_str(), recorder.size() + 1);
+  HANDLE detached = DetachedEvent(id);
   bool recording = false;
   std::wstring error;
   if (!InjectAgent(process, agent, &start, &recording, &error)) {
     Fail(L"%ls", error);
+    if (detached) CloseHandle(detached);
     return kExitMemframeError;
   }
   if (!recording) {
     Fail(L"the agent in process %ls could not start recording (its stderr says why)", std::to_wstring(id));
+    if (detached) CloseHandle(detached);
     return kExitMemframeError;
   }
   fwprintf(stderr, L"memframe: attached to process %lu; recording until it ends\n", static_cast<unsigned long>(id));
-  return WaitForExit(process);
+  return WaitForExit(process, detached);
+}
+
+// `args`: the process's id or name.
+int Detach(const CommonOptions& options, const std::vector<std::wstring>& args) {
+  if (args.size() != 1) {
+    PrintUsage();
+    return kExitMemframeError;
+  }
+  std::wstring agent = CheckedAgent(options.agent);
+  if (agent.empty()) return kExitMemframeError;
+  DWORD id = FindProcess(args[0]);
+  if (id == 0) return kExitMemframeError;
+  HANDLE process = OpenProcess(PROCESS_CREATE_THREAD | PROCESS_QUERY_INFORMATION | PROCESS_VM_OPERATION |
+                                   PROCESS_VM_WRITE | PROCESS_VM_READ | SYNCHRONIZE,
+                               FALSE, id);
+  if (!process) {
+    Fail(L"cannot open process %ls (error %ls)", std::to_wstring(id), std::to_wstring(GetLastError()));
+    return kExitMemframeError;
+  }
+  std::wstring error;
+  bool stopped = memframe::windows::StopAgent(process, agent, &error);
+  CloseHandle(process);
+  if (!stopped) {
+    Fail(L"process %ls %ls", std::to_wstring(id), error);
+    return kExitMemframeError;
+  }
+  fwprintf(stderr, L"memframe: detached from process %lu; the capture is complete and the game runs on\n",
+           static_cast<unsigned long>(id));
+  return 0;
 }
 
 }  // namespace
 
 int wmain(int argc, wchar_t** argv) {
   std::vector<std::wstring> args(argv + 1, argv + argc);
-  if (args.empty() || (args[0] != L"run" && args[0] != L"attach")) {
+  if (args.empty() || (args[0] != L"run" && args[0] != L"attach" && args[0] != L"detach")) {
     PrintUsage();
     return args.empty() || args[0] == L"-h" || args[0] == L"--help" ? 0 : kExitMemframeError;
   }
@@ -337,5 +392,6 @@ int wmain(int argc, wchar_t** argv) {
   }
   if (first < 0) return kExitMemframeError;
   std::vector<std::wstring> operands(args.begin() + first, args.end());
+  if (command == L"detach") return Detach(options, operands);
   return command == L"run" ? Run(options, operands) : Attach(options, operands);
 }

@@ -6,6 +6,9 @@
 //     HeapAlloc/HeapFree fetched with GetProcAddress, and a DLL it loads with
 //     kernelbase's LoadLibraryW are all recorded, frees and unmaps included;
 //   - a private heap destroyed whole (HeapDestroy) leaves no leak;
+//   - ntdll's RtlAllocateHeap/RtlReAllocateHeap/RtlFreeHeap, RtlDestroyHeap
+//     and NtAllocateVirtualMemory/NtFreeVirtualMemory called by name are
+//     recorded as kernel32's are;
 //   - what the engine DLL it imports allocates in its global constructor and
 //     its DllMain, before main, is recorded.
 #include <gtest/gtest.h>
@@ -86,12 +89,23 @@ TEST_F(WindowsHeapPaths, ApiSetImportsAndKernelbaseLookupsAreRecorded) {
   EXPECT_EQ(Leaked("PluginWork"), kPluginBlocks);
 }
 
-TEST_F(WindowsHeapPaths, RegionsThroughTheApiSetAreRecorded) {
-  // Mapped with VirtualAlloc, all but the last released with VirtualFree:
-  // that one is the only mapping live at the end.
+TEST_F(WindowsHeapPaths, RegionsThroughTheApiSetAndNtdllAreRecorded) {
+  // Mapped with VirtualAlloc (NtAllocateVirtualMemory), all but the last
+  // released with VirtualFree (NtFreeVirtualMemory): those two are the only
+  // mappings live at the end.
   uint64_t mapped_at_end = 0;
   for (const json& frame : frames_) mapped_at_end = frame.value("mapped_bytes", uint64_t{0});
-  EXPECT_EQ(mapped_at_end, static_cast<uint64_t>(kApiSetRegionBytes));
+  EXPECT_EQ(mapped_at_end, static_cast<uint64_t>(kApiSetRegionBytes) + kNtdllRegionBytes);
+}
+
+TEST_F(WindowsHeapPaths, NtdllsHeapCalledByNameIsRecorded) {
+  // RtlAllocateHeap, then RtlReAllocateHeap (an allocation of its own), all freed.
+  EXPECT_EQ(Allocated("NtdllHeapBlocks").allocations, static_cast<uint64_t>(kNtdllHeapBlocks) + 1);
+  EXPECT_EQ(Leaked("NtdllHeapBlocks"), 0) << "RtlFreeHeap not recorded";
+  // A heap of RtlCreateHeap's destroyed whole with RtlDestroyHeap.
+  EXPECT_EQ(Allocated("NtdllPrivateHeap").allocations, static_cast<uint64_t>(kNtdllPrivateBlocks));
+  EXPECT_EQ(Allocated("NtdllPrivateHeap").bytes, static_cast<uint64_t>(kNtdllPrivateBlocks) * kNtdllPrivateBytes);
+  EXPECT_EQ(Leaked("NtdllPrivateHeap"), 0) << "RtlDestroyHeap's blocks not freed";
 }
 
 TEST_F(WindowsHeapPaths, APrivateHeapDestroyedWholeLeavesNoLeak) {

@@ -10,6 +10,7 @@
 //     game started without memframe, and records it from there to its end.
 #include <gtest/gtest.h>
 #include <spawn.h>
+#include <signal.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -158,6 +159,62 @@ TEST_F(WindowsPresentAttach, AttachRecordsARunningGameToItsEnd) {
   EXPECT_EQ(labels[0].value("allocs_per_frame_max", -1), kHitsPerFrame);
   EXPECT_EQ(labels[0].value("size_min", -1), static_cast<int>(kDamageLabelBytes));
   EXPECT_EQ(labels[0].value("size_max", -1), static_cast<int>(kDamageLabelBytes));
+}
+
+// memframe.exe detach ends an attach's recording while the game runs on: the
+// waiting attach (and with it the recorder) ends with status 0, the capture
+// is complete and says the game ran on, and a second detach is refused.
+TEST_F(WindowsPresentAttach, DetachEndsTheRecordingAndTheGameRunsOn) {
+  const std::string capture = Capture("detach.mfc");
+  namespace fs = std::filesystem;
+  const fs::path bin = MEMFRAME_WINDOWS_BIN, dir = scratch_->path() / "detached";
+  fs::create_directory(dir);
+  const char* kName = "memframe_demo_detached.exe";
+  fs::copy_file(MEMFRAME_DEMO_GAME_PATH, dir / kName);
+  for (const char* dll : {"libstdc++-6.dll", "libgcc_s_seh-1.dll", "libwinpthread-1.dll"})
+    fs::copy_file(bin / dll, dir / dll);
+  // Long enough to outlive the attach and the detach by far.
+  const pid_t game = Spawn({"wine", (dir / kName).string(), "--frames", "100000", "--quiet"});
+  ASSERT_GT(game, 0);
+  const std::vector<std::string> detach = {"wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "detach", kName};
+  const std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "--force", "-o", capture, "--",
+                                           "wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "attach", kName};
+  // Until Wine has started the game, the attach finds no process of that
+  // name and ends: it is started again. Until it records, a detach is
+  // refused: it is tried again.
+  pid_t recorder = -1;
+  int detached = -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (recorder < 0) recorder = Spawn(record);
+    ASSERT_GT(recorder, 0);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (waitpid(recorder, nullptr, WNOHANG) == recorder) {
+      recorder = -1;
+      continue;
+    }
+    detached = e2e::RunCommand(detach, kTimeoutSeconds).exit_code;
+    if (detached == 0) break;
+  }
+  ASSERT_GT(recorder, 0);
+  int recorder_status = -1;
+  waitpid(recorder, &recorder_status, 0);
+  // The game outlived the recording; a second detach finds none to end.
+  const bool game_ran_on = waitpid(game, nullptr, WNOHANG) == 0;
+  const int second_detach = detached == 0 ? e2e::RunCommand(detach, kTimeoutSeconds).exit_code : -1;
+  kill(game, SIGKILL);
+  waitpid(game, nullptr, 0);
+  system(("wine taskkill /f /im " + std::string(kName) + " >/dev/null 2>&1").c_str());
+  ASSERT_EQ(detached, 0) << "memframe.exe detach never succeeded";
+  EXPECT_TRUE(game_ran_on);
+  EXPECT_EQ(second_detach, 125);
+  EXPECT_TRUE(WIFEXITED(recorder_status) && WEXITSTATUS(recorder_status) == 0) << recorder_status;
+  const json summary = Report(capture, {});
+  const json info = summary.value("capture", json::object());
+  EXPECT_TRUE(info.value("attached", false));
+  EXPECT_TRUE(info.value("complete", false));
+  EXPECT_EQ(info.value("ended", ""), "ran on after memframe detached");
+  EXPECT_GE(summary.value("frames", 0), 1);
 }
 
 }  // namespace

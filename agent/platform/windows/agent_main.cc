@@ -9,17 +9,19 @@
 // - `memframe.exe attach` loads the agent with a remote LoadLibraryW and
 //   calls MemframeStart in a thread of its own, outside the loader lock.
 #include <windows.h>
-#include <shellapi.h>
 
 #include <atomic>
 #include <cstring>
+#include <cwchar>
 
 #include "buffer/thread_buffer.h"
 #include "capture/clock.h"
 #include "capture/recorder.h"
+#include "capture/recursion_guard.h"
 #include "capture/stack_capture.h"
 #include "capture/stack_table.h"
 #include "memframe/format.h"
+#include "platform/windows/command_line_windows.h"
 #include "platform/windows/iat_patch.h"
 #include "platform/windows/present_hooks_windows.h"
 #include "platform/windows/symbols_windows.h"
@@ -34,6 +36,14 @@ namespace memframe::agent {
 namespace {
 SocketSink g_sink;
 std::atomic<bool> g_started{false};
+// The thread that ran Start. The agent's own WSAStartup and connect there
+// leave ws2_32 per-thread data, which ws2_32 frees in its DllMain when the
+// thread ends, after the agent's own DLL_THREAD_DETACH (a thread's end is
+// told to the DLLs in the reverse order of their initialisation, and
+// ws2_32, one of the agent's imports, initialised first): from there on the
+// thread's calls are the agent's, not the program's (whose DLLs, initialised
+// after the agent, have been told already).
+std::atomic<DWORD> g_start_thread{0};
 // Start's answer (0: recording), for the MemframeStart that follows a start
 // in DllMain; kStartPending until there is one.
 constexpr unsigned long kStartPending = 2;
@@ -41,22 +51,6 @@ std::atomic<unsigned long> g_start_result{kStartPending};
 std::atomic<bool> g_stopping{false};
 char g_executable[MAX_PATH * 4];
 char g_cmdline[8192];
-
-// The command line as NUL-separated UTF-8 arguments (Hello.argv).
-size_t ReadCmdline() {
-  int argc = 0;
-  LPWSTR* argv = CommandLineToArgvW(GetCommandLineW(), &argc);
-  if (!argv) return 0;
-  size_t used = 0;
-  for (int i = 0; i < argc; ++i) {
-    int n = WideCharToMultiByte(CP_UTF8, 0, argv[i], -1, g_cmdline + used, static_cast<int>(sizeof(g_cmdline) - used),
-                                nullptr, nullptr);
-    if (n <= 0) break;
-    used += static_cast<size_t>(n);
-  }
-  LocalFree(argv);
-  return used;
-}
 
 void ReadExecutable() {
   wchar_t wide[MAX_PATH * 2];
@@ -102,9 +96,10 @@ unsigned long Start(const MemframeStartOptions* start) {
   hello.attached = start && start->attached;
   hello.executable = g_executable;
   hello.cmdline = g_cmdline;
-  hello.cmdline_size = ReadCmdline();
+  hello.cmdline_size = SplitCommandLine(GetCommandLineW(), g_cmdline, sizeof(g_cmdline));
   if (!StartStream(g_sink, hello, config, EncodeStackSymbols)) return 1;
   PatchLoadedModules();
+  PatchEachLoadedDll();
   Debug("recording to %s", address);
   return 0;
 }
@@ -126,6 +121,7 @@ unsigned long StartOnce(const MemframeStartOptions* options) {
   using namespace memframe::agent;
   if (g_started.exchange(true)) return g_start_result.load(std::memory_order_acquire);
   RecursionGuard guard;  // everything the agent sets up is its own
+  g_start_thread.store(GetCurrentThreadId(), std::memory_order_relaxed);
   unsigned long result = Start(options);
   g_start_result.store(result, std::memory_order_release);
   return result;
@@ -136,11 +132,27 @@ extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* opt
   return StartOnce(static_cast<const MemframeStartOptions*>(options));
 }
 
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStop(void*) {
+  if (!memframe::agent::g_recording.load(std::memory_order_acquire)) return 1;
+  memframe::agent::StopWindowsAgent("detach");
+  wchar_t name[64];
+  swprintf(name, 64, L"%ls%lu", kMemframeDetachedEvent, static_cast<unsigned long>(GetCurrentProcessId()));
+  if (HANDLE detached = OpenEventW(EVENT_MODIFY_STATE, FALSE, name)) {
+    SetEvent(detached);
+    CloseHandle(detached);
+  }
+  return 0;
+}
+
 extern "C" BOOL WINAPI DllMain(HINSTANCE, DWORD reason, LPVOID reserved) {
   // Non-null `reserved`: loaded with the process, as an import (memframe.exe
   // run put it there), not by LoadLibrary. MemframeStart then only reports.
   if (reason == DLL_PROCESS_ATTACH && reserved) StartOnce(nullptr);
   // The writer notices on its next scan (BufferThreadGone).
-  if (reason == DLL_THREAD_DETACH) memframe::agent::MarkCurrentThreadExiting();
+  if (reason == DLL_THREAD_DETACH) {
+    memframe::agent::MarkCurrentThreadExiting();
+    if (GetCurrentThreadId() == memframe::agent::g_start_thread.load(std::memory_order_relaxed))
+      memframe::agent::t_thread_state = memframe::agent::ThreadState::kAgent;  // to its end
+  }
   return TRUE;
 }

@@ -134,6 +134,41 @@ void WriteSlot(void** slot, void* value) {
   VirtualProtect(slot, sizeof(void*), old, &old);
 }
 
+namespace {
+// ntdll's DLL notification, which no SDK header of MinGW's declares.
+struct LdrDllNotification {
+  ULONG flags;
+  const void* full_name;  // UNICODE_STRING*
+  const void* base_name;
+  void* base;
+  ULONG image_size;
+};
+constexpr ULONG kLdrDllLoaded = 1;
+using LdrDllNotificationFn = void(CALLBACK*)(ULONG reason, const LdrDllNotification* data, void* context);
+using LdrRegisterDllNotificationFn = LONG(NTAPI*)(ULONG flags, LdrDllNotificationFn callback, void* context,
+                                                  void** cookie);
+
+// Under the loader lock, on the thread loading the DLL.
+void CALLBACK OnDllLoaded(ULONG reason, const LdrDllNotification* data, void*) {
+  if (reason != kLdrDllLoaded || !data || !data->base) return;
+  RecursionGuard guard;
+  AcquireSRWLockExclusive(&g_patch_lock);
+  int count = 0;
+  const ImportHook* hooks = ImportHooks(&count);
+  ResolveExports(hooks, count);
+  auto* module = static_cast<HMODULE>(data->base);
+  if (!Skipped(module)) PatchModule(module);
+  ReleaseSRWLockExclusive(&g_patch_lock);
+}
+}  // namespace
+
+void PatchEachLoadedDll() {
+  static void* cookie = nullptr;
+  auto reg = reinterpret_cast<LdrRegisterDllNotificationFn>(
+      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "LdrRegisterDllNotification")));
+  if (reg && !cookie) reg(0, OnDllLoaded, nullptr, &cookie);
+}
+
 void PatchLoadedModules() {
   RecursionGuard guard;  // the module list and VirtualProtect are the agent's work
   AcquireSRWLockExclusive(&g_patch_lock);

@@ -30,6 +30,13 @@ const ImportHook* ImportHooks(int* count);
 // (ntdll, kernel32, kernelbase). Serialised; safe to call again.
 void PatchLoadedModules();
 
+// Patches each DLL loaded from now on as the loader hands it over, after its
+// imports are bound and before its DllMain runs (LdrRegisterDllNotification),
+// so that what a late DLL's DllMain allocates is recorded: LoadLibrary's
+// hook patches only after the DllMains of the DLL and of its new
+// dependencies have run. Call once, after PatchLoadedModules.
+void PatchEachLoadedDll();
+
 // Points a function-pointer slot (an import's, a vtable's) at `value`,
 // whatever the page's protection.
 void WriteSlot(void** slot, void* value);

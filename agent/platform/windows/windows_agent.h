@@ -22,3 +22,12 @@ struct MemframeStartOptions {
 // the writer and patches every module. Returns 0 when recording, 1 when
 // passive (the reason was printed).
 extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* options);
+
+// Called by `memframe.exe detach` in a thread of its own: ends the recording
+// as on Linux (EndOfStream "detach"); the hooks stay in the import tables
+// and pass every call through. Then sets the event kMemframeDetachedEvent
+// followed by the process id, on which `memframe.exe run` and `attach` wait
+// beside the game, so that they end and the recorder closes the capture.
+// Returns 0 when it ended a recording, 1 when there was none.
+extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStop(void* unused);
+inline constexpr wchar_t kMemframeDetachedEvent[] = L"memframe-detached-";

@@ -1,7 +1,7 @@
 // The functions the Windows agent hooks (by import-table patching,
 // iat_patch.h) and their hooks: the C runtimes' heaps, operator new/delete
-// of the MinGW and LLVM C++ runtimes, the Win32 heap, virtual memory as
-// regions, and the loader functions through which later modules and lookups
+// of the MinGW and LLVM C++ runtimes, the Win32 heap and ntdll's beneath it,
+// virtual memory as regions, and the loader functions through which later modules and lookups
 // are caught; the presents that end frames are in present_hooks_windows.cc.
 #include <windows.h>
 
@@ -214,6 +214,57 @@ BOOL WINAPI VirtualFreeHook(LPVOID address, SIZE_T size, DWORD type) {
   return ok;
 }
 
+// ---- ntdll's own heap and virtual memory, called by name -------------------
+// kernel32's HeapAlloc/HeapReAlloc/HeapFree are ntdll's RtlAllocateHeap/
+// RtlReAllocateHeap/RtlFreeHeap beneath (forwarded, on Windows and Wine),
+// with the same arguments: imports of those get the Win32 hooks. Their
+// RtlDestroyHeap and the Nt*VirtualMemory system calls are hooked apart;
+// kernelbase's HeapDestroy, VirtualAlloc and VirtualFree call them from
+// inside kernelbase, whose imports stay as they are, so nothing is recorded
+// twice.
+std::atomic<void*> g_rtl_destroy_heap, g_nt_allocate_virtual, g_nt_free_virtual;
+
+PVOID NTAPI RtlDestroyHeapHook(PVOID heap) {
+  if (heap && heap != GetProcessHeap() && Recording()) RecordHeapBlocksFreed(heap);
+  return Real<PVOID(NTAPI*)(PVOID)>(g_rtl_destroy_heap)(heap);
+}
+
+// Another process's memory (a debugger's, an injector's) is not this one's.
+bool ThisProcess(HANDLE process) {
+  return process == GetCurrentProcess() || GetProcessId(process) == GetCurrentProcessId();
+}
+
+using NtStatus = LONG;
+NtStatus NTAPI NtAllocateVirtualMemoryHook(HANDLE process, PVOID* base, ULONG_PTR zero_bits, PSIZE_T size,
+                                           ULONG type, ULONG protect) {
+  NtStatus status = 0;
+  auto call = [&]() -> void* {
+    status = Real<NtStatus(NTAPI*)(HANDLE, PVOID*, ULONG_PTR, PSIZE_T, ULONG, ULONG)>(g_nt_allocate_virtual)(
+        process, base, zero_bits, size, type, protect);
+    return status >= 0 && base ? *base : nullptr;
+  };
+  if (!(type & MEM_RESERVE) || !base || !size || !ThisProcess(process)) {
+    call();
+    return status;
+  }
+  TrackedAlloc<true, HookKind::kRegion>(*size, kMap, call);
+  return status;
+}
+NtStatus NTAPI NtFreeVirtualMemoryHook(HANDLE process, PVOID* base, PSIZE_T size, ULONG type) {
+  NtStatus status = 0;
+  auto call = [&] {
+    status = Real<NtStatus(NTAPI*)(HANDLE, PVOID*, PSIZE_T, ULONG)>(g_nt_free_virtual)(process, base, size, type);
+  };
+  if (!(type & MEM_RELEASE) || !base || !*base || !ThisProcess(process) || !Recording()) {
+    call();
+    return status;
+  }
+  void* address = *base;
+  SIZE_T region = ReservationSize(address);
+  TrackedFree<true, HookKind::kRegion>(address, region, kUnmap, call);
+  return status;
+}
+
 // ---- The loader: later modules and lookups --------------------------------
 std::atomic<void*> g_get_proc_address, g_load_library_a, g_load_library_w, g_load_library_ex_a, g_load_library_ex_w,
     g_exit_process;
@@ -275,8 +326,14 @@ const ImportHook kHooks[] = {
     {L"kernel32.dll", "HeapReAlloc", reinterpret_cast<void*>(HeapReAllocHook), &g_heap_realloc},
     {L"kernel32.dll", "HeapFree", reinterpret_cast<void*>(HeapFreeHook), &g_heap_free},
     {L"kernel32.dll", "HeapDestroy", reinterpret_cast<void*>(HeapDestroyHook), &g_heap_destroy},
+    {L"ntdll.dll", "RtlAllocateHeap", reinterpret_cast<void*>(HeapAllocHook), &g_heap_alloc},
+    {L"ntdll.dll", "RtlReAllocateHeap", reinterpret_cast<void*>(HeapReAllocHook), &g_heap_realloc},
+    {L"ntdll.dll", "RtlFreeHeap", reinterpret_cast<void*>(HeapFreeHook), &g_heap_free},
+    {L"ntdll.dll", "RtlDestroyHeap", reinterpret_cast<void*>(RtlDestroyHeapHook), &g_rtl_destroy_heap},
     {L"kernel32.dll", "VirtualAlloc", reinterpret_cast<void*>(VirtualAllocHook), &g_virtual_alloc},
     {L"kernel32.dll", "VirtualFree", reinterpret_cast<void*>(VirtualFreeHook), &g_virtual_free},
+    {L"ntdll.dll", "NtAllocateVirtualMemory", reinterpret_cast<void*>(NtAllocateVirtualMemoryHook), &g_nt_allocate_virtual},
+    {L"ntdll.dll", "NtFreeVirtualMemory", reinterpret_cast<void*>(NtFreeVirtualMemoryHook), &g_nt_free_virtual},
     {L"kernel32.dll", "GetProcAddress", reinterpret_cast<void*>(GetProcAddressHook), &g_get_proc_address},
     {L"kernel32.dll", "LoadLibraryA", reinterpret_cast<void*>(LoadLibraryAHook), &g_load_library_a},
     {L"kernel32.dll", "LoadLibraryW", reinterpret_cast<void*>(LoadLibraryWHook), &g_load_library_w},

@@ -16,6 +16,10 @@ enum {
   /* PrivateHeapBlocks: a HeapCreate heap destroyed whole; none leaks. */
   kPrivateBlocks = 40, kPrivateBytes = 555, kPrivateLargeBytes = 1 << 20,
   kCallbackBlocks = 3, kCallbackBytes = 8888,       /* CallbackWindowProc: WM_CREATE, freed at WM_DESTROY */
+  /* ntdll_paths.c, ntdll's functions called by name: */
+  kNtdllHeapBlocks = 11, kNtdllHeapBytes = 1212,    /* NtdllHeapBlocks: RtlAllocateHeap, one RtlReAllocateHeap, all freed */
+  kNtdllPrivateBlocks = 13, kNtdllPrivateBytes = 1313, /* NtdllPrivateHeap: RtlCreateHeap's, RtlDestroyHeap: none leaks */
+  kNtdllRegions = 3, kNtdllRegionBytes = 5 << 16,   /* NtdllRegions: NtAllocateVirtualMemory, NtFreeVirtualMemory but the last */
   /* engine.cpp, imported by the program: before main. */
   kEngineCtorBlocks = 7, kEngineCtorBytes = 6666,    /* EngineConstructorBlocks: malloc, kept live */
   kEngineDllMainBlocks = 4, kEngineDllMainBytes = 7777, /* EngineDllMainBlocks: HeapAlloc, kept live */

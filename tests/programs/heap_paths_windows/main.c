@@ -4,7 +4,8 @@
 // fetched from kernelbase, through a DLL loaded with kernelbase's
 // LoadLibraryW, and with a private heap destroyed whole; the engine DLL it
 // imports allocates before main; its window procedure allocates when the
-// system calls it back. heap_paths_truth.h says how much.
+// system calls it back; it calls ntdll's heap and virtual memory functions
+// by name (ntdll_paths.c). heap_paths_truth.h says how much.
 #include <windows.h>
 
 #include <stdio.h>
@@ -14,6 +15,10 @@
 #define NOINLINE __attribute__((noinline))
 
 __declspec(dllimport) int EngineBlocksLive(void);
+
+void NtdllHeapBlocks(void);
+void NtdllPrivateHeap(void);
+void NtdllRegions(void);
 
 typedef LPVOID(WINAPI* HeapAllocFn)(HANDLE, DWORD, SIZE_T);
 typedef BOOL(WINAPI* HeapFreeFn)(HANDLE, DWORD, LPVOID);
@@ -91,6 +96,9 @@ int main(void) {
   int fetched = FetchedHeapCalls();
   int plugin = LoadPlugin();
   PrivateHeapBlocks();
+  NtdllHeapBlocks();
+  NtdllPrivateHeap();
+  NtdllRegions();
   int callback = CallbackBlocks();
   int engine = EngineBlocksLive();
   printf("memframe_heap_paths: fetched %d, plugin %d, window %d, engine blocks %d\n", fetched, plugin, callback,
