@@ -197,8 +197,18 @@ TEST_F(WindowsPresentAttach, DetachEndsTheRecordingAndTheGameRunsOn) {
     if (detached == 0) break;
   }
   ASSERT_GT(recorder, 0);
+  // The recorder ends once the detach has ended the recording; bounded, so
+  // that a detach that never took effect fails the test instead of hanging it.
   int recorder_status = -1;
-  waitpid(recorder, &recorder_status, 0);
+  const auto recorder_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeoutSeconds);
+  while (waitpid(recorder, &recorder_status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > recorder_deadline) {
+      kill(recorder, SIGKILL);
+      waitpid(recorder, &recorder_status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
   // The game outlived the recording; a second detach finds none to end.
   const bool game_ran_on = waitpid(game, nullptr, WNOHANG) == 0;
   const int second_detach = detached == 0 ? e2e::RunCommand(detach, kTimeoutSeconds).exit_code : -1;
