@@ -8,6 +8,7 @@ set -euo pipefail
 demo=(
   build-essential cmake pkg-config
   libunwind-dev            # agent: stack capture
+  libzydis-dev             # agent: x86-64 decoder for the entry patches (allocation-free, lock-free)
   libimgui-dev libglfw3-dev libgl-dev   # viewer and demo game window
   libstb-dev               # viewer: stb_image_write for --screenshot PNGs (imgui.pc requires stb.pc too)
   fonts-dejavu-core        # viewer: a readable UI font (falls back to ImGui's built-in font without it)

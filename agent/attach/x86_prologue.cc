@@ -3,6 +3,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <Zydis/Decoder.h>
+
 #include <cstring>
 
 namespace memframe::agent {
@@ -27,143 +29,86 @@ int32_t Read32(const uint8_t* p) {
   return value;
 }
 
-bool IsLegacyPrefix(uint8_t b) {
-  switch (b) {
-    case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3: case 0x2e: case 0x3e: case 0x26: case 0x36: case 0x64:
-    case 0x65:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr const char* kCallRefusal = "a call (a thread inside the callee would return into the patch)";
 
-// ModRM, SIB and displacement at code[at]; returns the bytes they take.
-size_t ModRmBytes(const uint8_t* code, size_t at, Instruction* insn) {
-  const uint8_t modrm = code[at];
-  const uint8_t mod = modrm >> 6, rm = modrm & 7;
-  if (mod == 3) return 1;
-  size_t n = 1;
-  if (rm == 4) {
-    const uint8_t sib = code[at + 1];
-    ++n;
-    if (mod == 0 && (sib & 7) == 5) return n + 4;  // no base: disp32
-  } else if (mod == 0 && rm == 5) {
-    insn->rip_relative = true;
-    insn->displacement_at = at + n;
-    return n + 4;
-  }
-  return n + (mod == 1 ? 1 : mod == 2 ? 4 : 0);
-}
-
-// Two-byte opcodes (0f xx) with a ModRM and no immediate that compilers put
-// in prologues: endbr64 and multi-byte nops, cmov, setcc, movzx/movsx,
-// imul, and the SSE moves and arithmetic that save or clear registers.
-bool IsPlainTwoByteOpcode(uint8_t op) {
-  if ((op >= 0x40 && op <= 0x4f) || (op >= 0x90 && op <= 0x9f)) return true;
-  switch (op) {
-    case 0x1e: case 0x1f: case 0x10: case 0x11: case 0x28: case 0x29: case 0x2e: case 0x2f: case 0x54: case 0x57:
-    case 0x58: case 0x59: case 0x5c: case 0x5e: case 0x6e: case 0x6f: case 0x7e: case 0x7f: case 0xaf: case 0xb6:
-    case 0xb7: case 0xbe: case 0xbf: case 0xd6: case 0xef:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Length and kind of the instruction at `code` (at least 16 readable bytes).
-Instruction Decode(const uint8_t* code) {
-  Instruction insn;
-  size_t at = 0;
-  bool operand16 = false, address32 = false;
-  while (at < 4 && IsLegacyPrefix(code[at])) {
-    operand16 |= code[at] == 0x66;
-    address32 |= code[at] == 0x67;
-    ++at;
-  }
-  bool rex_w = false;
-  if ((code[at] & 0xf0) == 0x40) rex_w = (code[at++] & 8) != 0;
-  const size_t imm = operand16 && !rex_w ? 2 : 4;  // an immediate sized by the operand
-  const uint8_t op = code[at++];
-  auto with_modrm = [&](size_t immediate) {
-    at += ModRmBytes(code, at, &insn);
-    at += immediate;
-  };
-  auto refuse = [&](const char* why) {
-    insn.refusal = why;
+// What the relocator needs of a relative branch Zydis decoded: jmp and jcc
+// with an 8- or 32-bit offset as their last bytes (a branch hint or bnd
+// prefix is dropped by the rewrite, harmlessly); any other (loop, jrcxz,
+// xbegin, a 16-bit offset) is refused.
+Instruction RelativeBranch(const ZydisDecodedInstruction& decoded, Instruction insn) {
+  const auto& offset = decoded.raw.imm[0];
+  const bool short_form = offset.size == 8;
+  if (!offset.is_relative || (offset.size != 8 && offset.size != 32) ||
+      offset.offset + offset.size / 8 != decoded.length) {
+    insn.refusal = "a relative branch the relocator cannot move";
     return insn;
-  };
-  if (op == 0x0f) {
-    const uint8_t op2 = code[at++];
-    if (op2 >= 0x80 && op2 <= 0x8f) {
-      insn.branch = Branch::kConditional32;
-      insn.condition = op2 & 0x0f;
-      at += 4;
-    } else if (IsPlainTwoByteOpcode(op2)) {
-      with_modrm(0);
-    } else {
-      return refuse("an instruction the relocator does not know (0f xx)");
-    }
-  } else if (op < 0x40 && (op & 7) <= 3) {
-    with_modrm(0);  // add, or, adc, sbb, and, sub, xor, cmp with a ModRM
-  } else if (op < 0x40 && (op & 7) == 4) {
-    at += 1;  // the same on al, imm8
-  } else if (op < 0x40 && (op & 7) == 5) {
-    at += imm;  // on eax/rax, imm32
-  } else if (op >= 0x50 && op <= 0x5f) {
-    // push / pop a register
-  } else if (op == 0x63 || (op >= 0x84 && op <= 0x8b) || op == 0x8d || op == 0x8f || (op >= 0xd0 && op <= 0xd3) ||
-             op == 0xfe) {
-    with_modrm(0);  // movsxd, test, xchg, mov, lea, pop r/m, shifts, inc/dec
-  } else if (op == 0x68) {
-    at += imm;
-  } else if (op == 0x6a || op == 0xa8 || (op >= 0xb0 && op <= 0xb7)) {
-    at += 1;
-  } else if (op == 0x69 || op == 0x81 || op == 0xc7) {
-    with_modrm(imm);
-  } else if (op == 0x6b || op == 0x80 || op == 0x83 || op == 0xc0 || op == 0xc1 || op == 0xc6) {
-    with_modrm(1);
-  } else if (op >= 0x70 && op <= 0x7f) {
-    insn.branch = Branch::kConditional8;
-    insn.condition = op & 0x0f;
-    at += 1;
-  } else if ((op >= 0x90 && op <= 0x99) || op == 0xc9) {
-    // nop / xchg with eax, cwde / cdq, leave
-  } else if (op == 0xa9) {
-    at += imm;
-  } else if (op >= 0xb8 && op <= 0xbf) {
-    at += rex_w ? 8 : imm;
-  } else if (op == 0xc3) {
-    insn.ends_flow = true;
-  } else if (op == 0xc2) {
-    at += 2;
-    insn.ends_flow = true;
-  } else if (op == 0xe9) {
-    insn.branch = Branch::kJump32;
-    insn.ends_flow = true;
-    at += 4;
-  } else if (op == 0xeb) {
-    insn.branch = Branch::kJump8;
-    insn.ends_flow = true;
-    at += 1;
-  } else if (op == 0xf6 || op == 0xf7) {
-    const uint8_t reg = (code[at] >> 3) & 7;  // /0 and /1 are test with an immediate
-    with_modrm(reg < 2 ? (op == 0xf6 ? 1 : imm) : 0);
-  } else if (op == 0xff) {
-    const uint8_t reg = (code[at] >> 3) & 7;
-    if (reg == 2 || reg == 3) return refuse("a call (a thread inside the callee would return into the patch)");
-    if (reg == 5 || reg == 7) return refuse("an instruction the relocator does not know (ff /5)");
-    insn.ends_flow = reg == 4;  // jmp r/m
-    with_modrm(0);
-  } else if (op == 0xe8) {
-    return refuse("a call (a thread inside the callee would return into the patch)");
-  } else if (op == 0xcc) {
-    return refuse("a breakpoint (a debugger's int3)");
-  } else {
-    return refuse("an instruction the relocator does not know");
   }
-  if (address32 && insn.rip_relative) return refuse("a 32-bit RIP-relative operand");
-  if (at > 15) return refuse("an instruction longer than 15 bytes");
-  insn.length = at;
+  if (decoded.mnemonic == ZYDIS_MNEMONIC_JMP) {
+    insn.branch = short_form ? Branch::kJump8 : Branch::kJump32;
+    insn.ends_flow = true;
+    return insn;
+  }
+  const bool jcc8 = decoded.opcode_map == ZYDIS_OPCODE_MAP_DEFAULT && (decoded.opcode & 0xf0) == 0x70;
+  const bool jcc32 = decoded.opcode_map == ZYDIS_OPCODE_MAP_0F && (decoded.opcode & 0xf0) == 0x80;
+  if (decoded.meta.category == ZYDIS_CATEGORY_COND_BR && (jcc8 || jcc32)) {
+    insn.branch = jcc8 ? Branch::kConditional8 : Branch::kConditional32;
+    insn.condition = decoded.opcode & 0x0f;
+    return insn;
+  }
+  insn.refusal = "a relative branch the relocator cannot move (loop, jrcxz, xbegin)";
+  return insn;
+}
+
+// Length and kind of the instruction at `code` (at least 16 readable bytes),
+// decoded by Zydis (allocation-free, no locks); memframe's policy on top:
+// what is position-dependent is understood or refused, and instructions
+// that have no business in a function's first bytes are refused.
+Instruction Decode(const ZydisDecoder& decoder, const uint8_t* code) {
+  Instruction insn;
+  ZydisDecodedInstruction decoded;
+  if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder, nullptr, code, 16, &decoded))) {
+    insn.refusal = "bytes that are no valid instruction";
+    return insn;
+  }
+  insn.length = decoded.length;
+  switch (decoded.meta.category) {
+    case ZYDIS_CATEGORY_CALL:
+      insn.refusal = kCallRefusal;
+      return insn;
+    case ZYDIS_CATEGORY_INTERRUPT:
+      insn.refusal = decoded.mnemonic == ZYDIS_MNEMONIC_INT3 ? "a breakpoint (a debugger's int3)"
+                                                              : "an instruction the relocator does not move (int)";
+      return insn;
+    case ZYDIS_CATEGORY_SYSCALL:
+    case ZYDIS_CATEGORY_SYSRET:
+    case ZYDIS_CATEGORY_SYSTEM:
+      insn.refusal = "an instruction the relocator does not move (a system call or a system instruction)";
+      return insn;
+    case ZYDIS_CATEGORY_RET:
+      insn.ends_flow = true;
+      return insn;
+    case ZYDIS_CATEGORY_UNCOND_BR:
+      insn.ends_flow = true;  // jmp r/m here; a relative jmp below
+      break;
+    default:
+      break;
+  }
+  if (decoded.raw.imm[0].is_relative || decoded.raw.imm[1].is_relative) return RelativeBranch(decoded, insn);
+  const bool has_modrm = (decoded.attributes & ZYDIS_ATTRIB_HAS_MODRM) != 0;
+  if (has_modrm && decoded.raw.modrm.mod == 0 && decoded.raw.modrm.rm == 5) {
+    if (decoded.address_width != 64) {
+      insn.refusal = "a 32-bit RIP-relative operand";
+      return insn;
+    }
+    if (decoded.raw.disp.size != 32) {
+      insn.refusal = "a RIP-relative operand the relocator does not know";
+      return insn;
+    }
+    insn.rip_relative = true;
+    insn.displacement_at = decoded.raw.disp.offset;
+    return insn;
+  }
+  if (decoded.attributes & ZYDIS_ATTRIB_IS_RELATIVE) insn.refusal = "a relative operand the relocator does not know";
   return insn;
 }
 
@@ -195,9 +140,12 @@ bool RelocatePrologue(const uint8_t* entry, size_t min_bytes, uint8_t* out, size
   size_t target_count = 0;
   bool ended = false;
   size_t taken = 0, written = 0;
+  ZydisDecoder decoder;
+  if (!ZYAN_SUCCESS(ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
+    return Refuse(moved, "the disassembler could not start");
   while (taken < min_bytes) {
     if (ended) return Refuse(moved, "the function ends within the bytes the patch overwrites");
-    const Instruction insn = Decode(entry + taken);
+    const Instruction insn = Decode(decoder, entry + taken);
     if (insn.refusal) return Refuse(moved, insn.refusal);
     const uintptr_t next = from + taken + insn.length;
     uint8_t* to = out + written;

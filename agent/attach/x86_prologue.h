@@ -1,10 +1,10 @@
 // The first instructions of an x86-64 function, moved elsewhere so that
-// its entry can be overwritten by a jump (entry_trampolines.h). Only the
-// instructions that really occur at the entries of the presents memframe
-// patches are understood (pushes, register moves, stack adjustments,
-// RIP-relative loads, tests with a conditional branch out, ...); anything
-// else is refused with a reason rather than guessed, because a wrong
-// length or a missed relative operand would crash the game.
+// its entry can be overwritten by a jump (entry_trampolines.h). Zydis
+// decodes (lengths, ModRM, relative operands: a hand-written decoder's wrong
+// length or missed relative operand would crash the game); memframe's policy
+// decides: RIP-relative operands and jmp/jcc are moved and fixed, calls,
+// breakpoints, system instructions and other relative branches are refused
+// with a reason rather than guessed.
 #pragma once
 
 #include <cstddef>
