@@ -7,6 +7,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <dwarf.h>  // elfutils' DW_CFA_* and DW_EH_PE_* names (a header only: nothing linked)
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -129,43 +131,41 @@ struct Reader {
   }
 };
 
-// DW_EH_PE encodings.
-constexpr uint8_t kPeOmit = 0xff;
-constexpr uint8_t kPeAbsptr = 0x00, kPeUleb = 0x01, kPeUdata2 = 0x02, kPeUdata4 = 0x03, kPeUdata8 = 0x04,
-                  kPeSleb = 0x09, kPeSdata2 = 0x0a, kPeSdata4 = 0x0b, kPeSdata8 = 0x0c;
-constexpr uint8_t kPePcrel = 0x10, kPeDatarel = 0x30;
+// A DW_EH_PE encoding byte: the value's format in the low nibble, how it
+// applies in bits 4..6, indirect in bit 7.
+constexpr uint8_t kPeFormatMask = 0x0f, kPeApplicationMask = 0x70;
 
-// Reads a value in format enc & 0x0f, then applies pcrel / datarel (the
+// Reads a value in format enc & kPeFormatMask, then applies pcrel / datarel (the
 // only applications met in .eh_frame and .eh_frame_hdr). `apply` false:
 // the raw value (an FDE's address range).
 bool ReadEncoded(Reader& r, uint8_t enc, uintptr_t datarel_base, bool apply, uint64_t* out) {
-  if (enc == kPeOmit || (enc & 0x70) == 0x50) return false;  // omitted; aligned (never seen in practice)
+  if (enc == DW_EH_PE_omit || (enc & kPeApplicationMask) == DW_EH_PE_aligned) return false;  // omitted; aligned (never seen in practice)
   uintptr_t field = reinterpret_cast<uintptr_t>(r.p);
   uint64_t v = 0;
-  switch (enc & 0x0f) {
-    case kPeAbsptr: v = r.Fixed<uint64_t>(); break;
-    case kPeUleb: v = r.Uleb(); break;
-    case kPeUdata2: v = r.Fixed<uint16_t>(); break;
-    case kPeUdata4: v = r.Fixed<uint32_t>(); break;
-    case kPeUdata8: v = r.Fixed<uint64_t>(); break;
-    case kPeSleb: v = static_cast<uint64_t>(r.Sleb()); break;
-    case kPeSdata2: v = static_cast<uint64_t>(static_cast<int64_t>(r.Fixed<int16_t>())); break;
-    case kPeSdata4: v = static_cast<uint64_t>(static_cast<int64_t>(r.Fixed<int32_t>())); break;
-    case kPeSdata8: v = r.Fixed<uint64_t>(); break;
+  switch (enc & kPeFormatMask) {
+    case DW_EH_PE_absptr: v = r.Fixed<uint64_t>(); break;
+    case DW_EH_PE_uleb128: v = r.Uleb(); break;
+    case DW_EH_PE_udata2: v = r.Fixed<uint16_t>(); break;
+    case DW_EH_PE_udata4: v = r.Fixed<uint32_t>(); break;
+    case DW_EH_PE_udata8: v = r.Fixed<uint64_t>(); break;
+    case DW_EH_PE_sleb128: v = static_cast<uint64_t>(r.Sleb()); break;
+    case DW_EH_PE_sdata2: v = static_cast<uint64_t>(static_cast<int64_t>(r.Fixed<int16_t>())); break;
+    case DW_EH_PE_sdata4: v = static_cast<uint64_t>(static_cast<int64_t>(r.Fixed<int32_t>())); break;
+    case DW_EH_PE_sdata8: v = r.Fixed<uint64_t>(); break;
     default: return false;
   }
   if (!r.ok) return false;
   if (apply) {
-    switch (enc & 0x70) {
-      case 0: break;
-      case kPePcrel: v += field; break;
-      case kPeDatarel:
+    switch (enc & kPeApplicationMask) {
+      case DW_EH_PE_absptr: break;
+      case DW_EH_PE_pcrel: v += field; break;
+      case DW_EH_PE_datarel:
         if (!datarel_base) return false;
         v += datarel_base;
         break;
       default: return false;
     }
-    if (enc & 0x80) return false;  // indirect: never used for code addresses here
+    if (enc & DW_EH_PE_indirect) return false;  // indirect: never used for code addresses here
   }
   *out = v;
   return true;
@@ -202,7 +202,7 @@ void Restore(Row& row, const Row& initial, uint64_t reg) {
 struct Cie {
   uint64_t code_align = 1;
   int64_t data_align = -8;
-  uint8_t fde_encoding = kPeAbsptr;
+  uint8_t fde_encoding = DW_EH_PE_absptr;
   bool has_augmentation_data = false;
   const uint8_t* instructions = nullptr;
   const uint8_t* end = nullptr;
@@ -247,7 +247,7 @@ bool ParseCie(const uint8_t* at, const uint8_t* limit, Cie* cie) {
         case 'P': {
           uint8_t enc = data.Fixed<uint8_t>();
           uint64_t ignored;
-          if (!ReadEncoded(data, enc & 0x7f, 0, false, &ignored)) return false;
+          if (!ReadEncoded(data, enc & ~DW_EH_PE_indirect, 0, false, &ignored)) return false;
           break;
         }
         default: return false;  // 'S' (signal frame), 'B', anything new
@@ -274,103 +274,105 @@ bool RunCfa(const uint8_t* p, const uint8_t* end, const Cie& cie, uint64_t* loc,
     uint8_t op = r.Fixed<uint8_t>();
     uint64_t advance = 0;
     uint64_t reg = 0;
-    switch (op >> 6) {
-      case 1: advance = op & 0x3f; break;
-      case 2: {
-        reg = op & 0x3f;
+    // The three primary opcodes keep their operand in the low 6 bits.
+    constexpr uint8_t kPrimaryMask = 0xc0, kOperandMask = 0x3f;
+    switch (op & kPrimaryMask) {
+      case DW_CFA_advance_loc: advance = op & kOperandMask; break;
+      case DW_CFA_offset: {
+        reg = op & kOperandMask;
         int64_t off = static_cast<int64_t>(r.Uleb()) * cie.data_align;
         if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
         continue;
       }
-      case 3:
+      case DW_CFA_restore:
         if (!initial) return false;
-        Restore(*row, *initial, op & 0x3f);
+        Restore(*row, *initial, op & kOperandMask);
         continue;
       default: break;
     }
-    if (op >> 6 == 0) {
+    if ((op & kPrimaryMask) == DW_CFA_extended) {
       switch (op) {
-        case 0x00: continue;  // nop
-        case 0x02: advance = r.Fixed<uint8_t>(); break;
-        case 0x03: advance = r.Fixed<uint16_t>(); break;
-        case 0x04: advance = r.Fixed<uint32_t>(); break;
-        case 0x05: {  // offset_extended
+        case DW_CFA_nop: continue;
+        case DW_CFA_advance_loc1: advance = r.Fixed<uint8_t>(); break;
+        case DW_CFA_advance_loc2: advance = r.Fixed<uint16_t>(); break;
+        case DW_CFA_advance_loc4: advance = r.Fixed<uint32_t>(); break;
+        case DW_CFA_offset_extended: {
           reg = r.Uleb();
           int64_t off = static_cast<int64_t>(r.Uleb()) * cie.data_align;
           if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
           continue;
         }
-        case 0x11: {  // offset_extended_sf
+        case DW_CFA_offset_extended_sf: {
           reg = r.Uleb();
           int64_t off = r.Sleb() * cie.data_align;
           if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
           continue;
         }
-        case 0x2f: {  // GNU_negative_offset_extended
+        case DW_CFA_GNU_negative_offset_extended: {
           reg = r.Uleb();
           int64_t off = -static_cast<int64_t>(r.Uleb()) * cie.data_align;
           if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kAtCfa, off};
           continue;
         }
-        case 0x06:  // restore_extended
+        case DW_CFA_restore_extended:
           if (!initial) return false;
           Restore(*row, *initial, r.Uleb());
           continue;
-        case 0x07:  // undefined
+        case DW_CFA_undefined:
           if (RegRule* rule = Tracked(*row, r.Uleb())) *rule = {RegRule::kUndefined, 0};
           continue;
-        case 0x08:  // same_value
+        case DW_CFA_same_value:
           if (RegRule* rule = Tracked(*row, r.Uleb())) *rule = {RegRule::kSame, 0};
           continue;
-        case 0x09:  // register
+        case DW_CFA_register:
           reg = r.Uleb();
           r.Uleb();
           if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kOther, 0};
           continue;
-        case 0x14:  // val_offset
-        case 0x15:  // val_offset_sf
+        case DW_CFA_val_offset:
+        case DW_CFA_val_offset_sf:
           reg = r.Uleb();
-          if (op == 0x14) r.Uleb(); else r.Sleb();
+          if (op == DW_CFA_val_offset) r.Uleb(); else r.Sleb();
           if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kOther, 0};
           continue;
-        case 0x10:  // expression
-        case 0x16:  // val_expression
+        case DW_CFA_expression:
+        case DW_CFA_val_expression:
           reg = r.Uleb();
           r.Skip(r.Uleb());
           if (RegRule* rule = Tracked(*row, reg)) *rule = {RegRule::kOther, 0};
           continue;
-        case 0x0a:  // remember_state (the CFA rule is part of the row, as libgcc and libunwind keep it)
+        case DW_CFA_remember_state:  // remember_state (the CFA rule is part of the row, as libgcc and libunwind keep it)
           if (depth == kMaxRemembered) return false;
           remembered[depth++] = *row;
           continue;
-        case 0x0b:  // restore_state
+        case DW_CFA_restore_state:  // restore_state
           if (depth == 0) return false;
           *row = remembered[--depth];
           continue;
-        case 0x0c:  // def_cfa
+        case DW_CFA_def_cfa:
           row->cfa_reg = r.Uleb();
           row->cfa_offset = static_cast<int64_t>(r.Uleb());
           row->cfa_expression = false;
           continue;
-        case 0x12:  // def_cfa_sf
+        case DW_CFA_def_cfa_sf:
           row->cfa_reg = r.Uleb();
           row->cfa_offset = r.Sleb() * cie.data_align;
           row->cfa_expression = false;
           continue;
-        case 0x0d:  // def_cfa_register
+        case DW_CFA_def_cfa_register:
           row->cfa_reg = r.Uleb();
           continue;
-        case 0x0e:  // def_cfa_offset
+        case DW_CFA_def_cfa_offset:
           row->cfa_offset = static_cast<int64_t>(r.Uleb());
           continue;
-        case 0x13:  // def_cfa_offset_sf
+        case DW_CFA_def_cfa_offset_sf:
           row->cfa_offset = r.Sleb() * cie.data_align;
           continue;
-        case 0x0f:  // def_cfa_expression
+        case DW_CFA_def_cfa_expression:
           r.Skip(r.Uleb());
           row->cfa_expression = true;
           continue;
-        case 0x2e:  // GNU_args_size
+        case DW_CFA_GNU_args_size:
           r.Uleb();
           continue;
         default:  // set_loc, vendor extensions, anything new
@@ -421,7 +423,7 @@ uint32_t RuleFromEhFrameHdr(const uint8_t* hdr, uintptr_t pc, uintptr_t* code_en
     return kUnsupported;
   // The binary search table: (initial location, FDE address) pairs of
   // datarel sdata4, sorted by location. Anything else: let libunwind do it.
-  if (table_enc != (kPeDatarel | kPeSdata4) || count == 0 || count > (1ull << 32)) return kUnsupported;
+  if (table_enc != (DW_EH_PE_datarel | DW_EH_PE_sdata4) || count == 0 || count > (1ull << 32)) return kUnsupported;
   struct Entry {
     int32_t loc;
     int32_t fde;
@@ -460,7 +462,7 @@ uint32_t RuleFromEhFrameHdr(const uint8_t* hdr, uintptr_t pc, uintptr_t* code_en
   if (!ParseCie(cie_field - cie_offset, cie_field - cie_offset + kMaxEntry, &cie)) return kUnsupported;
   uint64_t pc_begin = 0, pc_range = 0;
   if (!ReadEncoded(f, cie.fde_encoding, 0, true, &pc_begin) ||
-      !ReadEncoded(f, cie.fde_encoding & 0x0f, 0, false, &pc_range))
+      !ReadEncoded(f, cie.fde_encoding & kPeFormatMask, 0, false, &pc_range))
     return kUnsupported;
   if (pc < pc_begin || pc - pc_begin >= pc_range) return kUnsupported;  // no CFI covers pc
   if (code_end) *code_end = pc_begin + pc_range;
