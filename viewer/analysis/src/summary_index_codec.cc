@@ -179,6 +179,9 @@ void VisitProcess(IO& io, ProcessInfo& p) {
   io.Str(p.agent_version);
   io.Int(p.max_stack_depth);
   io.Bool(p.attached);
+  io.Bool(p.window.present);
+  io.U64(p.window.first_frame);
+  io.U64(p.window.dropped_events);
   io.Bool(p.own_allocator.present);
   io.Str(p.own_allocator.name);
   VisitStrings(io, p.own_allocator.hooked);
@@ -293,6 +296,19 @@ void VisitCapture(IO& io, Capture& c) {
     io.Str(s.name);
     io.U64(s.monotonic_ns);
     io.U64(s.unix_ns);
+  });
+  KeptWindowInfo& kept = r.kept_window;
+  io.Bool(kept.present);
+  io.U64(kept.keep_last_ms);
+  io.Str(kept.saved_for);
+  io.U64(kept.first_unix_ns);
+  io.U64(kept.dropped_records);
+  io.U64(kept.dropped_events);
+  io.Vec(r.frame_totals, [&](FrameTotalsSeries& t) {
+    io.Int(t.stream);
+    io.U64(t.first_frame);
+    for (std::vector<uint64_t>* series : {&t.allocs, &t.frees, &t.allocated_bytes, &t.freed_bytes, &t.live_bytes})
+      io.Vec(*series, [&](uint64_t& v) { io.U64(v); });
   });
   io.Bool(c.has_main);
   VisitStream(io, c.main);
