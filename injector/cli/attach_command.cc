@@ -237,8 +237,8 @@ AttachParse ParseAttachArguments(const std::vector<std::string>& args, AttachOpt
                            "preloaded)"},
       {"--tcp", "it starts a Windows game under Wine"},
   };
-  for (const auto& [option, why] : run_only)
-    table.push_back({option, "", "", [option, why](const std::string&) {
+  for (const auto& entry : run_only)
+    table.push_back({entry.first, "", "", [option = entry.first, why = entry.second](const std::string&) {
                        return std::string(option) + " applies to `memframe run` only: " + why;
                      }});
   std::vector<std::string> positional;

@@ -145,7 +145,9 @@ TEST(AgentSettings, EverySettingRoundTripsThroughRunAndAttach) {
 TEST(AgentSettings, TheAgentKeepsTheDefaultForAValueItCannotRead) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {wire::kEnvStackDepth, "12x"}, {wire::kEnvTimeSliceMs, "-5"}, {wire::kEnvStacks, "no"}, {wire::kEnvGpu, ""}};
-  for (const auto& [name, value] : bad) {
+  for (const auto& setting : bad) {
+    const std::string& name = setting.first;
+    const std::string& value = setting.second;
     const wire::AgentSettings read = wire::ParseAgentSettings(
         [&](const char* wanted) -> const char* { return name == wanted ? value.c_str() : nullptr; });
     EXPECT_EQ(read.stack_depth, 32) << name << "=" << value;
