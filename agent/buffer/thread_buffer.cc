@@ -1,20 +1,9 @@
 #include "buffer/thread_buffer.h"
 
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <linux/kcmp.h>
-#include <pthread.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <errno.h>
-#include <time.h>
-#include <unistd.h>
-#endif
-
 #include <new>
 
 #include "buffer/page_allocator.h"
+#include "buffer/thread_os.h"
 #include "capture/recorder.h"
 #include "capture/recursion_guard.h"
 #include "memframe.pb.h"
@@ -59,84 +48,30 @@ ThreadBuffer* NewBuffer() {
   return b;
 }
 
-#ifdef _WIN32
-// Windows has neither fork nor pthread keys for foreign threads: the
-// agent's DllMain reports thread exits (DLL_THREAD_DETACH), and the one
-// process that loaded the agent is the one its writer drains.
-void RegisterThreadExit(ThreadBuffer*) {}
-void SleepMicros(long us) { Sleep(us < 1000 ? 0 : static_cast<DWORD>(us / 1000)); }
-uint32_t ThisProcessId() { return static_cast<uint32_t>(GetCurrentProcessId()); }
-bool WorthWaiting() { return g_consumer_running.load(std::memory_order_acquire); }
-uint32_t ThisThreadId() { return static_cast<uint32_t>(GetCurrentThreadId()); }
-#else
-
-// The key's destructor is how we learn that a thread exits. Keys below
-// PTHREAD_KEY_2NDLEVEL_SIZE (32) store their value without allocating;
-// ours is created at start-up, among the first.
-pthread_key_t g_exit_key;
-std::atomic<bool> g_exit_key_ready{false};
-pthread_once_t g_exit_key_once = PTHREAD_ONCE_INIT;
-
-void OnThreadExit(void*) { MarkCurrentThreadExiting(); }
-void CreateExitKey() {
-  if (pthread_key_create(&g_exit_key, OnThreadExit) == 0) g_exit_key_ready.store(true, std::memory_order_release);
-}
-
-void RegisterThreadExit(ThreadBuffer* b) {
-  pthread_once(&g_exit_key_once, CreateExitKey);
-  if (g_exit_key_ready.load(std::memory_order_acquire)) pthread_setspecific(g_exit_key, b);
-}
-
-void SleepMicros(long us) {
-  timespec ts{0, us * 1000};
-  nanosleep(&ts, nullptr);
-}
-
-uint32_t ThisProcessId() { return static_cast<uint32_t>(syscall(SYS_getpid)); }
-
-enum class Drainer { kWriter, kNone, kUnknown };
-
-// Whether anything will ever drain this process's buffers: a fork() child
-// forgot them in its atfork handler, but a raw fork or clone system call runs
-// no handler, and its copy of the agent believes it records while its writer
-// is in the parent. A child that shares the parent's memory (vfork, CLONE_VM)
-// is drained by the parent's writer; one with memory of its own never is.
-// kcmp tells the two apart; where it is not allowed (seccomp, a process that
-// is not dumpable, a parent that is gone) the answer is kUnknown.
-Drainer WhoDrains() {
-  uint32_t consumer = g_consumer_pid.load(std::memory_order_relaxed);
-  uint32_t self = ThisProcessId();
-  if (consumer == self) return Drainer::kWriter;
-  long vm = syscall(SYS_kcmp, self, consumer, KCMP_VM, 0, 0);
-  if (vm == 0) return Drainer::kWriter;
-  return vm > 0 ? Drainer::kNone : Drainer::kUnknown;
-}
-
 // Called when a ring is full: true if it is worth waiting for room.
 bool WorthWaiting() {
-  switch (WhoDrains()) {
-    case Drainer::kWriter:
+  switch (thread_os::WhoDrains(g_consumer_pid.load(std::memory_order_relaxed),
+                               g_consumer_running.load(std::memory_order_acquire))) {
+    case thread_os::Drainer::kWriter:
       return true;
-    case Drainer::kNone:
+    case thread_os::Drainer::kNone:
       // A copy with memory of its own: what it changes here is its own
       // state. It records nothing more and never waits again.
       Debug("not the recording process (a child of a raw fork or clone): not recording it");
       g_recording.store(false, std::memory_order_relaxed);
       g_consumer_alive.store(false, std::memory_order_release);
       return false;
-    case Drainer::kUnknown:
+    case thread_os::Drainer::kUnknown:
       // Perhaps shared with the recording process: leave the state alone,
       // drop this one event.
       return false;
   }
   return false;
 }
-uint32_t ThisThreadId() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
-#endif  // _WIN32
 }  // namespace
 
 uint32_t CurrentThreadId() {
-  if (!t_tid) t_tid = ThisThreadId();
+  if (!t_tid) t_tid = thread_os::ThisThreadId();
   return t_tid;
 }
 
@@ -144,11 +79,11 @@ void SetDropWhenFull(bool drop) { g_drop_when_full = drop; }
 void SetRingHelper(bool (*help)(ThreadBuffer* b)) { g_ring_helper.store(help, std::memory_order_release); }
 void SetConsumerRunning() { g_consumer_running.store(true, std::memory_order_release); }
 void SetConsumerAlive(bool alive) {
-  if (alive) g_consumer_pid.store(ThisProcessId(), std::memory_order_relaxed);
+  if (alive) g_consumer_pid.store(thread_os::ThisProcessId(), std::memory_order_relaxed);
   g_consumer_alive.store(alive, std::memory_order_release);
 }
 
-bool InConsumerProcess() { return g_consumer_pid.load(std::memory_order_relaxed) == ThisProcessId(); }
+bool InConsumerProcess() { return g_consumer_pid.load(std::memory_order_relaxed) == thread_os::ThisProcessId(); }
 
 bool ProducerMayWait(bool* checked) {
   if (g_drop_when_full || !g_consumer_alive.load(std::memory_order_acquire)) return false;
@@ -174,7 +109,7 @@ ThreadBuffer* CurrentThreadBuffer() {
   // changed (tid, generation) as a new thread.
   b->tid.store(CurrentThreadId(), std::memory_order_release);
   t_buffer = b;
-  RegisterThreadExit(b);
+  thread_os::RegisterThreadExit(b);
   return b;
 }
 
@@ -217,7 +152,7 @@ __attribute__((noinline)) void PushEventSlow(uint64_t ticks, uint64_t address, u
       {
         const uint32_t kind = wire::KindOf(event.kind());
         RingWaitWindow window(kind == wire::EVENT_FREE || kind == wire::EVENT_UNMAP);
-        if (!may_help || !HelpDrainOwnRing(b)) SleepMicros(50);
+        if (!may_help || !HelpDrainOwnRing(b)) thread_os::SleepMicros(50);
       }
       // A signal handler that ran meanwhile may have pushed its own events,
       // and with them a frame or an epoch of its own.
@@ -246,30 +181,11 @@ void PushEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_i
 
 void MarkCurrentThreadExiting() {
   if (!t_buffer) return;
-#ifndef _WIN32
-  // A short-lived worker may be named and gone between two looks of the
-  // writer at /proc; keep its last name here (prctl does not allocate).
-  prctl(PR_GET_NAME, t_buffer->exit_name, 0, 0, 0);
-#endif
+  thread_os::KeepExitingThreadName(t_buffer);
   t_buffer->exiting.store(true, std::memory_order_release);
 }
 
-bool BufferThreadGone(const ThreadBuffer* b) {
-#ifdef _WIN32
-  // A thread that cannot be opened is gone; one that can is gone once
-  // signalled.
-  HANDLE thread = OpenThread(SYNCHRONIZE, FALSE, b->tid.load(std::memory_order_relaxed));
-  if (!thread) return true;
-  bool gone = WaitForSingleObject(thread, 0) == WAIT_OBJECT_0;
-  CloseHandle(thread);
-  return gone;
-#else
-  // Signal 0 checks existence only. ESRCH: the kernel has reaped the thread,
-  // so it can push nothing more.
-  long rc = syscall(SYS_tgkill, getpid(), b->tid.load(std::memory_order_relaxed), 0);
-  return rc != 0 && errno == ESRCH;
-#endif
-}
+bool BufferThreadGone(const ThreadBuffer* b) { return thread_os::ThreadGone(b->tid.load(std::memory_order_relaxed)); }
 
 void ReleaseBuffer(ThreadBuffer* b) {
   // The next thread to claim it is then unnamed until it stores its own tid:

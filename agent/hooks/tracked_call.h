@@ -12,16 +12,8 @@
 #include "capture/recursion_guard.h"
 #include "memframe.pb.h"
 #include "memframe/format.h"
-#ifdef _WIN32
-#include "platform/windows/hook_runtime.h"  // hooks reach real functions through the import tables
-#else
-#include "hooks/real_functions.h"
-#include "runtime/agent_runtime.h"
-#endif
+#include "os_hook_runtime.h"  // agent/platform/<os>/: how hooks reach the real functions
 
-#ifndef MEMFRAME_EXPORT  // the Windows agent exports with __declspec (hook_runtime.h)
-#define MEMFRAME_EXPORT extern "C" __attribute__((visibility("default")))
-#endif
 #define MEMFRAME_EXPORT_CXX __attribute__((visibility("default")))
 
 namespace memframe::agent {
