@@ -19,9 +19,7 @@
 #include <cstdint>
 
 #include "memframe/wire_encoder.h"
-#ifndef _WIN32
-#include "runtime/owned_fd.h"
-#endif
+#include "os_sink_socket.h"  // agent/platform/<os>/: what holds the connection
 
 namespace memframe::agent {
 
@@ -40,13 +38,9 @@ class SocketSink {
   // Closes and gives the output buffer back (a detach: the next Adopt maps
   // a new one). Only once no thread writes packets any more.
   void Release();
-#ifdef _WIN32
-  bool connected() const { return socket_ != kNoSocket; }
-#else
-  bool connected() const { return fd_.held(); }
-  // The socket's number if it is still the agent's, else -1.
-  int fd() { return fd_.Get(); }
-#endif
+  bool connected() const { return socket_.held(); }
+  // The socket's number if it is still the agent's, else -1 (Linux only).
+  int fd();
 
   // Room for one packet; the returned writer encodes the Packet's fields.
   // Call EndPacket after encoding. Flushes first if `reserve` bytes are not
@@ -73,12 +67,7 @@ class SocketSink {
   // above kKeptBytes that this fill touched are given back.
   void Sent();
 
-#ifdef _WIN32
-  static constexpr uintptr_t kNoSocket = ~uintptr_t{0};  // INVALID_SOCKET
-  uintptr_t socket_ = kNoSocket;
-#else
-  OwnedFd fd_;
-#endif
+  SinkSocket socket_;
   uint8_t* buffer_ = nullptr;
   size_t capacity_ = 0;
   size_t used_ = 0;

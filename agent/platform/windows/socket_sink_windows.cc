@@ -20,7 +20,7 @@ bool SocketSink::Adopt(int fd) {
     if (!buffer_) return false;
     capacity_ = kOutputBytes;
   }
-  if (fd >= 0) socket_ = static_cast<uintptr_t>(fd);
+  if (fd >= 0) socket_.handle = static_cast<uintptr_t>(fd);
   return true;
 }
 
@@ -60,26 +60,26 @@ bool SocketSink::Connect(const char* address) {
     closesocket(s);
     return false;
   }
-  socket_ = static_cast<uintptr_t>(s);
+  socket_.handle = static_cast<uintptr_t>(s);
   return true;
 }
 
 void SocketSink::Close() {
-  if (socket_ != kNoSocket) closesocket(static_cast<SOCKET>(socket_));
-  socket_ = kNoSocket;
+  if (socket_.held()) closesocket(static_cast<SOCKET>(socket_.handle));
+  socket_.handle = SinkSocket::kNone;
   used_ = 0;
 }
 
 // Blocking sends: a slow recorder slows the writer thread, nothing is lost.
 bool SocketSink::Flush() {
-  if (socket_ == kNoSocket) {
+  if (!socket_.held()) {
     used_ = 0;
     return false;
   }
   size_t sent = 0;
   while (sent < used_) {
     size_t chunk = used_ - sent > (1u << 30) ? (1u << 30) : used_ - sent;
-    int n = send(static_cast<SOCKET>(socket_), reinterpret_cast<const char*>(buffer_ + sent), static_cast<int>(chunk), 0);
+    int n = send(static_cast<SOCKET>(socket_.handle), reinterpret_cast<const char*>(buffer_ + sent), static_cast<int>(chunk), 0);
     if (n > 0) {
       sent += static_cast<size_t>(n);
       continue;
