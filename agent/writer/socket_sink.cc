@@ -7,6 +7,15 @@
 
 namespace memframe::agent {
 
+bool SocketSink::MapBuffer() {
+  if (!buffer_) {
+    buffer_ = static_cast<uint8_t*>(MapPages(kOutputBytes));
+    if (!buffer_) return false;
+    capacity_ = kOutputBytes;
+  }
+  return true;
+}
+
 void SocketSink::Release() {
   Close();
   UnmapPages(buffer_, capacity_);

@@ -63,6 +63,8 @@ class SocketSink {
   static constexpr size_t kKeptBytes = 512u << 10;
 
  private:
+  // Maps the output buffer unless it is there; false if it cannot be.
+  bool MapBuffer();
   // After a flush's bytes are sent: the buffer is empty again, and the pages
   // above kKeptBytes that this fill touched are given back.
   void Sent();

@@ -20,11 +20,7 @@ constexpr int kSendWaitMs = 100;
 }
 
 bool SocketSink::Adopt(int fd) {
-  if (!buffer_) {
-    buffer_ = static_cast<uint8_t*>(MapPages(kOutputBytes));
-    if (!buffer_) return false;
-    capacity_ = kOutputBytes;
-  }
+  if (!MapBuffer()) return false;
   if (fd >= 0 && !socket_.Take(fd)) return false;
   return true;
 }

@@ -15,11 +15,7 @@
 namespace memframe::agent {
 
 bool SocketSink::Adopt(int fd) {
-  if (!buffer_) {
-    buffer_ = static_cast<uint8_t*>(MapPages(kOutputBytes));
-    if (!buffer_) return false;
-    capacity_ = kOutputBytes;
-  }
+  if (!MapBuffer()) return false;
   if (fd >= 0) socket_.handle = static_cast<uintptr_t>(fd);
   return true;
 }
