@@ -328,5 +328,39 @@ TEST_F(DemoGameReports, FoldedExportTotalsEqualTheSites) {
   EXPECT_EQ(gz.get(), 0x8b);
 }
 
+// Every row that names a stack, in every report, has at least the short site
+// form (REPORTS.md "Site object (JSON)"), and its stack is written in the
+// report's "stacks": one shape for a stack reference, whichever report
+// wrote it.
+void ExpectStackReferencesHaveOneShape(const json& node, const json& stacks, const std::string& where) {
+  if (node.is_array()) {
+    for (const json& element : node) ExpectStackReferencesHaveOneShape(element, stacks, where);
+    return;
+  }
+  if (!node.is_object()) return;
+  for (const auto& [key, value] : node.items()) ExpectStackReferencesHaveOneShape(value, stacks, where + "." + key);
+  const auto id = node.find("stack_id");
+  if (id == node.end()) return;
+  for (const char* key : {"stack_id", "name", "module", "module_class", "function", "location", "thread", "threads"})
+    EXPECT_TRUE(node.contains(key)) << where << " names a stack without \"" << key << "\": " << node.dump();
+  ASSERT_TRUE(id->is_number_unsigned()) << where;
+  if (id->get<uint64_t>() != 0) {
+    EXPECT_TRUE(stacks.is_object() && stacks.contains(std::to_string(id->get<uint64_t>())))
+        << where << ": stack " << *id << " is not in the report's stacks";
+  }
+}
+
+TEST_F(DemoGameReports, EveryReportsStackReferencesHaveOneShape) {
+  for (const char* report : {"summary", "allocators", "diff", "frames", "hidden", "gpu", "histogram", "leaks",
+                             "lifetimes", "locality", "mismatches", "phases", "sites", "threads"}) {
+    std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture_path_, report, "--json"};
+    const e2e::CommandResult result = e2e::RunCommand(command, kReportTimeoutSeconds);
+    ASSERT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
+    const json parsed = e2e::ParseJsonOrDiscard(result.standard_output);
+    ASSERT_TRUE(parsed.is_object()) << e2e::ShellCommandLine(command);
+    ExpectStackReferencesHaveOneShape(parsed, parsed.value("stacks", json()), report);
+  }
+}
+
 }  // namespace
 }  // namespace memframe::demo

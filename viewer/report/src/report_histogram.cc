@@ -93,16 +93,10 @@ void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
     json sites = json::array();
     for (size_t i = 0; i < h.sites[b].size() && i < kSitesPerBin; ++i) {
       const SizeBinSite& s = h.sites[b][i];
-      SiteView v = NameStack(s.stack_id, input);
-      sites.push_back({{"stack_id", s.stack_id},
-                       {"name", v.name},
-                       {"module", v.module},
-                       {"module_class", ModuleClassJson(v)},
-                       {"function", v.function},
-                       {"location", v.location},
-                       {"thread", v.thread},
-                       {"allocations", s.allocations},
-                       {"bytes", s.bytes}});
+      json site = StackRefJson(NameStack(s.stack_id, input), input);
+      site["allocations"] = s.allocations;
+      site["bytes"] = s.bytes;
+      sites.push_back(std::move(site));
     }
     bins.push_back({{"bin", b},
                     {"size_min", SizeBinMin(b)},
@@ -116,7 +110,7 @@ void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
         {"allocations", h.totals.allocations},
         {"bytes", h.totals.bytes},
         {"bins", std::move(bins)}},
-       out);
+       input, out);
 }
 
 }  // namespace memframe::analysis
