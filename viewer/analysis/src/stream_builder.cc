@@ -217,6 +217,7 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
     case wire::Packet::kRecorder:  // only valid on stream 0; harmless elsewhere
     case wire::Packet::kSnapshot:
     case wire::Packet::kLiveStart:
+    case wire::Packet::kFrameTotals:  // a kept window's, read from stream 0
     case wire::Packet::BODY_NOT_SET:  // a newer writer's message: skip it
       return CaptureBuilder::Status::kOk;
   }
@@ -292,7 +293,7 @@ CaptureBuilder::Status StreamBuilder::AddGpuEvents(const wire::GpuEvents& batch,
       // Open enums: a newer writer's op or kind means nothing here.
       continue;
     }
-    if (w.face() > 5 || w.stack_id() != 0 && !stream_.stacks.count(w.stack_id())) {
+    if (w.face() > 5 || (w.stack_id() != 0 && !stream_.stacks.count(w.stack_id()))) {
       *error = "stream " + std::to_string(stream_.stream_id) + ": a GPU event names cube face " +
                std::to_string(w.face()) + " or an undefined stack " + std::to_string(w.stack_id());
       return CaptureBuilder::Status::kDamaged;

@@ -130,7 +130,7 @@ int RunReport(const ReportRequest& request, std::ostream& out, std::ostream& err
     heap = AnalyzeHeap(capture.main, progress);
   }
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main, options.class_rules));
-  ReportInput input{capture, heap, symbolizer, options, std::nullopt, {}, std::move(threads), std::nullopt};
+  ReportInput input{capture, heap, symbolizer, options, std::nullopt, {}, std::move(threads), std::nullopt, {}};
   // Rendered aside first: a report that finds a problem half-way prints
   // nothing on stdout, only its message.
   std::ostringstream rendered;
@@ -154,7 +154,7 @@ int PrintRunSummary(const std::string& capture_path, std::ostream& out, std::ost
 int PrintRunSummary(const Capture& capture, const HeapAnalysis& heap, std::ostream& out, std::ostream& err) {
   if (int code = CheckHasMain(capture.path, &capture, err); code >= 0) return code;
   Symbolizer symbolizer(capture.main.modules, ClassifierFor(capture.main));
-  ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt, {}, {}, std::nullopt};
+  ReportInput input{capture, heap, symbolizer, ReportOptions{}, std::nullopt, {}, {}, std::nullopt, {}};
   WriteSummaryText(input, 5, out);
   return FinishWithDamage(capture, err, "memframe", &heap);
 }

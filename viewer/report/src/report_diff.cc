@@ -90,7 +90,7 @@ std::optional<uint64_t> GpuCutFrame(const LiveSetCut& cut) {
   return std::nullopt;
 }
 
-GpuDiff ComputeGpuDiff(const ReportInput& input, const GpuAnalysis& gpu, const DiffResult& r) {
+GpuDiff ComputeGpuDiff(const GpuAnalysis& gpu, const DiffResult& r) {
   const auto b = GpuCutFrame(r.b);
   return DiffGpu(gpu, GpuCutFrame(r.a), b ? *b : 0);
 }
@@ -108,7 +108,7 @@ constexpr size_t kGpuObjectsShown = 10;
 void WriteGpuDiffText(const ReportInput& input, const DiffResult& r, std::ostream& out) {
   const GpuAnalysis gpu = AnalyzeGpuOf(input);
   if (gpu.empty()) return;
-  const GpuDiff g = ComputeGpuDiff(input, gpu, r);
+  const GpuDiff g = ComputeGpuDiff(gpu, r);
   out << "Live GPU at " << CutText(r.a) << ": " << FormatBytes(g.total_a()) << GpuKindsText(g.a) << '\n';
   out << "Live GPU at " << CutText(r.b) << ": " << FormatBytes(g.total_b()) << GpuKindsText(g.b) << '\n';
   out << "GPU change: " << FormatSignedBytes(static_cast<int64_t>(g.total_b()) - static_cast<int64_t>(g.total_a()))
@@ -129,7 +129,7 @@ void WriteGpuDiffText(const ReportInput& input, const DiffResult& r, std::ostrea
 
 json GpuDiffJson(const ReportInput& input, const DiffResult& r) {
   const GpuAnalysis gpu = AnalyzeGpuOf(input);
-  const GpuDiff g = ComputeGpuDiff(input, gpu, r);
+  const GpuDiff g = ComputeGpuDiff(gpu, r);
   json kinds = json::object();
   for (int k = 1; k < kGpuKinds; ++k)
     if (g.a[k] || g.b[k]) kinds[GpuKindName(GpuKind(k))] = {{"bytes_a", g.a[k]}, {"bytes_b", g.b[k]}};
