@@ -10,6 +10,7 @@
 
 #include "memframe/report/capture_notes.h"
 #include "memframe/analysis/program_end.h"
+#include "memframe/analysis/summary_index.h"
 #include "memframe/paths.h"
 
 #include "format.h"
@@ -158,7 +159,7 @@ void App::Open(const std::string& path) {
   views_ = MakeViews();  // view state (sort, selection) belongs to one capture
   selection_.Clear();
   error_.clear();
-  loader_ = std::make_unique<SessionLoader>(path, options_.threads);
+  loader_ = std::make_unique<SessionLoader>(path, options_.threads, options_.first_picture);
   status_ = Status::kLoading;
   std::snprintf(open_path_, sizeof open_path_, "%s", path.c_str());
 }
@@ -171,31 +172,57 @@ void App::Poll() {
     PollFollow();
     return;
   }
-  if (status_ != Status::kLoading) return;
+  // A preview on screen is replaced by the whole session when it is done.
+  const bool previewing = status_ == Status::kReady && session_ && session_->preview() && loader_;
+  if (status_ != Status::kLoading && !previewing) return;
   switch (loader_->state()) {
     case SessionLoader::State::kLoading:
+      if (!previewing) {
+        if (std::unique_ptr<Session> preview = loader_->TakePreview()) Show(std::move(preview));
+      }
       return;
     case SessionLoader::State::kReady:
-      session_ = loader_->Take();
-      ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
-      session_->SetJudgeAllFrames(options_.all_frames);
-      status_ = Status::kReady;
-      error_ = FramePicksProblem(options_, session_->frames());
-      if (!error_.empty()) {
-        status_ = Status::kFailed;
-        ErrorLine(std::cerr, "memframe-viewer") << error_ << '\n';
-        return;
-      }
-      ApplyInitialSelection();
-      if (!session_->capture().damage.empty())
-        std::fprintf(stderr, "memframe-viewer: warning: %s\n", session_->capture().damage.c_str());
+      if (std::unique_ptr<Session> whole = loader_->Take()) Show(std::move(whole));
       return;
     case SessionLoader::State::kFailed:
       error_ = loader_->error();
       status_ = Status::kFailed;
+      session_.reset();
       std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
       return;
   }
+}
+
+void App::Show(std::unique_ptr<Session> session) {
+  const bool first = !session_;
+  // The preview stays alive until every view has let go of it.
+  std::unique_ptr<Session> old = std::move(session_);
+  session_ = std::move(session);
+  ApplyClassOptions(*session_, options_.module_class_rules, options_.classes);
+  session_->SetJudgeAllFrames(old ? old->judge_all_frames() : options_.all_frames);
+  status_ = Status::kReady;
+  if (!first) {
+    for (auto& view : views_) view->OnSessionChanged();
+    return;  // the picks on screen stay: the frames are the same
+  }
+  error_ = FramePicksProblem(options_, session_->frames());
+  if (!error_.empty()) {
+    status_ = Status::kFailed;
+    ErrorLine(std::cerr, "memframe-viewer") << error_ << '\n';
+    return;
+  }
+  ApplyInitialSelection();
+  if (!session_->capture().damage.empty())
+    std::fprintf(stderr, "memframe-viewer: warning: %s\n", session_->capture().damage.c_str());
+}
+
+bool App::loading() const {
+  return status_ == Status::kLoading ||
+         (session_ && session_->preview() && loader_ && loader_->state() == SessionLoader::State::kLoading);
+}
+
+std::string App::LoadingText() const {
+  return "loading: " + std::to_string(SessionLoader::Percent(loader_->progress())) + "%";
 }
 
 void App::ApplyInitialSelection() {
@@ -270,7 +297,13 @@ void App::DrawHeader() {
     ImGui::TextColored(palette::kDimText, "%s", attach.c_str());
   for (const std::string& note : analysis::CaptureNotes(capture, heap))
     ImGui::TextColored(palette::kWarning, "note: %s", note.c_str());
-  class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
+  if (session_->preview()) {
+    // The class toggles name every site (symbolizing): they wait for the whole load.
+    if (loading()) ImGui::TextColored(palette::kWarning, "%s (the timeline is from %s; the tabs wait for the events)",
+                                      LoadingText().c_str(), analysis::SummaryIndexPath(capture.path).c_str());
+  } else {
+    class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
+  }
   if (!session_->pending_threads().empty()) {
     ImGui::SameLine(0, 24);
     ImGui::TextColored(palette::kWarning, "Threads: %s only%s",
@@ -379,7 +412,10 @@ void App::DrawViews() {
       current_tab_ = tab;
       ImGui::BeginChild(view->name(), ImVec2(0, 0), false);
       const char* refusal = analysis::ThreadFilterRefusal(view->name());
-      if (refusal && !session_->thread_selection().empty()) {
+      if (session_->preview()) {
+        ImGui::TextColored(palette::kDimText, "%s", loading() ? LoadingText().c_str() : "first picture only");
+        if (loading()) ImGui::ProgressBar(SessionLoader::Percent(loader_->progress()) / 100.0f, ImVec2(320, 0), "");
+      } else if (refusal && !session_->thread_selection().empty()) {
         ImGui::TextColored(palette::kWarning, "%s cannot show a thread selection: %s. Show every thread in the "
                            "Threads tab.", view->title(), refusal);
       } else {

@@ -36,12 +36,18 @@ class App {
   void Draw();
 
   Status status() const { return status_; }
+  // Still loading: nothing on screen yet, or a preview (Session::preview())
+  // while the whole capture loads.
+  bool loading() const;
   // The loaded capture is damaged (its figures stop at the damage).
   bool damaged() const { return session_ && !session_->capture().damage.empty(); }
   const std::string& error() const { return error_; }
 
  private:
   void Poll();
+  // Puts a loaded session (or a preview) on screen.
+  void Show(std::unique_ptr<Session> session);
+  std::string LoadingText() const;  // "loading: 42%"
   void PollFollow();
   void StartRefresh();
   void DrawFollowBar();

@@ -53,11 +53,12 @@ bool InitOffscreen(const ViewerOptions& options, Backend& backend) {
 // loading failed (App already said why on stderr).
 bool LoadAndSettle(App& app, Backend& backend) {
   for (int settled = 0; settled < kSettleFrames;) {
-    backend.NewFrame(app.status() == App::Status::kLoading ? 0.01 : 0);
+    backend.NewFrame(app.loading() ? 0.01 : 0);
     app.Draw();
     backend.Render();
     if (app.status() == App::Status::kFailed) return false;
-    if (app.status() == App::Status::kReady) settled++;
+    // A preview is the picture only with --first-picture (the loader then stops at it).
+    if (app.status() == App::Status::kReady && !app.loading()) settled++;
   }
   return true;
 }
@@ -94,7 +95,7 @@ int RunInteractive(const ViewerOptions& options) {
   App app(options, fonts);
   while (!backend.ShouldClose()) {
     // Sleep until input arrives, but wake often enough to animate loading.
-    backend.NewFrame(app.status() == App::Status::kLoading ? 1.0 / 30 : 0.25);
+    backend.NewFrame(app.loading() ? 1.0 / 30 : 0.25);
     app.Draw();
     backend.Render();
   }
@@ -172,7 +173,7 @@ int RunDumpViewData(const ViewerOptions& options) {
                  refusal);
     return 2;
   }
-  SessionLoader loader(options.capture_path, options.threads);
+  SessionLoader loader(options.capture_path, options.threads, options.first_picture);
   if (loader.Wait() != SessionLoader::State::kReady) {
     std::fprintf(stderr, "memframe-viewer: error: %s\n", loader.error().c_str());
     return loader.bad_threads() ? 2 : 1;
@@ -201,6 +202,7 @@ int RunDumpViewData(const ViewerOptions& options) {
     if (options.dump_view != view->name()) continue;
     nlohmann::json data = view->Data(ctx);
     data["header"] = HeaderJson(*session);
+    data["preview"] = session->preview();  // drawn from the summary index (--first-picture)
     std::cout << data.dump(2) << "\n";
   }
   // A damaged capture is said and exits 1, as `memframe report` does.

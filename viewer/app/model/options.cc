@@ -96,6 +96,9 @@ std::vector<CommandOption> ViewerOptionTable(ViewerOptions* o) {
          std::string error;
          return analysis::ApplyClassList(v, false, &o->classes, &error) ? std::string() : error;
        }},
+      {"--first-picture", "",
+       "--screenshot or --dump-view-data timeline: stop at the first picture (from CAPTURE.mfi when it matches)",
+       [o](const std::string&) { return (o->first_picture = true), std::string(); }},
       {"--all-frames", "", "Hidden and Lifetimes judge every frame, not steady play alone",
        [o](const std::string&) { return (o->all_frames = true), std::string(); }},
       {"--thread", "NAME|TID", "show only this thread's allocations (repeatable)",
@@ -176,6 +179,11 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
   }
   if (!o->view.empty() && o->screenshot_path.empty() && o->measure_fps_seconds == 0) {
     *error = "--view names the view --screenshot or --measure-fps renders; without them it would be ignored";
+    return false;
+  }
+  if (o->first_picture && o->screenshot_path.empty() && o->dump_view != "timeline") {
+    // Only the timeline is drawn from the index: the other views need the events.
+    *error = "--first-picture goes with --screenshot or --dump-view-data timeline";
     return false;
   }
   return true;

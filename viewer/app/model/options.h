@@ -38,6 +38,9 @@ struct ViewerOptions {
   std::optional<FlameMetric> flame_metric;  // --flame-metric allocations|bytes|live
   std::string flame_function;         // --flame-function NAME
   bool live_by_filter = false;        // --live-by filter (default: class)
+  // --first-picture: --screenshot or --dump-view-data timeline stop at the
+  // first picture (from the summary index when it matches, else the whole load).
+  bool first_picture = false;
   bool all_frames = false;        // --all-frames: Hidden and Lifetimes judge every frame, not steady play alone
   std::vector<std::string> threads;  // --thread NAME|TID: the threads every view shows (empty = all)
   int width = 1280;   // --size WxH

@@ -42,6 +42,25 @@ const analysis::LiveSeries& Session::ClassSeries() {
   return class_series_;
 }
 
+const analysis::LiveSeries& Session::TotalSeries() {
+  if (!total_series_) {
+    analysis::LiveSeries series;
+    series.groups = 1;
+    for (const analysis::FrameStats& f : heap_.frames.frames) {
+      series.frames.push_back(f.frame);
+      analysis::LiveFigures figures;
+      figures.live_bytes = f.live_bytes;
+      figures.allocations = f.allocations;
+      figures.frees = f.frees;
+      figures.bytes_allocated = f.bytes_allocated;
+      figures.bytes_freed = f.bytes_freed;
+      series.cells.push_back(figures);
+    }
+    total_series_ = std::move(series);
+  }
+  return *total_series_;
+}
+
 const analysis::GpuAnalysis& Session::Gpu() {
   if (!gpu_) gpu_ = analysis::AnalyzeGpu(capture_.main, heap_.frames);
   return *gpu_;

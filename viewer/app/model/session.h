@@ -48,6 +48,17 @@ class Session {
   Session(analysis::Capture capture, analysis::HeapAnalysis heap, analysis::SizeHistogramIndex sizes,
           std::unique_ptr<analysis::Symbolizer> symbolizer);
 
+  // A preview is built from the summary index (summary_index.h) while the
+  // whole capture loads: its capture has no events and its heap analysis no
+  // live sets, so only the frame table, the phases, the sites' totals and
+  // the header's figures are there. The timeline and the header draw from
+  // it; the views that need the events wait for the whole session.
+  bool preview() const { return preview_; }
+  void MarkPreview() { preview_ = true; }
+  // The live graph of a preview: one group, every site's, from the frame
+  // table (no mapped bytes: those need the events).
+  const analysis::LiveSeries& TotalSeries();
+
   const analysis::Capture& capture() const { return capture_; }
   const analysis::HeapAnalysis& heap() const { return heap_; }
   const analysis::SizeHistogramIndex& sizes() const { return sizes_; }
@@ -201,6 +212,8 @@ class Session {
   std::optional<uint64_t> kept_sizes_generation_;  // classes_generation_ of kept_sizes_
   uint64_t classes_generation_ = 0;
   bool judge_all_frames_ = false;
+  bool preview_ = false;
+  std::optional<analysis::LiveSeries> total_series_;
 
   struct ThreadModel {
     analysis::EventStore events;

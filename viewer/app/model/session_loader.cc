@@ -1,5 +1,7 @@
 #include "session_loader.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <future>
 #include <new>
@@ -8,11 +10,12 @@
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/mismatches.h"
+#include "memframe/analysis/summary_index.h"
 
 namespace memframe::viewer {
 
-SessionLoader::SessionLoader(std::string path, std::vector<std::string> threads)
-    : path_(std::move(path)), threads_(std::move(threads)) {
+SessionLoader::SessionLoader(std::string path, std::vector<std::string> threads, bool first_picture_only)
+    : path_(std::move(path)), threads_(std::move(threads)), first_picture_only_(first_picture_only) {
   std::error_code ec;
   progress_.file_bytes = std::filesystem::file_size(path_, ec);
   if (ec) progress_.file_bytes = 0;
@@ -50,6 +53,27 @@ std::unique_ptr<Session> SessionLoader::Take() {
   return std::move(session_);
 }
 
+std::unique_ptr<Session> SessionLoader::TakePreview() {
+  std::lock_guard lock(mutex_);
+  return std::move(preview_);
+}
+
+void SessionLoader::WaitFirstPicture() {
+  std::unique_lock lock(mutex_);
+  preview_cv_.wait(lock, [this] { return preview_done_ || state() != State::kLoading; });
+}
+
+int SessionLoader::Percent(const Progress& p) {
+  switch (p.phase) {
+    case Phase::kReading:
+      return p.file_bytes ? static_cast<int>(60 * std::min(p.read_bytes, p.file_bytes) / p.file_bytes) : 0;
+    case Phase::kAnalysing: return 60;
+    case Phase::kSymbolizing: return 85 + (p.total ? static_cast<int>(14 * p.done / p.total) : 0);
+    case Phase::kDone: return 100;
+  }
+  return 0;
+}
+
 void SessionLoader::SetPhase(Phase phase) {
   std::lock_guard lock(mutex_);
   progress_.phase = phase;
@@ -63,10 +87,42 @@ void SessionLoader::Run() {
   } catch (const std::bad_alloc&) {
     error = analysis::OutOfMemoryError(path_);
   }
-  std::lock_guard lock(mutex_);
-  progress_.phase = Phase::kDone;
-  if (!ok) error_ = error;
-  state_.store(ok ? State::kReady : State::kFailed, std::memory_order_release);
+  {
+    std::lock_guard lock(mutex_);
+    progress_.phase = Phase::kDone;
+    if (!ok) error_ = error;
+    preview_.reset();  // the whole session replaces it
+    state_.store(ok ? State::kReady : State::kFailed, std::memory_order_release);
+  }
+  preview_cv_.notify_all();
+}
+
+bool SessionLoader::Preview() {
+  analysis::Capture capture;
+  analysis::HeapAnalysis heap;
+  std::string why;
+  // The index holds every thread's figures: a --thread selection waits for
+  // the whole load, as does a run being followed.
+  const bool used = !follower_ && threads_.empty() &&
+                    analysis::ReadSummaryIndex(path_, &capture, &heap, &why) == analysis::SummaryIndexRead::kUsed;
+  if (!why.empty()) std::fprintf(stderr, "memframe-viewer: note: %s not used: %s\n",
+                                 analysis::SummaryIndexPath(path_).c_str(), why.c_str());
+  std::unique_ptr<Session> preview;
+  if (used && capture.has_main) {
+    auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);
+    preview = std::make_unique<Session>(std::move(capture), std::move(heap), analysis::SizeHistogramIndex(),
+                                        std::move(symbolizer));
+    preview->MarkPreview();
+  }
+  const bool made = preview != nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (made && first_picture_only_) session_ = std::move(preview);
+    else preview_ = std::move(preview);
+    preview_done_ = true;
+  }
+  preview_cv_.notify_all();
+  return made;
 }
 
 bool SessionLoader::Read(analysis::Capture* capture, std::string* error) {
@@ -101,6 +157,7 @@ bool SessionLoader::Read(analysis::Capture* capture, std::string* error) {
       std::lock_guard lock(mutex_);
       progress_.records = records;
       progress_.record_bytes = bytes;
+      progress_.read_bytes = source->bytes_read();
     }
   }
   if (damage.empty()) damage = source->error();
@@ -109,6 +166,10 @@ bool SessionLoader::Read(analysis::Capture* capture, std::string* error) {
 }
 
 bool SessionLoader::Load(std::string* error) {
+  const bool previewed = Preview();
+  if (previewed && first_picture_only_) return true;
+  // Stamped before the read: an index is written only of the bytes read.
+  const analysis::CaptureStamp stamp = follower_ ? analysis::CaptureStamp() : analysis::StampCapture(path_);
   analysis::Capture capture;
   if (!Read(&capture, error)) return false;
   if (!capture.has_main) {
@@ -154,6 +215,13 @@ bool SessionLoader::Load(std::string* error) {
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
   SidePasses passes = side.get();
   if (threads_on_side) threads = std::move(passes.threads);
+  // The next open starts from the index, as after `memframe report`'s
+  // first read; of every thread's events only (the index has them all).
+  if (!previewed && stamp.valid && selection.empty()) {
+    std::string why;
+    if (!analysis::WriteSummaryIndex(path_, stamp, capture, heap, &why) && !why.empty())
+      std::fprintf(stderr, "memframe-viewer: note: %s\n", why.c_str());
+  }
 
   SetPhase(Phase::kSymbolizing);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);

@@ -1,9 +1,13 @@
 // Loads a capture on a background thread so the window keeps drawing: read
 // the records, run the heap analysis, index sizes, and name the call sites
-// (symbolizing is the slow part of a first open).
+// (symbolizing is the slow part of a first open). When the capture's summary
+// index (CAPTURE.mfi, summary_index.h) matches, a preview session built from
+// it comes first, in milliseconds: the timeline and the header are drawn
+// from it while the whole load goes on; without one, the whole load writes it.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -27,11 +31,16 @@ class SessionLoader {
     uint64_t record_bytes = 0;   // kReading: bytes of those records (decompressed)
     uint64_t file_bytes = 0;     // size of the capture file on disk
     uint64_t done = 0, total = 0;  // kSymbolizing: call sites named so far / to name
+    uint64_t read_bytes = 0;     // kReading: bytes of the (compressed) file consumed so far
   };
+  // How far the whole load is, 0..100: reading is most of it, then the
+  // analysis (no figure of its own), then naming the sites.
+  static int Percent(const Progress& p);
 
   // `threads`: --thread values (thread_filter.h); the session shows only
   // those threads, and an unknown one fails the load.
-  explicit SessionLoader(std::string path, std::vector<std::string> threads = {});
+  // `first_picture_only`: stop at the preview when there is one (--first-picture).
+  explicit SessionLoader(std::string path, std::vector<std::string> threads = {}, bool first_picture_only = false);
   // Builds from a run being followed (its Build(): the capture file so far
   // plus the live records); `follower` must outlive the loader. `path` names
   // it in messages.
@@ -51,11 +60,18 @@ class SessionLoader {
   State Wait();
   // The session, once, when kReady; null otherwise.
   std::unique_ptr<Session> Take();
+  // The preview (Session::preview()) from the summary index, once, when
+  // there is one and the whole load is not done; null otherwise.
+  std::unique_ptr<Session> TakePreview();
+  // Blocks until the preview is ready or the thread is done.
+  void WaitFirstPicture();
 
  private:
   void Run();
   bool Load(std::string* error);
   bool Read(analysis::Capture* capture, std::string* error);
+  // True when the index matched and the preview was handed over.
+  bool Preview();
   void SetPhase(Phase phase);
 
   std::string path_;
@@ -68,6 +84,10 @@ class SessionLoader {
   Progress progress_;
   std::string error_;
   std::unique_ptr<Session> session_;
+  bool first_picture_only_ = false;
+  std::unique_ptr<Session> preview_;  // guarded by mutex_
+  bool preview_done_ = false;         // the preview step ran (whether or not it made one); guarded by mutex_
+  std::condition_variable preview_cv_;
   std::thread thread_;  // last: started once every member above exists
 };
 

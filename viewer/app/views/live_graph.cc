@@ -149,7 +149,11 @@ bool FilterNarrows(const Selection& selection) { return !selection.search.empty(
 LiveGraph::Stacking LiveGraph::Stack(ViewContext& ctx) {
   Session& session = ctx.session;
   Stacking stacking;
-  if (ctx.selection.live_by_filter && FilterNarrows(ctx.selection)) {
+  if (session.preview()) {  // no events yet: neither classes nor filter groups, the total
+    stacking.series = &session.TotalSeries();
+    stacking.total = true;
+    stacking.bands = {{0, ImGui::ColorConvertU32ToFloat4(palette::kBar), "every site (by class once loaded)"}};
+  } else if (ctx.selection.live_by_filter && FilterNarrows(ctx.selection)) {
     const RowFilterKey key = FilterKeyOf(session, ctx.selection);
     if (filter_session_ != &session || filter_key_ != key) {
       RowFilter filter(session, ctx.selection);
@@ -378,6 +382,7 @@ nlohmann::json LiveGraph::Data(ViewContext& ctx, const std::vector<uint8_t>& ste
   // Stacked by class, the groups are named after their classes; by the
   // filter, "matching" and "other".
   auto key = [&](const Band& b) -> std::string {
+    if (stacking.total) return "all";
     if (!stacking.by_filter) return b.name;
     return b.group == kMatching ? "matching" : "other";
   };
@@ -392,14 +397,16 @@ nlohmann::json LiveGraph::Data(ViewContext& ctx, const std::vector<uint8_t>& ste
                         {"allocations", f.allocations},         {"frees", f.frees},
                         {"bytes_allocated", f.bytes_allocated}, {"bytes_freed", f.bytes_freed}};
     }
-    frames.push_back({{"frame", s.frames[row]}, {stacking.by_filter ? "groups" : "classes", std::move(groups)}});
+    frames.push_back({{"frame", s.frames[row]}, {stacking.by_filter || stacking.total ? "groups" : "classes", std::move(groups)}});
   }
-  nlohmann::json data = {{"stacked_by", stacking.by_filter ? "filter" : "class"},
+  nlohmann::json data = {{"stacked_by", stacking.total ? "total" : stacking.by_filter ? "filter" : "class"},
                          {"churn_scale", {{"blocks", ChurnScale(stacking, false, steady)},
                                           {"bytes", ChurnScale(stacking, true, steady)}}},
                          {"frames", std::move(frames)}};
   data["gpu"] = GpuData(ctx.session.Gpu(), s);
-  if (stacking.by_filter) {
+  if (stacking.total) {
+    data["groups"] = std::move(names);
+  } else if (stacking.by_filter) {
     data["groups"] = std::move(names);
     data["filter"] = DescribeFilter(ctx.selection);
   } else {

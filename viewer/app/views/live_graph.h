@@ -57,6 +57,7 @@ class LiveGraph {
     const analysis::LiveSeries* series = nullptr;
     std::vector<Band> bands;  // bottom first
     bool by_filter = false;
+    bool total = false;  // a preview's one group, every site (Session::TotalSeries)
   };
   // What the graph stacks now: the classes shown, or the filter's groups.
   Stacking Stack(ViewContext& ctx);

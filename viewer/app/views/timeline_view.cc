@@ -312,6 +312,9 @@ nlohmann::json TimelineView::Data(ViewContext& ctx) {
     frames.push_back({{"frame", s.frame},
                       {"allocations", s.allocations},
                       {"bytes", s.bytes_allocated},
+                      {"frees", s.frees},
+                      {"bytes_freed", s.bytes_freed},
+                      {"live_bytes", s.live_bytes},
                       {"alloc_time_ns", s.alloc_time_ns},
                       {"spike", s.spike}});
     if (s.spike) spikes.push_back(s.frame);
