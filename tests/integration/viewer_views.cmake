@@ -46,6 +46,18 @@ if(TARGET memframe-viewer)
   gtest_discover_tests(viewer_timeline_marks_test TEST_PREFIX viewer.marks. DISCOVERY_TIMEOUT 30)
 endif()
 
+# The first picture from the summary index equals the whole load's, on a
+# synthetic capture (test_capture.h): --dump-view-data only, no display needed.
+if(TARGET memframe-viewer)
+  add_executable(viewer_first_picture_test viewer_first_picture_test.cc)
+  target_include_directories(viewer_first_picture_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
+  target_link_libraries(viewer_first_picture_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
+                        GTest::gtest_main)
+  target_compile_definitions(viewer_first_picture_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
+  add_dependencies(viewer_first_picture_test memframe-viewer)
+  gtest_discover_tests(viewer_first_picture_test TEST_PREFIX viewer.first_picture. DISCOVERY_TIMEOUT 30)
+endif()
+
 # The Allocators tab on custom_allocators: its plot drawn (a screenshot) and
 # its thread selection against `memframe report allocators --thread`.
 if(MEMFRAME_XVFB_RUN AND TARGET memframe-viewer AND TARGET memframe AND TARGET memframe_agent
