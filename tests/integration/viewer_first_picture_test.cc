@@ -16,13 +16,9 @@ namespace memframe {
 namespace {
 
 using json = nlohmann::json;
-using testing::Alloc;
-using testing::FrameEnd;
-using testing::Free;
-using testing::TestCapture;
-using testing::TestEvent;
+namespace tc = testing;  // the synthetic capture's writer (test_capture.h)
 
-constexpr int kTimeoutSeconds = 120;
+constexpr int kTimeoutSeconds = 60;
 constexpr uint32_t kFrames = 40;
 constexpr uint64_t kBlock = 96;         // every frame's short-lived blocks
 constexpr uint64_t kKeptBlock = 4096;   // one block each frame keeps to the end
@@ -35,29 +31,29 @@ constexpr uint32_t kLoadBlocks = 2000;
 uint64_t AllocationsIn(uint32_t f) { return f % 5 + 1 + 1 + (f == kLoadFrame ? kLoadBlocks : 0); }
 uint64_t BytesIn(uint32_t f) { return (f % 5 + 1) * kBlock + kKeptBlock + (f == kLoadFrame ? kLoadBlocks * kBlock : 0); }
 
-TestCapture GameCapture(uint32_t frames = kFrames) {
-  TestCapture tc;
-  tc.Stack(1, {0x401000});
-  tc.Stack(2, {0x402000});
-  tc.Stack(3, {0x403000});
-  tc.Marker(1, "glfwSwapBuffers");
-  tc.Thread(500, "main");
-  std::vector<TestEvent> events;
+tc::TestCapture GameCapture(uint32_t frames = kFrames) {
+  tc::TestCapture capture;
+  capture.Stack(1, {0x401000});
+  capture.Stack(2, {0x402000});
+  capture.Stack(3, {0x403000});
+  capture.Marker(1, "glfwSwapBuffers");
+  capture.Thread(500, "main");
+  std::vector<tc::TestEvent> events;
   uint64_t t = 1000;
   uint64_t kept = 0x900000, loaded = 0x5000000;
   for (uint32_t f = 0; f < frames; ++f) {
-    for (uint32_t i = 0; i <= f % 5; ++i) events.push_back(Alloc(++t, f, 0x10000 + i * 0x100, kBlock, 1));
-    for (uint32_t i = 0; i <= f % 5; ++i) events.push_back(Free(++t, f, 0x10000 + i * 0x100));
-    events.push_back(Alloc(++t, f, kept, kKeptBlock, 2));
+    for (uint32_t i = 0; i <= f % 5; ++i) events.push_back(tc::Alloc(++t, f, 0x10000 + i * 0x100, kBlock, 1));
+    for (uint32_t i = 0; i <= f % 5; ++i) events.push_back(tc::Free(++t, f, 0x10000 + i * 0x100));
+    events.push_back(tc::Alloc(++t, f, kept, kKeptBlock, 2));
     kept += 0x2000;
     if (f == kLoadFrame)
-      for (uint32_t i = 0; i < kLoadBlocks; ++i, loaded += 0x100) events.push_back(Alloc(++t, f, loaded, kBlock, 3));
-    events.push_back(FrameEnd(++t, f));
+      for (uint32_t i = 0; i < kLoadBlocks; ++i, loaded += 0x100) events.push_back(tc::Alloc(++t, f, loaded, kBlock, 3));
+    events.push_back(tc::FrameEnd(++t, f));
   }
-  tc.Batch(500, events);
-  tc.End();
-  tc.Recorder(true, 0);
-  return tc;
+  capture.Batch(500, events);
+  capture.End();
+  capture.Recorder(true, 0);
+  return capture;
 }
 
 json Timeline(const std::string& capture, bool first_picture) {

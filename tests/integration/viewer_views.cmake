@@ -34,27 +34,20 @@ if(TARGET memframe-viewer AND TARGET memframe)
   gtest_discover_tests(viewer_views_markers_test TEST_PREFIX viewer.markers. DISCOVERY_TIMEOUT 30)
 endif()
 
-# A mismatch and a marker on the timeline at their frames, on a synthetic
-# capture (test_capture.h): --dump-view-data only, no display needed.
+# --dump-view-data only, no display needed, on synthetic captures
+# (test_capture.h): a mismatch and a marker on the timeline at their frames
+# (marks); the first picture from the summary index equals the whole load's
+# (first_picture).
 if(TARGET memframe-viewer)
-  add_executable(viewer_timeline_marks_test viewer_timeline_marks_test.cc)
-  target_include_directories(viewer_timeline_marks_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
-  target_link_libraries(viewer_timeline_marks_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
-                        GTest::gtest_main)
-  target_compile_definitions(viewer_timeline_marks_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
-  add_dependencies(viewer_timeline_marks_test memframe-viewer)
+  foreach(name timeline_marks first_picture)
+    add_executable(viewer_${name}_test viewer_${name}_test.cc)
+    target_include_directories(viewer_${name}_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
+    target_link_libraries(viewer_${name}_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
+                          GTest::gtest_main)
+    target_compile_definitions(viewer_${name}_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
+    add_dependencies(viewer_${name}_test memframe-viewer)
+  endforeach()
   gtest_discover_tests(viewer_timeline_marks_test TEST_PREFIX viewer.marks. DISCOVERY_TIMEOUT 30)
-endif()
-
-# The first picture from the summary index equals the whole load's, on a
-# synthetic capture (test_capture.h): --dump-view-data only, no display needed.
-if(TARGET memframe-viewer)
-  add_executable(viewer_first_picture_test viewer_first_picture_test.cc)
-  target_include_directories(viewer_first_picture_test PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit/analysis)
-  target_link_libraries(viewer_first_picture_test PRIVATE memframe_e2e_helpers memframe_analysis memframe_proto
-                        GTest::gtest_main)
-  target_compile_definitions(viewer_first_picture_test PRIVATE MEMFRAME_VIEWER_PATH="$<TARGET_FILE:memframe-viewer>")
-  add_dependencies(viewer_first_picture_test memframe-viewer)
   gtest_discover_tests(viewer_first_picture_test TEST_PREFIX viewer.first_picture. DISCOVERY_TIMEOUT 30)
 endif()
 
