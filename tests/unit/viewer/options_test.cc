@@ -49,6 +49,19 @@ TEST(ViewerOptions, ValuesAfterAnEqualsSignAndVersion) {
   EXPECT_TRUE(version.version);
 }
 
+// --first-picture stops a screenshot or the timeline's data at the first
+// picture; only the timeline has one without the events.
+TEST(ViewerOptions, FirstPicture) {
+  std::string error;
+  ViewerOptions dump, shot, other;
+  ASSERT_TRUE(Parse({"c.mfc", "--dump-view-data", "timeline", "--first-picture"}, &dump, &error)) << error;
+  EXPECT_TRUE(dump.first_picture);
+  ASSERT_TRUE(Parse({"c.mfc", "--screenshot", "x.png", "--view", "leaks", "--first-picture"}, &shot, &error)) << error;
+  EXPECT_TRUE(shot.first_picture);
+  EXPECT_FALSE(Parse({"c.mfc", "--dump-view-data", "hidden", "--first-picture"}, &other, &error));
+  EXPECT_EQ(error, "--first-picture goes with --screenshot or --dump-view-data timeline");
+}
+
 TEST(ViewerOptions, FiltersAndFlame) {
   ViewerOptions o;
   std::string error;
