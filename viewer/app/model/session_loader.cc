@@ -58,11 +58,6 @@ std::unique_ptr<Session> SessionLoader::TakePreview() {
   return std::move(preview_);
 }
 
-void SessionLoader::WaitFirstPicture() {
-  std::unique_lock lock(mutex_);
-  preview_cv_.wait(lock, [this] { return preview_done_ || state() != State::kLoading; });
-}
-
 int SessionLoader::Percent(const Progress& p) {
   switch (p.phase) {
     case Phase::kReading:
@@ -87,14 +82,11 @@ void SessionLoader::Run() {
   } catch (const std::bad_alloc&) {
     error = analysis::OutOfMemoryError(path_);
   }
-  {
-    std::lock_guard lock(mutex_);
-    progress_.phase = Phase::kDone;
-    if (!ok) error_ = error;
-    preview_.reset();  // the whole session replaces it
-    state_.store(ok ? State::kReady : State::kFailed, std::memory_order_release);
-  }
-  preview_cv_.notify_all();
+  std::lock_guard lock(mutex_);
+  progress_.phase = Phase::kDone;
+  if (!ok) error_ = error;
+  preview_.reset();  // the whole session replaces it
+  state_.store(ok ? State::kReady : State::kFailed, std::memory_order_release);
 }
 
 bool SessionLoader::Preview() {
@@ -115,13 +107,9 @@ bool SessionLoader::Preview() {
     preview->MarkPreview();
   }
   const bool made = preview != nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    if (made && first_picture_only_) session_ = std::move(preview);
-    else preview_ = std::move(preview);
-    preview_done_ = true;
-  }
-  preview_cv_.notify_all();
+  std::lock_guard lock(mutex_);
+  if (made && first_picture_only_) session_ = std::move(preview);
+  else preview_ = std::move(preview);
   return made;
 }
 

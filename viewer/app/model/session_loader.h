@@ -7,7 +7,6 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -63,8 +62,6 @@ class SessionLoader {
   // The preview (Session::preview()) from the summary index, once, when
   // there is one and the whole load is not done; null otherwise.
   std::unique_ptr<Session> TakePreview();
-  // Blocks until the preview is ready or the thread is done.
-  void WaitFirstPicture();
 
  private:
   void Run();
@@ -86,8 +83,6 @@ class SessionLoader {
   std::unique_ptr<Session> session_;
   bool first_picture_only_ = false;
   std::unique_ptr<Session> preview_;  // guarded by mutex_
-  bool preview_done_ = false;         // the preview step ran (whether or not it made one); guarded by mutex_
-  std::condition_variable preview_cv_;
   std::thread thread_;  // last: started once every member above exists
 };
 

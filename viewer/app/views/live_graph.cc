@@ -331,7 +331,9 @@ void LiveGraph::DrawTooltip(ViewContext& ctx, size_t row) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextColored(colour, "%s", name);
-      for (const std::string& cell : {FormatBytes(f.live_bytes), FormatBytes(f.mapped_bytes), FormatCount(f.allocations),
+      // A preview's mapped bytes are not known yet (they need the events).
+      const std::string mapped = stacking.total ? "loading" : FormatBytes(f.mapped_bytes);
+      for (const std::string& cell : {FormatBytes(f.live_bytes), mapped, FormatCount(f.allocations),
                                       FormatCount(f.frees), FormatBytes(f.bytes_allocated), FormatBytes(f.bytes_freed)}) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(cell.c_str());
