@@ -24,7 +24,9 @@ TEST(ElideMiddle, NeverCutsInsideACharacter) {
     const std::string shown = ElideMiddle(text, w, Chars);
     for (size_t i = 0; i + 1 < shown.size(); ++i) {
       const bool lead = static_cast<unsigned char>(shown[i]) == 0xC3;
-      if (lead) EXPECT_EQ(static_cast<unsigned char>(shown[i + 1]), 0xA9) << shown;
+      if (lead) {
+        EXPECT_EQ(static_cast<unsigned char>(shown[i + 1]), 0xA9) << shown;
+      }
     }
     EXPECT_NE(static_cast<unsigned char>(shown.back()), 0xC3) << shown;
   }
