@@ -64,6 +64,7 @@ uintptr_t g_agent_base = 0;
 struct PatchedSlot {
   void** slot;
   void* original;
+  PatchRank rank;
 };
 // Enough for every import of these names in a large game with its drivers.
 constexpr size_t kMaxSlots = 1 << 15;
@@ -142,6 +143,12 @@ bool KnowsReal(const char* name, void* slot_value, uintptr_t module_start, uintp
 // first (in a library constructor that unwinds an exception, say): both
 // would wait forever.
 
+struct PatchPass {
+  size_t* patched;
+  PatchRank rank;
+};
+
+// One pass of PatchLoadedModules over one module: the slots of one rank.
 int PatchModule(dl_phdr_info* info, size_t, void* data) {
   if (IsSkipped(info)) return 0;
   if (!IsRelocated(info)) {
@@ -150,11 +157,13 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
   }
   ModuleTables t;
   if (!ReadTables(info, &t)) return 0;
-  size_t* patched = static_cast<size_t*>(data);
+  const PatchPass* pass = static_cast<const PatchPass*>(data);
   int stop = 0;
   ForEachImportSlot(info, t, [&](const char* name, void** slot) {
     int hook = HookIndex(name);
     if (hook < 0 || !g_hooks[hook]) return true;
+    const PatchRank rank = RankOf(name);
+    if (rank != pass->rank) return true;
     void* value = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     // Null: a weak import nothing defines (`if (&mi_malloc)` must stay false).
     if (!value || value == g_hooks[hook] || AlreadyPatched(slot)) return true;
@@ -169,9 +178,9 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
       return false;
     }
     if (!WriteSlot(slot, g_hooks[hook], InReadOnlyPage(t, reinterpret_cast<uintptr_t>(slot)))) return true;
-    g_slots[n] = {slot, value};
+    g_slots[n] = {slot, value, rank};
     g_slot_count.store(n + 1, std::memory_order_release);
-    ++*patched;
+    ++*pass->patched;
     return true;
   });
   return stop;
@@ -182,6 +191,7 @@ int PatchModule(dl_phdr_info* info, size_t, void* data) {
 // cannot be unloaded meanwhile: dlclose waits for dl_iterate_phdr).
 struct SlotSweep {
   bool restore;
+  PatchRank rank;  // restore: the slots of this rank
   bool* in_loaded_module;  // one flag per slot
 };
 
@@ -194,7 +204,8 @@ int SweepModule(dl_phdr_info* info, size_t, void* data) {
     auto at = reinterpret_cast<uintptr_t>(g_slots[i].slot);
     if (at < t.start || at >= t.end) continue;
     sweep->in_loaded_module[i] = true;
-    if (sweep->restore) WriteSlot(g_slots[i].slot, g_slots[i].original, InReadOnlyPage(t, at));
+    if (sweep->restore && g_slots[i].rank == sweep->rank)
+      WriteSlot(g_slots[i].slot, g_slots[i].original, InReadOnlyPage(t, at));
   }
   return 0;
 }
@@ -205,8 +216,11 @@ size_t Sweep(bool restore) {
   static bool in_loaded_module[kMaxSlots];
   size_t n = g_slot_count.load(std::memory_order_acquire);
   memset(in_loaded_module, 0, n);
-  SlotSweep sweep{restore, in_loaded_module};
-  dl_iterate_phdr(SweepModule, &sweep);
+  // Restored allocations first, releases last (PatchRank).
+  for (int rank = kPatchRanks - 1; rank >= (restore ? 0 : kPatchRanks - 1); --rank) {
+    SlotSweep sweep{restore, static_cast<PatchRank>(rank), in_loaded_module};
+    dl_iterate_phdr(SweepModule, &sweep);
+  }
   size_t kept = 0;
   for (size_t i = 0; i < n; ++i)
     if (in_loaded_module[i]) g_slots[kept++] = g_slots[i];
@@ -357,7 +371,10 @@ size_t PatchLoadedModules(bool* unrelocated) {
   // The allocator APIs' definitions in libraries loaded since, before any
   // of their slots is pointed at a hook.
   ResolveAllocatorApis();
-  dl_iterate_phdr(PatchModule, &patched);
+  for (int rank = 0; rank < kPatchRanks; ++rank) {
+    PatchPass pass{&patched, static_cast<PatchRank>(rank)};
+    dl_iterate_phdr(PatchModule, &pass);
+  }
   if (unrelocated) *unrelocated = g_unrelocated_seen;
   return patched;
 }

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 
+#include "attach/patch_rank.h"
+
 namespace memframe::agent {
 
 // Looks up the hooks in the agent's own module and the real functions of

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "attach/got_patcher.h"
 #include "attach/hooked_imports.h"
 #include "exports_map.h"
 #include "memframe/frame_sources.h"
@@ -97,3 +98,26 @@ TEST(HookTables, DocsNameEveryPresent) {
 }
 
 }  // namespace
+
+// An attach patches every release before any allocation (got_patcher.h,
+// PatchRank): each import name of attach's list and of the allocators' own
+// APIs is in the rank its name says.
+TEST(HookTables, AttachPatchesReleasesBeforeAllocations) {
+  using memframe::agent::RankOf;
+  for (const char* name : {"free", "_ZdlPv", "_ZdaPvm", "_ZdlPvSt11align_val_tRKSt9nothrow_t", "munmap", "mi_free",
+                           "je_sdallocx", "dallocx", "glDeleteTextures", "vkFreeMemory", "vkDestroyImage"})
+    EXPECT_EQ(RankOf(name), memframe::agent::kReleases) << name;
+  for (const char* name : {"realloc", "reallocarray", "mremap", "mi_realloc", "rallocx", "xallocx"})
+    EXPECT_EQ(RankOf(name), memframe::agent::kReallocates) << name;
+  for (const char* name : {"malloc", "calloc", "posix_memalign", "_Znwm", "_ZnamSt11align_val_t", "mmap", "mmap64",
+                           "mallocx", "mi_malloc", "glTexImage2D", "vkAllocateMemory", "dlopen", "glXSwapBuffers"})
+    EXPECT_EQ(RankOf(name), memframe::agent::kAllocatesAndOthers) << name;
+  // Every release-like name of attach's own list is patched first.
+  for (const char* name : memframe::agent::kHookedImportNames) {
+    const std::string n = name;
+    const bool releases = n == "free" || n.rfind("_Zdl", 0) == 0 || n.rfind("_Zda", 0) == 0 || n == "munmap";
+    if (releases) {
+      EXPECT_EQ(RankOf(name), memframe::agent::kReleases) << name;
+    }
+  }
+}
