@@ -11,13 +11,18 @@ namespace memframe::windows {
 
 namespace {
 
+constexpr DWORD kRemoteNotRun = static_cast<DWORD>(-1);
+constexpr DWORD kRemoteNoAnswer = static_cast<DWORD>(-2);
+
 // Runs `start(argument)` in the target and returns the thread's exit code,
-// or (DWORD)-1 when the thread could not run.
-DWORD RunRemote(HANDLE process, LPTHREAD_START_ROUTINE start, void* argument) {
+// kRemoteNotRun when the thread could not be created, or kRemoteNoAnswer
+// when it did not end within `timeout_ms` (it is left to run).
+DWORD RunRemote(HANDLE process, LPTHREAD_START_ROUTINE start, void* argument, DWORD timeout_ms = 60000) {
   HANDLE thread = CreateRemoteThread(process, nullptr, 0, start, argument, 0, nullptr);
-  if (!thread) return static_cast<DWORD>(-1);
-  DWORD code = static_cast<DWORD>(-1);
-  if (WaitForSingleObject(thread, 60000) == WAIT_OBJECT_0) GetExitCodeThread(thread, &code);
+  if (!thread) return kRemoteNotRun;
+  DWORD code = kRemoteNoAnswer;
+  if (WaitForSingleObject(thread, timeout_ms) == WAIT_OBJECT_0 && !GetExitCodeThread(thread, &code))
+    code = kRemoteNotRun;
   CloseHandle(thread);
   return code;
 }
@@ -99,7 +104,7 @@ bool InjectAgent(HANDLE process, const std::wstring& agent, const MemframeStartO
   DWORD loaded = RunRemote(process, load_library, remote_path);
   VirtualFreeEx(process, remote_path, 0, MEM_RELEASE);
   HMODULE remote = RemoteModule(process, agent);
-  if (loaded == 0 || loaded == static_cast<DWORD>(-1) || !remote) {
+  if (loaded == 0 || loaded == kRemoteNotRun || loaded == kRemoteNoAnswer || !remote) {
     *error = L"the process could not load the agent " + agent;
     return false;
   }
@@ -123,9 +128,27 @@ bool StopAgent(HANDLE process, const std::wstring& agent, std::wstring* error) {
   }
   auto* stop = RemoteExport(remote, agent, "MemframeStop", error);
   if (!stop) return false;
-  DWORD result = RunRemote(process, stop, nullptr);
-  if (result == 0) return true;
-  *error = result == 1 ? L"is not being recorded (its recording has ended)" : L"could not run the agent's stop";
+  DWORD result = RunRemote(process, stop, nullptr, kStopTimeoutMs);
+  switch (result) {
+    case 0:
+      return true;
+    case kMemframeStopNotRecording:
+      *error = L"is not being recorded (its recording has ended)";
+      break;
+    case kMemframeStopStarting:
+      *error = L"is still starting its recording; try again in a moment";
+      break;
+    case kRemoteNoAnswer:
+      *error = L"did not answer within " + std::to_wstring(kStopTimeoutMs / 1000) +
+               L" s: its agent's stop is blocked, and its capture may be incomplete (the game runs on)";
+      break;
+    case kRemoteNotRun:
+      *error = L"could not run the agent's stop (error " + std::to_wstring(GetLastError()) + L")";
+      break;
+    default:
+      *error = L"could not run the agent's stop (it ended with " + std::to_wstring(result) + L")";
+      break;
+  }
   return false;
 }
 

@@ -28,7 +28,9 @@ bool InjectAgent(HANDLE process, const std::wstring& agent, const MemframeStartO
                  std::wstring* error);
 
 // Runs the agent's MemframeStop in `process` (memframe.exe detach): false,
-// with `error` set, when the process has no agent or it was not recording.
+// with `error` set, when the process has no agent, it was not recording, or
+// the stop did not end within kStopTimeoutMs (then it is not waited for).
+inline constexpr DWORD kStopTimeoutMs = 30000;
 bool StopAgent(HANDLE process, const std::wstring& agent, std::wstring* error);
 
 }  // namespace memframe::windows

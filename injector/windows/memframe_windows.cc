@@ -60,8 +60,10 @@ void PrintUsage() {
            L"$MEMFRAME_TCP, which the Linux `memframe run --tcp` sets when it runs this\n"
            L"under Wine). Both wait for the game to end and exit with its status, or\n"
            L"for a detach (then 0). detach: ends the recording of a game that run or\n"
-           L"attach records; the game runs on. Child processes the game starts are\n"
-           L"not recorded: run memframe.exe on the game itself.\n");
+           L"attach records; the game runs on. Child processes are not followed: only\n"
+           L"the process run starts (or attach names) is recorded, and run says so\n"
+           L"when the game starts one (a launcher): run or attach memframe.exe on the\n"
+           L"game itself.\n");
 }
 
 std::wstring Directory(const std::wstring& path) {
@@ -188,11 +190,76 @@ HANDLE DetachedEvent(DWORD id) {
   return CreateEventW(nullptr, TRUE, FALSE, name.c_str());
 }
 
+// The processes the game started, for one note: memframe.exe records only
+// the process it starts, and a launcher's game would otherwise run
+// unrecorded without a word. A job's completion port tells of each process
+// that joins it, and a process's children join their parent's job: no hook.
+// Breaking away stays allowed, as without memframe (such a child is not told).
+struct ChildWatch {
+  HANDLE job = nullptr, port = nullptr;
+  DWORD game = 0;
+  bool told = false;
+};
+
+// Puts the suspended game in a job of its own; without one (a failure),
+// nothing is told.
+void WatchChildren(HANDLE process, DWORD id, ChildWatch* watch) {
+  watch->game = id;
+  watch->job = CreateJobObjectW(nullptr, nullptr);
+  watch->port = watch->job ? CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 1) : nullptr;
+  JOBOBJECT_ASSOCIATE_COMPLETION_PORT port{};
+  port.CompletionKey = watch->job;
+  port.CompletionPort = watch->port;
+  JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+  limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_BREAKAWAY_OK;
+  if (watch->port &&
+      SetInformationJobObject(watch->job, JobObjectAssociateCompletionPortInformation, &port, sizeof(port)) &&
+      SetInformationJobObject(watch->job, JobObjectExtendedLimitInformation, &limits, sizeof(limits)) &&
+      AssignProcessToJobObject(watch->job, process))
+    return;
+  if (watch->port) CloseHandle(watch->port);
+  if (watch->job) CloseHandle(watch->job);
+  watch->job = watch->port = nullptr;
+}
+
+// Says once that a process other than the game joined its job.
+void NoteChildren(ChildWatch* watch) {
+  DWORD message = 0;
+  ULONG_PTR key = 0;
+  LPOVERLAPPED value = nullptr;
+  while (watch->port && GetQueuedCompletionStatus(watch->port, &message, &key, &value, 0)) {
+    auto id = static_cast<DWORD>(reinterpret_cast<ULONG_PTR>(value));
+    if (message != JOB_OBJECT_MSG_NEW_PROCESS || id == watch->game || watch->told) continue;
+    watch->told = true;
+    wchar_t name[MAX_PATH] = L"?";
+    DWORD size = MAX_PATH;
+    if (HANDLE child = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, id)) {
+      if (!QueryFullProcessImageNameW(child, 0, name, &size)) wcscpy(name, L"?");
+      CloseHandle(child);
+    }
+    fwprintf(stderr,
+             L"memframe: the game started process %lu (%ls), which is not recorded: memframe.exe follows no "
+             L"child processes (attach to it, or run it directly)\n",
+             static_cast<unsigned long>(id), name);
+  }
+}
+
+void CloseChildWatch(ChildWatch* watch) {
+  if (watch->port) CloseHandle(watch->port);
+  if (watch->job) CloseHandle(watch->job);  // no kill-on-close: the processes run on
+}
+
 // Waits for the game to end, or for a detach (`detached`, may be null);
-// the game's exit status, or 0 after a detach.
-int WaitForExit(HANDLE process, HANDLE detached) {
+// the game's exit status, or 0 after a detach. Meanwhile tells of the
+// game's children (`children`, may be null).
+int WaitForExit(HANDLE process, HANDLE detached, ChildWatch* children = nullptr) {
   HANDLE handles[2] = {process, detached};
-  DWORD which = WaitForMultipleObjects(detached ? 2 : 1, handles, FALSE, INFINITE);
+  const bool watching = children && children->port;
+  DWORD which = WAIT_TIMEOUT;
+  while (which == WAIT_TIMEOUT) {
+    which = WaitForMultipleObjects(detached ? 2 : 1, handles, FALSE, watching ? 250 : INFINITE);
+    if (watching) NoteChildren(children);
+  }
   if (detached) CloseHandle(detached);
   if (which == WAIT_OBJECT_0 + 1) {
     fwprintf(stderr, L"memframe: detached from process %lu; it runs on\n", GetProcessId(process));
@@ -241,6 +308,8 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     return kExitMemframeError;
   }
   HANDLE detached = DetachedEvent(child.dwProcessId);
+  ChildWatch children;
+  WatchChildren(child.hProcess, child.dwProcessId, &children);
   bool recording = false;
   std::wstring error;
   if (!ImportAgentFirst(child.hProcess, agent, "MemframeStart", &error) ||
@@ -248,13 +317,15 @@ int Run(const CommonOptions& options, const std::vector<std::wstring>& args) {
     Fail(L"%ls", error);
     TerminateProcess(child.hProcess, kExitMemframeError);
     if (detached) CloseHandle(detached);
+    CloseChildWatch(&children);
     CloseHandle(child.hThread);
     CloseHandle(child.hProcess);
     return kExitMemframeError;
   }
   if (!recording) fwprintf(stderr, L"memframe: the agent is not recording (see above); the game runs on\n");
   ResumeThread(child.hThread);
-  int status = WaitForExit(child.hProcess, detached);
+  int status = WaitForExit(child.hProcess, detached, &children);
+  CloseChildWatch(&children);
   CloseHandle(child.hThread);
   CloseHandle(child.hProcess);
   return status;

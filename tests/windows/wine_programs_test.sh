@@ -80,4 +80,19 @@ check find_none 1 find haystack "$win_data\\words.txt"
 check xcopy 0 xcopy /Y "$win_data\\one.txt" "$win_data\\copies\\"
 check regedit 0 regedit /e "$win_data\\copies\\debug.reg" 'HKEY_CURRENT_USER\Software\Wine\Debug'
 
+# Child processes are not followed, and memframe.exe run says so once when
+# the program starts one (cmd starting cmd), not when it starts none (dir).
+"$cli" run --tcp -o "$scratch/child.mfc" -- wine "$bin/memframe.exe" run -- cmd /c "cmd /c exit 3" \
+  >"$scratch/child.run.out" 2>"$scratch/child.run.err"
+got_child=$?
+notes="$(grep -c 'started process .*cmd.exe.*, which is not recorded' "$scratch/child.run.err")"
+none="$(grep -c 'started process' "$scratch/dir.run.err")"
+if [ "$got_child" -eq 3 ] && [ "$notes" -eq 1 ] && [ "$none" -eq 0 ]; then
+  echo "ok   child    status 3, one note of the child process, none for dir"
+else
+  echo "FAIL child    status $got_child (want 3), $notes notes of a child (want 1), $none for dir (want 0)"
+  grep '^memframe' "$scratch/child.run.err" | head -5
+  failures=$((failures + 1))
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures of the programs failed"; exit 1; }

@@ -133,8 +133,14 @@ extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* opt
 }
 
 extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStop(void*) {
-  if (!memframe::agent::g_recording.load(std::memory_order_acquire)) return 1;
-  memframe::agent::StopWindowsAgent("detach");
+  using namespace memframe::agent;
+  // Not while the start still patches the modules (an attach's MemframeStart
+  // in its own thread): the stop's loading of dbghelp.dll would patch beside
+  // it, and the capture would end before its start did.
+  unsigned long start = g_start_result.load(std::memory_order_acquire);
+  if (start == kStartPending) return kMemframeStopStarting;
+  if (start != 0 || !g_recording.load(std::memory_order_acquire)) return kMemframeStopNotRecording;
+  StopWindowsAgent("detach");
   wchar_t name[64];
   swprintf(name, 64, L"%ls%lu", kMemframeDetachedEvent, static_cast<unsigned long>(GetCurrentProcessId()));
   if (HANDLE detached = OpenEventW(EVENT_MODIFY_STATE, FALSE, name)) {

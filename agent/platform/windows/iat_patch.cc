@@ -9,7 +9,39 @@
 namespace memframe::agent {
 
 namespace {
+// Taken after the loader lock, never before: OnDllLoaded runs under the
+// loader lock and takes it, and under it GetModuleHandle and GetProcAddress
+// (which take the loader lock, under Wine at least) are called. Whoever
+// patches outside a DLL notification holds the loader lock first
+// (LoaderLockHeld); the other order deadlocked an attach whose start
+// patched while another thread loaded a DLL (memframe.exe detach's
+// dbghelp.dll), and every remote thread after it waited for the loader.
 SRWLOCK g_patch_lock = SRWLOCK_INIT;
+
+// ntdll's LdrLockLoaderLock and LdrUnlockLoaderLock, which no SDK header of
+// MinGW's declares: the loader lock held for a scope, re-entrantly (under a
+// DllMain, the run's start, it is held already). Looked up here, before it
+// is held: the look-up takes it too.
+class LoaderLockHeld {
+ public:
+  LoaderLockHeld() {
+    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    auto lock = reinterpret_cast<LockFn>(reinterpret_cast<void*>(GetProcAddress(ntdll, "LdrLockLoaderLock")));
+    unlock_ = reinterpret_cast<UnlockFn>(reinterpret_cast<void*>(GetProcAddress(ntdll, "LdrUnlockLoaderLock")));
+    if (!lock || !unlock_ || lock(0, nullptr, &cookie_) != 0) unlock_ = nullptr;
+  }
+  ~LoaderLockHeld() {
+    if (unlock_) unlock_(0, cookie_);
+  }
+  LoaderLockHeld(const LoaderLockHeld&) = delete;
+  LoaderLockHeld& operator=(const LoaderLockHeld&) = delete;
+
+ private:
+  using LockFn = LONG(NTAPI*)(ULONG flags, ULONG* disposition, ULONG_PTR* cookie);
+  using UnlockFn = LONG(NTAPI*)(ULONG flags, ULONG_PTR cookie);
+  ULONG_PTR cookie_ = 0;
+  UnlockFn unlock_ = nullptr;
+};
 
 HMODULE SelfModule() {
   HMODULE self = nullptr;
@@ -171,6 +203,7 @@ void PatchEachLoadedDll() {
 
 void PatchLoadedModules() {
   RecursionGuard guard;  // the module list and VirtualProtect are the agent's work
+  LoaderLockHeld loader;  // before g_patch_lock, as in OnDllLoaded
   AcquireSRWLockExclusive(&g_patch_lock);
   int count = 0;
   const ImportHook* hooks = ImportHooks(&count);

@@ -28,6 +28,12 @@ extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStart(void* opt
 // and pass every call through. Then sets the event kMemframeDetachedEvent
 // followed by the process id, on which `memframe.exe run` and `attach` wait
 // beside the game, so that they end and the recorder closes the capture.
-// Returns 0 when it ended a recording, 1 when there was none.
+// Returns 0 when it ended a recording, kMemframeStopNotRecording when there
+// was none, kMemframeStopStarting while MemframeStart has not finished (try
+// again). It takes no lock a game thread holds for long: it runs outside
+// the loader lock, and dbghelp.dll's loading takes the loader lock before
+// the agent's patch lock, as every DLL's loading does (iat_patch.cc).
 extern "C" __declspec(dllexport) unsigned long __stdcall MemframeStop(void* unused);
+inline constexpr unsigned long kMemframeStopNotRecording = 1;
+inline constexpr unsigned long kMemframeStopStarting = 2;
 inline constexpr wchar_t kMemframeDetachedEvent[] = L"memframe-detached-";
