@@ -5,6 +5,7 @@
 // a lock a game thread can hold.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "buffer/thread_buffer.h"
@@ -12,6 +13,9 @@
 namespace memframe::agent::thread_os {
 
 uint32_t ThisThreadId();
+// Thread `tid`'s name in UTF-8, cut to fit `size` bytes with its NUL; empty
+// when it has none or cannot be read. The writer's: it never allocates.
+void ReadThreadName(uint32_t tid, char* name, size_t size);
 uint32_t ThisProcessId();
 void SleepMicros(long us);
 

@@ -3,11 +3,6 @@
 #include <pthread.h>  // on Windows, winpthreads (linked statically)
 #include <sched.h>
 #include <time.h>
-#ifndef _WIN32
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
-#endif
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -30,9 +25,8 @@
 #include "runtime/diagnostics.h"
 #include "memframe/format.h"
 #include "writer/module_map.h"
-#ifdef _WIN32
-#include "platform/windows/thread_name_windows.h"
-#endif
+#include "buffer/thread_os.h"
+#include "os_signals.h"  // agent/platform/<os>/: AllSignalsBlocked
 
 namespace memframe::agent {
 
@@ -133,25 +127,6 @@ void MarkStackSent(uint32_t id) {
   if (id < kSentStackBits) g_sent_stacks[id >> 6] |= 1ull << (id & 63);
 }
 
-// With open/read, not stdio: the writer thread never calls malloc, so glibc
-// never gives it an arena of its own (64 MiB of address space, which counts
-// against a program's RLIMIT_AS).
-void ReadThreadName(uint32_t tid, char* name, size_t size) {
-#ifdef _WIN32
-  ReadWindowsThreadName(tid, name, size);
-#else
-  char path[64];
-  snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
-  name[0] = '\0';
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  ssize_t n = read(fd, name, size - 1);
-  close(fd);
-  name[n > 0 ? n : 0] = '\0';
-  name[strcspn(name, "\n")] = '\0';
-#endif
-}
-
 BufferView* ViewOf(ThreadBuffer* b) {
   for (int i = 0; i < g_view_count; ++i)
     if (g_views[i].buffer == b) return &g_views[i];
@@ -210,7 +185,7 @@ uint64_t DrainBuffer(ThreadBuffer* b, bool yield) {
   if (view && (view->tid != tid || view->generation != b->generation)) {
     view->tid = tid;
     view->generation = b->generation;
-    ReadThreadName(tid, view->name, sizeof(view->name));
+    thread_os::ReadThreadName(tid, view->name, sizeof(view->name));
     EncodeThreadInfo(*g_sink, tid, view->name, Ticks(), false);
   }
   uint64_t head = b->head.load(std::memory_order_relaxed);
@@ -304,7 +279,7 @@ void RefreshThreadNames() {
     // Reused by a thread not drained yet: the view still names the gone one.
     if (v.buffer->tid.load(std::memory_order_relaxed) != v.tid) continue;
     char name[16];
-    ReadThreadName(v.tid, name, sizeof(name));
+    thread_os::ReadThreadName(v.tid, name, sizeof(name));
     if (strcmp(name, v.name) != 0) {
       memcpy(v.name, name, sizeof(name));
       EncodeThreadInfo(*g_sink, v.tid, v.name, 0, false);
@@ -330,11 +305,7 @@ bool HelpDrain(ThreadBuffer* b) {
     WaitForEncoding(kEncodingWaitNs);
     return true;
   }
-#ifndef _WIN32
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-#endif
+  AllSignalsBlocked blocked;
   bool helped = false;
   if (TryLockEncoding()) {
     // The writer may have ended (its last drain, then EndOfStream) or lost
@@ -348,9 +319,6 @@ bool HelpDrain(ThreadBuffer* b) {
     }
     UnlockEncoding();
   }
-#ifndef _WIN32
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-#endif
   return helped;
 }
 
@@ -467,24 +435,21 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   EncodeClockSync(*sink, hello.start_ticks, hello.start_monotonic_ns);
   if (!sink->Flush()) return false;
 
-#ifndef _WIN32
-  // The writer must never run a signal handler of the game's.
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-#endif
   SetConsumerAlive(true);
   SetRingHelper(HelpDrain);
-  // A small stack: the writer's frames are shallow, and a default one (8 MiB
-  // of address space) counts against a program's RLIMIT_AS.
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, kWriterStackBytes);
-  int rc = pthread_create(&g_thread, &attr, WriterMain, nullptr);
-  pthread_attr_destroy(&attr);
-#ifndef _WIN32
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-#endif
+  int rc = 0;
+  {
+    // The writer must never run a signal handler of the game's: it starts
+    // with every signal blocked.
+    AllSignalsBlocked blocked;
+    // A small stack: the writer's frames are shallow, and a default one (8 MiB
+    // of address space) counts against a program's RLIMIT_AS.
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kWriterStackBytes);
+    rc = pthread_create(&g_thread, &attr, WriterMain, nullptr);
+    pthread_attr_destroy(&attr);
+  }
   if (rc != 0) {
     SetRingHelper(nullptr);
     SetConsumerAlive(false);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/kcmp.h>
 #include <pthread.h>
 #include <sys/prctl.h>
@@ -7,6 +8,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstring>
 
 #include "buffer/thread_os.h"
 
@@ -28,6 +31,21 @@ void CreateExitKey() {
 
 uint32_t ThisThreadId() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 uint32_t ThisProcessId() { return static_cast<uint32_t>(syscall(SYS_getpid)); }
+
+// With open/read, not stdio: the writer thread never calls malloc, so glibc
+// never gives it an arena of its own (64 MiB of address space, which counts
+// against a program's RLIMIT_AS).
+void ReadThreadName(uint32_t tid, char* name, size_t size) {
+  char path[64];
+  snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
+  name[0] = '\0';
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t n = read(fd, name, size - 1);
+  close(fd);
+  name[n > 0 ? n : 0] = '\0';
+  name[strcspn(name, "\n")] = '\0';
+}
 
 void SleepMicros(long us) {
   timespec ts{0, us * 1000};

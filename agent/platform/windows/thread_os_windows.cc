@@ -1,11 +1,13 @@
 #include <windows.h>
 
 #include "buffer/thread_os.h"
+#include "thread_name_windows.h"
 
 namespace memframe::agent::thread_os {
 
 uint32_t ThisThreadId() { return static_cast<uint32_t>(GetCurrentThreadId()); }
 uint32_t ThisProcessId() { return static_cast<uint32_t>(GetCurrentProcessId()); }
+void ReadThreadName(uint32_t tid, char* name, size_t size) { ReadWindowsThreadName(tid, name, size); }
 void SleepMicros(long us) { Sleep(us < 1000 ? 0 : static_cast<DWORD>(us / 1000)); }
 
 // Windows has no pthread keys for foreign threads: the agent's DllMain
