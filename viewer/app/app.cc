@@ -46,7 +46,7 @@ void App::Follow(const std::string& socket_path) {
   follower_ = analysis::LiveFollower::Start(socket_path, &error_);
   if (!follower_) {
     status_ = Status::kFailed;
-    std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
+    ErrorLine(std::cerr, "memframe-viewer") << error_ << '\n';
     return;
   }
   std::snprintf(open_path_, sizeof open_path_, "%s", follower_->capture_path().c_str());
@@ -94,7 +94,7 @@ void App::PollFollow() {
       if (follow_final_ && !session_) {
         error_ = follow_note_;
         status_ = Status::kFailed;
-        std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
+        ErrorLine(std::cerr, "memframe-viewer") << error_ << '\n';
       }
     }
     loader_.reset();
@@ -188,7 +188,7 @@ void App::Poll() {
       error_ = loader_->error();
       status_ = Status::kFailed;
       session_.reset();
-      std::fprintf(stderr, "memframe-viewer: error: %s\n", error_.c_str());
+      ErrorLine(std::cerr, "memframe-viewer") << error_ << '\n';
       return;
   }
 }

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   std::string error;
   if (!ParseViewerOptions(argc, argv, &options, &error)) {
     memframe::ErrorLine(std::cerr, "memframe-viewer") << error << "\n(see memframe-viewer --help)\n";
-    return 2;
+    return memframe::kExitMemframeError;
   }
   if (options.help) {
     std::fputs(ViewerUsage().c_str(), stdout);
@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     page.close();
     if (page) return 0;
     memframe::ErrorLine(std::cerr, "memframe-viewer") << "cannot write " << options.generate_man << '\n';
-    return 2;
+    return memframe::kExitMemframeError;
   }
   // --dump-view-data and --measure-fps write their results on stdout: a full
   // disk behind it is a failure, not a silent loss.
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   std::string problem = checked_stdout.Finish();
   if (!problem.empty()) {
     memframe::ErrorLine(std::cerr, "memframe-viewer") << "writing the output: " << problem << '\n';
-    return 2;
+    return memframe::kExitMemframeError;
   }
   return status;
 }

@@ -26,8 +26,7 @@ namespace {
 
 bool CheckView(const std::string& name) {
   if (IsViewName(name)) return true;
-  std::fprintf(stderr, "memframe-viewer: error: unknown view '%s' (views: %s)\n", name.c_str(),
-               ViewNameList().c_str());
+  ErrorLine(std::cerr, "memframe-viewer") << "unknown view '" << name << "' (views: " << ViewNameList() << ")\n";
   return false;
 }
 
@@ -45,7 +44,7 @@ bool InitOffscreen(const ViewerOptions& options, Backend& backend) {
   config.offscreen = true;
   std::string error;
   if (backend.Init(config, &error)) return true;
-  std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
+  ErrorLine(std::cerr, "memframe-viewer") << error << '\n';
   return false;
 }
 
@@ -68,7 +67,7 @@ bool LoadAndSettle(App& app, Backend& backend) {
 // settled; then `body(app, backend)` gives the exit status.
 template <typename Body>
 int WithSettledView(const ViewerOptions& options, Body body) {
-  if (!CheckView(options.view)) return 2;
+  if (!CheckView(options.view)) return kExitMemframeError;
   Backend backend;
   if (!InitOffscreen(options, backend)) return 1;
   Fonts fonts = SetUpStyle();
@@ -88,7 +87,7 @@ int RunInteractive(const ViewerOptions& options) {
   config.height = options.height;
   config.title = options.capture_path.empty() ? "memframe" : "memframe \xE2\x80\x94 " + options.capture_path;
   if (!backend.Init(config, &error)) {
-    std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
+    ErrorLine(std::cerr, "memframe-viewer") << error << '\n';
     return 1;
   }
   Fonts fonts = SetUpStyle();
@@ -108,11 +107,11 @@ int RunScreenshot(const ViewerOptions& options) {
     std::vector<uint8_t> pixels;
     int width = 0, height = 0;
     if (!backend.ReadPixels(&pixels, &width, &height)) {
-      std::fprintf(stderr, "memframe-viewer: error: cannot read back the rendered image\n");
+      ErrorLine(std::cerr, "memframe-viewer") << "cannot read back the rendered image\n";
       return 1;
     }
     if (!WritePng(options.screenshot_path, {options.capture_path}, pixels, width, height, &error)) {
-      std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
+      ErrorLine(std::cerr, "memframe-viewer") << error << '\n';
       return 1;
     }
     // The picture of a damaged capture is drawn (the loader warned), but
@@ -167,23 +166,23 @@ int RunMeasureFps(const ViewerOptions& options) {
 }
 
 int RunDumpViewData(const ViewerOptions& options) {
-  if (!CheckView(options.dump_view)) return 2;
+  if (!CheckView(options.dump_view)) return kExitMemframeError;
   if (const char* refusal = analysis::ThreadFilterRefusal(options.dump_view); refusal && !options.threads.empty()) {
-    std::fprintf(stderr, "memframe-viewer: error: view '%s' cannot honour --thread: %s\n", options.dump_view.c_str(),
-                 refusal);
-    return 2;
+    ErrorLine(std::cerr, "memframe-viewer") << "view '" << options.dump_view << "' cannot honour --thread: " << refusal
+                                            << '\n';
+    return kExitMemframeError;
   }
   SessionLoader loader(options.capture_path, options.threads, options.first_picture);
   if (loader.Wait() != SessionLoader::State::kReady) {
-    std::fprintf(stderr, "memframe-viewer: error: %s\n", loader.error().c_str());
-    return loader.bad_threads() ? 2 : 1;
+    ErrorLine(std::cerr, "memframe-viewer") << loader.error() << '\n';
+    return loader.bad_threads() ? kExitMemframeError : 1;
   }
   std::unique_ptr<Session> session = loader.Take();
   ApplyClassOptions(*session, options.module_class_rules, options.classes);
   session->SetJudgeAllFrames(options.all_frames);
   if (std::string problem = FramePicksProblem(options, session->frames()); !problem.empty()) {
     ErrorLine(std::cerr, "memframe-viewer") << problem << '\n';
-    return 2;
+    return kExitMemframeError;
   }
   Selection selection;
   selection.Apply(options, session->frames());
@@ -192,8 +191,8 @@ int RunDumpViewData(const ViewerOptions& options) {
     if (marker->empty()) continue;
     std::string error;
     if (!analysis::ResolveCut(session->capture().main, *marker, session->frames(), &error)) {
-      std::fprintf(stderr, "memframe-viewer: error: %s\n", error.c_str());
-      return 2;
+      ErrorLine(std::cerr, "memframe-viewer") << error << '\n';
+      return kExitMemframeError;
     }
   }
   Fonts no_fonts;
