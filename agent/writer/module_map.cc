@@ -132,6 +132,8 @@ void EncodeModuleMap(SocketSink& sink, uint64_t ticks) {
   g_mapped.store(ctx.counted && !w.overflow() ? Pack(ctx.counts) : 0, std::memory_order_release);
 }
 
+void PrepareModuleMap() {}
+
 void ForgetModuleMapAfterFork() {
   g_adds = ~0ull;
   g_subs = ~0ull;

@@ -25,6 +25,15 @@ LoaderCounts ReadLoaderCounts();
 // `now` (read before): then a dlclose needs no fresh map first.
 bool ModuleMapCovers(const LoaderCounts& now);
 
+// Reads what the next LoadedObjectsChanged and EncodeModuleMap look at,
+// outside the writer's encoding lock: on Windows listing the modules and
+// naming their files takes the loader lock, which a game thread inside a
+// DllMain may hold while it waits for the writer to drain its full ring
+// (a deadlock if the writer waited for the loader lock with the encoding
+// held). A no-op on Linux, where dl_iterate_phdr never waits for dlopen's
+// constructors. Writer thread only.
+void PrepareModuleMap();
+
 // True (and remembers the new state) if objects were loaded or unloaded
 // since the previous call. The first call is always true. *unloaded (if
 // given) says whether something was unloaded, the first call aside.

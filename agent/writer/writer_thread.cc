@@ -344,6 +344,9 @@ void* WriterMain(void*) {
     // never waits long for it, and its frames ahead of use (page_allocator.h
     // says why).
     PrefaultStackTable(kPrefaultChunkBytes);
+    if (MonotonicNs() >= next_module_check ||
+        g_sync_requested.load(std::memory_order_acquire) != g_sync_done.load(std::memory_order_relaxed))
+      PrepareModuleMap();  // before the encoding lock (module_map.h)
     LockEncoding();
     uint64_t now = MonotonicNs();
     uint64_t sync = g_sync_requested.load(std::memory_order_acquire);
@@ -392,6 +395,7 @@ void* WriterMain(void*) {
     bool waited_on = g_sync_requested.load(std::memory_order_relaxed) != sync;
     SleepNs(waited_on || taken >= kBurstRecords ? 200'000 : 2'000'000);
   }
+  PrepareModuleMap();
   // Held to the end: no producer helps once the stream is ending (HelpDrain
   // sees g_stop or the failed send first).
   LockEncoding();

@@ -16,8 +16,18 @@ namespace memframe::agent {
 
 namespace {
 constexpr int kMaxModules = 1024;
-HMODULE g_modules[kMaxModules];
 uint64_t g_signature = 0;  // of the list last encoded; 0 = none yet
+
+// The modules as PrepareModuleMap last read them, paths and sizes included,
+// so that the encoding (under the writer's lock) asks the loader nothing.
+struct PreparedModule {
+  HMODULE module;
+  uint32_t image_size;
+  char path[MAX_PATH * 4];
+};
+PreparedModule g_prepared[kMaxModules];
+int g_prepared_count = 0;
+uint64_t g_prepared_signature = 0;
 
 // Lists the modules now; returns how many (at most kMaxModules).
 int ListModules(HMODULE* modules) {
@@ -60,37 +70,45 @@ LoaderCounts ReadLoaderCounts() {
 
 bool ModuleMapCovers(const LoaderCounts& now) { return g_signature != 0 && g_signature == now.subs; }
 
+void PrepareModuleMap() {
+  static HMODULE modules[kMaxModules];
+  const int count = ListModules(modules);
+  const uint64_t signature = Signature(modules, count);
+  if (signature == g_prepared_signature) return;
+  for (int i = 0; i < count; ++i) {
+    g_prepared[i].module = modules[i];
+    g_prepared[i].image_size = ImageSize(modules[i]);
+    ModulePath(modules[i], g_prepared[i].path, sizeof(g_prepared[i].path));
+  }
+  g_prepared_count = count;
+  g_prepared_signature = signature;
+}
+
 bool LoadedObjectsChanged(bool* unloaded) {
-  HMODULE modules[kMaxModules];
-  int count = ListModules(modules);
-  uint64_t signature = Signature(modules, count);
   if (unloaded) *unloaded = false;  // no cached unwind rules on Windows (stack_capture_windows.cc)
-  return signature != g_signature;
+  return g_prepared_signature != g_signature;
 }
 
 void EncodeModuleMap(SocketSink& sink, uint64_t ticks) {
-  int count = ListModules(g_modules);
   wire::ProtoWriter w = sink.BeginPacket(1u << 20);
   size_t body = w.BeginNested(wire::Packet::kModuleMapFieldNumber);
   w.Varint(wire::ModuleMap::kTicksFieldNumber, ticks);
   using M = wire::Module;
-  static char path[MAX_PATH * 4];
-  for (int i = 0; i < count; ++i) {
-    uint32_t size = ImageSize(g_modules[i]);
-    if (!size) continue;
-    ModulePath(g_modules[i], path, sizeof(path));
+  for (int i = 0; i < g_prepared_count; ++i) {
+    const PreparedModule& m = g_prepared[i];
+    if (!m.image_size) continue;
     size_t module = w.BeginNested(wire::ModuleMap::kModulesFieldNumber);
-    w.String(M::kPathFieldNumber, path);
-    w.Varint(M::kLoadBiasFieldNumber, reinterpret_cast<uint64_t>(g_modules[i]));
+    w.String(M::kPathFieldNumber, m.path);
+    w.Varint(M::kLoadBiasFieldNumber, reinterpret_cast<uint64_t>(m.module));
     size_t segment = w.BeginNested(M::kSegmentsFieldNumber);
     w.Varint(wire::Segment::kVaddrFieldNumber, 0);
-    w.Varint(wire::Segment::kMemszFieldNumber, size);
+    w.Varint(wire::Segment::kMemszFieldNumber, m.image_size);
     w.EndNested(segment);
     w.EndNested(module);
   }
   w.EndNested(body);
   sink.EndPacket(w);
-  g_signature = Signature(g_modules, count);
+  g_signature = g_prepared_signature;
 }
 
 void ForgetModuleMapAfterFork() { g_signature = 0; }
