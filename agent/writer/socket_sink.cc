@@ -16,6 +16,16 @@ bool SocketSink::MapBuffer() {
   return true;
 }
 
+bool SocketSink::Flush() {
+  if (!socket_.held()) {
+    used_ = 0;
+    return false;
+  }
+  if (!SendBuffered()) return false;
+  Sent();
+  return true;
+}
+
 void SocketSink::Release() {
   Close();
   UnmapPages(buffer_, capacity_);

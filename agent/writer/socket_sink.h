@@ -65,6 +65,9 @@ class SocketSink {
  private:
   // Maps the output buffer unless it is there; false if it cannot be.
   bool MapBuffer();
+  // Sends the used_ bytes buffered, each platform its own way; false (the
+  // connection closed, with a warning) once the recorder is gone.
+  bool SendBuffered();
   // After a flush's bytes are sent: the buffer is empty again, and the pages
   // above kKeptBytes that this fill touched are given back.
   void Sent();

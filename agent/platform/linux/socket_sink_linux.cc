@@ -54,11 +54,7 @@ void SocketSink::Close() {
 
 int SocketSink::fd() { return socket_.Get(); }
 
-bool SocketSink::Flush() {
-  if (!socket_.held()) {
-    used_ = 0;
-    return false;
-  }
+bool SocketSink::SendBuffered() {
   size_t sent = 0;
   while (sent < used_) {
     int fd = socket_.Get();
@@ -86,9 +82,7 @@ bool SocketSink::Flush() {
     Close();
     return false;
   }
-  Sent();
   return true;
 }
-
 
 }  // namespace memframe::agent

@@ -67,11 +67,7 @@ void SocketSink::Close() {
 }
 
 // Blocking sends: a slow recorder slows the writer thread, nothing is lost.
-bool SocketSink::Flush() {
-  if (!socket_.held()) {
-    used_ = 0;
-    return false;
-  }
+bool SocketSink::SendBuffered() {
   size_t sent = 0;
   while (sent < used_) {
     size_t chunk = used_ - sent > (1u << 30) ? (1u << 30) : used_ - sent;
@@ -84,7 +80,6 @@ bool SocketSink::Flush() {
     Close();
     return false;
   }
-  Sent();
   return true;
 }
 
