@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -361,6 +362,76 @@ TEST_F(DemoGameReports, EveryReportsStackReferencesHaveOneShape) {
     ExpectStackReferencesHaveOneShape(parsed, parsed.value("stacks", json()), report);
   }
 }
+
+#ifdef MEMFRAME_VIEWER_PATH
+// A row the viewer draws and the same row in a report have one shape
+// (row_json.h): the view's JSON has every key of the report's row, and
+// only the keys of what the view draws beyond it.
+struct RowPair {
+  std::string view;
+  std::vector<std::string> view_rows;  // path to the view's row array
+  std::vector<std::string> report;     // report name and its arguments
+  std::vector<std::string> report_rows;
+  std::set<std::string> view_only;     // keys the view adds to the report's row
+  std::set<std::string> report_only = {};  // keys of what the report lists beside the row
+};
+
+const json& At(const json& j, const std::vector<std::string>& path) {
+  const json* node = &j;
+  for (const std::string& key : path) node = key == "0" ? &node->at(0) : &node->at(key);
+  return *node;
+}
+
+std::set<std::string> Keys(const json& row) {
+  std::set<std::string> keys;
+  for (const auto& [key, value] : row.items()) keys.insert(key);
+  return keys;
+}
+
+TEST_F(DemoGameReports, EveryViewRowHasItsReportsShape) {
+  const std::string steady = "steady 1";
+  const std::vector<RowPair> pairs = {
+      {"hidden", {"rows"}, {"hidden", "--phase", steady}, {"phases", "0", "sites"}, {}},
+      {"lifetimes", {"rows"}, {"lifetimes", "--phase", steady}, {"phases", "0", "sites"}, {"inside", "via"}},
+      {"leaks", {"rows"}, {"leaks"}, {"sites"}, {"inside", "stack_ids"}},
+      {"threads", {"rows"}, {"threads"}, {"threads"}, {"frees_per_frame", "bytes_per_frame", "shown"}},
+      {"diff", {"rows"}, {"diff"}, {"sites"}, {}},
+      {"histogram", {"sites"}, {"sites", "--all-frames"}, {"phases", "0", "sites"}, {"inside"}},
+      {"histogram", {"histogram", "bins"}, {"histogram"}, {"bins"}, {}, {"site_count", "sites"}},
+  };
+  for (const RowPair& pair : pairs) {
+    SCOPED_TRACE(pair.view + " against report " + pair.report[0]);
+    std::vector<std::string> command = {MEMFRAME_VIEWER_PATH, capture_path_, "--dump-view-data", pair.view};
+    if (pair.view == "hidden" || pair.view == "lifetimes") {
+      command.push_back("--phase");
+      command.push_back(steady);
+    }
+    const e2e::CommandResult result = e2e::RunCommand(command, kReportTimeoutSeconds);
+    ASSERT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
+    const json view = e2e::ParseJsonOrDiscard(result.standard_output);
+    ASSERT_TRUE(view.is_object()) << e2e::ShellCommandLine(command);
+    ExpectStackReferencesHaveOneShape(view, view.value("stacks", json()), "view " + pair.view);
+
+    std::vector<std::string> arguments = pair.report;
+    const json report = Report(arguments);
+    const json& view_rows = At(view, pair.view_rows);
+    const json& report_rows = At(report, pair.report_rows);
+    ASSERT_FALSE(view_rows.empty());
+    ASSERT_FALSE(report_rows.empty());
+    std::set<std::string> expected = Keys(report_rows.front());
+    expected.erase("stack");  // e2e::WithStacks inlined it for the tests
+    expected.insert(pair.view_only.begin(), pair.view_only.end());
+    for (const std::string& key : pair.report_only) expected.erase(key);
+    for (const json& row : view_rows) {
+      std::set<std::string> keys = Keys(row);
+      // stack_ids is there for a group of stacks only, in both.
+      if (!row.contains("stack_ids") && !pair.view_only.count("stack_ids")) expected.erase("stack_ids");
+      if (row.contains("stack_ids")) keys.erase("stack_ids"), expected.erase("stack_ids");
+      EXPECT_EQ(keys, expected) << row.dump().substr(0, 400);
+    }
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace memframe::demo

@@ -39,7 +39,7 @@ class ViewerGpu : public ::testing::Test {
     argv.insert(argv.end(), more.begin(), more.end());
     e2e::CommandResult r = e2e::RunCommand(argv, 120);
     EXPECT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-    return e2e::ParseJsonOrDiscard(r.standard_output);
+    return e2e::WithStacks(e2e::ParseJsonOrDiscard(r.standard_output));
   }
 
   static inline std::unique_ptr<e2e::ScratchDirectory> scratch_;
@@ -74,7 +74,7 @@ TEST_F(ViewerGpu, TheGpuTabListsEveryObjectAndTheForgottenOneAliveAtTheEnd) {
   int alive = 0;
   for (const json& r : data["rows"]) {
     const bool level1 = r["made_frame"] == kLevel1Frame;
-    EXPECT_TRUE(e2e::StackContains(r, level1 ? "LoadLevel1" : "LoadLevel2")) << r.dump(1);
+    EXPECT_TRUE(e2e::StackContains(r["site"], level1 ? "LoadLevel1" : "LoadLevel2")) << r.dump(1);
     if (r["alive"] == false) {
       EXPECT_EQ(r["deleted_frame"], level1 ? kLevel2Frame : kEndFrame) << r.dump(1);
       continue;

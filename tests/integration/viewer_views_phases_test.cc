@@ -43,7 +43,7 @@ class ViewerPhases : public ::testing::Test {
     argv.insert(argv.end(), picks.begin(), picks.end());
     e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
     EXPECT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-    json data = e2e::ParseJsonOrDiscard(r.standard_output);
+    json data = e2e::WithStacks(e2e::ParseJsonOrDiscard(r.standard_output));
     EXPECT_FALSE(data.is_discarded()) << r.standard_output;
     return data;
   }

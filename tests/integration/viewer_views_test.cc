@@ -52,7 +52,7 @@ class ViewerViews : public ::testing::Test {
     argv.insert(argv.end(), selection.begin(), selection.end());
     e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
     EXPECT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
-    json data = e2e::ParseJsonOrDiscard(r.standard_output);
+    json data = e2e::WithStacks(e2e::ParseJsonOrDiscard(r.standard_output));
     EXPECT_FALSE(data.is_discarded()) << r.standard_output;
     return data;
   }
@@ -142,7 +142,7 @@ TEST_F(ViewerViews, HistogramOfAGameplayFrame) {
   uint64_t bin_total = 0, label_bin = 0, label_bin_bound = 0;
   for (const json& bin : data["histogram"]["bins"]) {
     bin_total += bin["allocations"].get<uint64_t>();
-    if (bin["min"] <= kDamageLabelBytes && kDamageLabelBytes <= bin["max"]) label_bin = bin["allocations"];
+    if (bin["size_min"] <= kDamageLabelBytes && kDamageLabelBytes <= bin["size_max"]) label_bin = bin["allocations"];
   }
   EXPECT_EQ(bin_total, data["allocations"].get<uint64_t>());
   EXPECT_EQ(data["histogram"]["allocations"], data["allocations"]);
@@ -700,7 +700,9 @@ TEST_F(ViewerViews, ThreadRatesAreOfTheSteadyFrames) {
   for (const json& row : threads["rows"]) {
     per_frame += row["allocations_per_frame"].get<double>();
     allocations += row["allocations"].get<uint64_t>();
-    if (row["frees"] == 0) EXPECT_EQ(row["bytes_freed"], 0) << row;
+    if (row["frees"] == 0) {
+      EXPECT_EQ(row["bytes_freed"], 0) << row;
+    }
   }
   // The game's thread frees what it allocates (labels, HUD strings, ...).
   EXPECT_GT(threads["rows"][0]["frees"].get<uint64_t>(), 0u);

@@ -1,50 +1,55 @@
 #include "view_json.h"
 
-#include "format.h"
-#include "memframe/report/capture_notes.h"
 #include "memframe/analysis/program_end.h"
+#include "memframe/report/capture_notes.h"
 
 namespace memframe::viewer {
 
-nlohmann::json RangeJson(analysis::FrameRange range) { return {{"from", range.from}, {"to", range.to}}; }
-
-nlohmann::json StackJson(Session& session, uint32_t stack_id) {
-  nlohmann::json frames = nlohmann::json::array();
-  for (const analysis::SourceFrame& f : session.Stack(stack_id)) {
-    frames.push_back({{"function", f.function},
-                      {"file", f.file},
-                      {"line", f.line},
-                      {"module", f.module},
-                      {"module_class", analysis::ModuleClassName(f.module_class)},
-                      {"inlined", f.inlined}});
+analysis::SiteView SiteViewOf(Session& session, const analysis::SiteStats& stats, bool grouped,
+                              const std::vector<uint32_t>& members) {
+  analysis::SiteView v;
+  v.stats = stats;
+  v.stack = session.Stack(stats.stack_id);
+  const SiteLabel& label = session.Label(stats.stack_id);
+  v.name = label.name;
+  v.module = label.module;
+  v.module_class = label.module_class;
+  v.function = label.function;
+  v.location = v.user_location = label.location;
+  v.from_game = label.from_game;
+  const analysis::Stream& stream = session.capture().main;
+  if (grouped) {
+    analysis::SetSiteThreads(v, session.SiteGroups().index.Find(stats.stack_id), stream);
+  } else if (members.size() > 1) {
+    analysis::SiteHistory all;
+    for (uint32_t id : members) {
+      if (const analysis::SiteHistory* site = session.heap().sites.Find(id))
+        for (const analysis::SiteThread& t : site->threads) analysis::AddSiteThread(all.threads, t.thread, t.allocations);
+    }
+    analysis::SetSiteThreads(v, &all, stream);
+  } else {
+    analysis::SetSiteThreads(v, session.heap().sites.Find(stats.stack_id), stream);
   }
-  return frames;
+  return v;
 }
 
-void AddOrigin(nlohmann::json& row, const SiteLabel& label) {
-  row["name"] = label.name;
-  row["module"] = label.module;
-  row["module_class"] = label.has_stack ? nlohmann::json(analysis::ModuleClassName(label.module_class)) : nullptr;
-  row["from_game"] = label.from_game;
+nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s, analysis::JsonStackTable& stacks,
+                             bool grouped) {
+  return analysis::SiteJson(SiteViewOf(session, s, grouped), stacks);
 }
 
-nlohmann::json SiteStatsJson(Session& session, const analysis::SiteStats& s, bool grouped) {
-  const SiteLabel& label = session.Label(s.stack_id);
-  nlohmann::json row = {{"stack_id", s.stack_id}};
-  AddOrigin(row, label);
-  row.update(nlohmann::json{{"function", label.function},
-          {"location", label.location},
-          {"thread", session.ThreadCell(s.stack_id, grouped)},
-          {"allocations", s.allocations},
-          {"bytes", s.bytes},
-          {"frames_with_allocations", s.frames_with_allocations},
-          {"frames_in_range", s.frames_in_range},
-          {"allocs_per_frame_median", s.allocs_per_frame_median},
-          {"bytes_per_frame_median", s.bytes_per_frame_median},
-          {"size_min", s.size_min},
-          {"size_max", s.size_max},
-          {"stack", StackJson(session, s.stack_id)}});
-  return row;
+nlohmann::json StackRefJson(Session& session, uint32_t stack_id, analysis::JsonStackTable& stacks) {
+  if (stack_id == 0) return nullptr;
+  analysis::SiteStats stats;
+  stats.stack_id = stack_id;
+  return analysis::StackRefJson(SiteViewOf(session, stats), stacks);
+}
+
+void AddStacks(nlohmann::json& data, const analysis::JsonStackTable& stacks) {
+  analysis::json written = analysis::json::object();
+  stacks.WriteInto(written);
+  data["stacks"] = std::move(written["stacks"]);
+  data["stack_frames"] = std::move(written["stack_frames"]);
 }
 
 nlohmann::json FilterJson(const Session& session, const Selection& selection) {
@@ -62,13 +67,7 @@ nlohmann::json FilterJson(const Session& session, const Selection& selection) {
 nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {
   nlohmann::json bins = nlohmann::json::array();
   for (int b = h.first_bin; b <= h.last_bin; ++b) {
-    if (h.bins[b].allocations == 0) continue;
-    bins.push_back({{"bin", b},
-                    {"min", analysis::SizeBinMin(b)},
-                    {"max", analysis::SizeBinMax(b)},
-                    {"label", FormatSizeBin(b)},
-                    {"allocations", h.bins[b].allocations},
-                    {"bytes", h.bins[b].bytes}});
+    if (h.bins[b].allocations != 0) bins.push_back(nlohmann::json(analysis::SizeBinJson(b, h.bins[b])));
   }
   return bins;
 }

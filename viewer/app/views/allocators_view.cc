@@ -116,27 +116,25 @@ void AllocatorsView::DrawSelected(ViewContext& ctx, const analysis::AllocatorUsa
 
 nlohmann::json AllocatorsView::Data(ViewContext& ctx) {
   nlohmann::json rows = nlohmann::json::array();
+  analysis::JsonStackTable stacks;
   for (const analysis::AllocatorUsage& u : Usage(ctx)) {
-    nlohmann::json outlived = nlohmann::json::array();
+    std::vector<analysis::SiteView> sites;
     for (const analysis::OutlivedBlock& b : u.outlived) {
-      const SiteLabel& label = ctx.session.Label(b.alloc_stack);
-      outlived.push_back({{"size", b.size}, {"alloc_frame", b.alloc_frame}, {"release_frame", b.release_frame},
-                          {"free_frame", b.free_frame}, {"function", label.function}, {"location", label.location},
-                          {"stack", StackJson(ctx.session, b.alloc_stack)}});
+      analysis::SiteStats site;
+      site.stack_id = b.alloc_stack;
+      sites.push_back(SiteViewOf(ctx.session, site));
     }
+    nlohmann::json row = analysis::AllocatorJson(u, sites, stacks);
+    // What the view draws beside the report's figures: the high-water mark of each frame.
     nlohmann::json high_water = nlohmann::json::array();
     for (const analysis::AllocatorFrame& f : u.frames) high_water.push_back(f.high_water);
-    rows.push_back({{"name", u.info.name}, {"kind", analysis::AllocatorKindName(u.info.kind)},
-                    {"capacity", u.info.capacity}, {"backing_block", u.backing_block}, {"high_water", u.high_water},
-                    {"occupancy", u.occupancy()}, {"blocks", u.blocks}, {"releases", u.releases},
-                    {"median_blocks_per_frame", u.median_blocks_per_frame},
-                    {"median_bytes_per_frame", u.median_bytes_per_frame},
-                    {"median_releases_per_frame", u.median_releases_per_frame},
-                    {"live_blocks_end", u.live_blocks_end}, {"live_bytes_end", u.live_bytes_end},
-                    {"first_frame", u.frames.empty() ? 0 : u.frames.front().frame},
-                    {"high_water_per_frame", std::move(high_water)}, {"outlived", std::move(outlived)}});
+    row["first_frame"] = u.frames.empty() ? 0 : u.frames.front().frame;
+    row["high_water_per_frame"] = std::move(high_water);
+    rows.push_back(std::move(row));
   }
-  return {{"view", name()}, {"rows", std::move(rows)}};
+  nlohmann::json data = {{"view", name()}, {"rows", std::move(rows)}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

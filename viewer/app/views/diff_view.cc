@@ -279,13 +279,11 @@ nlohmann::json CutJson(const analysis::LiveSetCut& cut, uint64_t blocks, uint64_
 nlohmann::json DiffView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
+  analysis::JsonStackTable stacks;
   for (const analysis::LiveSetDiffRow& r : diff_.rows) {
-    const SiteLabel& label = ctx.session.Label(r.stack_id);
-    rows.push_back({{"stack_id", r.stack_id}, {"function", label.function}, {"location", label.location},
-                    {"change", analysis::ChangeName(r.change)}, {"blocks_a", r.blocks_a}, {"bytes_a", r.bytes_a},
-                    {"blocks_b", r.blocks_b}, {"bytes_b", r.bytes_b}, {"delta_blocks", r.delta_blocks()},
-                    {"delta_bytes", r.delta_bytes()}, {"stack", StackJson(ctx.session, r.stack_id)}});
-    AddOrigin(rows.back(), label);
+    analysis::SiteStats site;
+    site.stack_id = r.stack_id;
+    rows.push_back(nlohmann::json(analysis::DiffRowJson(r, SiteViewOf(ctx.session, site), stacks)));
   }
   // The bottom-up tree's roots: what the view lists first.
   order_ = CallTree::Order::kBottomUp;
@@ -297,13 +295,15 @@ nlohmann::json DiffView::Data(ViewContext& ctx) {
                      {"bytes_a", n.bytes_a}, {"bytes_b", n.bytes_b}, {"delta_bytes", n.delta_bytes()},
                      {"delta_blocks", n.delta_blocks()}, {"stacks", n.stacks}});
   }
-  return {{"view", name()},
+  nlohmann::json data = {{"view", name()},
           {"a", CutJson(cut_a_, diff_.blocks_a, diff_.bytes_a)},
           {"b", CutJson(cut_b_, diff_.blocks_b, diff_.bytes_b)},
           {"error", error_},
           {"delta_bytes", static_cast<int64_t>(diff_.bytes_b) - static_cast<int64_t>(diff_.bytes_a)},
           {"rows", rows},
           {"bottom_up", roots}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

@@ -219,21 +219,21 @@ void FrameDetailView::DrawSitesTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json sites = nlohmann::json::array();
+  analysis::JsonStackTable stacks;
   for (const auto& s : sites_) {
-    nlohmann::json row = SiteStatsJson(ctx.session, s);
+    const std::vector<uint32_t>* members = Members(ctx, s.stack_id);
+    nlohmann::json row =
+        analysis::SiteJson(SiteViewOf(ctx.session, s, false, members ? *members : std::vector<uint32_t>{}), stacks);
     // As the row reads: look-alikes told apart.
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
     row["name"] = label.name;
     row["location"] = label.location;
     row["via"] = labels_.Name(s.stack_id).via;
     row["inside"] = labels_.Inside(s.stack_id);
-    if (const auto* members = Members(ctx, s.stack_id)) {
-      row["stack_ids"] = *members;
-      row["thread"] = ctx.session.ThreadCellOf(*members);
-    }
+    if (members) row["stack_ids"] = *members;
     sites.push_back(std::move(row));
   }
-  return {{"view", name()},
+  nlohmann::json data = {{"view", name()},
           {"range", RangeJson(range_)},
           {"allocations", totals_.allocations},
           {"bytes_allocated", totals_.bytes_allocated},
@@ -244,6 +244,8 @@ nlohmann::json FrameDetailView::Data(ViewContext& ctx) {
           {"histogram", {{"allocations", histogram_.allocations}, {"bytes", histogram_.bytes}, {"bins", HistogramJson(histogram_)}}},
           {"filter", FilterJson(ctx.session, ctx.selection)},
           {"sites", sites}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

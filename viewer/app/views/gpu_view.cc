@@ -182,35 +182,28 @@ void GpuView::DrawTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json GpuView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
+  analysis::JsonStackTable stacks;
   for (const GpuObject* o : rows_) {
+    analysis::SiteStats site;
+    site.stack_id = o->stack_id;
+    nlohmann::json row = analysis::GpuObjectJson(*o, SiteViewOf(ctx.session, site), stacks);
+    // As the row reads: look-alikes told apart.
     const SiteLabel& label = labels_.Label(ctx.session, o->stack_id);
-    rows.push_back({{"kind", analysis::GpuKindName(o->kind)},
-                    {"context", o->context},
-                    {"name", o->name},
-                    {"bytes", o->bytes},
-                    {"peak_bytes", o->peak_bytes},
-                    {"size_basis", analysis::GpuSizeBasisName(o->basis)},
-                    {"format", o->format},
-                    {"format_name", analysis::GpuFormatName(*o)},
-                    {"dimensions", analysis::GpuDimensions(*o)},
-                    {"levels", o->levels},
-                    {"made_frame", o->made_frame},
-                    {"deleted_frame", o->alive ? nlohmann::json() : nlohmann::json(o->deleted_frame)},
-                    {"alive", o->alive},
-                    {"site", label.name},
-                    {"function", label.function},
-                    {"location", label.location},
-                    {"stack", StackJson(ctx.session, o->stack_id)}});
+    row["site"]["name"] = label.name;
+    row["site"]["location"] = label.location;
+    rows.push_back(std::move(row));
   }
   const analysis::GpuAnalysis& gpu = ctx.session.Gpu();
-  return {{"view", name()},
-          {"range", ctx.selection.has_picked_range() ? RangeJson(range_) : nlohmann::json(nullptr)},
+  nlohmann::json data = {{"view", name()},
+          {"range", ctx.selection.has_picked_range() ? RangeJson(range_) : analysis::json(nullptr)},
           {"objects", rows_.size()},
           {"bytes", bytes_},
           {"alive_at_end", {{"objects", alive_}, {"bytes", alive_bytes_}}},
           {"peak", {{"bytes", gpu.peak_total}, {"frame", gpu.peak_frame}}},
           {"deletes_of_unknown", gpu.deletes_of_unknown},
           {"rows", std::move(rows)}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

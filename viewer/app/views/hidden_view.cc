@@ -188,23 +188,26 @@ void HiddenView::DrawTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json HiddenView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
+  analysis::JsonStackTable stacks;
   // Without a window the order is the report's (the game's own sites
   // first, then the analysis' ranking), which is also the default sort
   // (frames descending, ties kept in ranking order, the game's first).
   for (size_t i = 0; i < rows_.size(); ++i) {
-    nlohmann::json row = SiteStatsJson(ctx.session, rows_[i], true);
+    nlohmann::json row = SiteStatsJson(ctx.session, rows_[i], stacks, true);
     row["location"] = names_[i].location;
     row["via"] = names_[i].via;
     row["stack_ids"] = StackIds(ctx, rows_[i].stack_id);
     rows.push_back(std::move(row));
   }
-  return {{"view", name()},
-          {"range", RangeJson(scope_.range)},
-          {"scope", JudgedScopeJson(scope_)},
-          {"judged_frames", JudgedFramesJson(scope_.judged)},
-          {"min_fraction", min_percent_ / 100.0},
-          {"filter", FilterJson(ctx.session, ctx.selection)},
-          {"rows", rows}};
+  nlohmann::json data = {{"view", name()},
+                         {"range", RangeJson(scope_.range)},
+                         {"scope", JudgedScopeJson(scope_)},
+                         {"judged_frames", JudgedFramesJson(scope_.judged)},
+                         {"min_fraction", min_percent_ / 100.0},
+                         {"filter", FilterJson(ctx.session, ctx.selection)},
+                         {"rows", rows}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

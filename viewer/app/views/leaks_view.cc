@@ -167,30 +167,37 @@ void LeaksView::DrawTable(ViewContext& ctx, bool rows_changed) {
 nlohmann::json LeaksView::Data(ViewContext& ctx) {
   Refresh(ctx);
   nlohmann::json rows = nlohmann::json::array();
+  analysis::JsonStackTable stacks;
+  const analysis::FrameRange all = ctx.session.AllFrames();
+  const uint64_t all_frames = ctx.session.frames().CountIn(all);
   for (size_t i = 0; i < rows_.size(); ++i) {
     const analysis::LeakSite& s = rows_[i];
+    // The site's figures over the whole capture, as the leaks report's rows.
+    const analysis::SiteHistory* history = ctx.session.SiteGroups().index.Find(s.stack_id);
+    if (!history) history = ctx.session.heap().sites.Find(s.stack_id);
+    analysis::SiteStats stats = history ? analysis::SummarizeSite(*history, all, all_frames) : analysis::SiteStats{};
+    stats.stack_id = s.stack_id;
+    nlohmann::json row = analysis::LeakJson(SiteViewOf(ctx.session, stats, false, members_[i]), s.blocks, s.bytes, stacks);
+    // As the row reads: look-alikes told apart.
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
-    nlohmann::json row = {{"stack_id", s.stack_id},
-                          {"function", label.function},
-                          {"location", label.location},
-                          {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
-                          {"thread", ctx.session.ThreadCellOf(members_[i])},
-                          {"blocks", s.blocks},
-                          {"bytes", s.bytes},
-                          {"stack_ids", members_[i]},
-                          {"stack", StackJson(ctx.session, s.stack_id)}};
-    AddOrigin(row, label);
+    row["name"] = label.name;
+    row["location"] = label.location;
+    row["via"] = labels_.Name(s.stack_id).via;
+    row["inside"] = labels_.Inside(s.stack_id);
+    row["stack_ids"] = members_[i];
     rows.push_back(std::move(row));
   }
   const analysis::ProgramEnd end = analysis::HowProgramEnded(ctx.session.capture());
-  return {{"view", name()},
-          {"range", ctx.selection.has_picked_range() ? RangeJson(range_) : nlohmann::json(nullptr)},
+  nlohmann::json data = {{"view", name()},
+          {"range", ctx.selection.has_picked_range() ? RangeJson(range_) : analysis::json(nullptr)},
           {"total_blocks", kept_blocks_},
           {"total_bytes", kept_bytes_},
           {"are_leaks", end.LiveBlocksAreLeaks()},
           {"program_end", analysis::DescribeProgramEnd(end)},
           {"filter", FilterJson(ctx.session, ctx.selection)},
           {"rows", rows}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

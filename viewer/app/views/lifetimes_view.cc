@@ -106,6 +106,7 @@ bool LifetimesView::RefreshRows(ViewContext& ctx) {
     std::vector<uint32_t> ids;
     for (uint32_t i : rows_) ids.push_back(sites[i].stack_id);
     labels_.Build(ctx.session, ids);
+  analysis::JsonStackTable stacks;
   }
   return changed;
 }
@@ -247,20 +248,19 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
   for (const analysis::SiteLifetime& s : report.sites)
     if (filter.Keeps(s.stack_id)) ids.push_back(s.stack_id);
   labels_.Build(ctx.session, ids);
+  analysis::JsonStackTable stacks;
   for (const analysis::SiteLifetime& s : report.sites) {
     if (!filter.Keeps(s.stack_id)) continue;
     const SiteLabel& label = labels_.Label(ctx.session, s.stack_id);
-    rows.push_back({{"stack_id", s.stack_id}, {"owned", Owned(label)}, {"function", label.function}, {"location", label.location},
-                    {"via", labels_.Name(s.stack_id).via}, {"inside", labels_.Inside(s.stack_id)},
-                    {"thread", ctx.session.ThreadCell(s.stack_id)},
-                    {"class", analysis::LifetimeClassName(s.lifetime)}, {"advice", analysis::LifetimeAdvice(s.lifetime)},
-                    {"allocations", s.allocations}, {"frees", s.frees}, {"bytes", s.bytes},
-                    {"size_min", s.size_min}, {"size_max", s.size_max}, {"lifetime_frames_max", s.lifetime_frames_max},
-                    {"ring_delay_frames", s.ring_delay_frames},
-                    {"peak_live_blocks", s.peak_live_blocks}, {"peak_live_bytes", s.peak_live_bytes},
-                    {"calls_saved", s.calls_saved}, {"bytes_saved", s.bytes_saved},
-                    {"stack", StackJson(ctx.session, s.stack_id)}});
-    AddOrigin(rows.back(), label);
+    analysis::SiteStats site;
+    site.stack_id = s.stack_id;
+    nlohmann::json row = analysis::LifetimeJson(s, SiteViewOf(ctx.session, site), Owned(label), stacks);
+    // As the row reads: look-alikes told apart.
+    row["name"] = label.name;
+    row["location"] = label.location;
+    row["via"] = labels_.Name(s.stack_id).via;
+    row["inside"] = labels_.Inside(s.stack_id);
+    rows.push_back(std::move(row));
   }
   const Summary& summary = KeptSummary(ctx);
   nlohmann::json classes = nlohmann::json::array();
@@ -269,7 +269,7 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                        {"sites", summary.sites[static_cast<int>(c)]},
                        {"calls", summary.calls[static_cast<int>(c)]}});
   const analysis::FrameArenaAdvice& arena = summary.frame_arena;
-  return {{"view", name()},
+  nlohmann::json data = {{"view", name()},
           {"range", RangeJson(scope_.range)},
           {"scope", JudgedScopeJson(scope_)},
           {"judged_frames", JudgedFramesJson(scope_.judged)},
@@ -279,6 +279,8 @@ nlohmann::json LifetimesView::Data(ViewContext& ctx) {
                            {"calls_saved", arena.calls_saved}}},
           {"filter", FilterJson(ctx.session, ctx.selection)},
           {"rows", rows}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

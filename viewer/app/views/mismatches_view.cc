@@ -28,15 +28,6 @@ const char* KindLabel(analysis::Mismatch::Kind kind) {
   return "";
 }
 
-nlohmann::json SiteJson(Session& session, uint32_t stack_id) {
-  if (stack_id == 0) return nullptr;
-  const SiteLabel& label = session.Label(stack_id);
-  nlohmann::json site = {{"stack_id", stack_id}, {"function", label.function}, {"location", label.location},
-                         {"stack", StackJson(session, stack_id)}};
-  AddOrigin(site, label);
-  return site;
-}
-
 }  // namespace
 
 void MismatchesView::Draw(ViewContext& ctx) {
@@ -180,17 +171,19 @@ nlohmann::json MismatchesView::Data(ViewContext& ctx) {
   uint64_t total = 0;
   for (const analysis::Mismatch& m : report.mismatches) total += m.count;
   RefreshKept(ctx);
+  analysis::JsonStackTable stacks;
   for (uint32_t index : kept_) {
     const analysis::Mismatch& m = report.mismatches[index];
-    bool unknown = m.kind == analysis::Mismatch::Kind::kUnknownPointer;
-    rows.push_back({{"kind", analysis::MismatchKindName(m.kind)},
-                    {"allocated_with", unknown ? nlohmann::json(nullptr) : analysis::AllocName(m.alloc_family)},
-                    {"freed_with", analysis::FreeName(m.free_family)}, {"count", m.count}, {"bytes", m.bytes},
-                    {"first_frame", m.first_frame}, {"alloc_site", SiteJson(ctx.session, m.alloc_stack)},
-                    {"free_site", SiteJson(ctx.session, m.free_stack)}});
+    analysis::SiteStats alloc, free;
+    alloc.stack_id = m.alloc_stack;
+    free.stack_id = m.free_stack;
+    rows.push_back(nlohmann::json(analysis::MismatchJson(m, SiteViewOf(ctx.session, alloc), SiteViewOf(ctx.session, free), stacks)));
   }
-  return {{"view", name()}, {"frees", report.frees}, {"free_stacks_recorded", report.frees_with_stack > 0},
-          {"total", total}, {"filter", FilterJson(ctx.session, ctx.selection)}, {"rows", rows}};
+  nlohmann::json data = {{"view", name()}, {"frees", report.frees}, {"free_stacks_recorded", report.frees_with_stack > 0},
+                         {"freed_before_attach", report.freed_before_attach}, {"total", total},
+                         {"filter", FilterJson(ctx.session, ctx.selection)}, {"rows", rows}};
+  AddStacks(data, stacks);
+  return data;
 }
 
 }  // namespace memframe::viewer

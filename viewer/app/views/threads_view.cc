@@ -143,20 +143,12 @@ nlohmann::json ThreadsView::Data(ViewContext& ctx) {
   nlohmann::json rows = nlohmann::json::array();
   for (const ThreadRow& row : table.rows) {
     const analysis::ThreadStats& t = row.range;
-    rows.push_back({{"tid", t.tid},
-                    {"name", t.name},
-                    {"allocations", t.allocations},
-                    {"bytes", t.bytes},
-                    {"frees", t.frees},
-                    {"bytes_freed", t.bytes_freed},
-                    {"allocations_per_frame", row.allocations_per_frame},
-                    {"frees_per_frame", row.frees_per_frame},
-                    {"bytes_per_frame", row.bytes_per_frame},
-                    {"frames_with_allocations", t.frames_with_allocations},
-                    {"alloc_time_ns", t.alloc_time_ns},
-                    {"alloc_time_share", Share(t.alloc_time_ns, table.alloc_time_ns)},
-                    {"shown", ctx.session.thread_selection().empty() ||
-                                  Holds(ctx.session.thread_selection(), stream, t.tid)}});
+    nlohmann::json json_row = analysis::ThreadJson(t, row.allocations_per_frame, table.alloc_time_ns);
+    // The view's own rates, per judged frame beside allocations_per_frame.
+    json_row["frees_per_frame"] = row.frees_per_frame;
+    json_row["bytes_per_frame"] = row.bytes_per_frame;
+    json_row["shown"] = ctx.session.thread_selection().empty() || Holds(ctx.session.thread_selection(), stream, t.tid);
+    rows.push_back(std::move(json_row));
   }
   return {{"view", name()},
           {"range", RangeJson(table.range)},

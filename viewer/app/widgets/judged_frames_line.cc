@@ -39,10 +39,4 @@ bool DrawJudgedFramesLine(Session& session, const Selection& selection, const an
   return DrawAllFramesToggle(session);
 }
 
-nlohmann::json JudgedFramesJson(const analysis::JudgedFrames& judged) {
-  nlohmann::json ranges = nlohmann::json::array();
-  for (const analysis::FrameRange& r : judged.ranges) ranges.push_back(RangeJson(r));
-  return {{"judged", judged.steady_only ? "steady" : "all"}, {"ranges", ranges}, {"frame_count", judged.count}};
-}
-
 }  // namespace memframe::viewer

@@ -6,7 +6,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
 
 #include "memframe/analysis/phases.h"
 #include "selection.h"
@@ -22,9 +21,5 @@ bool DrawJudgedFramesLine(Session& session, const Selection& selection, const an
 std::string JudgedFramesText(const analysis::JudgedFrames& judged);
 // The "All frames" toggle (Session::judge_all_frames); true when it changed.
 bool DrawAllFramesToggle(Session& session);
-
-// What the line says, for --dump-view-data: as `memframe report hidden
-// --json` has it ("judged", "ranges", "frame_count").
-nlohmann::json JudgedFramesJson(const analysis::JudgedFrames& judged);
 
 }  // namespace memframe::viewer

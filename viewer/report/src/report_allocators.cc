@@ -54,33 +54,9 @@ void WriteAllocatorsText(const ReportInput& input, std::ostream& out) {
 void WriteAllocatorsJson(const ReportInput& input, std::ostream& out) {
   json rows = json::array();
   for (const AllocatorUsage& u : AnalyzeAllocators(input.capture.main)) {
-    json outlived = json::array();
-    for (const OutlivedBlock& b : u.outlived) {
-      outlived.push_back({{"address", Hex(b.address)},
-                          {"size", b.size},
-                          {"alloc_frame", b.alloc_frame},
-                          {"release_frame", b.release_frame},
-                          {"free_frame", b.free_frame},
-                          {"site", StackRefJson(NameStack(b.alloc_stack, input), input)}});
-    }
-    rows.push_back({{"id", u.info.id},
-                    {"name", u.info.name},
-                    {"kind", AllocatorKindName(u.info.kind)},
-                    {"base", Hex(u.info.base)},
-                    {"capacity", u.info.capacity},
-                    {"backing_block", u.backing_block},
-                    {"high_water", u.high_water},
-                    {"occupancy", u.occupancy()},
-                    {"blocks", u.blocks},
-                    {"bytes", u.bytes},
-                    {"releases", u.releases},
-                    {"frames", u.frames.size()},
-                    {"median_blocks_per_frame", u.median_blocks_per_frame},
-                    {"median_bytes_per_frame", u.median_bytes_per_frame},
-                    {"median_releases_per_frame", u.median_releases_per_frame},
-                    {"live_blocks_end", u.live_blocks_end},
-                    {"live_bytes_end", u.live_bytes_end},
-                    {"outlived", std::move(outlived)}});
+    std::vector<SiteView> sites;
+    for (const OutlivedBlock& b : u.outlived) sites.push_back(NameStack(b.alloc_stack, input));
+    rows.push_back(AllocatorJson(u, sites, input.json_stacks));
   }
   Emit({{"allocators", std::move(rows)}}, input, out);
 }

@@ -135,7 +135,7 @@ json GpuDiffJson(const ReportInput& input, const DiffResult& r) {
     if (g.a[k] || g.b[k]) kinds[GpuKindName(GpuKind(k))] = {{"bytes_a", g.a[k]}, {"bytes_b", g.b[k]}};
   json kept = json::array();
   for (const GpuObject* o : g.kept) {
-    json row = StackRefJson(NameStack(o->stack_id, input), input);
+    json row = StackRefJson(NameStack(o->stack_id, input), input.json_stacks);
     row["kind"] = GpuKindName(o->kind);
     row["name"] = o->name;
     row["bytes"] = o->peak_bytes;
@@ -195,15 +195,7 @@ void WriteDiffJson(const ReportInput& input, std::ostream& out) {
   json sites = json::array();
   for (const LiveSetDiffRow& row : d.rows) {
     if (!KeepsSite(input, row.stack_id)) continue;
-    json site = StackRefJson(NameStack(row.stack_id, input), input);
-    site["change"] = ChangeName(row.change);
-    site["blocks_a"] = row.blocks_a;
-    site["bytes_a"] = row.bytes_a;
-    site["blocks_b"] = row.blocks_b;
-    site["bytes_b"] = row.bytes_b;
-    site["delta_blocks"] = row.delta_blocks();
-    site["delta_bytes"] = row.delta_bytes();
-    sites.push_back(std::move(site));
+    sites.push_back(DiffRowJson(row, NameStack(row.stack_id, input), input.json_stacks));
   }
   Emit({{"a", CutJson(r.a, d.blocks_a, d.bytes_a)},
         {"b", CutJson(r.b, d.blocks_b, d.bytes_b)},

@@ -254,37 +254,11 @@ void WriteGpuJson(const ReportInput& input, std::ostream& out) {
       ++alive;
       alive_bytes += o.bytes;
     }
-    json row = {{"kind", GpuKindName(o.kind)},
-                {"context", o.context},
-                {"name", o.name},
-                {"bytes", o.bytes},
-                {"peak_bytes", o.peak_bytes},
-                {"size_basis", GpuSizeBasisName(o.basis)},
-                {"format", o.format},
-                {"format_name", GpuFormatName(o)},
-                {"target", o.target},
-                {"width", o.width},
-                {"height", o.height},
-                {"depth", o.depth},
-                {"levels", o.levels},
-                {"samples", o.samples},
-                {"made_frame", o.made_frame},
-                {"deleted_frame", o.alive ? json() : json(o.deleted_frame)},
-                {"alive", o.alive},
-                {"resizes", o.resizes}};
-    if (o.kind >= GpuKind::kVkMemory) {
-      row["memory"] = o.memory;
-      row["offset"] = o.offset;
-      row["memory_type"] = o.memory_type;
-      row["memory_heap"] = o.memory_heap;
-      row["memory_flags"] = o.memory_flags;
-    }
-    row["site"] = StackRefJson(NameStack(o.stack_id, input), input);
-    objects.push_back(std::move(row));
+    objects.push_back(GpuObjectJson(o, NameStack(o.stack_id, input), input.json_stacks));
   }
   json sites = json::array();
   for (const GpuSite& s : Sites(gpu)) {
-    json row = StackRefJson(NameStack(s.stack_id, input), input);
+    json row = StackRefJson(NameStack(s.stack_id, input), input.json_stacks);
     row["objects"] = s.objects;
     row["bytes"] = s.bytes;
     row["alive_bytes"] = s.alive_bytes;

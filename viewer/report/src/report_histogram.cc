@@ -93,18 +93,15 @@ void WriteHistogramJson(const ReportInput& input, std::ostream& out) {
     json sites = json::array();
     for (size_t i = 0; i < h.sites[b].size() && i < kSitesPerBin; ++i) {
       const SizeBinSite& s = h.sites[b][i];
-      json site = StackRefJson(NameStack(s.stack_id, input), input);
+      json site = StackRefJson(NameStack(s.stack_id, input), input.json_stacks);
       site["allocations"] = s.allocations;
       site["bytes"] = s.bytes;
       sites.push_back(std::move(site));
     }
-    bins.push_back({{"bin", b},
-                    {"size_min", SizeBinMin(b)},
-                    {"size_max", SizeBinMax(b)},
-                    {"allocations", t.allocations},
-                    {"bytes", t.bytes},
-                    {"site_count", h.sites[b].size()},
-                    {"sites", std::move(sites)}});
+    json bin = SizeBinJson(b, t);
+    bin["site_count"] = h.sites[b].size();
+    bin["sites"] = std::move(sites);
+    bins.push_back(std::move(bin));
   }
   Emit({{"range", RangeJson(h.range)},
         {"allocations", h.totals.allocations},

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "memframe/report/address_map_png.h"
+#include "memframe/report/row_json.h"
+#include "memframe/report/site_row.h"
 
 #include "memframe/analysis/call_sites.h"
 #include "memframe/analysis/capture_model.h"
@@ -42,17 +44,6 @@ struct ReportOptions {
   std::string phase;                  // --phase N|NAME, as given ("" = none)
 };
 
-// The stacks a JSON report's rows name by `stack_id`, written once at the
-// report's end (REPORTS.md, "Stacks in JSON"): a stack is the indices of
-// its frames in one table of distinct frames, so a report's size follows
-// what it shows, not its rows times their depth.
-struct JsonStackTable {
-  std::map<uint32_t, std::vector<uint32_t>> stacks;  // stack id -> frame indices, innermost first
-  std::vector<SourceFrame> frames;
-  std::unordered_map<std::string, uint32_t> frame_index;  // a frame's fields -> its index in `frames`
-  void Add(uint32_t stack_id, const std::vector<SourceFrame>& stack);
-};
-
 struct ReportInput {
   const Capture& capture;
   const HeapAnalysis& heap;
@@ -79,40 +70,7 @@ struct ReportError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A thread that allocated at a site, named for output.
-struct SiteViewThread {
-  uint32_t tid = 0;
-  std::string name;  // ThreadName: "tid N" when the thread has none
-  uint64_t allocations = 0;
-};
-
-// A site with its symbolized stack and the frame that names it.
-struct SiteView {
-  SiteStats stats;
-  std::vector<SourceFrame> stack;  // innermost first, inlined frames expanded
-  std::string name;                 // as tables show it (SiteName): "" when the site has no stack
-  std::string module;               // file name of the module that allocated (site_origin.h)
-  ModuleClass module_class = ModuleClass::kSystem;
-  std::string function;            // of the user frame; "" when the site has no stack
-  std::string location;            // "basename:line" of the user frame; "" if unknown (or
-                                   // "module+0xoffset": look_alikes.h)
-  std::string user_location;       // "basename:line" of the user frame, as `name` holds it
-  std::vector<uint32_t> stack_ids; // hidden sites: every stack of the group (site_groups.h)
-  std::string via;                 // the callers that tell look-alike rows apart; "" when not needed
-  std::vector<SiteViewThread> threads;  // who allocated there, most allocations first
-  std::string thread;               // ThreadsCell: "main", "main+2"; "" when no thread allocated there
-  // The game's own code made the allocation or led there (a game frame is
-  // on the stack): what the user can change. Tables list these first.
-  bool from_game = false;
-};
-
-// Sets location and via of rows that would print alike (look_alikes.h).
-void NameCallersOfLookAlikes(std::vector<SiteView>& views);
-
 SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input);
-// Sets threads and thread of `view` from `site` (MakeSiteView uses the
-// capture's own site; a group of sites has its own history).
-void SetSiteThreads(SiteView& view, const SiteHistory* site, const ReportInput& input);
 // Whether text tables carry a thread column: more than one thread allocated.
 bool ShowsThreads(const ReportInput& input);
 

@@ -11,83 +11,21 @@ namespace memframe::analysis {
 
 namespace {
 
-json FrameJson(const SourceFrame& f) {
-  return {{"address", Hex(f.address)},
-          {"function", f.function},
-          {"file", f.file},
-          {"line", f.line},
-          {"module", f.module},
-          {"module_class", ModuleClassName(f.module_class)},
-          {"inlined", f.inlined}};
-}
-
-json ThreadsJson(const SiteView& v) {
-  json threads = json::array();
-  for (const SiteViewThread& t : v.threads)
-    threads.push_back({{"tid", t.tid}, {"name", t.name}, {"allocations", t.allocations}});
-  return threads;
-}
-
 json ViewsJson(const std::vector<SiteView>& views, const ReportInput& input) {
   json out = json::array();
-  for (const SiteView& v : views) out.push_back(SiteJson(v, input));
+  for (const SiteView& v : views) out.push_back(SiteJson(v, input.json_stacks));
   return out;
 }
 
 }  // namespace
 
-void JsonStackTable::Add(uint32_t stack_id, const std::vector<SourceFrame>& stack) {
-  auto [entry, inserted] = stacks.try_emplace(stack_id);
-  if (!inserted) return;
-  for (const SourceFrame& f : stack) {
-    // One return address gives the same frames in every stack; its inlined
-    // calls are told apart by their function and line.
-    std::string key = std::to_string(f.address) + '\n' + f.function + '\n' + f.file + '\n' + std::to_string(f.line) +
-                      '\n' + f.module + (f.inlined ? "\ni" : "\n");
-    auto [index, added] = frame_index.try_emplace(std::move(key), static_cast<uint32_t>(frames.size()));
-    if (added) frames.push_back(f);
-    entry->second.push_back(index->second);
-  }
-}
-
-json SiteJson(const SiteView& v, const ReportInput& input) {
-  const SiteStats& s = v.stats;
-  input.json_stacks.Add(s.stack_id, v.stack);
-  json j = {{"stack_id", s.stack_id},
-          {"name", v.name},
-          {"module", v.module},
-          {"module_class", ModuleClassJson(v)},
-          {"from_game", v.from_game},
-          {"function", v.function},
-          {"via", v.via},
-          {"location", v.location},
-          {"thread", v.thread},
-          {"threads", ThreadsJson(v)},
-          {"allocations", s.allocations},
-          {"bytes", s.bytes},
-          {"frames_with_allocations", s.frames_with_allocations},
-          {"frames_in_range", s.frames_in_range},
-          {"allocs_per_frame_min", s.allocs_per_frame_min},
-          {"allocs_per_frame_max", s.allocs_per_frame_max},
-          {"allocs_per_frame_median", s.allocs_per_frame_median},
-          {"bytes_per_frame_min", s.bytes_per_frame_min},
-          {"bytes_per_frame_max", s.bytes_per_frame_max},
-          {"bytes_per_frame_median", s.bytes_per_frame_median},
-          {"size_min", s.size_min},
-          {"size_max", s.size_max}};
-  if (!v.stack_ids.empty()) j["stack_ids"] = v.stack_ids;
-  return j;
-}
-
 json SitesJson(const ReportInput& input, const std::vector<SiteStats>& sites) {
   json out = json::array();
   for (const SiteStats& s : sites) {
-    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input), input));
+    if (KeepsSite(input, s.stack_id)) out.push_back(SiteJson(MakeSiteView(s, input), input.json_stacks));
   }
   return out;
 }
-
-json ModuleClassJson(const SiteView& v) { return v.stack.empty() ? json(nullptr) : json(ModuleClassName(v.module_class)); }
 
 json ClassesShownJson(const ReportInput& input) {
   json shown = json::array();
@@ -95,17 +33,6 @@ json ClassesShownJson(const ReportInput& input) {
     if (input.options.classes.Keeps(c)) shown.push_back(ModuleClassName(c));
   }
   return shown;
-}
-
-json RangeJson(FrameRange r) { return {{"from", r.from}, {"to", r.to}}; }
-
-json JudgedFramesJson(const JudgedFrames& judged) {
-  json ranges = json::array();
-  for (const FrameRange& r : judged.ranges) ranges.push_back(RangeJson(r));
-  return {{"judged", judged.steady_only ? "steady" : "all"},
-          {"ranges", std::move(ranges)},
-          {"frame_count", judged.count},
-          {"all_frames_option", "--all-frames"}};
 }
 
 namespace {
@@ -193,26 +120,8 @@ void Emit(const json& j, std::ostream& out) {
 }
 
 void Emit(json j, const ReportInput& input, std::ostream& out) {
-  const JsonStackTable& table = input.json_stacks;
-  json stacks = json::object();
-  for (const auto& [id, frames] : table.stacks) stacks[std::to_string(id)] = frames;
-  json frames = json::array();
-  for (const SourceFrame& f : table.frames) frames.push_back(FrameJson(f));
-  j["stacks"] = std::move(stacks);
-  j["stack_frames"] = std::move(frames);
+  input.json_stacks.WriteInto(j);
   Emit(j, out);
-}
-
-json StackRefJson(const SiteView& v, const ReportInput& input) {
-  input.json_stacks.Add(v.stats.stack_id, v.stack);
-  return {{"stack_id", v.stats.stack_id},
-          {"name", v.name},
-          {"module", v.module},
-          {"module_class", ModuleClassJson(v)},
-          {"function", v.function},
-          {"location", v.location},
-          {"thread", v.thread},
-          {"threads", ThreadsJson(v)}};
 }
 
 // The blocks live at the end, and whether they are leaks (program_end.h).
@@ -351,12 +260,8 @@ void WriteLeaksJson(const ReportInput& input, std::ostream& out) {
   }
   NameCallersOfLookAlikes(views);
   json sites = json::array();
-  for (size_t i = 0; i < views.size(); ++i) {
-    json site = SiteJson(views[i], input);
-    site["blocks"] = shown[i]->blocks;
-    site["leaked_bytes"] = shown[i]->bytes;
-    sites.push_back(std::move(site));
-  }
+  for (size_t i = 0; i < views.size(); ++i)
+    sites.push_back(LeakJson(views[i], shown[i]->blocks, shown[i]->bytes, input.json_stacks));
   Emit({{"total_blocks", leaks.total_blocks},
         {"total_bytes", leaks.total_bytes},
         {"are_leaks", HowProgramEnded(input.capture).LiveBlocksAreLeaks()},

@@ -188,27 +188,7 @@ void WriteLifetimesJson(const ReportInput& input, std::ostream& out) {
     for (const SiteLifetime& s : r.sites) {
       if (!KeepsSite(input, s.stack_id)) continue;
       const SiteView view = NameStack(s.stack_id, input);
-      json site = StackRefJson(view, input);
-      site["from_game"] = view.from_game;
-      site["owned"] = Owned(view);
-      site["class"] = LifetimeClassName(s.lifetime);
-      site["advice"] = LifetimeAdvice(s.lifetime);
-      site["allocations"] = s.allocations;
-      site["frees"] = s.frees;
-      site["bytes"] = s.bytes;
-      site["size_min"] = s.size_min;
-      site["size_max"] = s.size_max;
-      site["freed_same_frame"] = s.freed_same_frame;
-      site["freed_at_boundary"] = s.freed_at_boundary;
-      site["lived_to_end"] = s.lived_to_end;
-      site["lifetime_frames_max"] = s.lifetime_frames_max;
-      site["ring_delay_frames"] = s.ring_delay_frames;
-      site["ring_frees"] = s.ring_frees;
-      site["peak_live_blocks"] = s.peak_live_blocks;
-      site["peak_live_bytes"] = s.peak_live_bytes;
-      site["calls_saved"] = s.calls_saved;
-      site["bytes_saved"] = s.bytes_saved;
-      sites.push_back(std::move(site));
+      sites.push_back(LifetimeJson(s, view, Owned(view), input.json_stacks));
     }
     json phase = ScopeJson(scope, input);
     phase["classes"] = std::move(classes);

@@ -56,7 +56,7 @@ void WriteLocalityJson(const ReportInput& input, std::ostream& out) {
   const uint64_t frame = FrameOption(input);
   json rows = json::array();
   for (const SiteLocality& s : Analyze(input, frame)) {
-    json site = StackRefJson(NameStack(s.stack_id, input), input);
+    json site = StackRefJson(NameStack(s.stack_id, input), input.json_stacks);
     site["blocks"] = s.blocks;
     site["bytes"] = s.bytes;
     site["pages"] = s.pages;

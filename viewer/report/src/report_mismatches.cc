@@ -65,16 +65,7 @@ void WriteMismatchesJson(const ReportInput& input, std::ostream& out) {
   uint64_t total = 0;
   for (const Mismatch& m : r.mismatches) {
     total += m.count;
-    bool has_alloc = m.kind != Mismatch::Kind::kUnknownPointer;
-    list.push_back({{"kind", MismatchKindName(m.kind)},
-                    {"allocated_with", has_alloc ? json(AllocName(m.alloc_family)) : json(nullptr)},
-                    {"freed_with", FreeName(m.free_family)},
-                    {"count", m.count},
-                    {"bytes", m.bytes},
-                    {"first_frame", m.first_frame},
-                    {"first_address", Hex(m.first_address)},
-                    {"alloc_site", has_alloc ? StackRefJson(NameStack(m.alloc_stack, input), input) : json(nullptr)},
-                    {"free_site", m.free_stack ? StackRefJson(NameStack(m.free_stack, input), input) : json(nullptr)}});
+    list.push_back(MismatchJson(m, NameStack(m.alloc_stack, input), NameStack(m.free_stack, input), input.json_stacks));
   }
   Emit({{"frees", r.frees},
         {"free_stacks_recorded", r.frees_with_stack > 0},

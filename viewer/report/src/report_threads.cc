@@ -43,20 +43,7 @@ void WriteThreadsText(const ReportInput& input, std::ostream& out) {
 void WriteThreadsJson(const ReportInput& input, std::ostream& out) {
   ThreadReport r = Analyze(input);
   json rows = json::array();
-  for (const ThreadStats& t : r.threads) {
-    rows.push_back({{"tid", t.tid},
-                    {"name", t.name},
-                    {"allocations", t.allocations},
-                    {"bytes", t.bytes},
-                    {"frees", t.frees},
-                    {"bytes_freed", t.bytes_freed},
-                    {"maps", t.maps},
-                    {"mapped_bytes", t.mapped_bytes},
-                    {"allocations_per_frame", PerFrame(t.allocations, r.frames)},
-                    {"frames_with_allocations", t.frames_with_allocations},
-                    {"alloc_time_ns", t.alloc_time_ns},
-                    {"alloc_time_share", Share(t.alloc_time_ns, r.alloc_time_ns)}});
-  }
+  for (const ThreadStats& t : r.threads) rows.push_back(ThreadJson(t, PerFrame(t.allocations, r.frames), r.alloc_time_ns));
   Emit({{"frames", r.frames}, {"alloc_time_ns", r.alloc_time_ns}, {"threads", std::move(rows)}}, out);
 }
 

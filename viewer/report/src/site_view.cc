@@ -39,6 +39,12 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
   const auto& stacks = input.capture.main.stacks;
   auto it = stacks.find(stats.stack_id);
   if (it != stacks.end()) view.stack = input.symbolizer.SymbolizeStack(it->second);
+  NameSiteView(view);
+  SetSiteThreads(view, input.heap.sites.Find(stats.stack_id), input.capture.main);
+  return view;
+}
+
+void NameSiteView(SiteView& view) {
   SiteOrigin origin = FindSiteOrigin(view.stack);
   view.module = origin.module;
   view.module_class = origin.module_class;
@@ -49,12 +55,9 @@ SiteView MakeSiteView(const SiteStats& stats, const ReportInput& input) {
     view.location = view.user_location = LineLocation(f);
     view.name = SiteName(view.stack, origin);
   }
-  SetSiteThreads(view, input.heap.sites.Find(stats.stack_id), input);
-  return view;
 }
 
-void SetSiteThreads(SiteView& view, const SiteHistory* site, const ReportInput& input) {
-  const Stream& stream = input.capture.main;
+void SetSiteThreads(SiteView& view, const SiteHistory* site, const Stream& stream) {
   view.threads.clear();
   view.thread.clear();
   if (!site) return;
@@ -196,7 +199,7 @@ std::vector<SiteView> HiddenSiteViews(const ReportInput& input, const JudgedFram
     views.push_back(MakeSiteView(s, input));
     auto members = input.groups->members.find(s.stack_id);
     if (members != input.groups->members.end()) views.back().stack_ids = members->second;
-    SetSiteThreads(views.back(), input.groups->index.Find(s.stack_id), input);
+    SetSiteThreads(views.back(), input.groups->index.Find(s.stack_id), input.capture.main);
   }
   std::stable_partition(views.begin(), views.end(), [](const SiteView& v) { return v.from_game; });
   if (views.size() > count) views.resize(count);
