@@ -36,6 +36,7 @@ tests=(
   neverball chromium-bsu extremetuxracer   # tests: real games nobody here wrote (SDL2, SDL2, SFML/GLX)
   supertux enigma xdotool  # tests/integration/game_drive.py: games played through menus, loads and play, keyed by
                            # xdotool: a platformer with a world map (SDL2/GL) and a puzzle drawn in software (SDL 1.2)
+  blobby                   # tests: a real game that presents through SDL2's renderer (SDL_RenderPresent)
   clang                    # libFuzzer target (tests/fuzz/run_fuzz.sh)
   libclang-rt-14-dev       # libFuzzer and ASan runtimes for clang 14 (-fsanitize=fuzzer links against them)
   g++-mingw-w64-x86-64 wine wine64   # Windows agent, injector and demo: cross-built, tested under Wine (tests/windows/)
