@@ -21,9 +21,15 @@ const char* AllocatorKindName(AllocatorKind kind) {
     case AllocatorKind::kLevelStack: return "level stack";
     case AllocatorKind::kPool: return "pool";
     case AllocatorKind::kRing: return "ring";
+    case AllocatorKind::kHeap: return "heap";
     case AllocatorKind::kOther: break;
   }
   return "other";
+}
+
+std::string AllocatorTitle(const AllocatorInfo& info, const std::string& created_in) {
+  if (info.kind != AllocatorKind::kHeap || created_in.empty()) return info.name;
+  return info.name + " created at " + created_in;
 }
 
 namespace {
@@ -90,7 +96,13 @@ class AllocatorPass : public EventPass {
           State& s = state_[it->second];
           s.used = true;
           s.Row(e.frame).releases++;
-          usage_[it->second].releases++;
+          AllocatorUsage& u = usage_[it->second];
+          u.releases++;
+          // A private heap's one release is its destruction (FORMAT.md).
+          if (u.info.kind == AllocatorKind::kHeap && !u.destroyed) {
+            u.destroyed = true;
+            u.destroyed_frame = e.frame;
+          }
         }
         break;
       default:
@@ -109,18 +121,32 @@ class AllocatorPass : public EventPass {
     return a ? index_.at(a->id) : SIZE_MAX;
   }
 
-  // The backing block: the latest heap block holding the base before the
+  // A private heap's block (Event::heap), or a block that may back a
+  // declared allocator: the latest heap block holding the base before the
   // allocator's first use.
   void HeapAlloc(const Event& e) {
+    if (e.heap) {
+      auto it = index_.find(e.heap);
+      if (it != index_.end() && allocators_[it->second].kind == AllocatorKind::kHeap) {
+        heap_block_owner_[e.address] = it->second;
+        TakeBlock(it->second, e);
+      }
+    }
     for (size_t i = 0; i < allocators_.size(); ++i) {
       const uint64_t base = allocators_[i].base;
-      if (state_[i].used || base < e.address || base - e.address >= e.size) continue;
+      if (state_[i].used || allocators_[i].kind == AllocatorKind::kHeap || base < e.address ||
+          base - e.address >= e.size)
+        continue;
       state_[i].backing_address = e.address;
       usage_[i].backing_block = e.size;
     }
   }
 
   void HeapFree(const Event& e) {
+    if (auto owner = heap_block_owner_.find(e.address); owner != heap_block_owner_.end()) {
+      GiveBack(owner->second, e);
+      heap_block_owner_.erase(owner);
+    }
     for (size_t i = 0; i < allocators_.size(); ++i) {
       if (state_[i].used || state_[i].backing_address != e.address || !usage_[i].backing_block) continue;
       usage_[i].backing_block = 0;
@@ -129,7 +155,11 @@ class AllocatorPass : public EventPass {
 
   void CustomAlloc(const Event& e) {
     const size_t i = IndexOf(e.address);
-    if (i == SIZE_MAX) return;
+    if (i != SIZE_MAX) TakeBlock(i, e);
+  }
+
+  // A block handed out by allocator i.
+  void TakeBlock(size_t i, const Event& e) {
     State& s = state_[i];
     s.used = true;
     s.released.erase(e.address);
@@ -148,18 +178,22 @@ class AllocatorPass : public EventPass {
     usage_[i].bytes += e.size;
   }
 
-  void CustomFree(const Event& e) {
-    const size_t i = IndexOf(e.address);
-    if (i == SIZE_MAX) return;
+  // A block given back to allocator i; false when it held no such block.
+  bool GiveBack(size_t i, const Event& e) {
     State& s = state_[i];
     auto it = s.live.find(e.address);
-    if (it != s.live.end()) {
-      s.in_use -= it->second.size;
-      if (e.is_released()) s.released[e.address] = {it->second, e.frame};
-      s.live.erase(it);
-      s.Row(e.frame).in_use_end = s.in_use;
-      return;
-    }
+    if (it == s.live.end()) return false;
+    s.in_use -= it->second.size;
+    if (e.is_released()) s.released[e.address] = {it->second, e.frame};
+    s.live.erase(it);
+    s.Row(e.frame).in_use_end = s.in_use;
+    return true;
+  }
+
+  void CustomFree(const Event& e) {
+    const size_t i = IndexOf(e.address);
+    if (i == SIZE_MAX || GiveBack(i, e)) return;
+    State& s = state_[i];
     auto gone = s.released.find(e.address);
     if (gone == s.released.end()) return;
     const Released& r = gone->second;
@@ -211,6 +245,7 @@ class AllocatorPass : public EventPass {
   std::vector<AllocatorUsage> usage_;
   std::vector<State> state_;
   std::unordered_map<uint32_t, size_t> index_;
+  std::unordered_map<uint64_t, size_t> heap_block_owner_;  // a private heap's live block -> its allocator
 };
 
 }  // namespace
