@@ -13,7 +13,7 @@ namespace memframe::agent {
 struct AllocatorOrigin {
   uint32_t stack_id = 0;
   uint32_t thread_id = 0;
-  uint64_t frame = 0;
+  uint64_t ticks = 0;  // the event clock (clock.h)
 };
 
 struct AllocatorEntry {

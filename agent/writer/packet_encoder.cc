@@ -102,7 +102,7 @@ void EncodeAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end) {
     w.Varint(D::kBaseFieldNumber, a.base);
     w.Varint(D::kCapacityFieldNumber, a.capacity);
     if (a.origin.stack_id) w.Varint(D::kStackIdFieldNumber, a.origin.stack_id);
-    if (a.origin.frame) w.Varint(D::kFrameFieldNumber, a.origin.frame);
+    if (a.origin.ticks) w.Varint(D::kTicksFieldNumber, a.origin.ticks);
     if (a.origin.thread_id) w.Varint(D::kThreadIdFieldNumber, a.origin.thread_id);
     w.EndNested(def);
   }

@@ -151,8 +151,9 @@ TEST_F(WindowsHeapPaths, PrivateHeapsAreNamedWithTheirBlocks) {
   EXPECT_EQ(d.value("live_blocks_end", -1), 0);
   EXPECT_EQ(d.value("live_bytes_end", -1), 0);
   EXPECT_EQ(d.value("releases", 0), 1);
-  EXPECT_TRUE(d["destroyed_frame"].is_number()) << d.dump();
+  ASSERT_TRUE(d["destroyed_frame"].is_number()) << d.dump();
   EXPECT_GT(d["created"].value("thread", 0), 0);
+  EXPECT_LE(d["created"].value("frame", UINT64_MAX), d["destroyed_frame"].get<uint64_t>());
 
   const std::vector<json> leaked = HeapsCreatedIn("LeakedHeapBlocks");
   ASSERT_EQ(leaked.size(), 1u) << allocators_.dump(1);
@@ -188,6 +189,34 @@ TEST_F(WindowsHeapPaths, AllocatorsTextNamesThePrivateHeaps) {
   EXPECT_NE(text.standard_output.find(" created at PrivateHeapBlocks"), std::string::npos) << text.standard_output;
   EXPECT_NE(text.standard_output.find("Private heaps the program created"), std::string::npos) << text.standard_output;
 }
+
+#ifdef MEMFRAME_VIEWER_PATH
+// The viewer's Allocators tab shows the same heaps with the same figures.
+TEST_F(WindowsHeapPaths, TheViewerShowsThePrivateHeaps) {
+  const e2e::CommandResult dump = e2e::RunCommand(
+      {MEMFRAME_VIEWER_PATH, capture_, "--dump-view-data", "allocators"}, kTimeoutSeconds);
+  ASSERT_EQ(dump.exit_code, 0);
+  const json view = e2e::ParseJsonOrDiscard(dump.standard_output);
+  ASSERT_TRUE(view.is_object()) << dump.standard_output;
+  int shown = 0;
+  for (const json& row : view.value("rows", json::array())) {
+    if (row.value("kind", "") != "heap") continue;
+    const std::string title = row.value("title", "");
+    if (title.ends_with(" created at LeakedHeapBlocks")) {
+      ++shown;
+      EXPECT_EQ(row.value("blocks", 0), kLeakedHeapBlocks);
+      EXPECT_EQ(row.value("live_bytes_end", 0), (kLeakedHeapBlocks - kLeakedHeapFreed) * kLeakedHeapBytes);
+      EXPECT_TRUE(row["destroyed_frame"].is_null());
+    } else if (title.ends_with(" created at PrivateHeapBlocks")) {
+      ++shown;
+      EXPECT_EQ(row.value("blocks", 0), kPrivateBlocks + 1);
+      EXPECT_EQ(row.value("live_bytes_end", -1), 0);
+      EXPECT_TRUE(row["destroyed_frame"].is_number());
+    }
+  }
+  EXPECT_EQ(shown, 2) << view.dump(1);
+}
+#endif
 
 TEST_F(WindowsHeapPaths, AnImportedDllsStartUpIsRecorded) {
   const e2e::SiteTotals constructor = Allocated("EngineConstructorBlocks");

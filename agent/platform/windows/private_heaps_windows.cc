@@ -74,7 +74,7 @@ void NamePrivateHeap(HANDLE heap, const void* hook_frame) {
   const uintptr_t handle = reinterpret_cast<uintptr_t>(heap);
   AllocatorOrigin origin;
   origin.stack_id = CaptureEventStack(guard, hook_frame);
-  origin.frame = CurrentFrame();
+  origin.ticks = OrderedTicks();
   origin.thread_id = CurrentThreadId();
   char name[32];
   HeapName(handle, name);

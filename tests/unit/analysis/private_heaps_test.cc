@@ -23,7 +23,7 @@ TestEvent HeapAlloc(uint64_t ticks, uint64_t frame, uint64_t address, uint64_t s
   return e;
 }
 
-void DeclareHeap(TestCapture& tc, uint32_t id, uint64_t handle, uint32_t stack, uint64_t frame, uint32_t tid) {
+void DeclareHeap(TestCapture& tc, uint32_t id, uint64_t handle, uint32_t stack, uint64_t ticks, uint32_t tid) {
   wire::Packet p;
   wire::AllocatorDef* d = p.mutable_allocators()->add_allocators();
   d->set_id(id);
@@ -31,15 +31,17 @@ void DeclareHeap(TestCapture& tc, uint32_t id, uint64_t handle, uint32_t stack, 
   d->set_kind(wire::ALLOCATOR_HEAP);
   d->set_base(handle);
   d->set_stack_id(stack);
-  d->set_frame(frame);
+  d->set_ticks(ticks);
   d->set_thread_id(tid);
   tc.Add(p);
 }
 
 TEST(PrivateHeaps, BlocksThatNameTheirHeapAreItsOwnAndItsDestructionIsKept) {
   TestCapture tc;
-  DeclareHeap(tc, 1, 0x40000, 9, 1, 77);
-  DeclareHeap(tc, 2, 0x80000, 10, 2, 78);
+  // Made at ticks 9 (before the first event, in frame 1) and 12 (the
+  // third event's, in frame 2).
+  DeclareHeap(tc, 1, 0x40000, 9, 9, 77);
+  DeclareHeap(tc, 2, 0x80000, 10, 12, 78);
   const uint32_t release = wire::PackKind(wire::EVENT_ALLOCATOR_RELEASE, 0, 0);
   tc.Batch(1, {HeapAlloc(10, 1, 0x41000, 100, 1), HeapAlloc(11, 1, 0x42000, 200, 1),
                HeapAlloc(12, 2, 0x81000, 300, 2), Alloc(13, 2, 0x90000, 400, 1),  // the process heap's
@@ -55,7 +57,7 @@ TEST(PrivateHeaps, BlocksThatNameTheirHeapAreItsOwnAndItsDestructionIsKept) {
   ASSERT_EQ(c.main.allocators.size(), 2u);
   EXPECT_EQ(c.main.allocators[0].kind, AllocatorKind::kHeap);
   EXPECT_EQ(c.main.allocators[0].stack_id, 9u);
-  EXPECT_EQ(c.main.allocators[0].frame, 1u);
+  EXPECT_EQ(c.main.allocators[0].ticks, 9u);
   EXPECT_EQ(c.main.allocators[0].thread_id, 77u);
   EXPECT_FALSE(c.main.allocators[0].Holds(0x40000)) << "a heap holds no custom block";
 
@@ -70,6 +72,7 @@ TEST(PrivateHeaps, BlocksThatNameTheirHeapAreItsOwnAndItsDestructionIsKept) {
   EXPECT_TRUE(destroyed.destroyed);
   EXPECT_EQ(destroyed.destroyed_frame, 4u);
   EXPECT_EQ(destroyed.releases, 1u);
+  EXPECT_EQ(destroyed.created_frame, 1u);
   ASSERT_FALSE(destroyed.frames.empty());
   EXPECT_EQ(destroyed.frames.front().frame, 1u);
   EXPECT_EQ(destroyed.frames.back().frame, 4u);
@@ -80,6 +83,7 @@ TEST(PrivateHeaps, BlocksThatNameTheirHeapAreItsOwnAndItsDestructionIsKept) {
   EXPECT_EQ(kept.live_blocks_end, 2u);
   EXPECT_EQ(kept.live_bytes_end, 800u);
   EXPECT_FALSE(kept.destroyed);
+  EXPECT_EQ(kept.created_frame, 2u);
   EXPECT_EQ(kept.backing_block, 0u);
 }
 

@@ -75,9 +75,18 @@ class AllocatorPass : public EventPass {
       index_[allocators_[i].id] = i;
     }
     state_.resize(allocators_.size());
+    for (size_t i = 0; i < allocators_.size(); ++i)
+      if (allocators_[i].ticks) uncreated_.push_back(i);
+    std::stable_sort(uncreated_.begin(), uncreated_.end(),
+                     [&](size_t a, size_t b) { return allocators_[a].ticks < allocators_[b].ticks; });
   }
 
   void OnEvent(const Event& e) override {
+    // Creations up to this event's time happened in its frame (or before
+    // it, in a frame without events of ours).
+    while (next_created_ < uncreated_.size() && allocators_[uncreated_[next_created_]].ticks <= e.ticks)
+      usage_[uncreated_[next_created_++]].created_frame = e.frame;
+    last_frame_ = e.frame;
     switch (e.kind()) {
       case EventKind::kAlloc:
         if (e.is_custom())
@@ -111,6 +120,8 @@ class AllocatorPass : public EventPass {
   }
 
   std::vector<AllocatorUsage> Finish() {
+    for (; next_created_ < uncreated_.size(); ++next_created_)
+      usage_[uncreated_[next_created_]].created_frame = last_frame_;
     for (size_t i = 0; i < usage_.size(); ++i) Summarize(state_[i], &usage_[i]);
     return std::move(usage_);
   }
@@ -246,6 +257,9 @@ class AllocatorPass : public EventPass {
   std::vector<State> state_;
   std::unordered_map<uint32_t, size_t> index_;
   std::unordered_map<uint64_t, size_t> heap_block_owner_;  // a private heap's live block -> its allocator
+  std::vector<size_t> uncreated_;  // allocators with a creation time, by it
+  size_t next_created_ = 0;        // uncreated_[next_created_...] not yet placed in a frame
+  uint64_t last_frame_ = 0;
 };
 
 }  // namespace

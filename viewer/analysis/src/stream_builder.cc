@@ -141,7 +141,7 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
         a.capacity = d.capacity();
         a.stack_id = d.stack_id();
         a.thread_id = d.thread_id();
-        a.frame = d.frame();
+        a.ticks = d.ticks();
         auto at = std::lower_bound(stream_.allocators.begin(), stream_.allocators.end(), a.id,
                                    [](const AllocatorInfo& x, uint32_t id) { return x.id < id; });
         if (at != stream_.allocators.end() && at->id == a.id)

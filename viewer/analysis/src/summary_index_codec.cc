@@ -255,7 +255,7 @@ void VisitStream(IO& io, Stream& s) {
     io.U64(a.capacity);
     io.Int(a.stack_id);
     io.Int(a.thread_id);
-    io.U64(a.frame);
+    io.U64(a.ticks);
   });
   io.Vec(s.threads, [&](Thread& t) {
     io.Int(t.tid);

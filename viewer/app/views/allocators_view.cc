@@ -102,7 +102,7 @@ void AllocatorsView::DrawSelected(ViewContext& ctx, const analysis::AllocatorUsa
   if (u.info.kind == analysis::AllocatorKind::kHeap) {
     // A private heap: its life, and what it held.
     ImGui::Text("%s: created in frame %llu on thread %u, %s; %s (%s) handed out, %s (%s) live at the end",
-                Title(ctx, u.info).c_str(), static_cast<unsigned long long>(u.info.frame), u.info.thread_id,
+                Title(ctx, u.info).c_str(), static_cast<unsigned long long>(u.created_frame), u.info.thread_id,
                 u.destroyed ? ("destroyed in frame " + std::to_string(u.destroyed_frame)).c_str() : "never destroyed",
                 Plural(u.blocks, "block").c_str(), FormatBytes(u.bytes).c_str(),
                 Plural(u.live_blocks_end, "block").c_str(), FormatBytes(u.live_bytes_end).c_str());
@@ -144,6 +144,8 @@ nlohmann::json AllocatorsView::Data(ViewContext& ctx) {
     for (const analysis::AllocatorFrame& f : u.frames) high_water.push_back(f.high_water);
     rows.push_back({{"name", u.info.name}, {"title", Title(ctx, u.info)},
                     {"kind", analysis::AllocatorKindName(u.info.kind)},
+                    {"created_frame", u.info.kind == analysis::AllocatorKind::kHeap ? nlohmann::json(u.created_frame)
+                                                                                    : nlohmann::json(nullptr)},
                     {"destroyed_frame", u.destroyed ? nlohmann::json(u.destroyed_frame) : nlohmann::json(nullptr)},
                     {"bytes", u.bytes},
                     {"capacity", u.info.capacity}, {"backing_block", u.backing_block}, {"high_water", u.high_water},

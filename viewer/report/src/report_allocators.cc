@@ -13,7 +13,11 @@ const char* kNoneDeclared =
     "The program declared no allocator of its own (memframe_allocator_declare in "
     "agent/include/memframe/annotate.h) and created no private heap.\n";
 
-std::string CapacityCell(uint64_t bytes) { return bytes ? FormatBytes(bytes) : "?"; }
+// A heap has no capacity of its own ("-"); a declared allocator's unknown one is "?".
+std::string CapacityCell(const AllocatorInfo& info) {
+  if (info.kind == AllocatorKind::kHeap) return "-";
+  return info.capacity ? FormatBytes(info.capacity) : "?";
+}
 
 // The function of the allocator's creation stack ("" when unknown).
 std::string CreatedIn(const AllocatorInfo& info, const ReportInput& input) {
@@ -35,7 +39,7 @@ void WriteHeapsText(const ReportInput& input, const std::vector<AllocatorUsage>&
   for (const AllocatorUsage& u : usage) {
     if (u.info.kind != AllocatorKind::kHeap) continue;
     any = true;
-    table.AddRow({u.info.name, "frame " + std::to_string(u.info.frame), TidName(input, u.info.thread_id),
+    table.AddRow({u.info.name, "frame " + std::to_string(u.created_frame), TidName(input, u.info.thread_id),
                   u.destroyed ? "frame " + std::to_string(u.destroyed_frame) : "no", FormatCount(u.blocks),
                   FormatBytes(u.bytes), FormatCount(u.live_blocks_end) + " (" + FormatBytes(u.live_bytes_end) + ")",
                   u.info.stack_id ? NameCell(NameStack(u.info.stack_id, input)) : "?"});
@@ -60,7 +64,7 @@ void WriteAllocatorsText(const ReportInput& input, std::ostream& out) {
                    {"occupancy"}, {"blocks/frame"}, {"bytes/frame"}, {"releases/frame"}, {"releases"},
                    {"live at end"}});
   for (const AllocatorUsage& u : usage) {
-    table.AddRow({AllocatorTitle(u.info, CreatedIn(u.info, input)), AllocatorKindName(u.info.kind), CapacityCell(u.info.capacity),
+    table.AddRow({AllocatorTitle(u.info, CreatedIn(u.info, input)), AllocatorKindName(u.info.kind), CapacityCell(u.info),
                   u.backing_block ? FormatBytes(u.backing_block) : "-", FormatBytes(u.high_water),
                   u.info.capacity ? FormatPercent(u.occupancy()) : "-", FormatCount(u.median_blocks_per_frame),
                   FormatBytes(u.median_bytes_per_frame), FormatCount(u.median_releases_per_frame),
@@ -98,7 +102,7 @@ void WriteAllocatorsJson(const ReportInput& input, std::ostream& out) {
     }
     json created = nullptr;  // where and when a private heap was made
     if (u.info.kind == AllocatorKind::kHeap)
-      created = {{"frame", u.info.frame},
+      created = {{"frame", u.created_frame},
                  {"thread", u.info.thread_id},
                  {"site", u.info.stack_id ? StackRefJson(NameStack(u.info.stack_id, input), input) : json(nullptr)}};
     rows.push_back({{"id", u.info.id},

@@ -67,6 +67,9 @@ struct AllocatorUsage {
   // A private heap destroyed whole (its one release), and in which frame.
   bool destroyed = false;
   uint64_t destroyed_frame = 0;
+  // The frame it was made in (AllocatorInfo::ticks): that of the first
+  // event at or after its creation, else of the last event; 0 when unknown.
+  uint64_t created_frame = 0;
   std::vector<OutlivedBlock> outlived;
 
   // high_water / capacity (0 when the capacity is unknown).

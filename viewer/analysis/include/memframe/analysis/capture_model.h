@@ -83,10 +83,10 @@ struct AllocatorInfo {
   uint64_t base = 0;
   uint64_t capacity = 0;
   // Where it was made, when the agent saw it (a heap's HeapCreate call); 0
-  // when unknown.
+  // when unknown (AllocatorUsage::created_frame puts the ticks in a frame).
   uint32_t stack_id = 0;
   uint32_t thread_id = 0;  // the kernel's thread id
-  uint64_t frame = 0;
+  uint64_t ticks = 0;
 
   bool Holds(uint64_t address) const {
     return kind != AllocatorKind::kHeap && address >= base && address - base < capacity;
