@@ -23,9 +23,11 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -247,56 +249,116 @@ TEST_F(WindowsHeapPaths, SlowDllMainsAreRecordedExactly) {
   EXPECT_EQ(Leaked("PluginThreadAttachBlocks"), 0);
 }
 
-// `memframe.exe attach`, then `detach`, while the program (--linger) starts
-// one watched thread after another, each sitting kSlowDllMainMs in the
-// DllMains with the loader lock held: both end, the program runs on and
-// exits with its own status, and the DllMain blocks recorded in between are
-// whole DllMains' (the loader lock keeps the agent's start out of one).
-TEST(WindowsSlowDllMain, AttachAndDetachWhileAThreadSitsInADllMain) {
-  namespace fs = std::filesystem;
-  e2e::ScratchDirectory scratch("memframe-win-slow-dllmain");
-  setenv("WINEPREFIX", (scratch.path() / "wine").c_str(), 0);  // ctest names windows.build's
-  setenv("WINEDEBUG", "-all", 1);
-  // A copy with a name of its own: other tests share the Wine prefix.
-  const fs::path dir = scratch.path() / "linger";
-  fs::copy(MEMFRAME_WINDOWS_BIN "/heap_paths", dir);
-  const char* kName = "memframe_heap_paths_linger.exe";
-  fs::rename(dir / "memframe_heap_paths.exe", dir / kName);
-  const fs::path stop = scratch.path() / "stop";
-  const std::string capture = (scratch.path() / "linger.mfc").string();
-  const pid_t game = windows_test::Spawn({"wine", (dir / kName).string(), "--linger", "Z:" + stop.string()});
-  ASSERT_GT(game, 0);
-  const std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "--force", "-o", capture, "--",
-                                           "wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "attach", kName};
+// The program in --linger mode: one watched thread after another, each
+// sitting kSlowDllMainMs in each DllMain with the loader lock held, until
+// the test creates the stop file; then it exits with kLingerExitStatus.
+class WindowsSlowDllMain : public ::testing::Test {
+ protected:
+  static constexpr const char* kName = "memframe_heap_paths_linger.exe";
+
+  void SetUp() override {
+    namespace fs = std::filesystem;
+    setenv("WINEPREFIX", (scratch_.path() / "wine").c_str(), 0);  // ctest names windows.build's
+    setenv("WINEDEBUG", "-all", 1);
+    // A copy with a name of its own: other tests share the Wine prefix.
+    const fs::path dir = scratch_.path() / "linger";
+    fs::copy(MEMFRAME_WINDOWS_BIN "/heap_paths", dir);
+    fs::rename(dir / "memframe_heap_paths.exe", dir / kName);
+    game_ = windows_test::Spawn({"wine", (dir / kName).string(), "--linger", "Z:" + stop_.string()});
+    ASSERT_GT(game_, 0);
+  }
+  void TearDown() override {
+    std::ofstream(stop_).put('\n');
+    windows_test::WaitBounded(game_, 60);
+    system(("wine taskkill /f /im " + std::string(kName) + " >/dev/null 2>&1").c_str());
+  }
+
+  // The recorder of `memframe.exe attach` into `capture`.
+  std::vector<std::string> Record(const std::string& capture) const {
+    return {MEMFRAME_CLI_PATH, "run", "--tcp", "--force", "-o", capture, "--",
+            "wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "attach", kName};
+  }
+  // Lets the program exit: its wait status (-2 if it had to be killed).
+  int StopTheProgram() {
+    std::ofstream(stop_).put('\n');
+    const int status = windows_test::WaitBounded(game_, 60);
+    game_ = -1;
+    return status;
+  }
+
+  static json Report(const std::string& capture, const std::vector<std::string>& arguments) {
+    std::string failure;
+    json report = e2e::ReportJson(MEMFRAME_CLI_PATH, capture, arguments, &failure);
+    EXPECT_FALSE(report.is_discarded()) << failure;
+    return report.is_discarded() ? json::object() : report;
+  }
+  // The DllMain blocks of watched threads in `capture` are whole DllMains'
+  // (the loader lock keeps the agent's start out of one), and some there are.
+  static void ExpectWholeDllMains(const std::string& capture) {
+    const json sites = e2e::OneScopeRows(Report(capture, {"sites", "--all-frames"}));
+    const e2e::SiteTotals engine = e2e::SumSites(e2e::SitesWithFunctionInStack(sites, "EngineThreadAttachBlocks"));
+    const e2e::SiteTotals plugin = e2e::SumSites(e2e::SitesWithFunctionInStack(sites, "PluginThreadAttachBlocks"));
+    EXPECT_GE(engine.allocations, static_cast<uint64_t>(kEngineThreadBlocks));
+    EXPECT_EQ(engine.allocations % kEngineThreadBlocks, 0u) << engine.allocations;
+    EXPECT_EQ(engine.bytes, engine.allocations * kEngineThreadBytes);
+    EXPECT_EQ(plugin.allocations % kPluginThreadBlocks, 0u) << plugin.allocations;
+    EXPECT_EQ(plugin.bytes, plugin.allocations * kPluginThreadBytes);
+  }
+
+  e2e::ScratchDirectory scratch_{"memframe-win-slow-dllmain"};
+  const std::filesystem::path stop_ = scratch_.path() / "stop";
+  pid_t game_ = -1;
+};
+
+// `memframe.exe attach`, then `detach`, while threads sit in the slow
+// DllMains: both end in bounded time, the program runs on and exits with
+// its own status.
+TEST_F(WindowsSlowDllMain, AttachAndDetachWhileAThreadSitsInADllMain) {
+  const std::string capture = (scratch_.path() / "detached.mfc").string();
   const std::vector<std::string> detach = {"wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "detach", kName};
-  const windows_test::AttachedThenDetached attach = windows_test::AttachThenDetach(record, detach, 90, kTimeoutSeconds);
+  const windows_test::AttachedThenDetached attach =
+      windows_test::AttachThenDetach(Record(capture), detach, 90, kTimeoutSeconds);
   // Bounded waits: a deadlock fails the test rather than hang it.
   const int recorder_status = windows_test::WaitBounded(attach.recorder, 60);
-  const bool ran_on = waitpid(game, nullptr, WNOHANG) == 0;
-  std::ofstream(stop).put('\n');
-  const int game_status = windows_test::WaitBounded(game, 60);
-  system(("wine taskkill /f /im " + std::string(kName) + " >/dev/null 2>&1").c_str());
+  const bool ran_on = waitpid(game_, nullptr, WNOHANG) == 0;
+  const int game_status = StopTheProgram();
   ASSERT_EQ(attach.detached, 0) << "memframe.exe detach never succeeded";
   EXPECT_TRUE(WIFEXITED(recorder_status) && WEXITSTATUS(recorder_status) == 0) << recorder_status;
   EXPECT_TRUE(ran_on);
   EXPECT_TRUE(WIFEXITED(game_status) && WEXITSTATUS(game_status) == kLingerExitStatus) << game_status;
-
-  std::string failure;
-  const json summary = e2e::ReportJson(MEMFRAME_CLI_PATH, capture, {}, &failure);
-  ASSERT_FALSE(summary.is_discarded()) << failure;
-  const json info = summary.value("capture", json::object());
+  const json info = Report(capture, {}).value("capture", json::object());
   EXPECT_TRUE(info.value("attached", false));
   EXPECT_TRUE(info.value("complete", false));
   EXPECT_EQ(info.value("ended", ""), "ran on after memframe detached");
-  const json sites = e2e::OneScopeRows(e2e::ReportJson(MEMFRAME_CLI_PATH, capture, {"sites", "--all-frames"}, &failure));
-  const e2e::SiteTotals engine = e2e::SumSites(e2e::SitesWithFunctionInStack(sites, "EngineThreadAttachBlocks"));
-  const e2e::SiteTotals plugin = e2e::SumSites(e2e::SitesWithFunctionInStack(sites, "PluginThreadAttachBlocks"));
-  // A second of lingering at least, each thread 2 x kSlowDllMainMs.
-  EXPECT_GE(engine.allocations, static_cast<uint64_t>(kEngineThreadBlocks));
-  EXPECT_EQ(engine.allocations % kEngineThreadBlocks, 0u) << engine.allocations;
-  EXPECT_EQ(engine.bytes, engine.allocations * kEngineThreadBytes);
-  EXPECT_EQ(plugin.allocations % kPluginThreadBlocks, 0u) << plugin.allocations;
-  EXPECT_EQ(plugin.bytes, plugin.allocations * kPluginThreadBytes);
+  ExpectWholeDllMains(capture);
+}
+
+// `memframe.exe attach` while threads sit in the slow DllMains, recording
+// to the program's end: the program's exit status comes through
+// memframe.exe and the recorder, and the capture has it.
+TEST_F(WindowsSlowDllMain, AnAttachRecordsToTheEndAndPassesTheExitStatus) {
+  const std::string capture = (scratch_.path() / "to_end.mfc").string();
+  // Until Wine has started the program the attach finds nothing and ends:
+  // started again until one stays (attached, recording).
+  pid_t recorder = -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  while (recorder < 0 && std::chrono::steady_clock::now() < deadline) {
+    recorder = windows_test::Spawn(Record(capture));
+    ASSERT_GT(recorder, 0);
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    if (waitpid(recorder, nullptr, WNOHANG) == recorder) recorder = -1;
+  }
+  ASSERT_GT(recorder, 0) << "memframe.exe attach never stayed";
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // a few watched threads recorded
+  const int game_status = StopTheProgram();
+  const int recorder_status = windows_test::WaitBounded(recorder, 60);
+  EXPECT_TRUE(WIFEXITED(game_status) && WEXITSTATUS(game_status) == kLingerExitStatus) << game_status;
+  EXPECT_TRUE(WIFEXITED(recorder_status) && WEXITSTATUS(recorder_status) == kLingerExitStatus) << recorder_status;
+  const json info = Report(capture, {}).value("capture", json::object());
+  EXPECT_TRUE(info.value("attached", false));
+  EXPECT_TRUE(info.value("complete", false));
+  EXPECT_EQ(info.value("exit_status", -1), kLingerExitStatus);
+  ExpectWholeDllMains(capture);
 }
 
 // Wine ends the stack of a call back from the system (a window procedure's)
