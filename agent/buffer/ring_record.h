@@ -21,6 +21,9 @@
 //                 low byte, size's high 32 bits in size. Only for blocks of
 //                 4 GiB and more, a tagged pointer, a frame number in a
 //                 FRAME_END's size past 2^32.
+//   kRecordHeap   head's low 56 bits: the id of the private heap (an
+//                 ALLOCATOR_HEAP allocator) the next event's block came
+//                 from. Only for blocks of a private heap (Windows).
 // The ring's own records keep stack_id 0, so a scan for stack ids may read
 // every record.
 #pragma once
@@ -50,6 +53,7 @@ static_assert(kKindBits == 64 - RingRecord::kHeadKindShift, "a packed kind fills
 constexpr uint32_t kRecordFrame = wire::PackKind(wire::EVENT_NONE, 1, 0);
 constexpr uint32_t kRecordEpoch = wire::PackKind(wire::EVENT_NONE, 2, 0);
 constexpr uint32_t kRecordWide = wire::PackKind(wire::EVENT_NONE, 3, 0);
+constexpr uint32_t kRecordHeap = wire::PackKind(wire::EVENT_NONE, 0, wire::kFlagCustom);
 
 // The producer's side: what the thread's last records said. Only the ring's
 // own thread uses it (the hook's RecursionGuard keeps a signal handler out
@@ -70,8 +74,8 @@ struct RecordPacker {
   }
   // The records `e` takes: its own, after a frame's, an epoch's and a wide
   // one where needed.
-  uint32_t Count(const Event& e) const {
-    return 1 + (e.frame() != frame) + ((e.ticks >> 32) != epoch) + NeedsWide(e);
+  uint32_t Count(const Event& e, uint32_t heap = 0) const {
+    return 1 + (e.frame() != frame) + ((e.ticks >> 32) != epoch) + NeedsWide(e) + (heap != 0);
   }
   static bool NeedsWide(const Event& e) { return ((e.address >> RingRecord::kHeadKindShift) | (e.size >> 32)) != 0; }
 
@@ -87,8 +91,8 @@ struct RecordPacker {
                       static_cast<uint32_t>(size), duration};
   }
 
-  // Writes Count(e) records at ring[at & mask], ring[(at + 1) & mask], ...
-  void Write(const Event& e, RingRecord* ring, uint64_t at, uint64_t mask) {
+  // Writes Count(e, heap) records at ring[at & mask], ring[(at + 1) & mask], ...
+  void Write(const Event& e, RingRecord* ring, uint64_t at, uint64_t mask, uint32_t heap = 0) {
     const uint64_t e_frame = e.frame();
     if (__builtin_expect(e_frame != frame, 0)) {
       frame = e_frame;
@@ -101,6 +105,7 @@ struct RecordPacker {
     }
     if (__builtin_expect(NeedsWide(e), 0))
       ring[at++ & mask] = Own(kRecordWide, e.address >> RingRecord::kHeadKindShift, static_cast<uint32_t>(e.size >> 32));
+    if (heap) ring[at++ & mask] = Own(kRecordHeap, heap, 0);
     ring[at & mask] = EventRecord(e);
   }
 
@@ -116,19 +121,22 @@ struct RecordReader {
   uint64_t epoch = 0;
   uint64_t wide_address = 0;  // the next event's high bits (kRecordWide)
   uint64_t wide_size = 0;
+  uint32_t heap = 0;  // the next event's private heap (kRecordHeap)
 
   // An event's fields as its record and what the reader knows give them
   // (the writer's encoder takes them so, without packing an Event).
   struct Fields {
     uint64_t ticks, address, size, frame;
     uint32_t stack_id, duration, kind;
+    uint32_t heap;  // 0 unless the block came from a private heap
   };
   static bool IsEvent(const RingRecord& r) { return wire::KindOf(r.kind()) != wire::EVENT_NONE; }
   // `r` is an event's record (IsEvent).
   Fields TakeEvent(const RingRecord& r) {
     const Fields f{epoch << 32 | r.ticks, wide_address | (r.head & RingRecord::kLow56), wide_size | r.size, frame,
-                   r.stack_id, r.duration, r.kind()};
+                   r.stack_id, r.duration, r.kind(), heap};
     wide_address = wide_size = 0;
+    heap = 0;
     return f;
   }
 
@@ -148,6 +156,8 @@ struct RecordReader {
     } else if (kind == kRecordWide) {
       wide_address = value << RingRecord::kHeadKindShift;
       wide_size = uint64_t{r.size} << 32;
+    } else if (kind == kRecordHeap) {
+      heap = static_cast<uint32_t>(value);
     }
     return false;
   }

@@ -125,12 +125,12 @@ bool HelpDrainOwnRing(ThreadBuffer* b) {
 // room, an event that takes more than its own record. Apart, so that the
 // hook's usual path saves no register (the same arguments: a tail call).
 __attribute__((noinline)) void PushEventSlow(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_id,
-                                             uint32_t duration, uint64_t frame, uint32_t kind) {
+                                             uint32_t duration, uint64_t frame, uint32_t kind, uint32_t heap = 0) {
   const Event event{ticks, address, size, stack_id, duration, PackFrameKind(frame, kind)};
   ThreadBuffer* b = CurrentThreadBuffer();
   if (!b) return;
   uint64_t tail = b->tail.load(std::memory_order_relaxed);
-  uint32_t records = b->packer.Count(event);
+  uint32_t records = b->packer.Count(event, heap);
   if (tail + records - b->cached_head > kRingRecords) {
     b->cached_head = b->head.load(std::memory_order_acquire);
     // Lossless: wait for the writer, as long as there is one (and it is
@@ -158,10 +158,10 @@ __attribute__((noinline)) void PushEventSlow(uint64_t ticks, uint64_t address, u
       // and with them a frame or an epoch of its own.
       tail = b->tail.load(std::memory_order_relaxed);
       b->cached_head = b->head.load(std::memory_order_acquire);
-      records = b->packer.Count(event);
+      records = b->packer.Count(event, heap);
     }
   }
-  b->packer.Write(event, b->ring, tail, kRingRecords - 1);
+  b->packer.Write(event, b->ring, tail, kRingRecords - 1, heap);
   b->tail.store(tail + records, std::memory_order_release);
 }
 }  // namespace
@@ -177,6 +177,11 @@ void PushEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_i
     }
   }
   PushEventSlow(ticks, address, size, stack_id, duration, frame, kind);
+}
+
+void PushHeapEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_id, uint32_t duration,
+                   uint64_t frame, uint32_t kind, uint32_t heap) {
+  PushEventSlow(ticks, address, size, stack_id, duration, frame, kind, heap);
 }
 
 void MarkCurrentThreadExiting() {

@@ -71,6 +71,10 @@ void PushEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_i
 inline void PushEvent(const Event& e) {
   PushEvent(e.ticks, e.address, e.size, e.stack_id, e.duration, e.frame(), e.kind());
 }
+// The same for a block of a private heap (ring_record.h, kRecordHeap): the
+// heap's allocator id goes in a record of its own before the event's.
+void PushHeapEvent(uint64_t ticks, uint64_t address, uint64_t size, uint32_t stack_id, uint32_t duration,
+                   uint64_t frame, uint32_t kind, uint32_t heap);
 
 // A producer whose ring is full, and who may wait for the writer, calls
 // `help` (the writer's, set while it runs) instead of sleeping: it encodes

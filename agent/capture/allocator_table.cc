@@ -13,7 +13,8 @@ std::atomic<uint32_t> g_count{0};  // published entries
 std::atomic_flag g_lock = ATOMIC_FLAG_INIT;
 }  // namespace
 
-uint32_t DeclareAllocator(const char* name, uint32_t kind, uint64_t base, uint64_t capacity) {
+uint32_t DeclareAllocator(const char* name, uint32_t kind, uint64_t base, uint64_t capacity,
+                          const AllocatorOrigin& origin) {
   while (g_lock.test_and_set(std::memory_order_acquire)) {
   }
   uint32_t count = g_count.load(std::memory_order_relaxed);
@@ -25,6 +26,7 @@ uint32_t DeclareAllocator(const char* name, uint32_t kind, uint64_t base, uint64
     e.kind = kind;
     e.base = base;
     e.capacity = capacity;
+    e.origin = origin;
     g_count.store(count + 1, std::memory_order_release);
     id = count + 1;
   }

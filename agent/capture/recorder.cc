@@ -87,8 +87,13 @@ void ForgetRecorderCountsAfterFork() {
 }
 
 void RecordAlloc(const RecursionGuard&, const void* address, size_t size, uint32_t packed_kind, uint64_t ticks,
-                 uint64_t duration, const void* hook_frame) {
+                 uint64_t duration, const void* hook_frame, uint32_t heap) {
   const uint32_t stack = StackId(hook_frame);
+  if (__builtin_expect(heap != 0, 0)) {
+    PushHeapEvent(ticks, reinterpret_cast<uint64_t>(address), size, stack, ClampDuration(duration), CurrentFrame(),
+                  packed_kind, heap);
+    return;
+  }
   Push(ticks, packed_kind, CurrentFrame(), reinterpret_cast<uint64_t>(address), size, stack, duration);
 }
 

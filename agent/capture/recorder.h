@@ -21,9 +21,10 @@ inline bool Recording() { return g_recording.load(std::memory_order_relaxed); }
 void ConfigureCapture(int stack_depth, bool stacks, bool free_stacks);
 
 // `hook_frame`: the hook's __builtin_frame_address(0), where the stack's
-// unwind may start (stack_capture.h), or null.
+// unwind may start (stack_capture.h), or null. `heap`: the id of the private
+// heap (an ALLOCATOR_HEAP allocator) the block came from, 0 for none.
 void RecordAlloc(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
-                 uint64_t ticks, uint64_t duration, const void* hook_frame = nullptr);
+                 uint64_t ticks, uint64_t duration, const void* hook_frame = nullptr, uint32_t heap = 0);
 void RecordFree(const RecursionGuard& proof, const void* address, size_t size, uint32_t packed_kind,
                 uint64_t ticks, uint64_t duration, const void* hook_frame = nullptr);
 

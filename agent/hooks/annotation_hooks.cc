@@ -44,8 +44,10 @@ MEMFRAME_EXPORT void memframe_custom_free(const void* block) {
 // declaration when it connects, so one made in a static constructor is kept.
 MEMFRAME_EXPORT unsigned memframe_allocator_declare(const char* name, int kind, const void* base,
                                                     unsigned long capacity) {
-  // The generated AllocatorKind_IsValid lives in the .pb.cc the agent does not link.
-  if (kind < 0 || kind > memframe::wire::AllocatorKind_MAX) kind = memframe::wire::ALLOCATOR_OTHER;
+  // The generated AllocatorKind_IsValid lives in the .pb.cc the agent does not
+  // link. A heap (ALLOCATOR_HEAP) is the agent's to declare: its blocks are
+  // told by their EventBatch.heap, which a game's custom blocks never have.
+  if (kind < 0 || kind > memframe::wire::ALLOCATOR_RING) kind = memframe::wire::ALLOCATOR_OTHER;
   return DeclareAllocator(name, static_cast<uint32_t>(kind), reinterpret_cast<uint64_t>(base), capacity);
 }
 

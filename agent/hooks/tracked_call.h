@@ -72,10 +72,11 @@ inline uint64_t OrderTicks() { return kFenced ? OrderedTicks() : Ticks(); }
 // Always inlined: __builtin_frame_address(0) is then the hook's own frame,
 // where the stack's unwind starts (stack_capture.h). `kOuter`: the real
 // function allocates through the hooks itself (operator new); `outer` says
-// which of its inner calls are the game's (none by default).
+// which of its inner calls are the game's (none by default). `heap`: the
+// private heap the block comes from (RecordAlloc), 0 for none.
 template <bool kFenced = false, HookKind kKind = HookKind::kHeapAlloc, bool kOuter = false, typename Call>
 __attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t packed_kind, Call call,
-                                                         OuterNew outer = {}) {
+                                                         OuterNew outer = {}, uint32_t heap = 0) {
   constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealAlloc;
   RecursionGuard guard(kKind, size);
   if (!guard.acquired() || !ShouldRecord(__builtin_return_address(0))) return guard.CallReal(kWindow, call);
@@ -90,7 +91,7 @@ __attribute__((always_inline)) inline void* TrackedAlloc(size_t size, uint32_t p
   // Stamped after the real call, so that a block is not seen before it
   // exists (less a few hundred cycles when unfenced).
   uint64_t after = OrderTicks<kFenced>();
-  if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before, __builtin_frame_address(0));
+  if (block) RecordAlloc(guard, block, size, packed_kind, after, after - before, __builtin_frame_address(0), heap);
   return block;
 }
 
@@ -116,9 +117,9 @@ __attribute__((always_inline)) inline void TrackedFree(const void* block, size_t
 // both tagged so the analysis can tell a move from a malloc/free pair.
 // `call` performs the real realloc. kRegion for the Win32 heap's HeapReAlloc
 // (platform/windows/windows_hooks.cc). `kOuter` as for TrackedAlloc, and
-// always inlined for the same reason.
+// always inlined for the same reason. `heap` as for TrackedAlloc.
 template <HookKind kKind = HookKind::kHeapAlloc, bool kOuter = false, typename Call>
-__attribute__((always_inline)) inline void* TrackedRealloc(void* old, size_t size, Call call) {
+__attribute__((always_inline)) inline void* TrackedRealloc(void* old, size_t size, Call call, uint32_t heap = 0) {
   constexpr ThreadState kWindow = kOuter ? ThreadState::kInRealOuter : ThreadState::kInRealFree;
   constexpr uint32_t kReallocAlloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagRealloc);
   constexpr uint32_t kReallocFree = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, wire::kFlagRealloc);
@@ -128,7 +129,8 @@ __attribute__((always_inline)) inline void* TrackedRealloc(void* old, size_t siz
   void* fresh = guard.CallReal(kWindow, call);
   uint64_t after = OrderedTicks();
   if (old && (fresh || size == 0)) RecordFree(guard, old, 0, kReallocFree, before, 0, __builtin_frame_address(0));
-  if (fresh) RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before, __builtin_frame_address(0));
+  if (fresh)
+    RecordAlloc(guard, fresh, size, kReallocAlloc, after, after - before, __builtin_frame_address(0), heap);
   return fresh;
 }
 

@@ -90,7 +90,7 @@ void EncodeMarkerDefs(SocketSink& sink, uint32_t first, uint32_t end) {
 
 void EncodeAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end) {
   using D = wire::AllocatorDef;
-  constexpr size_t kMaxBytesPerAllocator = 64 + 48;  // the name and four varints with their tags
+  constexpr size_t kMaxBytesPerAllocator = 64 + 88;  // the name and seven varints with their tags
   ProtoWriter w = sink.BeginPacket(16 + kMaxBytesPerAllocator * (end - first));
   size_t body = w.BeginNested(P::kAllocatorsFieldNumber);
   for (uint32_t id = first; id < end; ++id) {
@@ -101,6 +101,9 @@ void EncodeAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end) {
     w.Varint(D::kKindFieldNumber, a.kind);
     w.Varint(D::kBaseFieldNumber, a.base);
     w.Varint(D::kCapacityFieldNumber, a.capacity);
+    if (a.origin.stack_id) w.Varint(D::kStackIdFieldNumber, a.origin.stack_id);
+    if (a.origin.ticks) w.Varint(D::kTicksFieldNumber, a.origin.ticks);
+    if (a.origin.thread_id) w.Varint(D::kThreadIdFieldNumber, a.origin.thread_id);
     w.EndNested(def);
   }
   w.EndNested(body);
@@ -147,7 +150,7 @@ constexpr size_t VarintBytes(uint64_t v) { return v < 0x80 ? 1 : 1 + VarintBytes
 
 // EventBatch's packed columns, in the order they are sent.
 enum Column { kKindColumn, kFreeRef, kReuseRef, kAddressDelta, kSize, kFreeSize, kStackId, kFreeStack,
-              kTicksGap, kTicksExact, kFrameDelta, kDuration, kColumns };
+              kTicksGap, kTicksExact, kFrameDelta, kDuration, kHeap, kColumns };
 constexpr uint32_t kColumnField[kColumns] = {
     wire::EventBatch::kKindFieldNumber,         wire::EventBatch::kFreeRefFieldNumber,
     wire::EventBatch::kReuseRefFieldNumber,     wire::EventBatch::kAddressDeltaFieldNumber,
@@ -155,6 +158,7 @@ constexpr uint32_t kColumnField[kColumns] = {
     wire::EventBatch::kStackIdFieldNumber,      wire::EventBatch::kFreeStackFieldNumber,
     wire::EventBatch::kTicksGapFieldNumber,     wire::EventBatch::kTicksExactFieldNumber,
     wire::EventBatch::kFrameDeltaFieldNumber,   wire::EventBatch::kDurationTicksFieldNumber,
+    wire::EventBatch::kHeapFieldNumber,
 };
 // The most bytes one event's entry takes in each column: a packed kind fits
 // 8 bits, a free_ref reaches back at most kFreeRefWindow allocations, a
@@ -167,6 +171,7 @@ constexpr size_t kMaxEntryBytes[kColumns] = {
     VarintBytes(UINT32_MAX),            VarintBytes(UINT32_MAX),
     wire::kMaxVarintBytes,              wire::kMaxVarintBytes,
     VarintBytes(UINT32_MAX),            VarintBytes(UINT32_MAX),
+    VarintBytes(UINT32_MAX),
 };
 // A column's tag and its padded length (ProtoWriter::BeginNested's).
 constexpr size_t ColumnHeaderBytes(int c) {
@@ -252,6 +257,12 @@ size_t EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, 
   uint8_t* exact_p = begin[kTicksExact];
   uint8_t* frame_p = begin[kFrameDelta];
   uint8_t* duration_p = begin[kDuration];
+  // The heap column is written from the batch's first ALLOC that names a
+  // private heap on (the ones before get their 0 entries then): a batch
+  // without one, every batch on Linux, costs a branch an ALLOC.
+  uint8_t* heap_p = begin[kHeap];
+  uint32_t heaps = 0;   // nonzero once an ALLOC named a private heap
+  uint32_t allocs = 0;  // ALLOCs so far
 
   // The reader's state in a local: the columns' byte stores could alias it,
   // and it would be reloaded after each.
@@ -290,6 +301,13 @@ size_t EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, 
     } else if (kind == wire::EVENT_ALLOC) {
       if (refs) ref = refs->Alloc(e.address, e.size);
       reuse_p = wire::WriteVarint(reuse_p, ref);
+      if (__builtin_expect((heaps | e.heap) != 0, 0)) {
+        if (!heaps)
+          for (uint32_t k = 0; k < allocs; ++k) *heap_p++ = 0;
+        heap_p = wire::WriteVarint(heap_p, e.heap);
+        heaps |= e.heap;
+      }
+      ++allocs;
     }
     if (ref == 0)
       address_p = wire::WriteVarint(address_p, wire::ZigZag(static_cast<int64_t>(e.address - previous_address)));
@@ -327,18 +345,20 @@ size_t EncodeColumns(const RingRecord* records, size_t n, RecordReader* reader, 
     previous_frame = frame;
     duration_p = wire::WriteVarint(duration_p, duration.code);
   }
-  uint8_t* const ends[kColumns] = {kind_p,      free_p,       reuse_p, address_p, size_p,  free_size_p,
-                                   stack_p,     free_stack_p, gap_p,   exact_p,   frame_p, duration_p};
+  uint8_t* const ends[kColumns] = {kind_p,  free_p,    reuse_p, address_p,  size_p, free_size_p, stack_p,
+                                   free_stack_p, gap_p, exact_p, frame_p, duration_p, heap_p};
   for (int c = 0; c < kColumns; ++c) end[c] = ends[c];
   if (!free_sizes) end[kFreeSize] = begin[kFreeSize];
   if (!free_stacks) end[kFreeStack] = begin[kFreeStack];
+  if (!heaps) end[kHeap] = begin[kHeap];
   *reader = local;
   *events = sent;
   return i;
 }
 
 // An empty column is left out (only columns with entries for some events
-// can be empty: a batch has an event), as are the FREE columns when all 0;
+// can be empty: a batch has an event), as are the FREE columns and the heap
+// column when all 0;
 // address_delta is always sent.
 bool ColumnSent(int c, uint8_t* const begin[kColumns], uint8_t* const end[kColumns]) {
   return c == kAddressDelta || end[c] != begin[c];

@@ -63,6 +63,6 @@ void EncodeEndOfStream(SocketSink& sink, uint64_t events, uint64_t dropped, uint
 // Upper bound of the bytes one event takes in a batch: the room of its
 // entries in every column (the encoder gives each column a region of its
 // own, sized as if every event had an entry there).
-constexpr size_t kMaxBytesPerEvent = 80;
+constexpr size_t kMaxBytesPerEvent = 88;
 
 }  // namespace memframe::agent

@@ -156,6 +156,22 @@ void SendPendingStacks(int pending) {
   }
 }
 
+// The allocators declared since the last time, after the stacks they were
+// made at (a private heap's HeapCreate: allocator_table.h) that no event
+// has sent yet.
+void SendAllocatorDefs(SocketSink& sink, uint32_t first, uint32_t end) {
+  int pending = 0;
+  for (uint32_t id = first; id < end; ++id) {
+    const uint32_t stack = AllocatorAt(id).origin.stack_id;
+    if (stack && !StackSent(stack)) {
+      MarkStackSent(stack);
+      g_pending_ids[pending++] = stack;  // at most 256 allocators: far below kMaxBatchRecords
+    }
+  }
+  if (pending) EncodeStackDefs(sink, g_pending_ids, pending);
+  EncodeAllocatorDefs(sink, first, end);
+}
+
 uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t dropped, RecordReader* reader) {
   int pending = 0;
   for (int i = 0; i < count; ++i) NoteStack(records[i].stack_id, &pending);
@@ -167,7 +183,7 @@ uint64_t SendBatch(uint32_t tid, const RingRecord* records, int count, uint64_t 
   }
   uint32_t allocator_end = AllocatorEnd();
   if (allocator_end > g_allocators_sent) {
-    EncodeAllocatorDefs(*g_sink, g_allocators_sent, allocator_end);
+    SendAllocatorDefs(*g_sink, g_allocators_sent, allocator_end);
     g_allocators_sent = allocator_end;
   }
   const uint64_t events = EncodeEventBatch(*g_sink, tid, records, count, dropped, reader);
@@ -435,7 +451,7 @@ bool StartWriter(SocketSink* sink, const HelloInfo& hello, const WriterOptions& 
   g_markers_sent = MarkerEnd();
   EncodeMarkerDefs(*sink, 1, g_markers_sent);
   g_allocators_sent = AllocatorEnd();
-  if (g_allocators_sent > 1) EncodeAllocatorDefs(*sink, 1, g_allocators_sent);
+  if (g_allocators_sent > 1) SendAllocatorDefs(*sink, 1, g_allocators_sent);
   EncodeClockSync(*sink, hello.start_ticks, hello.start_monotonic_ns);
   if (!sink->Flush()) return false;
 

@@ -151,6 +151,10 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
     if (b.address_delta_size() != n - want.referenced)
       return mismatch("address_delta", b.address_delta_size(), n - want.referenced);
   }
+  // Any version may carry the heap column (left out when all 0).
+  int allocs = 0;
+  for (int i = 0; i < n; ++i) allocs += KindOf(b.kind(i)) == EVENT_ALLOC;
+  if (b.heap_size() != 0 && b.heap_size() != allocs) return mismatch("heap", b.heap_size(), allocs);
   // Frame numbers are any 64-bit values; what cannot be right is one that
   // wraps past 2^64 while the deltas are added up.
   {
@@ -170,7 +174,7 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
   const uint32_t shift = v3 ? b.tick_shift() : 0;
   const uint32_t duration_shift = v5 ? b.duration_shift() : shift;
   TickGaps gaps(b.base_ticks() >> shift);
-  int next_address = 0, next_free = 0, next_alloc = 0, next_exact = 0, next_sized = 0;
+  int next_address = 0, next_free = 0, next_alloc = 0, next_exact = 0, next_sized = 0, next_heap = 0;
   for (int i = 0; i < n; ++i) {
     PlainEvent e;
     e.kind = b.kind(i);
@@ -198,6 +202,7 @@ bool EventBatchDecoder::DecodeColumns(const EventBatch& b, std::vector<PlainEven
     }
     frame += b.frame_delta(i);
     e.frame = frame;
+    if (KindOf(e.kind) == EVENT_ALLOC && b.heap_size()) e.heap = b.heap(next_heap++);
     if (v1) {
       gaps.ticks += b.ticks_delta(i);
       e.ticks = gaps.ticks;

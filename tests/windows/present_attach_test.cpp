@@ -9,7 +9,6 @@
 //   - `memframe.exe attach NAME.exe` loads the agent into the Windows demo
 //     game started without memframe, and records it from there to its end.
 #include <gtest/gtest.h>
-#include <spawn.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -21,10 +20,9 @@
 #include <thread>
 #include <vector>
 
+#include "attach_detach.h"
 #include "demo_truth.h"
 #include "e2e_helpers.h"
-
-extern char** environ;
 
 namespace memframe::demo {
 namespace {
@@ -107,14 +105,7 @@ TEST_F(WindowsPresentAttach, FrameSourceTakesAWindowsPresent) {
   EXPECT_EQ(summary.value("frame_source", ""), "IDXGISwapChain::Present");
 }
 
-// Starts `argv` in the background; its pid, or -1.
-pid_t Spawn(const std::vector<std::string>& argv) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  return posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) == 0 ? pid : -1;
-}
+using windows_test::Spawn;
 
 TEST_F(WindowsPresentAttach, AttachRecordsARunningGameToItsEnd) {
   const std::string capture = Capture("attach.mfc");
@@ -179,36 +170,12 @@ TEST_F(WindowsPresentAttach, DetachEndsTheRecordingAndTheGameRunsOn) {
   const std::vector<std::string> detach = {"wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "detach", kName};
   const std::vector<std::string> record = {MEMFRAME_CLI_PATH, "run", "--tcp", "--force", "-o", capture, "--",
                                            "wine", MEMFRAME_WINDOWS_INJECTOR_PATH, "attach", kName};
-  // Until Wine has started the game, the attach finds no process of that
-  // name and ends: it is started again. Until it records, a detach is
-  // refused: it is tried again.
-  pid_t recorder = -1;
-  int detached = -1;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (recorder < 0) recorder = Spawn(record);
-    ASSERT_GT(recorder, 0);
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    if (waitpid(recorder, nullptr, WNOHANG) == recorder) {
-      recorder = -1;
-      continue;
-    }
-    detached = e2e::RunCommand(detach, kTimeoutSeconds).exit_code;
-    if (detached == 0) break;
-  }
-  ASSERT_GT(recorder, 0);
+  const windows_test::AttachedThenDetached attach = windows_test::AttachThenDetach(record, detach, 120, kTimeoutSeconds);
+  const int detached = attach.detached;
+  ASSERT_GT(attach.recorder, 0);
   // The recorder ends once the detach has ended the recording; bounded, so
   // that a detach that never took effect fails the test instead of hanging it.
-  int recorder_status = -1;
-  const auto recorder_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeoutSeconds);
-  while (waitpid(recorder, &recorder_status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > recorder_deadline) {
-      kill(recorder, SIGKILL);
-      waitpid(recorder, &recorder_status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  const int recorder_status = windows_test::WaitBounded(attach.recorder, kTimeoutSeconds);
   // The game outlived the recording; a second detach finds none to end.
   const bool game_ran_on = waitpid(game, nullptr, WNOHANG) == 0;
   const int second_detach = detached == 0 ? e2e::RunCommand(detach, kTimeoutSeconds).exit_code : -1;

@@ -14,6 +14,7 @@
 #include "memframe/format.h"
 #include "platform/windows/iat_patch.h"
 #include "platform/windows/present_hooks_windows.h"
+#include "platform/windows/private_heaps_windows.h"
 #include "platform/windows/windows_agent.h"
 
 namespace memframe::agent {
@@ -140,18 +141,21 @@ void DeleteArraySizedHook(void* block, size_t size) {
 // ---- The Win32 heap and virtual memory ------------------------------------
 // HookKind::kRegion: a call nested in a CRT's malloc (which sits on
 // HeapAlloc) passes through, so a block is recorded once, at the level the
-// program asked for it.
+// program asked for it. A block of a private heap names its heap
+// (private_heaps_windows.h).
 std::atomic<void*> g_heap_alloc, g_heap_realloc, g_heap_free, g_virtual_alloc, g_virtual_free;
 
 LPVOID WINAPI HeapAllocHook(HANDLE heap, DWORD flags, SIZE_T size) {
-  return TrackedAlloc<false, HookKind::kRegion>(size, flags & HEAP_ZERO_MEMORY ? kCalloc : kMalloc, [&] {
-    return Real<LPVOID(WINAPI*)(HANDLE, DWORD, SIZE_T)>(g_heap_alloc)(heap, flags, size);
-  });
+  return TrackedAlloc<false, HookKind::kRegion>(
+      size, flags & HEAP_ZERO_MEMORY ? kCalloc : kMalloc,
+      [&] { return Real<LPVOID(WINAPI*)(HANDLE, DWORD, SIZE_T)>(g_heap_alloc)(heap, flags, size); }, {},
+      PrivateHeapId(heap));
 }
 LPVOID WINAPI HeapReAllocHook(HANDLE heap, DWORD flags, LPVOID old, SIZE_T size) {
-  return TrackedRealloc<HookKind::kRegion>(old, size, [&] {
-    return Real<LPVOID(WINAPI*)(HANDLE, DWORD, LPVOID, SIZE_T)>(g_heap_realloc)(heap, flags, old, size);
-  });
+  return TrackedRealloc<HookKind::kRegion>(
+      old, size,
+      [&] { return Real<LPVOID(WINAPI*)(HANDLE, DWORD, LPVOID, SIZE_T)>(g_heap_realloc)(heap, flags, old, size); },
+      PrivateHeapId(heap));
 }
 BOOL WINAPI HeapFreeHook(HANDLE heap, DWORD flags, LPVOID block) {
   BOOL ok = FALSE;
@@ -164,11 +168,22 @@ BOOL WINAPI HeapFreeHook(HANDLE heap, DWORD flags, LPVOID block) {
   return ok;
 }
 
+// A private heap is named when it is made (HeapCreate; RtlCreateHeap
+// called by name, below: kernelbase's HeapCreate calls it from inside
+// kernelbase, whose imports stay as they are, so a heap is named once).
+std::atomic<void*> g_heap_create;
+
+HANDLE WINAPI HeapCreateHook(DWORD options, SIZE_T initial, SIZE_T maximum) {
+  HANDLE heap = Real<HANDLE(WINAPI*)(DWORD, SIZE_T, SIZE_T)>(g_heap_create)(options, initial, maximum);
+  NamePrivateHeap(heap, __builtin_frame_address(0));
+  return heap;
+}
+
 // A private heap destroyed whole frees every block it holds: each busy
 // block is recorded as freed before the heap goes (and its addresses with
-// it). HeapWalk takes the heap's own lock, as HeapDestroy itself does: a
-// heap being destroyed is in no other thread's hands, and it allocates
-// nothing. The process heap cannot be destroyed.
+// it), then the heap's end. HeapWalk takes the heap's own lock, as
+// HeapDestroy itself does: a heap being destroyed is in no other thread's
+// hands, and it allocates nothing. The process heap cannot be destroyed.
 std::atomic<void*> g_heap_destroy;
 
 void RecordHeapBlocksFreed(HANDLE heap) {
@@ -178,8 +193,13 @@ void RecordHeapBlocksFreed(HANDLE heap) {
       TrackedFree<false, HookKind::kRegion>(entry.lpData, 0, kFree, [] {});
   }
 }
+void RecordHeapDestroyed(HANDLE heap) {
+  if (!heap || heap == GetProcessHeap()) return;
+  if (Recording()) RecordHeapBlocksFreed(heap);
+  PrivateHeapDestroyed(heap);
+}
 BOOL WINAPI HeapDestroyHook(HANDLE heap) {
-  if (heap && heap != GetProcessHeap() && Recording()) RecordHeapBlocksFreed(heap);
+  RecordHeapDestroyed(heap);
   return Real<BOOL(WINAPI*)(HANDLE)>(g_heap_destroy)(heap);
 }
 
@@ -218,14 +238,20 @@ BOOL WINAPI VirtualFreeHook(LPVOID address, SIZE_T size, DWORD type) {
 // kernel32's HeapAlloc/HeapReAlloc/HeapFree are ntdll's RtlAllocateHeap/
 // RtlReAllocateHeap/RtlFreeHeap beneath (forwarded, on Windows and Wine),
 // with the same arguments: imports of those get the Win32 hooks. Their
-// RtlDestroyHeap and the Nt*VirtualMemory system calls are hooked apart;
-// kernelbase's HeapDestroy, VirtualAlloc and VirtualFree call them from
-// inside kernelbase, whose imports stay as they are, so nothing is recorded
-// twice.
-std::atomic<void*> g_rtl_destroy_heap, g_nt_allocate_virtual, g_nt_free_virtual;
+// RtlCreateHeap, RtlDestroyHeap and the Nt*VirtualMemory system calls are
+// hooked apart; kernelbase's HeapCreate, HeapDestroy, VirtualAlloc and
+// VirtualFree call them from inside kernelbase, whose imports stay as they
+// are, so nothing is recorded twice.
+std::atomic<void*> g_rtl_create_heap, g_rtl_destroy_heap, g_nt_allocate_virtual, g_nt_free_virtual;
 
+PVOID NTAPI RtlCreateHeapHook(ULONG flags, PVOID base, SIZE_T reserve, SIZE_T commit, PVOID lock, PVOID parameters) {
+  PVOID heap = Real<PVOID(NTAPI*)(ULONG, PVOID, SIZE_T, SIZE_T, PVOID, PVOID)>(g_rtl_create_heap)(
+      flags, base, reserve, commit, lock, parameters);
+  NamePrivateHeap(heap, __builtin_frame_address(0));
+  return heap;
+}
 PVOID NTAPI RtlDestroyHeapHook(PVOID heap) {
-  if (heap && heap != GetProcessHeap() && Recording()) RecordHeapBlocksFreed(heap);
+  RecordHeapDestroyed(heap);
   return Real<PVOID(NTAPI*)(PVOID)>(g_rtl_destroy_heap)(heap);
 }
 
@@ -325,10 +351,12 @@ const ImportHook kHooks[] = {
     {L"kernel32.dll", "HeapAlloc", reinterpret_cast<void*>(HeapAllocHook), &g_heap_alloc},
     {L"kernel32.dll", "HeapReAlloc", reinterpret_cast<void*>(HeapReAllocHook), &g_heap_realloc},
     {L"kernel32.dll", "HeapFree", reinterpret_cast<void*>(HeapFreeHook), &g_heap_free},
+    {L"kernel32.dll", "HeapCreate", reinterpret_cast<void*>(HeapCreateHook), &g_heap_create},
     {L"kernel32.dll", "HeapDestroy", reinterpret_cast<void*>(HeapDestroyHook), &g_heap_destroy},
     {L"ntdll.dll", "RtlAllocateHeap", reinterpret_cast<void*>(HeapAllocHook), &g_heap_alloc},
     {L"ntdll.dll", "RtlReAllocateHeap", reinterpret_cast<void*>(HeapReAllocHook), &g_heap_realloc},
     {L"ntdll.dll", "RtlFreeHeap", reinterpret_cast<void*>(HeapFreeHook), &g_heap_free},
+    {L"ntdll.dll", "RtlCreateHeap", reinterpret_cast<void*>(RtlCreateHeapHook), &g_rtl_create_heap},
     {L"ntdll.dll", "RtlDestroyHeap", reinterpret_cast<void*>(RtlDestroyHeapHook), &g_rtl_destroy_heap},
     {L"kernel32.dll", "VirtualAlloc", reinterpret_cast<void*>(VirtualAllocHook), &g_virtual_alloc},
     {L"kernel32.dll", "VirtualFree", reinterpret_cast<void*>(VirtualFreeHook), &g_virtual_free},

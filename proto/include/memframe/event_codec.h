@@ -21,6 +21,7 @@ struct PlainEvent {
   uint64_t ticks = 0;
   uint64_t frame = 0;
   uint32_t duration = 0;
+  uint32_t heap = 0;  // ALLOC: its private heap's allocator id (EventBatch.heap), else 0
 };
 
 // Decodes the EventBatches of one agent stream, in the stream's order: a

@@ -15,6 +15,9 @@ enum {
   kPluginBlocks = 6, kPluginBytes = 4444,            /* PluginWork (plugin.c, LoadLibraryW): kept live */
   /* PrivateHeapBlocks: a HeapCreate heap destroyed whole; none leaks. */
   kPrivateBlocks = 40, kPrivateBytes = 555, kPrivateLargeBytes = 1 << 20,
+  /* LeakedHeapBlocks: a HeapCreate heap never destroyed: the first
+   * kLeakedHeapFreed blocks are freed with HeapFree, the rest leak. */
+  kLeakedHeapBlocks = 17, kLeakedHeapBytes = 777, kLeakedHeapFreed = 2,
   kCallbackBlocks = 3, kCallbackBytes = 8888,       /* CallbackWindowProc: WM_CREATE, freed at WM_DESTROY */
   /* ntdll_paths.c, ntdll's functions called by name: */
   kNtdllHeapBlocks = 11, kNtdllHeapBytes = 1212,    /* NtdllHeapBlocks: RtlAllocateHeap, one RtlReAllocateHeap, all freed */
@@ -23,4 +26,19 @@ enum {
   /* engine.cpp, imported by the program: before main. */
   kEngineCtorBlocks = 7, kEngineCtorBytes = 6666,    /* EngineConstructorBlocks: malloc, kept live */
   kEngineDllMainBlocks = 4, kEngineDllMainBytes = 7777, /* EngineDllMainBlocks: HeapAlloc, kept live */
+  /* Slow DllMains: engine.cpp's and plugin.c's sleep kSlowDllMainMs (the
+   * loader lock held) after their allocations, at DLL_PROCESS_ATTACH and at
+   * the DLL_THREAD_ATTACH of each thread the program starts and watches
+   * (EngineWatchThread); no other thread's. */
+  kSlowDllMainMs = 200,
+  kEngineThreadBlocks = 3, kEngineThreadBytes = 5151, /* EngineThreadAttachBlocks: each watched thread's, freed */
+  kPluginDllMainBlocks = 2, kPluginDllMainBytes = 6161, /* PluginDllMainBlocks: at LoadLibraryW, kept live */
+  kPluginThreadBlocks = 5, kPluginThreadBytes = 7171, /* PluginThreadAttachBlocks: each watched thread's, freed */
+  /* main.c: watched threads started before the plugin is loaded (only the
+   * engine's DllMain sees them) and after (both DllMains do). */
+  kThreadsBeforePlugin = 2, kThreadsAfterPlugin = 2,
+  /* --linger STOPFILE: after the rest, one watched thread after another
+   * (each sitting kSlowDllMainMs in the DllMains) until STOPFILE exists,
+   * at most kLingerMaxThreads; then exits with kLingerExitStatus. */
+  kLingerMaxThreads = 600, kLingerExitStatus = 23,
 };

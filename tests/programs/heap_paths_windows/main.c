@@ -2,19 +2,25 @@
 // ways Windows' own programs do, through the API sets (it is linked against
 // libwindowsapp, whose imports name api-ms-win-core-* DLLs), by pointers
 // fetched from kernelbase, through a DLL loaded with kernelbase's
-// LoadLibraryW, and with a private heap destroyed whole; the engine DLL it
+// LoadLibraryW, with a private heap destroyed whole and one never destroyed
+// (both named in the capture); the engine DLL it
 // imports allocates before main; its window procedure allocates when the
 // system calls it back; it calls ntdll's heap and virtual memory functions
-// by name (ntdll_paths.c). heap_paths_truth.h says how much.
+// by name (ntdll_paths.c); the engine's and the plugin's DllMains are slow
+// (they sleep holding the loader lock) and allocate when the threads it
+// watches start; with --linger it keeps such threads coming for an attach
+// and a detach. heap_paths_truth.h says how much.
 #include <windows.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "heap_paths_truth.h"
 
 #define NOINLINE __attribute__((noinline))
 
 __declspec(dllimport) int EngineBlocksLive(void);
+__declspec(dllimport) void EngineWatchThread(DWORD thread_id);
 
 void NtdllHeapBlocks(void);
 void NtdllPrivateHeap(void);
@@ -60,11 +66,45 @@ NOINLINE int LoadPlugin(void) {
   return work && work() == kPluginBlocks;
 }
 
+static DWORD WINAPI WatchedThread(LPVOID unused) {
+  (void)unused;
+  return 0;
+}
+
+// Starts `count` threads, one after another, each watched by the engine (so
+// the DllMains allocate and sleep when it starts), and waits for each.
+NOINLINE int RunWatchedThreads(int count) {
+  for (int i = 0; i < count; ++i) {
+    DWORD id = 0;
+    HANDLE thread = CreateThread(NULL, 0, WatchedThread, NULL, CREATE_SUSPENDED, &id);
+    if (!thread) return 0;
+    EngineWatchThread(id);
+    ResumeThread(thread);
+    WaitForSingleObject(thread, INFINITE);
+    CloseHandle(thread);
+  }
+  return 1;
+}
+
+// --linger STOPFILE: threads sitting in the slow DllMains, one after
+// another, while memframe.exe attaches and detaches.
+NOINLINE void Linger(const char* stop_file) {
+  for (int i = 0; i < kLingerMaxThreads && GetFileAttributesA(stop_file) == INVALID_FILE_ATTRIBUTES; ++i)
+    RunWatchedThreads(1);
+}
+
 NOINLINE void PrivateHeapBlocks(void) {
   HANDLE heap = HeapCreate(0, 0, 0);
   for (int i = 0; i < kPrivateBlocks; ++i) HeapAlloc(heap, 0, kPrivateBytes);
   HeapAlloc(heap, 0, kPrivateLargeBytes);
   HeapDestroy(heap);
+}
+
+NOINLINE void LeakedHeapBlocks(void) {
+  HANDLE heap = HeapCreate(0, 0, 0);
+  void* blocks[kLeakedHeapBlocks];
+  for (int i = 0; i < kLeakedHeapBlocks; ++i) blocks[i] = HeapAlloc(heap, 0, kLeakedHeapBytes);
+  for (int i = 0; i < kLeakedHeapFreed; ++i) HeapFree(heap, 0, blocks[i]);
 }
 
 // A window procedure called back by the system (WM_CREATE): its stack runs
@@ -89,19 +129,28 @@ NOINLINE int CallbackBlocks(void) {
   return window && DestroyWindow(window);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
   ApiSetHeapBlocks();
   ApiSetRealloc();
   ApiSetRegions();
   int fetched = FetchedHeapCalls();
+  int threads = RunWatchedThreads(kThreadsBeforePlugin);
   int plugin = LoadPlugin();
+  threads = threads && RunWatchedThreads(kThreadsAfterPlugin);
   PrivateHeapBlocks();
+  LeakedHeapBlocks();
   NtdllHeapBlocks();
   NtdllPrivateHeap();
   NtdllRegions();
   int callback = CallbackBlocks();
   int engine = EngineBlocksLive();
-  printf("memframe_heap_paths: fetched %d, plugin %d, window %d, engine blocks %d\n", fetched, plugin, callback,
-         engine);
-  return fetched && plugin && callback && engine == kEngineCtorBlocks + kEngineDllMainBlocks ? 0 : 1;
+  printf("memframe_heap_paths: fetched %d, plugin %d, threads %d, window %d, engine blocks %d\n", fetched, plugin,
+         threads, callback, engine);
+  fflush(stdout);
+  const int ok = fetched && plugin && threads && callback && engine == kEngineCtorBlocks + kEngineDllMainBlocks;
+  if (argc == 3 && strcmp(argv[1], "--linger") == 0) {
+    Linger(argv[2]);
+    return ok ? kLingerExitStatus : 1;
+  }
+  return ok ? 0 : 1;
 }

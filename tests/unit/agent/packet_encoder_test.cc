@@ -86,6 +86,41 @@ TEST_F(EncoderTest, EventBatchColumnsDecodeToTheEvents) {
   for (size_t i = 0; i < events.size(); ++i) ExpectSame(decoded[i], events[i], i);
 }
 
+// A private heap's block (Windows): its heap's id in a ring record of its
+// own before the event, then in the heap column, one entry per ALLOC; the
+// column is left out of a batch whose blocks name no heap.
+TEST_F(EncoderTest, PrivateHeapIdsRoundTrip) {
+  const uint32_t alloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, 0);
+  const uint32_t free = wire::PackKind(wire::EVENT_FREE, wire::FAMILY_MALLOC, 0);
+  const Event events[] = {{100, 0x1000, 32, 1, 0, PackFrameKind(1, alloc)},
+                          {110, 0x2000, 64, 1, 0, PackFrameKind(1, alloc)},
+                          {120, 0x1000, 0, 0, 0, PackFrameKind(1, free)},
+                          {130, 0x3000, 96, 2, 0, PackFrameKind(2, alloc)}};
+  const uint32_t heaps[] = {0, 7, 0, 3};
+  std::vector<RingRecord> records(16);
+  RecordPacker packer;
+  uint64_t at = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    const uint32_t n = packer.Count(events[i], heaps[i]);
+    packer.Write(events[i], records.data(), at, UINT64_MAX, heaps[i]);
+    at += n;
+  }
+  RecordReader reader;
+  EncodeEventBatch(sink_, 5, records.data(), static_cast<int>(at), 0, &reader);
+  test_support::EncodeEvents(sink_, 5, events, 1, 0);  // no heap: no column
+  auto packets = Receive();
+  ASSERT_EQ(packets.size(), 2u);
+  EXPECT_EQ(packets[0].events().heap_size(), 3);
+  EXPECT_EQ(packets[1].events().heap_size(), 0);
+  auto decoded = DecodeBatches(packets);
+  ASSERT_EQ(decoded.size(), 5u);
+  for (size_t i = 0; i < 4; ++i) {
+    ExpectSame(decoded[i], events[i], i);
+    EXPECT_EQ(decoded[i].heap, heaps[i]) << i;
+  }
+  EXPECT_EQ(decoded[4].heap, 0u);
+}
+
 TEST_F(EncoderTest, FramesPast32BitsRoundTrip) {
   const uint32_t alloc = wire::PackKind(wire::EVENT_ALLOC, wire::FAMILY_MALLOC, wire::kFlagCustom);
   const uint64_t high = (1ull << 40) + 5;

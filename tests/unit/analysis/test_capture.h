@@ -175,7 +175,10 @@ class TestCapture {
     b->set_base_frame(base_frame);
     uint64_t address = 0, ticks = base_ticks;
     uint64_t frame = base_frame;
+    bool heaps = false;  // the heap column, when an ALLOC names a private heap
+    for (const TestEvent& e : events) heaps = heaps || e.heap;
     for (const TestEvent& e : events) {
+      if (heaps && wire::KindOf(e.kind) == wire::EVENT_ALLOC) b->add_heap(e.heap);
       b->add_kind(e.kind);
       b->add_address_delta(static_cast<int64_t>(e.address - address));
       b->add_size(e.size);

@@ -21,9 +21,15 @@ const char* AllocatorKindName(AllocatorKind kind) {
     case AllocatorKind::kLevelStack: return "level stack";
     case AllocatorKind::kPool: return "pool";
     case AllocatorKind::kRing: return "ring";
+    case AllocatorKind::kHeap: return "heap";
     case AllocatorKind::kOther: break;
   }
   return "other";
+}
+
+std::string AllocatorTitle(const AllocatorInfo& info, const std::string& created_in) {
+  if (info.kind != AllocatorKind::kHeap || created_in.empty()) return info.name;
+  return info.name + " created at " + created_in;
 }
 
 namespace {
@@ -69,9 +75,18 @@ class AllocatorPass : public EventPass {
       index_[allocators_[i].id] = i;
     }
     state_.resize(allocators_.size());
+    for (size_t i = 0; i < allocators_.size(); ++i)
+      if (allocators_[i].ticks) uncreated_.push_back(i);
+    std::stable_sort(uncreated_.begin(), uncreated_.end(),
+                     [&](size_t a, size_t b) { return allocators_[a].ticks < allocators_[b].ticks; });
   }
 
   void OnEvent(const Event& e) override {
+    // Creations up to this event's time happened in its frame (or before
+    // it, in a frame without events of ours).
+    while (next_created_ < uncreated_.size() && allocators_[uncreated_[next_created_]].ticks <= e.ticks)
+      usage_[uncreated_[next_created_++]].created_frame = e.frame;
+    last_frame_ = e.frame;
     switch (e.kind()) {
       case EventKind::kAlloc:
         if (e.is_custom())
@@ -90,7 +105,13 @@ class AllocatorPass : public EventPass {
           State& s = state_[it->second];
           s.used = true;
           s.Row(e.frame).releases++;
-          usage_[it->second].releases++;
+          AllocatorUsage& u = usage_[it->second];
+          u.releases++;
+          // A private heap's one release is its destruction (FORMAT.md).
+          if (u.info.kind == AllocatorKind::kHeap && !u.destroyed) {
+            u.destroyed = true;
+            u.destroyed_frame = e.frame;
+          }
         }
         break;
       default:
@@ -99,6 +120,8 @@ class AllocatorPass : public EventPass {
   }
 
   std::vector<AllocatorUsage> Finish() {
+    for (; next_created_ < uncreated_.size(); ++next_created_)
+      usage_[uncreated_[next_created_]].created_frame = last_frame_;
     for (size_t i = 0; i < usage_.size(); ++i) Summarize(state_[i], &usage_[i]);
     return std::move(usage_);
   }
@@ -109,18 +132,32 @@ class AllocatorPass : public EventPass {
     return a ? index_.at(a->id) : SIZE_MAX;
   }
 
-  // The backing block: the latest heap block holding the base before the
+  // A private heap's block (Event::heap), or a block that may back a
+  // declared allocator: the latest heap block holding the base before the
   // allocator's first use.
   void HeapAlloc(const Event& e) {
+    if (e.heap) {
+      auto it = index_.find(e.heap);
+      if (it != index_.end() && allocators_[it->second].kind == AllocatorKind::kHeap) {
+        heap_block_owner_[e.address] = it->second;
+        TakeBlock(it->second, e);
+      }
+    }
     for (size_t i = 0; i < allocators_.size(); ++i) {
       const uint64_t base = allocators_[i].base;
-      if (state_[i].used || base < e.address || base - e.address >= e.size) continue;
+      if (state_[i].used || allocators_[i].kind == AllocatorKind::kHeap || base < e.address ||
+          base - e.address >= e.size)
+        continue;
       state_[i].backing_address = e.address;
       usage_[i].backing_block = e.size;
     }
   }
 
   void HeapFree(const Event& e) {
+    if (auto owner = heap_block_owner_.find(e.address); owner != heap_block_owner_.end()) {
+      GiveBack(owner->second, e);
+      heap_block_owner_.erase(owner);
+    }
     for (size_t i = 0; i < allocators_.size(); ++i) {
       if (state_[i].used || state_[i].backing_address != e.address || !usage_[i].backing_block) continue;
       usage_[i].backing_block = 0;
@@ -129,7 +166,11 @@ class AllocatorPass : public EventPass {
 
   void CustomAlloc(const Event& e) {
     const size_t i = IndexOf(e.address);
-    if (i == SIZE_MAX) return;
+    if (i != SIZE_MAX) TakeBlock(i, e);
+  }
+
+  // A block handed out by allocator i.
+  void TakeBlock(size_t i, const Event& e) {
     State& s = state_[i];
     s.used = true;
     s.released.erase(e.address);
@@ -148,18 +189,22 @@ class AllocatorPass : public EventPass {
     usage_[i].bytes += e.size;
   }
 
-  void CustomFree(const Event& e) {
-    const size_t i = IndexOf(e.address);
-    if (i == SIZE_MAX) return;
+  // A block given back to allocator i; false when it held no such block.
+  bool GiveBack(size_t i, const Event& e) {
     State& s = state_[i];
     auto it = s.live.find(e.address);
-    if (it != s.live.end()) {
-      s.in_use -= it->second.size;
-      if (e.is_released()) s.released[e.address] = {it->second, e.frame};
-      s.live.erase(it);
-      s.Row(e.frame).in_use_end = s.in_use;
-      return;
-    }
+    if (it == s.live.end()) return false;
+    s.in_use -= it->second.size;
+    if (e.is_released()) s.released[e.address] = {it->second, e.frame};
+    s.live.erase(it);
+    s.Row(e.frame).in_use_end = s.in_use;
+    return true;
+  }
+
+  void CustomFree(const Event& e) {
+    const size_t i = IndexOf(e.address);
+    if (i == SIZE_MAX || GiveBack(i, e)) return;
+    State& s = state_[i];
     auto gone = s.released.find(e.address);
     if (gone == s.released.end()) return;
     const Released& r = gone->second;
@@ -211,6 +256,10 @@ class AllocatorPass : public EventPass {
   std::vector<AllocatorUsage> usage_;
   std::vector<State> state_;
   std::unordered_map<uint32_t, size_t> index_;
+  std::unordered_map<uint64_t, size_t> heap_block_owner_;  // a private heap's live block -> its allocator
+  std::vector<size_t> uncreated_;  // allocators with a creation time, by it
+  size_t next_created_ = 0;        // uncreated_[next_created_...] not yet placed in a frame
+  uint64_t last_frame_ = 0;
 };
 
 }  // namespace

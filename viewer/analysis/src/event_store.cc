@@ -11,7 +11,7 @@
 
 namespace memframe::analysis {
 
-// Layout of one chunk before zstd: eight columns, each one value per event,
+// Layout of one chunk before zstd: nine columns, each one value per event,
 // one after the other (the event count is known, so no column needs a
 // length). Every predictor restarts at zero in each chunk, so any chunk
 // decodes on its own.
@@ -26,6 +26,7 @@ namespace memframe::analysis {
 //   stack_id        varint
 //   frame           zigzag varint, delta from the previous event
 //   duration_ticks  varint
+//   heap            varint (mostly 0: a byte an event before zstd, ~nothing after)
 //
 // Columns put alike values side by side, which is what lets zstd turn the
 // chunk into a few bytes an event.
@@ -40,7 +41,7 @@ using wire::ZigZag;
 // zstd level 1: compression runs once per chunk at load time and must keep
 // up with reading the capture; higher levels gain little on varint columns.
 constexpr int kZstdLevel = 1;
-constexpr size_t kMaxRawBytesPerEvent = 1 + 6 * wire::kMaxVarintBytes + 3;
+constexpr size_t kMaxRawBytesPerEvent = 1 + 7 * wire::kMaxVarintBytes + 3;
 
 // One compression and one decompression context per thread: creating them
 // per chunk would cost more than compressing a chunk.
@@ -76,6 +77,7 @@ size_t EncodeColumns(const Event* events, size_t n, uint8_t* out) {
     prev_frame = events[i].frame;
   }
   for (size_t i = 0; i < n; ++i) p = WriteVarint(p, events[i].duration_ticks);
+  for (size_t i = 0; i < n; ++i) p = WriteVarint(p, events[i].heap);
   return static_cast<size_t>(p - out);
 }
 
@@ -103,6 +105,7 @@ void DecodeColumns(const uint8_t* p, const uint8_t* end, size_t n, Event* out) {
   uint64_t prev_frame = 0;
   for (size_t i = 0; i < n; ++i) out[i].frame = prev_frame += static_cast<uint64_t>(UnZigZag(Next(&p, end)));
   for (size_t i = 0; i < n; ++i) out[i].duration_ticks = static_cast<uint32_t>(Next(&p, end));
+  for (size_t i = 0; i < n; ++i) out[i].heap = static_cast<uint32_t>(Next(&p, end));
 }
 
 }  // namespace

@@ -139,6 +139,9 @@ CaptureBuilder::Status StreamBuilder::Add(const wire::Packet& packet, std::strin
         a.kind = kind >= 0 && kind <= wire::AllocatorKind_MAX ? static_cast<AllocatorKind>(kind) : AllocatorKind::kOther;
         a.base = d.base();
         a.capacity = d.capacity();
+        a.stack_id = d.stack_id();
+        a.thread_id = d.thread_id();
+        a.ticks = d.ticks();
         auto at = std::lower_bound(stream_.allocators.begin(), stream_.allocators.end(), a.id,
                                    [](const AllocatorInfo& x, uint32_t id) { return x.id < id; });
         if (at != stream_.allocators.end() && at->id == a.id)

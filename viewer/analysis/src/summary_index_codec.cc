@@ -250,9 +250,12 @@ void VisitStream(IO& io, Stream& s) {
   io.Vec(s.allocators, [&](AllocatorInfo& a) {
     io.Int(a.id);
     io.Str(a.name);
-    io.Enum(a.kind, static_cast<uint64_t>(AllocatorKind::kRing) + 1);
+    io.Enum(a.kind, static_cast<uint64_t>(AllocatorKind::kHeap) + 1);
     io.U64(a.base);
     io.U64(a.capacity);
+    io.Int(a.stack_id);
+    io.Int(a.thread_id);
+    io.U64(a.ticks);
   });
   io.Vec(s.threads, [&](Thread& t) {
     io.Int(t.tid);

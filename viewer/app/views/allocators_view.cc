@@ -14,6 +14,11 @@ namespace {
 
 std::string OrDash(uint64_t bytes) { return bytes ? FormatBytes(bytes) : "-"; }
 
+// "heap 0x4a0000 created at LoadLevel" for a private heap, else the name.
+std::string Title(ViewContext& ctx, const analysis::AllocatorInfo& info) {
+  return analysis::AllocatorTitle(info, info.stack_id ? ctx.session.Label(info.stack_id).function : "");
+}
+
 }  // namespace
 
 const std::vector<analysis::AllocatorUsage>& AllocatorsView::Usage(ViewContext& ctx) {
@@ -28,19 +33,20 @@ void AllocatorsView::Draw(ViewContext& ctx) {
   const auto& usage = Usage(ctx);
   if (usage.empty()) {
     ImGui::TextWrapped(
-        "The program declared no allocator of its own. A game names its arenas, pools and rings with "
-        "memframe_allocator_declare (agent/include/memframe/annotate.h) to see them here.");
+        "The program declared no allocator of its own and created no private heap. A game names its arenas, "
+        "pools and rings with memframe_allocator_declare (agent/include/memframe/annotate.h) to see them here; "
+        "the heaps a Windows game creates with HeapCreate are shown by themselves.");
     return;
   }
   if (selected_ >= usage.size()) selected_ = 0;
   ImGui::BeginChild("allocator_table", ImVec2(0, ImGui::GetContentRegionAvail().y * 0.45f), false,
                     ImGuiWindowFlags_NoBackground);
-  DrawTable(usage);
+  DrawTable(ctx, usage);
   ImGui::EndChild();
   DrawSelected(ctx, usage[selected_]);
 }
 
-void AllocatorsView::DrawTable(const std::vector<analysis::AllocatorUsage>& usage) {
+void AllocatorsView::DrawTable(ViewContext& ctx, const std::vector<analysis::AllocatorUsage>& usage) {
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                           ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("allocators", 11, flags)) return;
@@ -55,7 +61,8 @@ void AllocatorsView::DrawTable(const std::vector<analysis::AllocatorUsage>& usag
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Selectable(u.info.name.c_str(), selected_ == i, ImGuiSelectableFlags_SpanAllColumns)) selected_ = i;
+    if (ImGui::Selectable(Title(ctx, u.info).c_str(), selected_ == i, ImGuiSelectableFlags_SpanAllColumns))
+      selected_ = i;
     ImGui::PopID();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(analysis::AllocatorKindName(u.info.kind));
@@ -91,9 +98,18 @@ void AllocatorsView::DrawSelected(ViewContext& ctx, const analysis::AllocatorUsa
     for (const analysis::AllocatorFrame& f : u.frames) plot_.push_back(static_cast<float>(f.high_water));
   }
   const uint64_t first = u.frames.empty() ? 0 : u.frames.front().frame;
-  ImGui::Text("%s: bytes in use at their highest in each frame from frame %llu (%s handed out, %s releases)",
-              u.info.name.c_str(), static_cast<unsigned long long>(first), Plural(u.blocks, "block").c_str(),
-              FormatCount(u.releases).c_str());
+  const uint64_t last = u.frames.empty() ? 0 : u.frames.back().frame;
+  if (u.info.kind == analysis::AllocatorKind::kHeap) {
+    // A private heap: its life, and what it held.
+    ImGui::Text("%s: created in frame %llu on thread %u, %s; %s (%s) handed out, %s (%s) live at the end",
+                Title(ctx, u.info).c_str(), static_cast<unsigned long long>(u.created_frame), u.info.thread_id,
+                u.destroyed ? ("destroyed in frame " + std::to_string(u.destroyed_frame)).c_str() : "never destroyed",
+                Plural(u.blocks, "block").c_str(), FormatBytes(u.bytes).c_str(),
+                Plural(u.live_blocks_end, "block").c_str(), FormatBytes(u.live_bytes_end).c_str());
+  }
+  ImGui::Text("%s: bytes in use at their highest in each frame from frame %llu to %llu (%s handed out, %s releases)",
+              u.info.name.c_str(), static_cast<unsigned long long>(first), static_cast<unsigned long long>(last),
+              Plural(u.blocks, "block").c_str(), FormatCount(u.releases).c_str());
   // Scaled to the high-water, so that an allocator far below its capacity
   // still shows its frames' shape (the table gives the occupancy).
   const float scale = static_cast<float>(u.high_water ? u.high_water : 1);
@@ -124,11 +140,12 @@ nlohmann::json AllocatorsView::Data(ViewContext& ctx) {
       site.stack_id = b.alloc_stack;
       sites.push_back(SiteViewOf(ctx.session, site));
     }
-    nlohmann::json row = analysis::AllocatorJson(u, sites, stacks);
+    analysis::SiteStats created;
+    created.stack_id = u.info.stack_id;
+    nlohmann::json row = analysis::AllocatorJson(u, Title(ctx, u.info), SiteViewOf(ctx.session, created), sites, stacks);
     // What the view draws beside the report's figures: the high-water mark of each frame.
     nlohmann::json high_water = nlohmann::json::array();
     for (const analysis::AllocatorFrame& f : u.frames) high_water.push_back(f.high_water);
-    row["first_frame"] = u.frames.empty() ? 0 : u.frames.front().frame;
     row["high_water_per_frame"] = std::move(high_water);
     rows.push_back(std::move(row));
   }

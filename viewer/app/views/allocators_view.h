@@ -1,4 +1,4 @@
-// The game's own allocators (analysis::AnalyzeAllocators): one row each,
+// The game's own allocators and private heaps (analysis::AnalyzeAllocators): one row each,
 // like a module, with what it handed out per frame, its high-water against
 // its capacity and backing heap block, its releases and the blocks held
 // past a release; the selected one's bytes in use frame by frame below.
@@ -23,7 +23,7 @@ class AllocatorsView : public View {
 
  private:
   const std::vector<analysis::AllocatorUsage>& Usage(ViewContext& ctx);
-  void DrawTable(const std::vector<analysis::AllocatorUsage>& usage);
+  void DrawTable(ViewContext& ctx, const std::vector<analysis::AllocatorUsage>& usage);
   void DrawSelected(ViewContext& ctx, const analysis::AllocatorUsage& u);
 
   std::optional<std::vector<analysis::AllocatorUsage>> usage_;

@@ -213,7 +213,8 @@ json GpuObjectJson(const GpuObject& o, const SiteView& made_by, JsonStackTable& 
   return row;
 }
 
-json AllocatorJson(const AllocatorUsage& u, const std::vector<SiteView>& outlived_sites, JsonStackTable& stacks) {
+json AllocatorJson(const AllocatorUsage& u, const std::string& title, const SiteView& created_by,
+                   const std::vector<SiteView>& outlived_sites, JsonStackTable& stacks) {
   json outlived = json::array();
   for (size_t i = 0; i < u.outlived.size() && i < outlived_sites.size(); ++i) {
     const OutlivedBlock& b = u.outlived[i];
@@ -224,8 +225,18 @@ json AllocatorJson(const AllocatorUsage& u, const std::vector<SiteView>& outlive
                         {"free_frame", b.free_frame},
                         {"site", StackRefJson(outlived_sites[i], stacks)}});
   }
+  json created = nullptr;  // where and when a private heap was made
+  if (u.info.kind == AllocatorKind::kHeap)
+    created = {{"frame", u.created_frame},
+               {"thread", u.info.thread_id},
+               {"site", u.info.stack_id ? StackRefJson(created_by, stacks) : json(nullptr)}};
   return {{"id", u.info.id},
           {"name", u.info.name},
+          {"title", title},
+          {"created", std::move(created)},
+          {"destroyed_frame", u.destroyed ? json(u.destroyed_frame) : json(nullptr)},
+          {"first_frame", u.frames.empty() ? json(nullptr) : json(u.frames.front().frame)},
+          {"last_frame", u.frames.empty() ? json(nullptr) : json(u.frames.back().frame)},
           {"kind", AllocatorKindName(u.info.kind)},
           {"base", Hex(u.info.base)},
           {"capacity", u.info.capacity},

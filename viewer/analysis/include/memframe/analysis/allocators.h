@@ -1,8 +1,9 @@
 // The game's own allocators (annotate.h: a frame arena, a level stack, a
-// pool, a ring), shown like modules: what each handed out per frame, its
-// high-water against its capacity and backing heap block, its bulk releases,
-// the blocks still live at the end and those the game gave back after a
-// release had already freed them.
+// pool, a ring) and the private heaps it created (Windows' HeapCreate),
+// shown like modules: what each handed out per frame, its high-water against
+// its capacity and backing heap block, its bulk releases (a heap's
+// destruction), the blocks still live at the end and those the game gave
+// back after a release had already freed them.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,12 @@ namespace memframe::analysis {
 // regions overlap), or null.
 const AllocatorInfo* AllocatorHolding(const std::vector<AllocatorInfo>& allocators, uint64_t address);
 
-const char* AllocatorKindName(AllocatorKind kind);  // "frame arena", "level stack", "pool", "ring", "other"
+const char* AllocatorKindName(AllocatorKind kind);  // "frame arena", "level stack", "pool", "ring", "heap", "other"
+
+// How reports and views name an allocator: its declared name, and for a
+// private heap where it was made ("heap 0x4a0000 created at LoadLevel", the
+// function naming its creation stack; the name alone when "").
+std::string AllocatorTitle(const AllocatorInfo& info, const std::string& created_in);
 
 // One frame of one allocator.
 struct AllocatorFrame {
@@ -58,6 +64,12 @@ struct AllocatorUsage {
   uint64_t median_releases_per_frame = 0;
   uint64_t live_blocks_end = 0;  // never given back nor released
   uint64_t live_bytes_end = 0;
+  // A private heap destroyed whole (its one release), and in which frame.
+  bool destroyed = false;
+  uint64_t destroyed_frame = 0;
+  // The frame it was made in (AllocatorInfo::ticks): that of the first
+  // event at or after its creation, else of the last event; 0 when unknown.
+  uint64_t created_frame = 0;
   std::vector<OutlivedBlock> outlived;
 
   // high_water / capacity (0 when the capacity is unknown).

@@ -69,18 +69,28 @@ inline size_t GameThreadCount(const std::vector<Thread>& threads) {
   return static_cast<size_t>(std::count_if(threads.begin(), threads.end(), [](const Thread& t) { return !t.memframe; }));
 }
 
-enum class AllocatorKind : uint8_t { kOther = 0, kFrameArena = 1, kLevelStack = 2, kPool = 3, kRing = 4 };
+enum class AllocatorKind : uint8_t { kOther = 0, kFrameArena = 1, kLevelStack = 2, kPool = 3, kRing = 4, kHeap = 5 };
 
-// One of the game's own allocators, as it declared it (annotate.h). Its
-// custom blocks are those inside [base, base + capacity).
+// One of the game's own allocators, as it declared it (annotate.h): its
+// custom blocks are those inside [base, base + capacity). Or a private heap
+// the game created (kHeap, Windows' HeapCreate, declared by the agent): its
+// blocks are the heap blocks whose Event::heap names it, and it holds no
+// custom block.
 struct AllocatorInfo {
   uint32_t id = 0;  // 1 and up, in the order declared
   std::string name;
   AllocatorKind kind = AllocatorKind::kOther;
   uint64_t base = 0;
   uint64_t capacity = 0;
+  // Where it was made, when the agent saw it (a heap's HeapCreate call); 0
+  // when unknown (AllocatorUsage::created_frame puts the ticks in a frame).
+  uint32_t stack_id = 0;
+  uint32_t thread_id = 0;  // the kernel's thread id
+  uint64_t ticks = 0;
 
-  bool Holds(uint64_t address) const { return address >= base && address - base < capacity; }
+  bool Holds(uint64_t address) const {
+    return kind != AllocatorKind::kHeap && address >= base && address - base < capacity;
+  }
 };
 
 // What Hello said about the process.

@@ -21,6 +21,7 @@ struct Event {
   uint32_t duration_ticks = 0;
   uint16_t thread = 0;    // index into Stream::threads
   uint8_t packed_kind = 0;  // EventKind | Family << 3 | flags, exactly as on the wire (format.h)
+  uint32_t heap = 0;        // ALLOC: the private heap's allocator id (AllocatorKind::kHeap), else 0
 
   EventKind kind() const { return static_cast<EventKind>(packed_kind & 0x7); }
   Family family() const { return static_cast<Family>((packed_kind >> 3) & 0x3); }

@@ -23,7 +23,7 @@
 namespace memframe::analysis {
 
 // Bump when the payload's fields or the analysis that fills them change.
-constexpr uint32_t kSummaryIndexFormat = 2;
+constexpr uint32_t kSummaryIndexFormat = 3;
 
 std::string SummaryIndexPath(const std::string& capture_path);
 

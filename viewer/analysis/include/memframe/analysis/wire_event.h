@@ -20,6 +20,7 @@ inline Event FromWire(const wire::PlainEvent& p, uint16_t thread) {
   e.duration_ticks = p.duration;
   e.thread = thread;
   e.packed_kind = static_cast<uint8_t>(p.kind);
+  e.heap = p.heap;
   return e;
 }
 

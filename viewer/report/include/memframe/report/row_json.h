@@ -76,9 +76,12 @@ json LifetimeJson(const SiteLifetime& s, const SiteView& view, bool owned, JsonS
 // A GPU object: kind, name, sizes, format, dimensions, frames, and the
 // stack reference of the call that made it ("site").
 json GpuObjectJson(const GpuObject& o, const SiteView& made_by, JsonStackTable& stacks);
-// A declared allocator's row (annotate.h): its figures and the blocks that
-// outlived its releases, each with the stack reference of its allocation
-// (`sites[i]` names outlived[i]'s).
-json AllocatorJson(const AllocatorUsage& u, const std::vector<SiteView>& outlived_sites, JsonStackTable& stacks);
+// An allocator's row (one declared through annotate.h, or a Windows private
+// heap): its title, where and when a heap was made (`created_by`: its
+// creation stack), its figures, and the blocks that outlived its releases,
+// each with the stack reference of its allocation (`outlived_sites[i]`
+// names outlived[i]'s).
+json AllocatorJson(const AllocatorUsage& u, const std::string& title, const SiteView& created_by,
+                   const std::vector<SiteView>& outlived_sites, JsonStackTable& stacks);
 
 }  // namespace memframe::analysis
