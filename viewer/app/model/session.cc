@@ -35,11 +35,32 @@ void Session::SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules) 
 
 const analysis::LiveSeries& Session::ClassSeries() {
   if (!has_class_series_) {
-    class_series_ = analysis::ComputeClassSeries(capture_.main, heap_.frames,
-                                                 [&](uint32_t stack_id) { return Label(stack_id).module_class; });
+    class_series_ = IndexedClasses() ? indexed_->class_series
+                                     : analysis::ComputeClassSeries(capture_.main, heap_.frames, [&](uint32_t stack_id) {
+                                         return Label(stack_id).module_class;
+                                       });
     has_class_series_ = true;
   }
   return class_series_;
+}
+
+void Session::SetIndexed(analysis::ViewerSummary viewer) {
+  markers_ = std::move(viewer.markers);
+  start_ticks_ = viewer.start_ticks;
+  mismatches_ = std::move(viewer.mismatches);
+  indexed_ = std::move(viewer);
+  has_class_series_ = false;
+  has_class_totals_ = false;
+}
+
+analysis::ViewerSummary Session::MakeViewerSummary() {
+  analysis::ViewerSummary v;
+  v.markers = markers_;
+  v.start_ticks = start_ticks_;
+  v.class_series = ClassSeries();
+  v.class_totals = TotalsByClass();
+  v.mismatches = Mismatches();
+  return v;
 }
 
 const analysis::LiveSeries& Session::TotalSeries() {
@@ -68,13 +89,14 @@ const analysis::GpuAnalysis& Session::Gpu() {
 
 const analysis::ModuleClassTotals& Session::TotalsByClass() {
   if (has_class_totals_) return class_totals_;
+  has_class_totals_ = true;
+  if (IndexedClasses()) return class_totals_ = indexed_->class_totals;
   class_totals_ = {};
   for (const analysis::SiteHistory& site : heap_.sites.sites()) {
     const int c = static_cast<int>(Label(site.stack_id).module_class);
     class_totals_.allocations[c] += site.allocations;
     class_totals_.bytes[c] += site.bytes;
   }
-  has_class_totals_ = true;
   return class_totals_;
 }
 

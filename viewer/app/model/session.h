@@ -24,6 +24,7 @@
 #include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/size_histogram.h"
+#include "memframe/analysis/summary_index.h"
 #include "memframe/analysis/symbolizer.h"
 #include "memframe/analysis/thread_filter.h"
 #include "memframe/analysis/thread_stats.h"
@@ -51,12 +52,22 @@ class Session {
   // A preview is built from the summary index (summary_index.h) while the
   // whole capture loads: its capture has no events and its heap analysis no
   // live sets, so only the frame table, the phases, the sites' totals and
-  // the header's figures are there. The timeline and the header draw from
-  // it; the views that need the events wait for the whole session.
+  // the header's figures are there, and what the index's viewer summary
+  // holds when it has one (the markers, the mismatches, the live series and
+  // totals by class). The timeline and the header draw from it; the views
+  // that need the events wait for the whole session.
   bool preview() const { return preview_; }
   void MarkPreview() { preview_ = true; }
-  // The live graph of a preview: one group, every site's, from the frame
-  // table (no mapped bytes: those need the events).
+  // Called on a preview: the viewer summary of its index.
+  void SetIndexed(analysis::ViewerSummary viewer);
+  // What a whole session puts in the index for its next preview (the
+  // classes under the rules it has: the loader asks before any are set).
+  analysis::ViewerSummary MakeViewerSummary();
+  // Whether ClassSeries() and TotalsByClass() hold figures: always but in a
+  // preview, whose index has them for the built-in rules only.
+  bool HasClassSeries() const { return !preview_ || IndexedClasses(); }
+  // The live graph of a preview without them: one group, every site's,
+  // from the frame table (no mapped bytes: those need the events).
   const analysis::LiveSeries& TotalSeries();
 
   const analysis::Capture& capture() const { return capture_; }
@@ -214,6 +225,11 @@ class Session {
   bool judge_all_frames_ = false;
   bool preview_ = false;
   std::optional<analysis::LiveSeries> total_series_;
+  // A preview's class series and totals from its index (SetIndexed).
+  std::optional<analysis::ViewerSummary> indexed_;
+  bool IndexedClasses() const {
+    return preview_ && indexed_ && symbolizer_->module_classes().user_rules().empty();
+  }
 
   struct ThreadModel {
     analysis::EventStore events;
