@@ -222,6 +222,7 @@ bool App::loading() const {
 }
 
 std::string App::LoadingText() const {
+  if (!loader_) return "waiting for the program";
   return "loading: " + std::to_string(SessionLoader::Percent(loader_->progress())) + "%";
 }
 

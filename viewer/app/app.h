@@ -42,12 +42,12 @@ class App {
   // The loaded capture is damaged (its figures stop at the damage).
   bool damaged() const { return session_ && !session_->capture().damage.empty(); }
   const std::string& error() const { return error_; }
+  std::string LoadingText() const;  // "loading: 42%"
 
  private:
   void Poll();
   // Puts a loaded session (or a preview) on screen.
   void Show(std::unique_ptr<Session> session);
-  std::string LoadingText() const;  // "loading: 42%"
   void PollFollow();
   void StartRefresh();
   void DrawFollowBar();

@@ -5,6 +5,7 @@
 
 #include "memframe/analysis/site_origin.h"
 #include "memframe/analysis/size_bin_sites.h"
+#include "background_priority.h"
 
 namespace memframe::viewer {
 
@@ -142,6 +143,7 @@ void Session::SelectThreads(analysis::ThreadSelection selection) {
   work.threads = capture_.main.threads;
   work.events = thread_selection_.empty() ? capture_.main.events : all_events_;
   thread_job_ = std::async(std::launch::async, [work = std::move(work), selection]() mutable {
+    LowerThisThreadsPriority();
     analysis::FilterThreads(&work, selection);
     ThreadModel model;
     model.heap = analysis::AnalyzeHeap(work);
@@ -151,8 +153,28 @@ void Session::SelectThreads(analysis::ThreadSelection selection) {
   });
 }
 
+const analysis::LifetimeReport* Session::Lifetimes(const std::vector<analysis::FrameRange>& judged, bool wait) {
+  if (lifetimes_ && lifetimes_->first == judged) return &lifetimes_->second;
+  auto take = [&] { lifetimes_.emplace(std::move(lifetimes_job_ranges_), lifetimes_job_.get()); };
+  // One job at a time: one for other frames is let finish, then replaced.
+  if (lifetimes_job_.valid() && lifetimes_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) take();
+  if (lifetimes_ && lifetimes_->first == judged) return &lifetimes_->second;
+  if (lifetimes_job_.valid() && !wait) return nullptr;
+  if (lifetimes_job_.valid()) take();
+  lifetimes_job_ranges_ = judged;
+  lifetimes_job_ = std::async(std::launch::async, [this, judged] {
+    LowerThisThreadsPriority();
+    return analysis::AnalyzeLifetimes(capture_.main, heap_.frames.phases, judged);
+  });
+  if (!wait) return nullptr;
+  take();
+  return &lifetimes_->second;
+}
+
 bool Session::PollThreads() {
   if (!thread_job_.valid() || thread_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+  // A lifetimes job reads the events and the frame table about to change.
+  if (lifetimes_job_.valid()) lifetimes_job_.get();
   ThreadModel model = thread_job_.get();
   if (thread_selection_.empty()) all_events_ = std::move(capture_.main.events);
   capture_.main.events = pending_threads_.empty() ? std::move(all_events_) : std::move(model.events);
@@ -175,6 +197,7 @@ void Session::Invalidate() {
   map_events_.clear();
   stacks_by_size_bin_.clear();
   mismatches_.reset();
+  lifetimes_.reset();
   grouped_leaks_.reset();
   range_leaks_.reset();
   thread_cells_[0].clear();

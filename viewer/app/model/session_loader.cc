@@ -12,6 +12,7 @@
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/summary_index.h"
+#include "background_priority.h"
 
 namespace memframe::viewer {
 
@@ -76,6 +77,7 @@ void SessionLoader::SetPhase(Phase phase) {
 }
 
 void SessionLoader::Run() {
+  LowerThisThreadsPriority();  // the side passes' thread inherits it
   std::string error;
   bool ok = false;
   try {
