@@ -324,12 +324,21 @@ const analysis::LeakReport& Session::GroupedLeaks(analysis::FrameRange range) {
   return range_leaks_->second;
 }
 
-const std::vector<analysis::Event>& Session::MapEvents() {
-  if (has_map_events_) return map_events_;
-  for (const analysis::Event& e : capture_.main.events) {
-    if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) map_events_.push_back(e);
+std::vector<analysis::Event> Session::GatherMapEvents(const analysis::Stream& stream) {
+  std::vector<analysis::Event> events;
+  for (const analysis::Event& e : stream.events) {
+    if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) events.push_back(e);
   }
+  return events;
+}
+
+void Session::SetMapEvents(std::vector<analysis::Event> events) {
+  map_events_ = std::move(events);
   has_map_events_ = true;
+}
+
+const std::vector<analysis::Event>& Session::MapEvents() {
+  if (!has_map_events_) SetMapEvents(GatherMapEvents(capture_.main));
   return map_events_;
 }
 

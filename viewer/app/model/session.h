@@ -167,9 +167,12 @@ class Session {
   bool judge_all_frames() const { return judge_all_frames_; }
   void SetJudgeAllFrames(bool all) { judge_all_frames_ = all; }
 
-  // The MAP and UNMAP events in global order, gathered on first use: a
-  // frame's mappings without decoding every event again.
+  // The MAP and UNMAP events in global order, gathered on first use (the
+  // loader gathers them beside the heap analysis: SetMapEvents): a frame's
+  // mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
+  static std::vector<analysis::Event> GatherMapEvents(const analysis::Stream& stream);
+  void SetMapEvents(std::vector<analysis::Event> events);
 
   // What every thread did frame by frame, over every thread's events (the
   // Threads tab lists them whatever is selected).

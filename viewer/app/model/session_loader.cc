@@ -191,6 +191,7 @@ bool SessionLoader::Load(std::string* error) {
     analysis::ThreadHistory threads;
     analysis::SizeHistogramIndex sizes;
     analysis::MismatchReport mismatches;
+    std::vector<analysis::Event> map_events;  // for the Fragmentation tab, whose first draw replayed them
   };
   analysis::ThreadHistory threads;
   analysis::EventStore all_events;
@@ -205,6 +206,7 @@ bool SessionLoader::Load(std::string* error) {
     if (threads_on_side) passes.threads = analysis::RecordThreadHistory(capture.main);
     passes.sizes = analysis::SizeHistogramIndex::Build(capture.main);
     passes.mismatches = analysis::FindMismatches(capture.main);
+    passes.map_events = Session::GatherMapEvents(capture.main);
     return passes;
   });
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
@@ -217,6 +219,7 @@ bool SessionLoader::Load(std::string* error) {
   auto session =
       std::make_unique<Session>(std::move(capture), std::move(heap), std::move(passes.sizes), std::move(symbolizer));
   session->SetMismatches(std::move(passes.mismatches));
+  session->SetMapEvents(std::move(passes.map_events));
   session->SetThreads(std::move(threads), std::move(selection), std::move(all_events));
   // Name every call site now, off the UI thread, so that sorting a table by
   // function never stalls a frame. The session is not shared yet.
