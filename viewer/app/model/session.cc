@@ -324,12 +324,8 @@ const analysis::LeakReport& Session::GroupedLeaks(analysis::FrameRange range) {
   return range_leaks_->second;
 }
 
-std::vector<analysis::Event> Session::GatherMapEvents(const analysis::Stream& stream) {
-  std::vector<analysis::Event> events;
-  for (const analysis::Event& e : stream.events) {
-    if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) events.push_back(e);
-  }
-  return events;
+void Session::MapEventsPass::OnEvent(const analysis::Event& e) {
+  if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) events.push_back(e);
 }
 
 void Session::SetMapEvents(std::vector<analysis::Event> events) {
@@ -338,7 +334,11 @@ void Session::SetMapEvents(std::vector<analysis::Event> events) {
 }
 
 const std::vector<analysis::Event>& Session::MapEvents() {
-  if (!has_map_events_) SetMapEvents(GatherMapEvents(capture_.main));
+  if (!has_map_events_) {
+    MapEventsPass pass;
+    analysis::Replay(capture_.main, {&pass});
+    SetMapEvents(std::move(pass.events));
+  }
   return map_events_;
 }
 

@@ -171,7 +171,10 @@ class Session {
   // loader gathers them beside the heap analysis: SetMapEvents): a frame's
   // mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
-  static std::vector<analysis::Event> GatherMapEvents(const analysis::Stream& stream);
+  struct MapEventsPass : analysis::EventPass {
+    std::vector<analysis::Event> events;
+    void OnEvent(const analysis::Event& e) override;
+  };
   void SetMapEvents(std::vector<analysis::Event> events);
 
   // What every thread did frame by frame, over every thread's events (the

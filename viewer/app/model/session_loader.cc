@@ -205,8 +205,9 @@ bool SessionLoader::Load(std::string* error) {
     SidePasses passes;
     if (threads_on_side) passes.threads = analysis::RecordThreadHistory(capture.main);
     passes.sizes = analysis::SizeHistogramIndex::Build(capture.main);
-    passes.mismatches = analysis::FindMismatches(capture.main);
-    passes.map_events = Session::GatherMapEvents(capture.main);
+    Session::MapEventsPass maps;  // in the mismatches' replay: no decoding of every event of its own
+    passes.mismatches = analysis::FindMismatches(capture.main, {&maps});
+    passes.map_events = std::move(maps.events);
     return passes;
   });
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
