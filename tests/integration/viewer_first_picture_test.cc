@@ -84,9 +84,10 @@ tc::TestCapture GameCapture(uint32_t frames = kFrames) {
   return capture;
 }
 
-json Timeline(const std::string& capture, bool first_picture) {
+json Timeline(const std::string& capture, bool first_picture, const std::vector<std::string>& more = {}) {
   std::vector<std::string> argv = {MEMFRAME_VIEWER_PATH, capture, "--dump-view-data", "timeline"};
   if (first_picture) argv.push_back("--first-picture");
+  argv.insert(argv.end(), more.begin(), more.end());
   e2e::CommandResult r = e2e::RunCommand(argv, kTimeoutSeconds);
   EXPECT_EQ(r.exit_code, 0) << e2e::ShellCommandLine(argv);
   json data = e2e::ParseJsonOrDiscard(r.standard_output);
@@ -160,6 +161,17 @@ TEST(ViewerFirstPicture, FromTheIndexEqualsTheWholeLoad) {
   ASSERT_EQ(preview["mismatches"].size(), 1u) << preview["mismatches"];
   EXPECT_EQ(preview["mismatches"][0]["kind"], "family");
   EXPECT_EQ(preview["mismatches"][0]["frame"], kFamilyFrame);
+
+  // A class hidden: the preview's bands are the whole load's still. Rules
+  // of the user's: the index's classes are the built-in rules', so the
+  // preview draws the total and no toggles.
+  json hidden = Timeline(capture, true, {"--hide", "driver"});
+  EXPECT_EQ(hidden["live"]["module_classes"], json({"game"}));
+  EXPECT_EQ(hidden["live"], Timeline(capture, false, {"--hide", "driver"})["live"]);
+  json ruled = Timeline(capture, true, {"--module-class", "swrast_dri.so=game"});
+  EXPECT_EQ(ruled["preview"], true);
+  EXPECT_EQ(ruled["live"]["stacked_by"], "total");
+  EXPECT_EQ(ruled["header"]["classes"], nullptr);
 
   // Another capture in its place: the index is stale and never used.
   ASSERT_TRUE(GameCapture(kFrames - 1).Write(capture));
