@@ -152,6 +152,8 @@ class Session {
   // 2.5 s at 10 M events), null until it is done unless `wait`. The last
   // one is kept.
   const analysis::LifetimeReport* Lifetimes(const std::vector<analysis::FrameRange>& judged, bool wait = false);
+  // A view's work is being done off the UI thread (a screenshot waits).
+  bool working() const { return lifetimes_job_.valid(); }
 
   // Frees that do not match their allocation (analysis::FindMismatches),
   // found on first use: the loader asks, off the UI thread.
