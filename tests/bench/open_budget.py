@@ -11,14 +11,15 @@ again only when missing, unless --remove), then runs, each --runs times:
 - `memframe-viewer CAPTURE --dump-view-data timeline`: the viewer's whole
   load (reading, the heap analysis, the passes beside it, naming the sites,
   the live graph) as the window does it, without a display;
+- `memframe-viewer CAPTURE --dump-view-data timeline --first-picture` with
+  the index that load wrote: the viewer's first picture (header, timeline,
+  live graph by class, markers, phases) as the window draws it before the
+  whole load is done;
 - `memframe report CAPTURE` without its summary index (CAPTURE.mfi removed
   before each run): the first open, a replay of every event, which writes
   the index;
 - `memframe report CAPTURE` with the index the first open wrote: every
-  open after it;
-- `memframe-viewer CAPTURE --dump-view-data timeline --first-picture` with
-  that index: the viewer's first picture (header, timeline, live graph,
-  phases) as the window draws it before the whole load is done.
+  open after it.
 
 The viewer's whole load runs without an index (removed before each run),
 as a first open does; it writes one.
@@ -83,11 +84,14 @@ def main():
     index = capture + ".mfi"
     report = [os.path.join(bin_dir, "memframe"), "report", capture]
     viewer = [os.path.join(bin_dir, "memframe-viewer"), capture, "--dump-view-data", "timeline"]
+    # The viewer's first picture from the index its whole load wrote (with
+    # the viewer's summary: the live graph by class, the markers), then the
+    # reports (whose index has none).
     commands = {
         "viewer": viewer,
+        "viewer, first picture": viewer + ["--first-picture"],
         "report": report,
         "report, indexed": report,
-        "viewer, first picture": viewer + ["--first-picture"],
     }
     budgets = {"viewer": (args.viewer_cpu, args.viewer_rss_mb), "report": (args.report_cpu, args.report_rss_mb),
                "report, indexed": (args.indexed_cpu, args.indexed_rss_mb),
@@ -103,6 +107,8 @@ def main():
             wall, cpu, rss = run(cmd)
             results.append((wall, cpu, rss))
             print(f"{name} run {i + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak RSS {rss:.0f} MiB", flush=True)
+        if name in ("viewer", "report") and os.path.exists(index):
+            print(f"index written by the {name}: {os.path.getsize(index) / 2**20:.2f} MiB")
         wall, cpu, rss = (statistics.median(r[k] for r in results) for k in range(3))
         print(f"{name}: median wall {wall:.2f} s, CPU {cpu:.2f} s, peak RSS {rss:.0f} MiB, "
               f"{cpu * 1e9 / args.events:.0f} CPU-ns an event")
@@ -111,8 +117,6 @@ def main():
             broken.append(f"{name}: CPU {cpu:.2f} s over its budget of {cpu_budget} s")
         if rss_budget is not None and rss > rss_budget:
             broken.append(f"{name}: peak RSS {rss:.0f} MiB over its budget of {rss_budget} MiB")
-    if os.path.exists(index):
-        print(f"index {index}: {os.path.getsize(index) / 2**20:.1f} MiB")
     if args.remove:
         os.remove(capture)
         if os.path.exists(index):

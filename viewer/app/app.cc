@@ -222,6 +222,7 @@ bool App::loading() const {
 }
 
 std::string App::LoadingText() const {
+  if (!loader_) return "waiting for the program";
   return "loading: " + std::to_string(SessionLoader::Percent(loader_->progress())) + "%";
 }
 
@@ -297,13 +298,12 @@ void App::DrawHeader() {
     ImGui::TextColored(palette::kDimText, "%s", attach.c_str());
   for (const std::string& note : analysis::CaptureNotes(capture, heap))
     ImGui::TextColored(palette::kWarning, "note: %s", note.c_str());
-  if (session_->preview()) {
-    // The class toggles name every site (symbolizing): they wait for the whole load.
-    if (loading()) ImGui::TextColored(palette::kWarning, "%s (the timeline is from %s; the tabs wait for the events)",
-                                      LoadingText().c_str(), analysis::SummaryIndexPath(capture.path).c_str());
-  } else {
-    class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
-  }
+  // A preview's class toggles come from its index (they name every site);
+  // one without them waits for the whole load.
+  if (session_->HasClassSeries()) class_bar_.Draw(*session_, &options_.module_class_rules, &options_.classes);
+  if (session_->preview() && loading())
+    ImGui::TextColored(palette::kWarning, "%s (the timeline is from %s; the tabs wait for the events)",
+                       LoadingText().c_str(), analysis::SummaryIndexPath(capture.path).c_str());
   if (!session_->pending_threads().empty()) {
     ImGui::SameLine(0, 24);
     ImGui::TextColored(palette::kWarning, "Threads: %s only%s",

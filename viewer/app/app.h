@@ -39,15 +39,17 @@ class App {
   // Still loading: nothing on screen yet, or a preview (Session::preview())
   // while the whole capture loads.
   bool loading() const;
+  // A view waits for work done off the UI thread (Session::working).
+  bool working() const { return session_ && session_->working(); }
   // The loaded capture is damaged (its figures stop at the damage).
   bool damaged() const { return session_ && !session_->capture().damage.empty(); }
   const std::string& error() const { return error_; }
+  std::string LoadingText() const;  // "loading: 42%"
 
  private:
   void Poll();
   // Puts a loaded session (or a preview) on screen.
   void Show(std::unique_ptr<Session> session);
-  std::string LoadingText() const;  // "loading: 42%"
   void PollFollow();
   void StartRefresh();
   void DrawFollowBar();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/resource.h>
@@ -48,16 +49,21 @@ bool InitOffscreen(const ViewerOptions& options, Backend& backend) {
   return false;
 }
 
-// Draws until the capture is loaded and the layout has settled; false if
-// loading failed (App already said why on stderr).
-bool LoadAndSettle(App& app, Backend& backend) {
+// Draws until the capture is loaded, the views' work off the UI thread is
+// done (the lifetime advice) and the layout has settled; false if
+// loading failed (App already said why on stderr). `preview_will_do`: a
+// preview is enough (--measure-loading measures what comes after it).
+bool LoadAndSettle(App& app, Backend& backend, bool preview_will_do = false) {
   for (int settled = 0; settled < kSettleFrames;) {
-    backend.NewFrame(app.loading() ? 0.01 : 0);
+    // While work goes on behind the window, the window idles as the
+    // interactive one does (drawn flat out, a software renderer took the
+    // cores from it: 3 minutes for a 2.5 s replay).
+    backend.NewFrame(app.loading() ? 0.01 : app.working() ? 0.1 : 0);
     app.Draw();
     backend.Render();
     if (app.status() == App::Status::kFailed) return false;
     // A preview is the picture only with --first-picture (the loader then stops at it).
-    if (app.status() == App::Status::kReady && !app.loading()) settled++;
+    if (app.status() == App::Status::kReady && (preview_will_do || (!app.loading() && !app.working()))) settled++;
   }
   return true;
 }
@@ -73,7 +79,7 @@ int WithSettledView(const ViewerOptions& options, Body body) {
   Fonts fonts = SetUpStyle();
   App app(options, fonts);
   app.FocusView(options.view);
-  if (!LoadAndSettle(app, backend)) return 1;
+  if (!LoadAndSettle(app, backend, options.measure_loading)) return 1;
   return body(app, backend);
 }
 
@@ -131,36 +137,87 @@ double ProcessCpuSeconds() {
 }
 }  // namespace
 
+namespace {
+struct FrameTimes {
+  std::vector<double> ms;
+  double seconds = 0;
+  void Print(const std::string& what) const {
+    if (ms.empty()) return;
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    auto percentile = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))]; };
+    std::printf("%s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", what.c_str(),
+                ms.size(), seconds, ms.size() / seconds, percentile(0.50), percentile(0.99), sorted.back());
+  }
+};
+}  // namespace
+
 int RunMeasureFps(const ViewerOptions& options) {
-  // Load (not measured), then settle the layout, then draw continuously.
+  // Load (not measured; with --measure-loading, only up to the first
+  // picture), then settle the layout, then draw continuously.
   return WithSettledView(options, [&](App& app, Backend& backend) {
     using Clock = std::chrono::steady_clock;
-    std::vector<double> frame_ms;
+    const auto span = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(options.measure_fps_seconds));
+    FrameTimes loading, after, all;
+    // The slowest frames, and when: a stall has a place in the load.
+    struct Slow {
+      double ms, draw_ms, at_s;
+      std::string loading;  // "loading: N%", "" once loaded
+    };
+    std::vector<Slow> slow;
+    double swap_ms = -1;  // the frame that replaced the preview by the whole session
     uint64_t vertices = 0;  // what a GPU would be sent
     const double cpu_start = ProcessCpuSeconds();
     const auto start = Clock::now();
-    const auto end = start + std::chrono::duration_cast<Clock::duration>(
-                                 std::chrono::duration<double>(options.measure_fps_seconds));
-    for (auto last = start; last < end;) {
+    auto end = start + span;
+    bool was_loading = options.measure_loading && app.loading();
+    // --measure-loading paces the frames as the window does while it loads
+    // (one every 1/30 s at most, RunInteractive), so that the load gets the
+    // cores a window leaves it, and times each frame's drawing alone.
+    const bool paced = options.measure_loading;
+    for (auto last = start; was_loading || last < end;) {
+      if (paced) {
+        std::this_thread::sleep_for(std::chrono::microseconds(1000000 / 30));
+        last = Clock::now();
+      }
+      const std::string phase = was_loading ? app.LoadingText() : "";
       backend.NewFrame(0);
+      const auto drawing = Clock::now();
       app.Draw();
+      const double draw_ms = std::chrono::duration<double, std::milli>(Clock::now() - drawing).count();
       backend.Render();
       backend.Finish();
       vertices += static_cast<uint64_t>(ImGui::GetDrawData()->TotalVtxCount);
       auto now = Clock::now();
-      frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last).count());
+      const double ms = std::chrono::duration<double, std::milli>(now - last).count();
+      const bool still = was_loading && app.loading();
+      (was_loading ? loading : after).ms.push_back(ms);
+      all.ms.push_back(ms);
+      slow.push_back({ms, draw_ms, std::chrono::duration<double>(now - start).count(), phase});
+      if (was_loading && !still) {
+        swap_ms = ms;
+        end = now + span;
+        loading.seconds = std::chrono::duration<double>(now - start).count();
+      }
+      was_loading = still;
       last = now;
     }
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    const double cpu_ms_per_frame = (ProcessCpuSeconds() - cpu_start) * 1000 / frame_ms.size();
-    std::vector<double> sorted = frame_ms;
-    std::sort(sorted.begin(), sorted.end());
-    auto percentile = [&](double p) { return sorted[std::min(sorted.size() - 1, static_cast<size_t>(p * sorted.size()))]; };
-    std::printf("view %s: %zu frames in %.1f s, %.1f fps, frame time p50 %.2f ms, p99 %.2f ms, max %.2f ms, "
-                "cpu %.2f ms/frame (all threads), %llu vertices/frame\n",
-                options.view.c_str(), frame_ms.size(), seconds, frame_ms.size() / seconds, percentile(0.50),
-                percentile(0.99), sorted.back(), cpu_ms_per_frame,
-                static_cast<unsigned long long>(vertices / frame_ms.size()));
+    all.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    after.seconds = all.seconds - loading.seconds;
+    const double cpu_ms_per_frame = (ProcessCpuSeconds() - cpu_start) * 1000 / all.ms.size();
+    all.Print("view " + options.view);
+    std::printf("cpu %.2f ms/frame (all threads), %llu vertices/frame\n", cpu_ms_per_frame,
+                static_cast<unsigned long long>(vertices / all.ms.size()));
+    if (options.measure_loading) {
+      loading.Print("while loading behind the first picture");
+      after.Print("after the load");
+      if (swap_ms >= 0) std::printf("the frame that showed the whole session: %.2f ms\n", swap_ms);
+      std::sort(slow.begin(), slow.end(), [](const Slow& a, const Slow& b) { return a.ms > b.ms; });
+      for (size_t i = 0; i < std::min<size_t>(5, slow.size()); ++i)
+        std::printf("slow frame: %.2f ms (App::Draw %.2f ms) at %.2f s (%s)\n", slow[i].ms, slow[i].draw_ms,
+                    slow[i].at_s, slow[i].loading.empty() ? "loaded" : slow[i].loading.c_str());
+    }
     return 0;
   });
 }

@@ -8,12 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "memframe/analysis/capture_loader.h"
 #include "memframe/report/report.h"
 #include "summary_index_codec.h"
 #include "test_capture.h"
@@ -159,20 +162,108 @@ TEST(SummaryIndex, NeverReplacesAFileOfSomeoneElses) {
   EXPECT_TRUE(S_ISLNK(st.st_mode));
 }
 
+// The index `memframe report` writes of `file`, read back.
+void ReadReportsIndex(const CaptureFile& file, Capture* capture, HeapAnalysis* heap,
+                      std::optional<ViewerSummary>* viewer = nullptr) {
+  Report(file.path(), "summary", false, false);
+  std::string why;
+  ASSERT_EQ(ReadSummaryIndex(file.path(), capture, heap, &why, viewer), SummaryIndexRead::kUsed) << why;
+}
+
+// The viewer's summary of a capture read whole, as the viewer's load makes
+// it (every stack in one class: the goldens' modules are not on disk).
+ViewerSummary ViewerSummaryOf(const std::string& path) {
+  Capture whole;
+  std::string error;
+  EXPECT_TRUE(LoadCapture(path, &whole, &error)) << error;
+  const HeapAnalysis heap = AnalyzeHeap(whole.main);
+  ViewerSummary v;
+  v.markers = FindMarkerEvents(whole.main);
+  v.start_ticks = whole.main.events.empty() ? 0 : whole.main.events[0].ticks;
+  v.class_series = ComputeClassSeries(whole.main, heap.frames, [](uint32_t) { return ModuleClass::kGame; });
+  v.class_totals.allocations[0] = heap.allocations;
+  v.class_totals.bytes[0] = heap.bytes_allocated;
+  v.mismatches = FindMismatches(whole.main);
+  return v;
+}
+
+void ExpectSameViewerSummary(const ViewerSummary& a, const ViewerSummary& b) {
+  ASSERT_EQ(a.markers.size(), b.markers.size());
+  for (size_t i = 0; i < a.markers.size(); ++i) {
+    EXPECT_EQ(a.markers[i].name, b.markers[i].name);
+    EXPECT_EQ(a.markers[i].frame, b.markers[i].frame);
+    EXPECT_EQ(a.markers[i].ticks, b.markers[i].ticks);
+    EXPECT_EQ(a.markers[i].position, b.markers[i].position);
+  }
+  EXPECT_EQ(a.start_ticks, b.start_ticks);
+  EXPECT_EQ(a.class_series.groups, b.class_series.groups);
+  EXPECT_EQ(a.class_series.frames, b.class_series.frames);
+  EXPECT_EQ(a.class_series.cells, b.class_series.cells);
+  for (int c = 0; c < kModuleClassCount; ++c) {
+    EXPECT_EQ(a.class_totals.allocations[c], b.class_totals.allocations[c]);
+    EXPECT_EQ(a.class_totals.bytes[c], b.class_totals.bytes[c]);
+  }
+  ASSERT_EQ(a.mismatches.mismatches.size(), b.mismatches.mismatches.size());
+  for (size_t i = 0; i < a.mismatches.mismatches.size(); ++i) {
+    const Mismatch &x = a.mismatches.mismatches[i], &y = b.mismatches.mismatches[i];
+    EXPECT_TRUE(x.kind == y.kind && x.alloc_family == y.alloc_family && x.free_family == y.free_family &&
+                x.alloc_stack == y.alloc_stack && x.free_stack == y.free_stack && x.count == y.count &&
+                x.bytes == y.bytes && x.first_frame == y.first_frame && x.first_address == y.first_address);
+  }
+  EXPECT_EQ(a.mismatches.frees, b.mismatches.frees);
+  EXPECT_EQ(a.mismatches.frees_with_stack, b.mismatches.frees_with_stack);
+}
+
+// The viewer's summary goes in and comes out exactly; an index of `memframe
+// report` has none, and one of format 3 (before it) is refused, then
+// rewritten.
+TEST(SummaryIndex, CarriesTheViewersSummary) {
+  CaptureFile file("summary_index_viewer", Golden("agent_game_loop_v5"));
+  Capture capture;
+  HeapAnalysis heap;
+  std::string why;
+  std::optional<ViewerSummary> viewer;
+  ASSERT_NO_FATAL_FAILURE(ReadReportsIndex(file, &capture, &heap, &viewer));
+  EXPECT_FALSE(viewer.has_value());
+
+  ViewerSummary made = ViewerSummaryOf(file.path());
+  // The golden has no marker nor mismatch: one of each, made up.
+  made.markers.push_back({"boss_spawn", 2, 3, 12345, 17});
+  made.mismatches.mismatches.push_back(
+      {Mismatch::Kind::kFamily, Family::kNew, Family::kMalloc, 1, 0, 2, 96, 4, 0x10000});
+  ASSERT_GT(made.class_series.rows(), 1u);
+  ASSERT_TRUE(WriteSummaryIndex(file.path(), StampCapture(file.path()), capture, heap, &why, &made)) << why;
+  ASSERT_EQ(ReadSummaryIndex(file.path(), &capture, &heap, &why, &viewer), SummaryIndexRead::kUsed) << why;
+  ASSERT_TRUE(viewer.has_value());
+  ExpectSameViewerSummary(*viewer, made);
+
+  std::string old = ReadFile(file.index());
+  const uint32_t format3 = 3;
+  std::memcpy(&old[8], &format3, 4);
+  WriteFile(file.index(), old);
+  EXPECT_EQ(ReadSummaryIndex(file.path(), &capture, &heap, &why, &viewer), SummaryIndexRead::kRefused);
+  EXPECT_EQ(why, "index format 3, not 4");
+  const Output o = Report(file.path(), "summary", false, false);
+  EXPECT_NE(o.err.find("not used: index format 3, not 4"), std::string::npos) << o.err;
+  EXPECT_EQ(ReadSummaryIndex(file.path(), &capture, &heap, &why, &viewer), SummaryIndexRead::kUsed) << why;
+}
+
 // Damaged and crafted indexes: random bytes changed, cut, or a payload's
 // counts and lengths made huge, each either refused or (when the change
 // kept a valid payload) used; never a crash, a hang or an allocation far
 // beyond the file's size (the sanitizer trees run this too).
 TEST(SummaryIndex, DamagedOrCraftedIndexesAreRefusedSafely) {
   CaptureFile file("summary_index_fuzz", Golden("agent_game_loop_v5"));
-  Report(file.path(), "summary", false, false);
-  const std::string good = ReadFile(file.index());
-  ASSERT_GT(good.size(), 64u);
   Capture capture;
   HeapAnalysis heap;
   std::string why;
-  ASSERT_TRUE(ReadSummaryIndex(file.path(), &capture, &heap, &why) == SummaryIndexRead::kUsed) << why;
-  const std::string payload = EncodeSummaryPayload(capture, heap);
+  ASSERT_NO_FATAL_FAILURE(ReadReportsIndex(file, &capture, &heap));
+  // With a viewer's summary, as the viewer writes it.
+  const ViewerSummary viewer = ViewerSummaryOf(file.path());
+  ASSERT_TRUE(WriteSummaryIndex(file.path(), StampCapture(file.path()), capture, heap, &why, &viewer)) << why;
+  const std::string good = ReadFile(file.index());
+  ASSERT_GT(good.size(), 64u);
+  const std::string payload = EncodeSummaryPayload(capture, heap, &viewer);
   ASSERT_EQ(good.substr(good.size() - payload.size()), payload);
 
   std::mt19937_64 rng(30);
@@ -202,10 +293,11 @@ TEST(SummaryIndex, DamagedOrCraftedIndexesAreRefusedSafely) {
     Capture c;
     HeapAnalysis h;
     std::string error;
+    std::optional<ViewerSummary> v;
     if (whole_file) {
       WriteFile(file.index(), bytes);
-      if (ReadSummaryIndex(file.path(), &c, &h, &error) != SummaryIndexRead::kUsed) ++refused;
-    } else if (!DecodeSummaryPayload(bytes, &c, &h, &error)) {
+      if (ReadSummaryIndex(file.path(), &c, &h, &error, &v) != SummaryIndexRead::kUsed) ++refused;
+    } else if (!DecodeSummaryPayload(bytes, &c, &h, &error, &v)) {
       ++refused;
     } else {
       // Taken for real: the summary renders whatever it says.

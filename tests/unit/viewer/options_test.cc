@@ -62,6 +62,19 @@ TEST(ViewerOptions, FirstPicture) {
   EXPECT_EQ(error, "--first-picture goes with --screenshot or --dump-view-data timeline");
 }
 
+TEST(ViewerOptions, MeasureLoadingGoesWithMeasureFps) {
+  ViewerOptions o, alone, first;
+  std::string error;
+  ASSERT_TRUE(Parse({"c.mfc", "--measure-fps", "5", "--view", "hidden", "--measure-loading"}, &o, &error)) << error;
+  EXPECT_TRUE(o.measure_loading);
+  EXPECT_EQ(o.measure_fps_seconds, 5);
+  EXPECT_FALSE(Parse({"c.mfc", "--dump-view-data", "timeline", "--measure-loading"}, &alone, &error));
+  EXPECT_EQ(error, "--measure-loading goes with --measure-fps, without --first-picture");
+  EXPECT_FALSE(Parse({"c.mfc", "--measure-fps", "5", "--view", "timeline", "--measure-loading", "--first-picture"},
+                     &first, &error));
+  EXPECT_EQ(error, "--measure-loading goes with --measure-fps, without --first-picture");
+}
+
 TEST(ViewerOptions, FiltersAndFlame) {
   ViewerOptions o;
   std::string error;

@@ -2,7 +2,7 @@
 
 namespace memframe::analysis {
 
-void Replay(const Stream& stream, std::initializer_list<EventPass*> passes) {
+void Replay(const Stream& stream, const std::vector<EventPass*>& passes) {
   for (const Event& e : stream.events)
     for (EventPass* pass : passes) pass->OnEvent(e);
 }

@@ -92,9 +92,11 @@ class MismatchPass : public EventPass {
 
 }  // namespace
 
-MismatchReport FindMismatches(const Stream& stream) {
+MismatchReport FindMismatches(const Stream& stream, const std::vector<EventPass*>& beside) {
   MismatchPass pass(stream.process.attached);
-  Replay(stream, {&pass});
+  std::vector<EventPass*> passes = beside;
+  passes.push_back(&pass);
+  Replay(stream, passes);
   return pass.Finish();
 }
 

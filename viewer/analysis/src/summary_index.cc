@@ -136,7 +136,7 @@ CaptureStamp StampCapture(const std::string& capture_path) {
 }
 
 SummaryIndexRead ReadSummaryIndex(const std::string& capture_path, Capture* capture, HeapAnalysis* heap,
-                                  std::string* why) {
+                                  std::string* why, std::optional<ViewerSummary>* viewer) {
   const std::string path = SummaryIndexPath(capture_path);
   Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) {
@@ -184,7 +184,7 @@ SummaryIndexRead ReadSummaryIndex(const std::string& capture_path, Capture* capt
   if (Hash64(payload.data(), payload.size(), 0) != GetU64(header, 48)) return refuse("damaged (hash mismatch)");
   std::string error;
   try {
-    if (!DecodeSummaryPayload(payload, capture, heap, &error)) return refuse("damaged (" + error + ")");
+    if (!DecodeSummaryPayload(payload, capture, heap, &error, viewer)) return refuse("damaged (" + error + ")");
   } catch (const std::bad_alloc&) {
     return refuse("no memory to read it");
   }
@@ -193,7 +193,7 @@ SummaryIndexRead ReadSummaryIndex(const std::string& capture_path, Capture* capt
 }
 
 bool WriteSummaryIndex(const std::string& capture_path, const CaptureStamp& stamp, const Capture& capture,
-                       const HeapAnalysis& heap, std::string* why) {
+                       const HeapAnalysis& heap, std::string* why, const ViewerSummary* viewer) {
   why->clear();
   // A capture still being written, or rewritten while it was read: an index
   // of what was read would not describe what is there.
@@ -204,7 +204,7 @@ bool WriteSummaryIndex(const std::string& capture_path, const CaptureStamp& stam
     *why = path + " is not a summary index: left as it is";
     return false;
   }
-  std::string payload = EncodeSummaryPayload(capture, heap);
+  std::string payload = EncodeSummaryPayload(capture, heap, viewer);
   std::string tmp = path + ".XXXXXX";
   int raw = mkostemp(tmp.data(), O_CLOEXEC);  // mode 0600
   if (raw < 0) return false;  // a read-only directory: no index, nothing to say

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <type_traits>
 
 namespace memframe::analysis {
@@ -399,6 +401,63 @@ void VisitHeap(IO& io, HeapAnalysis& h, std::vector<SiteHistory>& sites) {
     io.U64(*v);
 }
 
+// The viewer's summary (summary_index.h), after the heap: its series has
+// the frame table's rows, so only the figures are written, live and mapped
+// bytes as the change from the row before (a frame changes them little).
+template <typename IO>
+void VisitViewer(IO& io, ViewerSummary& v, const FrameTable& table) {
+  io.Vec(v.markers, [&](MarkerEvent& m) {
+    io.Str(m.name);
+    io.Int(m.marker_id);
+    for (uint64_t* f : {&m.frame, &m.ticks, &m.position}) io.U64(*f);
+  });
+  io.U64(v.start_ticks);
+  LiveSeries& s = v.class_series;
+  std::vector<LiveFigures>& cells = s.cells;
+  size_t i = 0;
+  io.Vec(cells, [&](LiveFigures& f) {
+    const LiveFigures above = i >= kModuleClassCount ? cells[i - kModuleClassCount] : LiveFigures();
+    ++i;
+    for (auto [figure, before] : {std::pair{&f.live_bytes, above.live_bytes}, {&f.mapped_bytes, above.mapped_bytes}}) {
+      int64_t change = static_cast<int64_t>(*figure - before);  // wraps back exactly
+      io.Int(change);
+      if constexpr (IO::kReading) *figure = before + static_cast<uint64_t>(change);
+    }
+    for (uint64_t* figure : {&f.allocations, &f.frees, &f.bytes_allocated, &f.bytes_freed}) io.U64(*figure);
+  });
+  if constexpr (IO::kReading) {
+    if (cells.size() != table.frames.size() * kModuleClassCount) io.Fail("a class series of another frame table");
+    s.groups = kModuleClassCount;
+    s.frames.clear();
+    for (const FrameStats& row : table.frames) s.frames.push_back(row.frame);
+  }
+  for (int c = 0; c < kModuleClassCount; ++c) {
+    io.U64(v.class_totals.allocations[c]);
+    io.U64(v.class_totals.bytes[c]);
+  }
+  MismatchReport& r = v.mismatches;
+  io.Vec(r.mismatches, [&](Mismatch& m) {
+    io.Enum(m.kind, static_cast<uint64_t>(Mismatch::Kind::kUnknownPointer) + 1);
+    io.Enum(m.alloc_family, static_cast<uint64_t>(Family::kMmap) + 1);
+    io.Enum(m.free_family, static_cast<uint64_t>(Family::kMmap) + 1);
+    io.Int(m.alloc_stack);
+    io.Int(m.free_stack);
+    for (uint64_t* f : {&m.count, &m.bytes, &m.first_frame, &m.first_address}) io.U64(*f);
+  });
+  for (uint64_t* f : {&r.frees, &r.frees_with_stack, &r.freed_before_attach}) io.U64(*f);
+}
+
+// An index of `memframe report` or `memframe run` has no viewer summary.
+template <typename IO>
+void VisitOptionalViewer(IO& io, std::optional<ViewerSummary>& viewer, const FrameTable& table) {
+  bool present = viewer.has_value();
+  io.Bool(present);
+  if constexpr (IO::kReading) {
+    if (present) viewer.emplace();
+  }
+  if (present && viewer) VisitViewer(io, *viewer, table);
+}
+
 // What the reports and views index by, so that a crafted payload cannot send
 // them past a vector's end or into an endless search: rows in order, thread
 // indices within the threads.
@@ -423,7 +482,7 @@ const char* CheckInvariants(const Capture& c, const HeapAnalysis& h, const std::
 
 }  // namespace
 
-std::string EncodeSummaryPayload(const Capture& capture, const HeapAnalysis& heap) {
+std::string EncodeSummaryPayload(const Capture& capture, const HeapAnalysis& heap, const ViewerSummary* viewer) {
   Writer w;
   // Visit takes references to fill when reading; writing only reads them.
   auto& c = const_cast<Capture&>(capture);
@@ -431,16 +490,23 @@ std::string EncodeSummaryPayload(const Capture& capture, const HeapAnalysis& hea
   auto& sites = const_cast<std::vector<SiteHistory>&>(heap.sites.sites());
   VisitCapture(w, c);
   VisitHeap(w, h, sites);
+  // Copied to be visited: it is small (a few figures a frame).
+  std::optional<ViewerSummary> v;
+  if (viewer) v = *viewer;
+  VisitOptionalViewer(w, v, h.frames);
   return std::move(w.out);
 }
 
-bool DecodeSummaryPayload(std::string_view bytes, Capture* capture, HeapAnalysis* heap, std::string* error) {
+bool DecodeSummaryPayload(std::string_view bytes, Capture* capture, HeapAnalysis* heap, std::string* error,
+                          std::optional<ViewerSummary>* viewer) {
   Reader r(bytes);
   Capture c;
   HeapAnalysis h;
   std::vector<SiteHistory> sites;
+  std::optional<ViewerSummary> v;
   VisitCapture(r, c);
   VisitHeap(r, h, sites);
+  VisitOptionalViewer(r, v, h.frames);
   if (r.ok() && r.left() != 0) r.Fail("bytes after the payload");
   if (r.ok())
     if (const char* problem = CheckInvariants(c, h, sites)) r.Fail(problem);
@@ -451,6 +517,7 @@ bool DecodeSummaryPayload(std::string_view bytes, Capture* capture, HeapAnalysis
   h.sites = CallSiteIndex(std::move(sites));
   *capture = std::move(c);
   *heap = std::move(h);
+  if (viewer) *viewer = std::move(v);
   return true;
 }
 

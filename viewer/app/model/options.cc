@@ -140,6 +140,9 @@ std::vector<CommandOption> ViewerOptionTable(ViewerOptions* o) {
          o->measure_fps_seconds = seconds;
          return std::string();
        }},
+      {"--measure-loading", "",
+       "--measure-fps from the first picture on: while the whole load runs behind it, then SECONDS more",
+       [o](const std::string&) { return (o->measure_loading = true), std::string(); }},
       {"--size", "WxH", "the window's size (320x240 to 8192x8192)",
        [o](const std::string& v) {
          return ParseSize(v, &o->width, &o->height)
@@ -179,6 +182,10 @@ bool ParseViewerOptions(int argc, const char* const* argv, ViewerOptions* o, std
   }
   if (!o->view.empty() && o->screenshot_path.empty() && o->measure_fps_seconds == 0) {
     *error = "--view names the view --screenshot or --measure-fps renders; without them it would be ignored";
+    return false;
+  }
+  if (o->measure_loading && (o->measure_fps_seconds == 0 || o->first_picture)) {
+    *error = "--measure-loading goes with --measure-fps, without --first-picture";
     return false;
   }
   if (o->first_picture && o->screenshot_path.empty() && o->dump_view != "timeline") {

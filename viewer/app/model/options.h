@@ -28,6 +28,7 @@ struct ViewerOptions {
   std::string diff_a, diff_b;   // --diff-a / --diff-b MARKER: the diff's A / B at a named marker
   std::string follow_socket;    // --follow SOCKET: a run being recorded, kept current
   double measure_fps_seconds = 0;  // --measure-fps SECONDS: render --view for that long, print frame times
+  bool measure_loading = false;    // --measure-loading: from the first picture, through the whole load, then SECONDS
   std::vector<analysis::ModuleClassRule> module_class_rules;  // --module-class PATTERN=CLASS, in order
   analysis::ClassFilter classes;  // --only LIST / --hide LIST: the classes every view shows
   // The row filters and the flame graph's picks (Selection), so that

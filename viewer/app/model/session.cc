@@ -5,6 +5,7 @@
 
 #include "memframe/analysis/site_origin.h"
 #include "memframe/analysis/size_bin_sites.h"
+#include "background_priority.h"
 
 namespace memframe::viewer {
 
@@ -35,11 +36,32 @@ void Session::SetModuleClassRules(std::vector<analysis::ModuleClassRule> rules) 
 
 const analysis::LiveSeries& Session::ClassSeries() {
   if (!has_class_series_) {
-    class_series_ = analysis::ComputeClassSeries(capture_.main, heap_.frames,
-                                                 [&](uint32_t stack_id) { return Label(stack_id).module_class; });
+    class_series_ = IndexedClasses() ? indexed_->class_series
+                                     : analysis::ComputeClassSeries(capture_.main, heap_.frames, [&](uint32_t stack_id) {
+                                         return Label(stack_id).module_class;
+                                       });
     has_class_series_ = true;
   }
   return class_series_;
+}
+
+void Session::SetIndexed(analysis::ViewerSummary viewer) {
+  markers_ = std::move(viewer.markers);
+  start_ticks_ = viewer.start_ticks;
+  mismatches_ = std::move(viewer.mismatches);
+  indexed_ = std::move(viewer);
+  has_class_series_ = false;
+  has_class_totals_ = false;
+}
+
+analysis::ViewerSummary Session::MakeViewerSummary() {
+  analysis::ViewerSummary v;
+  v.markers = markers_;
+  v.start_ticks = start_ticks_;
+  v.class_series = ClassSeries();
+  v.class_totals = TotalsByClass();
+  v.mismatches = Mismatches();
+  return v;
 }
 
 const analysis::LiveSeries& Session::TotalSeries() {
@@ -68,13 +90,14 @@ const analysis::GpuAnalysis& Session::Gpu() {
 
 const analysis::ModuleClassTotals& Session::TotalsByClass() {
   if (has_class_totals_) return class_totals_;
+  has_class_totals_ = true;
+  if (IndexedClasses()) return class_totals_ = indexed_->class_totals;
   class_totals_ = {};
   for (const analysis::SiteHistory& site : heap_.sites.sites()) {
     const int c = static_cast<int>(Label(site.stack_id).module_class);
     class_totals_.allocations[c] += site.allocations;
     class_totals_.bytes[c] += site.bytes;
   }
-  has_class_totals_ = true;
   return class_totals_;
 }
 
@@ -120,6 +143,7 @@ void Session::SelectThreads(analysis::ThreadSelection selection) {
   work.threads = capture_.main.threads;
   work.events = thread_selection_.empty() ? capture_.main.events : all_events_;
   thread_job_ = std::async(std::launch::async, [work = std::move(work), selection]() mutable {
+    LowerThisThreadsPriority();
     analysis::FilterThreads(&work, selection);
     ThreadModel model;
     model.heap = analysis::AnalyzeHeap(work);
@@ -129,8 +153,28 @@ void Session::SelectThreads(analysis::ThreadSelection selection) {
   });
 }
 
+const analysis::LifetimeReport* Session::Lifetimes(const std::vector<analysis::FrameRange>& judged, bool wait) {
+  if (lifetimes_ && lifetimes_->first == judged) return &lifetimes_->second;
+  auto take = [&] { lifetimes_.emplace(std::move(lifetimes_job_ranges_), lifetimes_job_.get()); };
+  // One job at a time: one for other frames is let finish, then replaced.
+  if (lifetimes_job_.valid() && lifetimes_job_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) take();
+  if (lifetimes_ && lifetimes_->first == judged) return &lifetimes_->second;
+  if (lifetimes_job_.valid() && !wait) return nullptr;
+  if (lifetimes_job_.valid()) take();
+  lifetimes_job_ranges_ = judged;
+  lifetimes_job_ = std::async(std::launch::async, [this, judged] {
+    LowerThisThreadsPriority();
+    return analysis::AnalyzeLifetimes(capture_.main, heap_.frames.phases, judged);
+  });
+  if (!wait) return nullptr;
+  take();
+  return &lifetimes_->second;
+}
+
 bool Session::PollThreads() {
   if (!thread_job_.valid() || thread_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+  // A lifetimes job reads the events and the frame table about to change.
+  if (lifetimes_job_.valid()) lifetimes_job_.get();
   ThreadModel model = thread_job_.get();
   if (thread_selection_.empty()) all_events_ = std::move(capture_.main.events);
   capture_.main.events = pending_threads_.empty() ? std::move(all_events_) : std::move(model.events);
@@ -153,6 +197,7 @@ void Session::Invalidate() {
   map_events_.clear();
   stacks_by_size_bin_.clear();
   mismatches_.reset();
+  lifetimes_.reset();
   grouped_leaks_.reset();
   range_leaks_.reset();
   thread_cells_[0].clear();
@@ -279,12 +324,21 @@ const analysis::LeakReport& Session::GroupedLeaks(analysis::FrameRange range) {
   return range_leaks_->second;
 }
 
-const std::vector<analysis::Event>& Session::MapEvents() {
-  if (has_map_events_) return map_events_;
-  for (const analysis::Event& e : capture_.main.events) {
-    if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) map_events_.push_back(e);
-  }
+void Session::MapEventsPass::OnEvent(const analysis::Event& e) {
+  if (e.kind() == analysis::EventKind::kMap || e.kind() == analysis::EventKind::kUnmap) events.push_back(e);
+}
+
+void Session::SetMapEvents(std::vector<analysis::Event> events) {
+  map_events_ = std::move(events);
   has_map_events_ = true;
+}
+
+const std::vector<analysis::Event>& Session::MapEvents() {
+  if (!has_map_events_) {
+    MapEventsPass pass;
+    analysis::Replay(capture_.main, {&pass});
+    SetMapEvents(std::move(pass.events));
+  }
   return map_events_;
 }
 

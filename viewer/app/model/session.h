@@ -18,12 +18,14 @@
 #include "memframe/analysis/gpu_objects.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/leaks.h"
+#include "memframe/analysis/lifetimes.h"
 #include "memframe/analysis/live_series.h"
 #include "memframe/analysis/live_set_at.h"
 #include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/phases.h"
 #include "memframe/analysis/site_groups.h"
 #include "memframe/analysis/size_histogram.h"
+#include "memframe/analysis/summary_index.h"
 #include "memframe/analysis/symbolizer.h"
 #include "memframe/analysis/thread_filter.h"
 #include "memframe/analysis/thread_stats.h"
@@ -51,12 +53,22 @@ class Session {
   // A preview is built from the summary index (summary_index.h) while the
   // whole capture loads: its capture has no events and its heap analysis no
   // live sets, so only the frame table, the phases, the sites' totals and
-  // the header's figures are there. The timeline and the header draw from
-  // it; the views that need the events wait for the whole session.
+  // the header's figures are there, and what the index's viewer summary
+  // holds when it has one (the markers, the mismatches, the live series and
+  // totals by class). The timeline and the header draw from it; the views
+  // that need the events wait for the whole session.
   bool preview() const { return preview_; }
   void MarkPreview() { preview_ = true; }
-  // The live graph of a preview: one group, every site's, from the frame
-  // table (no mapped bytes: those need the events).
+  // Called on a preview: the viewer summary of its index.
+  void SetIndexed(analysis::ViewerSummary viewer);
+  // What a whole session puts in the index for its next preview (the
+  // classes under the rules it has: the loader asks before any are set).
+  analysis::ViewerSummary MakeViewerSummary();
+  // Whether ClassSeries() and TotalsByClass() hold figures: always but in a
+  // preview, whose index has them for the built-in rules only.
+  bool HasClassSeries() const { return !preview_ || IndexedClasses(); }
+  // The live graph of a preview without them: one group, every site's,
+  // from the frame table (no mapped bytes: those need the events).
   const analysis::LiveSeries& TotalSeries();
 
   const analysis::Capture& capture() const { return capture_; }
@@ -134,6 +146,15 @@ class Session {
   // events only.
   const analysis::GpuAnalysis& Gpu();
 
+  // The lifetime advice of the blocks allocated in `judged` (empty: every
+  // block; analysis::AnalyzeLifetimes), a replay of every event: worked out
+  // on a thread of its own (on the UI thread it stood the window still for
+  // 2.5 s at 10 M events), null until it is done unless `wait`. The last
+  // one is kept.
+  const analysis::LifetimeReport* Lifetimes(const std::vector<analysis::FrameRange>& judged, bool wait = false);
+  // A view's work is being done off the UI thread (a screenshot waits).
+  bool working() const { return lifetimes_job_.valid(); }
+
   // Frees that do not match their allocation (analysis::FindMismatches),
   // found on first use: the loader asks, off the UI thread.
   const analysis::MismatchReport& Mismatches();
@@ -148,9 +169,15 @@ class Session {
   bool judge_all_frames() const { return judge_all_frames_; }
   void SetJudgeAllFrames(bool all) { judge_all_frames_ = all; }
 
-  // The MAP and UNMAP events in global order, gathered on first use: a
-  // frame's mappings without decoding every event again.
+  // The MAP and UNMAP events in global order, gathered on first use (the
+  // loader gathers them beside the heap analysis: SetMapEvents): a frame's
+  // mappings without decoding every event again.
   const std::vector<analysis::Event>& MapEvents();
+  struct MapEventsPass : analysis::EventPass {
+    std::vector<analysis::Event> events;
+    void OnEvent(const analysis::Event& e) override;
+  };
+  void SetMapEvents(std::vector<analysis::Event> events);
 
   // What every thread did frame by frame, over every thread's events (the
   // Threads tab lists them whatever is selected).
@@ -214,6 +241,11 @@ class Session {
   bool judge_all_frames_ = false;
   bool preview_ = false;
   std::optional<analysis::LiveSeries> total_series_;
+  // A preview's class series and totals from its index (SetIndexed).
+  std::optional<analysis::ViewerSummary> indexed_;
+  bool IndexedClasses() const {
+    return preview_ && indexed_ && symbolizer_->module_classes().user_rules().empty();
+  }
 
   struct ThreadModel {
     analysis::EventStore events;
@@ -225,6 +257,12 @@ class Session {
   analysis::ThreadSelection thread_selection_, pending_threads_;
   analysis::EventStore all_events_;  // every thread's events while a selection is applied
   std::future<ThreadModel> thread_job_;
+  // Lifetimes(): the last report, and the one being worked out. The job
+  // reads capture_ and heap_: it is waited for before they change
+  // (PollThreads), and as a member after them, before they go.
+  std::optional<std::pair<std::vector<analysis::FrameRange>, analysis::LifetimeReport>> lifetimes_;
+  std::vector<analysis::FrameRange> lifetimes_job_ranges_;
+  std::future<analysis::LifetimeReport> lifetimes_job_;
   std::unordered_map<uint32_t, std::string> thread_cells_[2];  // [grouped]
 };
 

@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <future>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "memframe/analysis/capture_loader.h"
 #include "memframe/analysis/heap_analysis.h"
 #include "memframe/analysis/mismatches.h"
 #include "memframe/analysis/summary_index.h"
+#include "background_priority.h"
 
 namespace memframe::viewer {
 
@@ -75,6 +77,7 @@ void SessionLoader::SetPhase(Phase phase) {
 }
 
 void SessionLoader::Run() {
+  LowerThisThreadsPriority();  // the side passes' thread inherits it
   std::string error;
   bool ok = false;
   try {
@@ -92,11 +95,13 @@ void SessionLoader::Run() {
 bool SessionLoader::Preview() {
   analysis::Capture capture;
   analysis::HeapAnalysis heap;
+  std::optional<analysis::ViewerSummary> viewer;
   std::string why;
   // The index holds every thread's figures: a --thread selection waits for
   // the whole load, as does a run being followed.
   const bool used = !follower_ && threads_.empty() &&
-                    analysis::ReadSummaryIndex(path_, &capture, &heap, &why) == analysis::SummaryIndexRead::kUsed;
+                    analysis::ReadSummaryIndex(path_, &capture, &heap, &why, &viewer) ==
+                        analysis::SummaryIndexRead::kUsed;
   if (!why.empty()) std::fprintf(stderr, "memframe-viewer: note: %s not used: %s\n",
                                  analysis::SummaryIndexPath(path_).c_str(), why.c_str());
   std::unique_ptr<Session> preview;
@@ -105,6 +110,8 @@ bool SessionLoader::Preview() {
     preview = std::make_unique<Session>(std::move(capture), std::move(heap), analysis::SizeHistogramIndex(),
                                         std::move(symbolizer));
     preview->MarkPreview();
+    index_complete_ = viewer.has_value();
+    if (viewer) preview->SetIndexed(std::move(*viewer));
   }
   const bool made = preview != nullptr;
   std::lock_guard lock(mutex_);
@@ -184,6 +191,7 @@ bool SessionLoader::Load(std::string* error) {
     analysis::ThreadHistory threads;
     analysis::SizeHistogramIndex sizes;
     analysis::MismatchReport mismatches;
+    std::vector<analysis::Event> map_events;  // for the Fragmentation tab, whose first draw replayed them
   };
   analysis::ThreadHistory threads;
   analysis::EventStore all_events;
@@ -197,25 +205,22 @@ bool SessionLoader::Load(std::string* error) {
     SidePasses passes;
     if (threads_on_side) passes.threads = analysis::RecordThreadHistory(capture.main);
     passes.sizes = analysis::SizeHistogramIndex::Build(capture.main);
-    passes.mismatches = analysis::FindMismatches(capture.main);
+    Session::MapEventsPass maps;  // in the mismatches' replay: no decoding of every event of its own
+    passes.mismatches = analysis::FindMismatches(capture.main, {&maps});
+    passes.map_events = std::move(maps.events);
     return passes;
   });
   analysis::HeapAnalysis heap = analysis::AnalyzeHeap(capture.main);
   SidePasses passes = side.get();
   if (threads_on_side) threads = std::move(passes.threads);
-  // The next open starts from the index, as after `memframe report`'s
-  // first read; of every thread's events only (the index has them all).
-  if (!previewed && stamp.valid && selection.empty()) {
-    std::string why;
-    if (!analysis::WriteSummaryIndex(path_, stamp, capture, heap, &why) && !why.empty())
-      std::fprintf(stderr, "memframe-viewer: note: %s\n", why.c_str());
-  }
+  const bool write_index = !index_complete_ && stamp.valid && selection.empty();
 
   SetPhase(Phase::kSymbolizing);
   auto symbolizer = std::make_unique<analysis::Symbolizer>(capture.main.modules);
   auto session =
       std::make_unique<Session>(std::move(capture), std::move(heap), std::move(passes.sizes), std::move(symbolizer));
   session->SetMismatches(std::move(passes.mismatches));
+  session->SetMapEvents(std::move(passes.map_events));
   session->SetThreads(std::move(threads), std::move(selection), std::move(all_events));
   // Name every call site now, off the UI thread, so that sorting a table by
   // function never stalls a frame. The session is not shared yet.
@@ -239,6 +244,16 @@ bool SessionLoader::Load(std::string* error) {
   // The live graph under the timeline: a replay, here rather than at the
   // first picture on the UI thread (the window stood still meanwhile).
   session->ClassSeries();
+  // The next open starts from the index, as after `memframe report`'s
+  // first read, with the viewer's summary in it (once the sites are named:
+  // the classes need them); of every thread's events only (the index has
+  // them all).
+  if (write_index) {
+    std::string why;
+    const analysis::ViewerSummary viewer = session->MakeViewerSummary();
+    if (!analysis::WriteSummaryIndex(path_, stamp, session->capture(), session->heap(), &why, &viewer) && !why.empty())
+      std::fprintf(stderr, "memframe-viewer: note: %s\n", why.c_str());
+  }
   std::lock_guard lock(mutex_);
   session_ = std::move(session);
   return true;

@@ -83,6 +83,8 @@ class SessionLoader {
   std::unique_ptr<Session> session_;
   bool first_picture_only_ = false;
   std::unique_ptr<Session> preview_;  // guarded by mutex_
+  // The index had the viewer's summary: the whole load need not write it.
+  bool index_complete_ = false;
   std::thread thread_;  // last: started once every member above exists
 };
 

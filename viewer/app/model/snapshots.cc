@@ -43,11 +43,10 @@ analysis::LiveSetDiff DiffAtCuts(const Session& session, const analysis::LiveSet
                                 analysis::LiveSetAt(stream, session.heap().live_sets, b));
 }
 
-analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame) {
+analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame, const analysis::LiveSet& live) {
   analysis::AddressSpace space;
   space.frame = frame;
   space.first_frame = session.frames().All().from;
-  analysis::LiveSet live = session.heap().live_sets.AtFrame(session.capture().main, frame);
   for (const auto& [address, block] : live.blocks()) space.blocks.emplace(address, block);
   for (const analysis::Event& e : session.MapEvents()) {
     if (e.frame > frame) continue;  // another thread may still bring an earlier frame

@@ -36,10 +36,12 @@ analysis::LiveSetDiff DiffAtFrames(const Session& session, uint64_t frame_a, uin
 // index: the figures `memframe report CAPTURE diff A B` prints.
 analysis::LiveSetDiff DiffAtCuts(const Session& session, const analysis::LiveSetCut& a, const analysis::LiveSetCut& b);
 
-// Blocks from the live-set index, mappings from the session's MAP/UNMAP
-// events: the same address space as analysis::AddressSpaceAtFrame (with one
-// thread, exactly; with several, this cut is "every event of frames <= F").
-analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame);
+// Blocks from `live` (the live-set index's set at the end of `frame`: a
+// caller that needs it too makes it once), mappings from the session's
+// MAP/UNMAP events: the same address space as analysis::AddressSpaceAtFrame
+// (with one thread, exactly; with several, this cut is "every event of
+// frames <= F").
+analysis::AddressSpace AddressSpaceAt(Session& session, uint64_t frame, const analysis::LiveSet& live);
 
 // A stack from its user frame outwards, as the call tree names it.
 std::vector<TreeFrame> UserStackFrames(Session& session, uint32_t stack_id);

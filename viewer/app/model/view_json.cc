@@ -72,9 +72,19 @@ nlohmann::json HistogramJson(const analysis::SizeHistogram& h) {
   return bins;
 }
 
-nlohmann::json HeaderJson(const Session& session) {
+nlohmann::json HeaderJson(Session& session) {
   const analysis::ProgramEnd end = analysis::HowProgramEnded(session.capture());
-  return {{"frames_rendered", session.heap().frames.frames_rendered},
+  // The class toggles' figures (null while a preview has none).
+  nlohmann::json classes = nullptr;
+  if (session.HasClassSeries()) {
+    const analysis::ModuleClassTotals& totals = session.TotalsByClass();
+    classes = nlohmann::json::object();
+    for (analysis::ModuleClass c : analysis::AllModuleClasses())
+      classes[analysis::ModuleClassName(c)] = {{"allocations", totals.allocations[static_cast<int>(c)]},
+                                               {"bytes", totals.bytes[static_cast<int>(c)]}};
+  }
+  return {{"classes", std::move(classes)},
+          {"frames_rendered", session.heap().frames.frames_rendered},
           {"program_end", analysis::DescribeProgramEnd(end)},
           {"live_at_end", {{"word", analysis::LiveAtEndWord(end)}, {"bytes", session.heap().leaks.total_bytes}}},
           {"notes", analysis::CaptureNotes(session.capture(), session.heap())},

@@ -40,7 +40,8 @@ nlohmann::json FilterJson(const Session& session, const Selection& selection);
 nlohmann::json HistogramJson(const analysis::SizeHistogram& histogram);
 
 // What the window's header says of the whole capture: frames rendered, how
-// the program ended, what the blocks live at the end are called, the notes.
-nlohmann::json HeaderJson(const Session& session);
+// the program ended, what the blocks live at the end are called, the notes,
+// and the class toggles' figures.
+nlohmann::json HeaderJson(Session& session);
 
 }  // namespace memframe::viewer

@@ -58,13 +58,13 @@ void FragmentationView::Refresh(ViewContext& ctx) {
   uint64_t frame = picked ? ctx.selection.FocusRange(ctx.session.AllFrames()).to : DefaultFrame(ctx.session.frames());
   if (has_space_ && frame == frame_) return;
   frame_ = frame;
-  space_ = AddressSpaceAt(ctx.session, frame);
+  const analysis::HeapAnalysis& heap = ctx.session.heap();
+  const analysis::LiveSet live = heap.live_sets.AtFrame(ctx.session.capture().main, frame);
+  space_ = AddressSpaceAt(ctx.session, frame, live);
   regions_ = analysis::LayoutRegions(space_);
   heap_ = SumRegions(regions_, false);
   mapped_ = SumRegions(regions_, true);
-  const analysis::HeapAnalysis& heap = ctx.session.heap();
-  locality_ = analysis::AnalyzeLocality(heap.live_sets.AtFrame(ctx.session.capture().main, frame), heap.sites,
-                                        heap.frames.frames.size());
+  locality_ = analysis::AnalyzeLocality(live, heap.sites, heap.frames.frames.size());
   canvas_.Reset();
   selected_region_.reset();
   has_space_ = true;

@@ -49,23 +49,24 @@ constexpr LifetimeClass kClasses[] = {LifetimeClass::kFrame, LifetimeClass::kLev
 
 }  // namespace
 
-const analysis::LifetimeReport& LifetimesView::Report(ViewContext& ctx) {
+bool LifetimesView::Refresh(ViewContext& ctx, bool wait) {
   // The whole capture, when asked, is every block (every frame), as
   // `memframe report lifetimes --all-frames`.
   JudgedScope scope = JudgedScopeOf(ctx.session, ctx.selection, ctx.session.AllFrames());
-  if (!report_ || !(scope == scope_)) {
+  const analysis::LifetimeReport* report = ctx.session.Lifetimes(scope.judged.ranges, wait);
+  if (!(scope == scope_) || report != report_) {
     scope_ = std::move(scope);
-    report_ = analysis::AnalyzeLifetimes(ctx.session.capture().main, ctx.session.frames().phases, scope_.judged.ranges);
+    report_ = report;
     summary_classes_.reset();
     rows_general_ = !show_general_;  // rebuild the rows
   }
-  return *report_;
+  return report_ != nullptr;
 }
 
 bool LifetimesView::Owned(const SiteLabel& label) { return label.has_stack && analysis::OwnedByTheGame(label.module_class); }
 
 const LifetimesView::Summary& LifetimesView::KeptSummary(ViewContext& ctx) {
-  const analysis::LifetimeReport& report = Report(ctx);
+  const analysis::LifetimeReport& report = Report();
   static_assert(std::size(kClasses) == std::size(Summary{}.sites), "a count per lifetime class");
   if (summary_classes_ == ctx.session.classes_generation()) return summary_;
   summary_ = {};
@@ -90,7 +91,7 @@ bool LifetimesView::RefreshRows(ViewContext& ctx) {
   if (changed) {
     rows_.clear();
     not_owned_ = 0;
-    const auto& sites = Report(ctx).sites;
+    const auto& sites = Report().sites;
     RowFilter filter(ctx.session, ctx.selection);
     for (uint32_t i = 0; i < sites.size(); ++i) {
       if ((!show_general_ && sites[i].lifetime == LifetimeClass::kGeneral) || !filter.Keeps(sites[i].stack_id)) continue;
@@ -112,11 +113,15 @@ bool LifetimesView::RefreshRows(ViewContext& ctx) {
 }
 
 void LifetimesView::Draw(ViewContext& ctx) {
-  Report(ctx);  // first: a new range rebuilds the rows below
-  if (DrawPhasePicker(ctx.session, ctx.selection, scope_)) Report(ctx);
+  bool ready = Refresh(ctx, false);  // first: a new range rebuilds the rows below
+  if (DrawPhasePicker(ctx.session, ctx.selection, scope_)) ready = Refresh(ctx, false);
+  if (!ready) {
+    ImGui::TextColored(palette::kDimText, "Working out how every block lives (a replay of every event)\xE2\x80\xA6");
+    return;
+  }
   const bool changed = RefreshRows(ctx);  // before the classes: their line counts what the rows left out
   DrawClasses(ctx);
-  DrawFilterBar(ctx.selection, false, rows_.size(), Report(ctx).sites.size());
+  DrawFilterBar(ctx.selection, false, rows_.size(), Report().sites.size());
   const bool stack_shown = selected_stack_ && keys_.stack_open();
   float stack_height = stack_shown ? ImGui::GetContentRegionAvail().y * 0.40f : 0;
   ImGui::BeginChild("lifetimes_table", ImVec2(0, -stack_height), false, ImGuiWindowFlags_NoBackground);
@@ -130,7 +135,7 @@ void LifetimesView::Draw(ViewContext& ctx) {
 }
 
 void LifetimesView::DrawClasses(ViewContext& ctx) {
-  const analysis::LifetimeReport& report = Report(ctx);
+  const analysis::LifetimeReport& report = Report();
   const Summary& summary = KeptSummary(ctx);
   bool first = true;
   for (LifetimeClass c : kClasses) {
@@ -169,7 +174,7 @@ void LifetimesView::DrawClasses(ViewContext& ctx) {
 }
 
 void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
-  const auto& sites = Report(ctx).sites;
+  const auto& sites = Report().sites;
   ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortMulti | ImGuiTableFlags_RowBg |
                           ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                           ImGuiTableFlags_Hideable | ImGuiTableFlags_SizingFixedFit;
@@ -241,7 +246,8 @@ void LifetimesView::DrawTable(ViewContext& ctx, bool rows_changed) {
 }
 
 nlohmann::json LifetimesView::Data(ViewContext& ctx) {
-  const analysis::LifetimeReport& report = Report(ctx);
+  Refresh(ctx, true);
+  const analysis::LifetimeReport& report = Report();
   nlohmann::json rows = nlohmann::json::array();
   RowFilter filter(ctx.session, ctx.selection);
   std::vector<uint32_t> ids;

@@ -1,9 +1,10 @@
 // Lifetime advice (analysis::AnalyzeLifetimes): each call site classed by
 // how its blocks live (frame, level, pool, long-lived, general) with the
 // allocator that would serve it, its capacity and what moving it saves.
-// Computed when the tab is first shown, over one steady phase or the range
-// picked, as `memframe report lifetimes` judges them (judged_scope.h;
-// computed again when it changes). The summary above the table (sites and
+// Computed when the tab is first shown (on a thread of the session's: the
+// tab says so meanwhile), over one steady phase or the range picked, as
+// `memframe report lifetimes` judges them (judged_scope.h; computed again
+// when it changes). The summary above the table (sites and
 // calls per lifetime, the frame arena) is of the classes the class filter
 // keeps, as the table is. Advice rows are for the code the game can change
 // (game and engine classes, site_origin.h OwnedByTheGame); the driver's and
@@ -32,13 +33,17 @@ class LifetimesView : public View {
   void Draw(ViewContext& ctx) override;
   nlohmann::json Data(ViewContext& ctx) override;
   void OnSessionChanged() override {
-    report_.reset();
+    report_ = nullptr;
     summary_classes_.reset();
     rows_general_ = !show_general_;  // rebuild the rows
   }
 
  private:
-  const analysis::LifetimeReport& Report(ViewContext& ctx);
+  // Points report_ at the session's report of the frames the selection
+  // asks for (Session::Lifetimes, worked out off the UI thread); false
+  // while it is being worked out, unless `wait`.
+  bool Refresh(ViewContext& ctx, bool wait);
+  const analysis::LifetimeReport& Report() const { return *report_; }
   // The summary of the sites the class filter keeps.
   struct Summary {
     uint64_t sites[6] = {}, calls[6] = {};  // by LifetimeClass
@@ -54,8 +59,8 @@ class LifetimesView : public View {
   // A site of code the user can change.
   static bool Owned(const SiteLabel& label);
 
-  std::optional<analysis::LifetimeReport> report_;
-  JudgedScope scope_;  // what report_ judged
+  const analysis::LifetimeReport* report_ = nullptr;  // the session's; null while it is worked out
+  JudgedScope scope_;  // what report_ judges
   Summary summary_;
   std::optional<uint64_t> summary_classes_;  // Session::classes_generation() of summary_; reset with report_
   std::vector<uint32_t> rows_;  // indices into report_->sites that are shown

@@ -149,11 +149,12 @@ bool FilterNarrows(const Selection& selection) { return !selection.search.empty(
 LiveGraph::Stacking LiveGraph::Stack(ViewContext& ctx) {
   Session& session = ctx.session;
   Stacking stacking;
-  if (session.preview()) {  // no events yet: neither classes nor filter groups, the total
+  if (!session.HasClassSeries()) {  // a preview whose index has no classes: the total
     stacking.series = &session.TotalSeries();
     stacking.total = true;
     stacking.bands = {{0, ImGui::ColorConvertU32ToFloat4(palette::kBar), "every site (by class once loaded)"}};
-  } else if (ctx.selection.live_by_filter && FilterNarrows(ctx.selection)) {
+  } else if (!session.preview() && ctx.selection.live_by_filter && FilterNarrows(ctx.selection)) {
+    // (The filter's groups need the events: a preview stacks by class.)
     const RowFilterKey key = FilterKeyOf(session, ctx.selection);
     if (filter_session_ != &session || filter_key_ != key) {
       RowFilter filter(session, ctx.selection);

@@ -38,6 +38,7 @@ void ClassBar::Draw(Session& session, std::vector<analysis::ModuleClassRule>* ru
                         analysis::ModuleClassName(c), FormatCount(totals.allocations[i]).c_str(),
                         FormatBytes(totals.bytes[i]).c_str());
   }
+  if (session.preview()) return;
   ImGui::SameLine(0, 14);
   if (ImGui::SmallButton("Rules\xE2\x80\xA6")) ImGui::OpenPopup("module_class_rules");
   if (ImGui::BeginPopup("module_class_rules")) {

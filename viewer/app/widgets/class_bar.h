@@ -13,7 +13,8 @@ namespace memframe::viewer {
 class ClassBar {
  public:
   // `rules` and `filter` are the app's, kept across refreshed sessions;
-  // changes are applied to `session` at once.
+  // changes are applied to `session` at once. A preview's rules cannot be
+  // edited (its classes come from the index, under the built-in rules).
   void Draw(Session& session, std::vector<analysis::ModuleClassRule>* rules, analysis::ClassFilter* filter);
 
  private:

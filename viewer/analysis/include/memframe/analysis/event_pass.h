@@ -4,7 +4,7 @@
 // pass works unchanged whether the capture fits in memory or not.
 #pragma once
 
-#include <initializer_list>
+#include <vector>
 
 #include "memframe/analysis/capture_model.h"
 
@@ -16,7 +16,8 @@ class EventPass {
   virtual void OnEvent(const Event& event) = 0;
 };
 
-// Feeds every event of `stream`, in global order, to each pass in turn.
-void Replay(const Stream& stream, std::initializer_list<EventPass*> passes);
+// Feeds every event of `stream`, in global order, to each pass in turn
+// (the events are decoded once for all of them).
+void Replay(const Stream& stream, const std::vector<EventPass*>& passes);
 
 }  // namespace memframe::analysis

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memframe/analysis/capture_model.h"
+#include "memframe/analysis/event_pass.h"
 
 namespace memframe::analysis {
 
@@ -45,7 +46,9 @@ struct MismatchReport {
 // the second is a custom free); any other FREE of an address with no live block is
 // an unknown pointer, except in a capture made by memframe attach (the
 // stream's process.attached), where it is a block from before the attach.
-MismatchReport FindMismatches(const Stream& stream);
+// `beside`: passes fed the same events in the same replay (one decoding of
+// the events for all).
+MismatchReport FindMismatches(const Stream& stream, const std::vector<EventPass*>& beside = {});
 
 // "family", "double_free", "freed_after_release", "unknown_pointer"
 const char* MismatchKindName(Mismatch::Kind kind);
