@@ -131,11 +131,15 @@ TEST_F(GpuGame, EveryObjectNamesTheLoadThatMadeItAndHowItWasSized) {
     EXPECT_TRUE(e2e::StackContains(o["site"], level1 ? "LoadLevel1" : "LoadLevel2")) << o.dump(1);
     const bool portrait = o["peak_bytes"] == kPortraitBytes;
     EXPECT_EQ(o["size_basis"], portrait ? "as uploaded" : "exact") << o.dump(1);
-    if (o["peak_bytes"] == kGrowingBytes) EXPECT_EQ(o["resizes"], 1);
+    if (o["peak_bytes"] == kGrowingBytes) {
+      EXPECT_EQ(o["resizes"], 1);
+    }
     if (o["peak_bytes"] == kSkyBytes || o["peak_bytes"] == kProbeBytes) {
       EXPECT_EQ(o["target"], 0x8513) << "a cube map";  // GL_TEXTURE_CUBE_MAP
     }
-    if (o["peak_bytes"] == kMsaaBytes) EXPECT_EQ(o["samples"], 4);
+    if (o["peak_bytes"] == kMsaaBytes) {
+      EXPECT_EQ(o["samples"], 4);
+    }
   }
 }
 
@@ -214,8 +218,12 @@ TEST(GpuGameAttach, EveryCallAfterTheAttachIsSeenAndEarlierObjectsAreUnknown) {
     EXPECT_EQ(o["made_frame"], kLevel2Frame - kAttachBeforeFrame) << o.dump(1);
     EXPECT_EQ(o["deleted_frame"], kEndFrame - kAttachBeforeFrame) << o.dump(1);
     EXPECT_TRUE(e2e::StackContains(o["site"], "LoadLevel2")) << o.dump(1);
-    if (o["peak_bytes"] == kPortraitBytes) EXPECT_EQ(o["size_basis"], "as uploaded");
-    if (o["peak_bytes"] == kGrowingBytes) EXPECT_EQ(o["resizes"], 1) << o.dump(1);
+    if (o["peak_bytes"] == kPortraitBytes) {
+      EXPECT_EQ(o["size_basis"], "as uploaded");
+    }
+    if (o["peak_bytes"] == kGrowingBytes) {
+      EXPECT_EQ(o["resizes"], 1) << o.dump(1);
+    }
   }
   for (const Object& o : kLevel2Objects) expected.push_back(o.bytes);
   std::sort(made.begin(), made.end());

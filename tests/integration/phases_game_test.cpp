@@ -132,8 +132,11 @@ TEST_F(PhasesGame, HiddenSitesAnswerPerSteadyPhaseTheGamesOwnFirst) {
       // The game's own rows first.
       if (!site["from_game"].get<bool>()) game_part = false;
       EXPECT_TRUE(game_part || !site["from_game"].get<bool>()) << site["name"];
-      for (const char* tick : ticks)
-        if (tick != std::string(parts[i].tick)) EXPECT_FALSE(Names(site, tick)) << site["function"];
+      for (const char* tick : ticks) {
+        if (tick != std::string(parts[i].tick)) {
+          EXPECT_FALSE(Names(site, tick)) << site["function"];
+        }
+      }
       EXPECT_FALSE(Names(site, "BuildShadowMap") || Names(site, "FlashMenuBanner")) << "a transient is no churn";
     }
   }
@@ -188,7 +191,9 @@ TEST_F(PhasesGame, LifetimeAdviceIsForTheGamesCodeInEachPart) {
       EXPECT_EQ(site["class"], "frame");
       EXPECT_TRUE(site["owned"].get<bool>());
     }
-    if (site["module_class"] == "driver") EXPECT_FALSE(site["owned"].get<bool>());
+    if (site["module_class"] == "driver") {
+      EXPECT_FALSE(site["owned"].get<bool>());
+    }
   }
   EXPECT_TRUE(tick);
   EXPECT_TRUE(engine);
