@@ -353,7 +353,7 @@ void ExpectStackReferencesHaveOneShape(const json& node, const json& stacks, con
 
 TEST_F(DemoGameReports, EveryReportsStackReferencesHaveOneShape) {
   for (const char* report : {"summary", "allocators", "diff", "frames", "hidden", "gpu", "histogram", "leaks",
-                             "lifetimes", "locality", "mismatches", "phases", "sites", "threads"}) {
+                             "lifetimes", "locality", "mismatches", "phases", "sites", "slow", "threads"}) {
     std::vector<std::string> command = {MEMFRAME_CLI_PATH, "report", capture_path_, report, "--json"};
     const e2e::CommandResult result = e2e::RunCommand(command, kReportTimeoutSeconds);
     ASSERT_EQ(result.exit_code, 0) << e2e::ShellCommandLine(command);
@@ -361,6 +361,40 @@ TEST_F(DemoGameReports, EveryReportsStackReferencesHaveOneShape) {
     ASSERT_TRUE(parsed.is_object()) << e2e::ShellCommandLine(command);
     ExpectStackReferencesHaveOneShape(parsed, parsed.value("stacks", json()), report);
   }
+}
+
+// `slow` lists the calls the frames report times: its slowest call is the
+// slowest of any frame, and each call sits in a frame whose slowest call and
+// allocator time are the frames report's.
+TEST_F(DemoGameReports, SlowCallsAreTheFramesSlowest) {
+  const json slow = Report({"slow", "--all-frames"});
+  const json frames = Report({"frames"});
+  ASSERT_TRUE(slow["calls"].is_array());
+  ASSERT_EQ(slow["calls"].size(), 20u);
+  std::map<uint64_t, json> by_frame;
+  uint64_t slowest = 0;
+  for (const json& f : frames["frames"]) {
+    by_frame[f["frame"].get<uint64_t>()] = f;
+    slowest = std::max(slowest, f["slowest_alloc_ns"].get<uint64_t>());
+  }
+  EXPECT_EQ(slow["calls"][0]["duration_ns"], slowest);
+  uint64_t previous = UINT64_MAX;
+  for (const json& call : slow["calls"]) {
+    const json& f = by_frame.at(call["frame"].get<uint64_t>());
+    EXPECT_LE(call["duration_ns"].get<uint64_t>(), f["slowest_alloc_ns"].get<uint64_t>()) << call;
+    EXPECT_EQ(call["frame_alloc_time_ns"], f["alloc_time_ns"]) << call;
+    EXPECT_EQ(call["phase"], f["phase"]) << call;
+    EXPECT_LE(call["duration_ns"].get<uint64_t>(), previous);
+    previous = call["duration_ns"].get<uint64_t>();
+    if (call["call"] == "free" || call["call"] == "delete" || call["call"] == "delete[]") {
+      EXPECT_EQ(call["size"], 0) << call;
+    } else {
+      EXPECT_GT(call["size"].get<uint64_t>(), 0u) << call;
+      EXPECT_TRUE(call["site"].is_object()) << call;
+    }
+  }
+  // Steady play by default: no call of start-up or a load.
+  for (const json& call : Report({"slow"})["calls"]) EXPECT_EQ(call["phase"].get<std::string>().rfind("steady", 0), 0u) << call;
 }
 
 #ifdef MEMFRAME_VIEWER_PATH

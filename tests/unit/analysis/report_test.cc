@@ -307,7 +307,7 @@ TEST_F(ReportTest, TextReportsNameTheFunctions) {
 TEST_F(ReportTest, UsageErrorsExitTwo) {
   Result unknown = RunCli(path(), "bogus", {}, false);
   EXPECT_EQ(unknown.code, 2);
-  EXPECT_EQ(unknown.err, "memframe: error: unknown report 'bogus' (reports: allocators, diff, fragmentation, frames, gpu, hidden, histogram, leaks, lifetimes, locality, mismatches, phases, sites, threads)\n");
+  EXPECT_EQ(unknown.err, "memframe: error: unknown report 'bogus' (reports: allocators, diff, fragmentation, frames, gpu, hidden, histogram, leaks, lifetimes, locality, mismatches, phases, sites, slow, threads)\n");
   EXPECT_EQ(unknown.out, "");
 
   Result bad_value = RunCli(path(), "frames", {"--from", "ten"}, false);

@@ -48,14 +48,6 @@ void WriteSpikeRule(const FrameTable& t, std::ostream& out) {
       << " MADs of its own steady phase, in allocations or bytes (`report phases` gives each phase's)\n";
 }
 
-// The name of the phase `frame` is in ("steady 2").
-std::string PhaseNameOf(const FrameTable& t, uint64_t frame) {
-  const std::vector<Phase>& phases = FindPhases(t);
-  auto it = std::upper_bound(phases.begin(), phases.end(), frame,
-                             [](uint64_t f, const Phase& p) { return f < p.frames.from; });
-  return it == phases.begin() ? "" : PhaseName(*std::prev(it));
-}
-
 std::vector<std::string> FigureCells(const LiveFigures& f) {
   return {FormatCount(f.allocations), FormatCount(f.frees),       FormatBytes(f.bytes_allocated),
           FormatBytes(f.bytes_freed), FormatBytes(f.live_bytes), FormatBytes(f.mapped_bytes)};

@@ -134,6 +134,9 @@ SiteView NameStack(uint32_t stack_id, const ReportInput& input);
 // The capture's GPU objects replayed over its frames (gpu_objects.h).
 GpuAnalysis AnalyzeGpuOf(const ReportInput& input);
 
+// The name of the phase `frame` is in ("steady 2"; "" before the first).
+std::string PhaseNameOf(const FrameTable& t, uint64_t frame);
+
 // The frame `--frame` names, or the last frame when it is absent; a frame
 // the capture does not have is a ReportError.
 uint64_t FrameOption(const ReportInput& input);
@@ -160,6 +163,7 @@ void WriteFragmentationText(const ReportInput& input, std::ostream& out);
 void WriteLifetimesText(const ReportInput& input, std::ostream& out);
 void WriteMismatchesText(const ReportInput& input, std::ostream& out);
 void WritePhasesText(const ReportInput& input, std::ostream& out);
+void WriteSlowText(const ReportInput& input, std::ostream& out);
 void WriteThreadsText(const ReportInput& input, std::ostream& out);
 void WriteGpuText(const ReportInput& input, std::ostream& out);
 void WriteAllocatorsText(const ReportInput& input, std::ostream& out);
@@ -176,6 +180,7 @@ void WriteFragmentationJson(const ReportInput& input, std::ostream& out);
 void WriteLifetimesJson(const ReportInput& input, std::ostream& out);
 void WriteMismatchesJson(const ReportInput& input, std::ostream& out);
 void WritePhasesJson(const ReportInput& input, std::ostream& out);
+void WriteSlowJson(const ReportInput& input, std::ostream& out);
 void WriteThreadsJson(const ReportInput& input, std::ostream& out);
 void WriteGpuJson(const ReportInput& input, std::ostream& out);
 void WriteAllocatorsJson(const ReportInput& input, std::ostream& out);

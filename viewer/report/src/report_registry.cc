@@ -139,6 +139,8 @@ const std::vector<ReportDef>& Reports() {
        {}, false, true, "", "", false, WritePhasesText, WritePhasesJson},
       {"sites", "every call site with an allocation in the range, by bytes",
        {"--from", "--to", "--phase", "--all-frames"}, true, true, "", "", false, WriteSitesText, WriteSitesJson},
+      {"slow", "the slowest single allocator calls, each with its frame, size and site, beside its frame's total",
+       {"--from", "--to", "--phase", "--all-frames"}, true, true, "", "", false, WriteSlowText, WriteSlowJson},
       {"threads", "who allocated, by thread", {}, false, true, "", "", false, WriteThreadsText, WriteThreadsJson},
   };
   return reports;

@@ -225,6 +225,13 @@ SiteView NameStack(uint32_t stack_id, const ReportInput& input) {
   return MakeSiteView(stats, input);
 }
 
+std::string PhaseNameOf(const FrameTable& t, uint64_t frame) {
+  const std::vector<Phase>& phases = FindPhases(t);
+  auto it = std::upper_bound(phases.begin(), phases.end(), frame,
+                             [](uint64_t f, const Phase& p) { return f < p.frames.from; });
+  return it == phases.begin() ? "" : PhaseName(*std::prev(it));
+}
+
 uint64_t FrameOption(const ReportInput& input) {
   const FrameTable& table = input.heap.frames;
   if (!input.options.frame) {
