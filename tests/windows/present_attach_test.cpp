@@ -131,9 +131,13 @@ TEST_F(WindowsPresentAttach, AttachRecordsARunningGameToItsEnd) {
     if (status == 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  int game_status = 0;
-  waitpid(game, &game_status, 0);
+  // Bounded: a game that an attach left hanging fails here, it does not
+  // hang the suite (seen once under a full suite's load: an attach that
+  // did not end in kTimeoutSeconds, and the game never ended after it).
+  const int game_status = windows_test::WaitBounded(game, kTimeoutSeconds);
+  if (game_status == -2) system("wine taskkill /f /im memframe_demo_attached.exe >/dev/null 2>&1");
   ASSERT_EQ(status, 0) << "attach never succeeded while the game ran: " << e2e::ShellCommandLine(record);
+  ASSERT_NE(game_status, -2) << "the game did not end within " << kTimeoutSeconds << " s of the attach";
 
   const json summary = Report(capture, {});
   const json info = summary.value("capture", json::object());
